@@ -1,0 +1,61 @@
+import type { z } from "zod";
+import { ApiError } from "./errors";
+
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Where a JSON text broke, from the position V8 reports. */
+export function jsonErrorAt(text: string, message: string): { position: number; line: number; column: number } | undefined {
+  const m = /position (\d+)/.exec(message);
+  let position: number;
+  if (m) position = Number(m[1]);
+  else if (/end of JSON input|Unterminated/i.test(message)) position = text.length;
+  else return undefined;
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  const column = position - before.lastIndexOf("\n");
+  return { position, line, column };
+}
+
+/** Parses JSON text, or throws an error that says where it broke. */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const at = jsonErrorAt(text, message);
+    const where = at ? ` at line ${at.line}, column ${at.column}` : "";
+    throw new ApiError("bad-json", `The body is not valid JSON${where}: ${message}`, at ? { at } : {});
+  }
+}
+
+/** Reads a request body up to `limit` bytes, stopping (and answering 413) as soon as it passes. */
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError("payload-too-large", `The body is over ${limit / (1024 * 1024)} MiB.`);
+}
+
+/** Reads, parses and validates a JSON body with a shared schema (400, 413 or 422 on failure). */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S, limit = MAX_BODY_BYTES): Promise<z.infer<S>> {
+  const text = await readBodyText(request, limit);
+  if (text.trim() === "") throw new ApiError("bad-json", "The body is empty: send a JSON object.");
+  return schema.parse(parseJsonText(text));
+}

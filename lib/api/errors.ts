@@ -1,0 +1,63 @@
+import { ZodError } from "zod";
+
+/** The API's error codes and the HTTP status each answers with. */
+export const ERROR_STATUS = {
+  "bad-json": 400,
+  "not-found": 404,
+  "method-not-allowed": 405,
+  "payload-too-large": 413,
+  "unsupported-media-type": 415,
+  "invalid-request": 422,
+  "internal": 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; issues?: unknown; at?: { position: number; line: number; column: number } };
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Omit<ApiErrorBody["error"], "code" | "message"> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Turns anything thrown in a route into an answer: known errors keep their status, the rest a plain 500. */
+export function handleApiError(error: unknown): Response {
+  if (error instanceof ApiError) {
+    const body: ApiErrorBody = { error: { code: error.code, message: error.message, ...error.details } };
+    return Response.json(body, { status: ERROR_STATUS[error.code] });
+  }
+  if (error instanceof ZodError) {
+    const body: ApiErrorBody = {
+      error: { code: "invalid-request", message: summariseIssues(error), issues: error.issues },
+    };
+    return Response.json(body, { status: 422 });
+  }
+  console.error("Unexpected error in an API route:", error instanceof Error ? error.message : error);
+  return Response.json({ error: { code: "internal", message: "Something went wrong on our side." } } satisfies ApiErrorBody, { status: 500 });
+}
+
+function summariseIssues(error: ZodError): string {
+  const first = error.issues[0];
+  if (first === undefined) return "The request is not of the expected shape.";
+  const where = first.path.length > 0 ? ` (at ${first.path.join(".")})` : "";
+  const more = error.issues.length > 1 ? ` and ${error.issues.length - 1} more` : "";
+  return `${first.message}${where}${more}.`.replace(/\.\.$/, ".");
+}
+
+/** Wraps a route handler so that every error becomes a JSON answer, never a stack trace. */
+export function withErrors<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
+  return async (...args: A): Promise<Response> => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      return handleApiError(error);
+    }
+  };
+}

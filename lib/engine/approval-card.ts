@@ -1,0 +1,121 @@
+import type { ApprovalCard, CardLine, Note, Policy } from "@/lib/schemas/check";
+import { labelFromName, splitWords } from "./words";
+
+export const CARD_MAX_LINES = 8;
+export const CARD_VALUE_MAX = 80;
+
+const ID_WORDS = new Set(["id", "ids", "uuid", "guid"]);
+
+type PropertySchemas = ReadonlyMap<string, Record<string, unknown> | null>;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The properties of an input schema, in schema order. `__proto__` and other odd keys are
+ * kept as plain names (a Map, never an object lookup).
+ */
+export function schemaProperties(inputSchema: unknown): PropertySchemas {
+  const out = new Map<string, Record<string, unknown> | null>();
+  if (!isObject(inputSchema) || !isObject(inputSchema["properties"])) return out;
+  const props = inputSchema["properties"];
+  for (const key of Object.keys(props)) {
+    const schema = props[key];
+    out.set(key, isObject(schema) ? schema : null);
+  }
+  return out;
+}
+
+/**
+ * An argument is an ID (SPEC §6) when the last word of its name is `id`, `ids`, `uuid` or
+ * `guid` (`userId`, `user_id`, `ORDER-ID`; not `valid`, `paid`, `grid`, `idea`), or when its
+ * schema says `format: "uuid"`.
+ */
+export function isIdArgument(name: string, schema: Record<string, unknown> | null | undefined): boolean {
+  if (schema?.["format"] === "uuid") return true;
+  const words = splitWords(name);
+  const last = words[words.length - 1];
+  return last !== undefined && ID_WORDS.has(last.toLowerCase());
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ");
+}
+
+/** Cuts a text to `max` code points, ending with `…` when cut. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const points = Array.from(text);
+  return points.length <= max ? text : points.slice(0, max - 1).join("") + "…";
+}
+
+/** A value as the card shows it: on one line, long values cut with `…`. */
+export function renderValue(value: unknown): string {
+  let text: string;
+  if (typeof value === "string") text = value;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = Array.isArray(value) ? "[…]" : "{…}";
+    }
+  }
+  return cutText(oneLine(text), CARD_VALUE_MAX);
+}
+
+function argumentLabel(name: string, schema: Record<string, unknown> | null | undefined): string {
+  const title = schema?.["title"];
+  if (typeof title === "string" && title.trim() !== "") return oneLine(title.trim());
+  return labelFromName(name);
+}
+
+/**
+ * The approval card (SPEC §6): the title, then one line per argument, at most eight,
+ * leaving out every ID argument. For a call the lines follow the call's arguments in its
+ * order; for a preview (no call) the schema's properties in schema order. Clock in with
+ * `{hours: 8}` shows `Clock in` / `Hours: 8`.
+ */
+export function approvalCard(title: string, inputSchema: unknown, call?: Record<string, unknown>): ApprovalCard {
+  const properties = schemaProperties(inputSchema);
+  const names = call === undefined ? [...properties.keys()] : Object.keys(call);
+  const lines: CardLine[] = [];
+  const hiddenIds: string[] = [];
+  const cut: string[] = [];
+  for (const argument of names) {
+    const schema = properties.get(argument);
+    if (isIdArgument(argument, schema)) {
+      hiddenIds.push(argument);
+      continue;
+    }
+    if (lines.length === CARD_MAX_LINES) {
+      cut.push(argument);
+      continue;
+    }
+    const line: CardLine = { argument, label: argumentLabel(argument, schema) };
+    if (call !== undefined) line.value = renderValue(call[argument]);
+    lines.push(line);
+  }
+  return { title, lines, hiddenIds, cut };
+}
+
+/** The check's warnings about a card: a tool that asks first with no line; lines cut. */
+export function cardNotes(card: ApprovalCard, policy: Policy): Note[] {
+  const notes: Note[] = [];
+  if (policy === "asks-first" && card.lines.length === 0) {
+    notes.push({
+      code: "card-empty",
+      message:
+        card.hiddenIds.length > 0
+          ? `It asks first, but its approval card shows no argument: only IDs (${card.hiddenIds.join(", ")}), which the card leaves out.`
+          : "It asks first, but its approval card shows no argument: the person sees only the title.",
+    });
+  }
+  if (card.cut.length > 0) {
+    notes.push({
+      code: "card-cut",
+      message: `The approval card shows ${CARD_MAX_LINES} lines at most; ${card.cut.length} more ${card.cut.length === 1 ? "is" : "are"} hidden: ${card.cut.join(", ")}.`,
+    });
+  }
+  return notes;
+}

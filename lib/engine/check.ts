@@ -1,0 +1,208 @@
+import type {
+  AppCheck,
+  CheckResult,
+  Hints,
+  LargestTool,
+  LeftOut,
+  Note,
+  Timings,
+  ToolCheck,
+  Unavailable,
+} from "@/lib/schemas/check";
+import { LISTING_CHAR_LIMIT } from "@/lib/schemas/check";
+import { approvalCard, cardNotes } from "./approval-card";
+import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
+import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";
+import { assignShortNames } from "./short-name";
+import { toolTitle } from "./title";
+import { WHOLE_NAME_MAX, wholeName } from "./whole-name";
+
+/** One app of a person as read: its listing entries, and why it is unavailable if it is. */
+export interface AppListing {
+  name: string;
+  entries: readonly unknown[];
+  /** Set by the live reader when connecting or listing failed, or a bound was passed. */
+  unavailable?: Unavailable | null;
+  timings?: Timings | null;
+  /** Reading stopped at a bound: the entries are those read before it. */
+  stopped?: boolean;
+  /** Characters counted before reading stopped (a lower bound of the listing's size). */
+  charsRead?: number;
+}
+
+export interface TheoremNames {
+  connections: readonly string[];
+  tools: readonly string[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+const CAUTIOUS_HINTS: Hints = {
+  readOnlyHint: { value: CAUTIOUS.readOnlyHint, declared: false },
+  destructiveHint: { value: CAUTIOUS.destructiveHint, declared: false },
+  idempotentHint: { value: CAUTIOUS.idempotentHint, declared: false },
+  openWorldHint: { value: CAUTIOUS.openWorldHint, declared: false },
+};
+
+/** Everything about one entry that does not depend on the other tools. */
+function readEntry(entry: unknown, index: number): ToolCheck {
+  const chars = entryChars(entry);
+  const name = isObject(entry) ? entry["name"] : undefined;
+  if (!isObject(entry) || typeof name !== "string" || name === "") {
+    const why = !isObject(entry)
+      ? `it is ${describe(entry)}, not an object`
+      : name === undefined
+        ? "it has no `name`"
+        : name === ""
+          ? "its `name` is empty"
+          : `its \`name\` is ${describe(name)}, not a string`;
+    const title = `Entry ${index + 1}`;
+    return {
+      index,
+      name: typeof name === "string" ? name : null,
+      wholeName: null,
+      included: false,
+      leftOut: { code: "invalid", message: `Left out: entry ${index + 1} is not a tool: ${why}.` },
+      title,
+      titleFrom: "name",
+      description: null,
+      policy: "asks-first",
+      runsTogether: false,
+      hints: CAUTIOUS_HINTS,
+      card: { title, lines: [], hiddenIds: [], cut: [] },
+      chars,
+      notes: [],
+    };
+  }
+  const notes: Note[] = [];
+  const rawAnnotations = entry["annotations"];
+  const annotations = isObject(rawAnnotations) ? rawAnnotations : null;
+  if (rawAnnotations !== undefined && annotations === null) {
+    notes.push({ code: "annotations-not-object", message: `Its \`annotations\` are ${describe(rawAnnotations)}, not an object: every hint counts as missing.` });
+  }
+  const { title, from } = toolTitle({ name, title: entry["title"] }, annotations);
+  if (from === "name") notes.push({ code: "title-made", message: `It has no title, so people see "${title}", made from its name.` });
+  if (from === "annotations") notes.push({ code: "title-from-annotations", message: "Its title comes from `annotations.title`." });
+  const { hints, notes: hintNotes } = readHints(annotations);
+  notes.push(...hintNotes);
+  const policy = toolPolicy(hints);
+  const inputSchema = entry["inputSchema"];
+  if (!isObject(inputSchema)) {
+    notes.push({ code: "schema-not-object", message: `Its \`inputSchema\` is ${inputSchema === undefined ? "missing" : describe(inputSchema)}: the card can show no argument.` });
+  }
+  const card = approvalCard(title, inputSchema);
+  notes.push(...cardNotes(card, policy));
+  const description = entry["description"];
+  return {
+    index,
+    name,
+    wholeName: null,
+    included: false,
+    leftOut: null,
+    title,
+    titleFrom: from,
+    description: typeof description === "string" ? description : null,
+    policy,
+    runsTogether: runsTogether(hints),
+    hints,
+    card,
+    chars,
+    notes,
+  };
+}
+
+function nameNotes(shortName: string, toolName: string, wholeNameOf: ReturnType<typeof wholeName>): Note[] {
+  const notes: Note[] = [];
+  const { replaced, prefixKept, cutFrom } = wholeNameOf;
+  if (replaced.length > 0) {
+    const shown = [...new Set(replaced)].slice(0, 10).map((c) => JSON.stringify(c)).join(", ");
+    notes.push({
+      code: "characters-replaced",
+      message: `${replaced.length} ${replaced.length === 1 ? "character" : "characters"} of "${toolName}" became \`_\`: ${shown}.`,
+    });
+  }
+  if (prefixKept) notes.push({ code: "prefix-kept", message: `It already begins with \`${shortName}_\`, so it is not named twice.` });
+  if (cutFrom !== null) notes.push({ code: "name-cut", message: `The whole name is cut at ${WHOLE_NAME_MAX} characters (it was ${cutFrom}).` });
+  return notes;
+}
+
+/**
+ * The check of one person's apps, in connection order (SPEC §1–§8): short names for every
+ * app, the listing size of each, and for each tool its whole name (or why it is left out),
+ * title, policy, runs-together, approval card and notes. Pure: same input, same result.
+ */
+export function checkListings(apps: readonly AppListing[], theorem: TheoremNames): CheckResult {
+  const shortNames = assignShortNames(
+    apps.map((a) => a.name),
+    theorem.connections,
+  );
+  const ownTools = new Set(theorem.tools);
+  const holders = new Map<string, { app: string; tool: string; sameApp: number }>();
+
+  const results = apps.map((app, appIndex): AppCheck => {
+    const { shortName, notes } = shortNames[appIndex]!;
+    const tools = app.entries.map(readEntry);
+    let chars = 0;
+    for (const t of tools) chars += t.chars;
+    const stopped = app.stopped === true;
+    if (stopped && app.charsRead !== undefined) chars = Math.max(chars, app.charsRead);
+    const largest = largestTools(tools.map((t): LargestTool => ({ index: t.index, name: t.name, chars: t.chars })));
+
+    let unavailable = app.unavailable ?? null;
+    if (unavailable === null && (chars > LISTING_CHAR_LIMIT || stopped)) {
+      unavailable = { code: "listing-too-large", message: listingTooLargeMessage(app.name, chars, LISTING_CHAR_LIMIT, stopped, largest) };
+    }
+    if (unavailable === null && tools.length > 0 && tools.every((t) => t.leftOut?.code === "invalid")) {
+      unavailable = {
+        code: "invalid-listing",
+        message: `${app.name} is unavailable: none of the ${tools.length} entries it lists is a tool (each needs a string \`name\`).`,
+      };
+    }
+
+    for (const tool of tools) {
+      if (tool.name === null || tool.leftOut !== null) continue;
+      const named = wholeName(shortName, tool.name);
+      tool.wholeName = named.wholeName;
+      tool.notes.unshift(...nameNotes(shortName, tool.name, named));
+      if (unavailable !== null) continue; // tools of an unavailable app take no names
+      const holder = holders.get(named.wholeName);
+      let leftOut: LeftOut | null = null;
+      if (ownTools.has(named.wholeName)) {
+        leftOut = { code: "theorem-tool", message: `Left out: \`${named.wholeName}\` is one of Theorem's own tools.` };
+      } else if (holder !== undefined) {
+        const where = holder.sameApp === appIndex ? `the earlier tool "${holder.tool}" of this app` : `"${holder.tool}" of ${holder.app}`;
+        leftOut = {
+          code: "name-taken",
+          message: `Left out: \`${named.wholeName}\` is already the name of ${where}.`,
+          takenBy: { app: holder.app, tool: holder.tool },
+        };
+      }
+      if (leftOut === null) {
+        holders.set(named.wholeName, { app: app.name, tool: tool.name, sameApp: appIndex });
+        tool.included = true;
+      } else {
+        tool.leftOut = leftOut;
+      }
+    }
+
+    return {
+      name: app.name,
+      shortName,
+      status: unavailable === null ? "available" : "unavailable",
+      unavailable,
+      timings: app.timings ?? null,
+      listing: { chars, limit: LISTING_CHAR_LIMIT, entries: tools.length, stopped, largest },
+      tools,
+      notes,
+    };
+  });
+  return { apps: results };
+}

@@ -1,0 +1,85 @@
+import type { Hint, Hints, Note, Policy } from "@/lib/schemas/check";
+
+/** The cautious value each hint takes when it is missing or not a JSON boolean. */
+export const CAUTIOUS: Readonly<Record<keyof Hints, boolean>> = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+const HINT_NAMES = Object.keys(CAUTIOUS) as (keyof Hints)[];
+
+function renderInvalid(v: unknown): string {
+  try {
+    return JSON.stringify(v)?.slice(0, 60) ?? String(v);
+  } catch {
+    return "a value too deep to show";
+  }
+}
+
+/**
+ * Reads the behaviour hints of a tool's annotations (SPEC §4). Declared booleans count as
+ * they are; a missing hint, or one that is not a JSON boolean, takes its cautious value.
+ */
+export function readHints(annotations: Record<string, unknown> | null): { hints: Hints; notes: Note[] } {
+  const notes: Note[] = [];
+  const hints = {} as Hints;
+  for (const name of HINT_NAMES) {
+    const raw = annotations !== null && Object.hasOwn(annotations, name) ? annotations[name] : undefined;
+    let hint: Hint;
+    if (typeof raw === "boolean") {
+      hint = { value: raw, declared: true };
+    } else if (raw === undefined) {
+      hint = { value: CAUTIOUS[name], declared: false };
+    } else {
+      const invalid = renderInvalid(raw);
+      hint = { value: CAUTIOUS[name], declared: false, invalid };
+      notes.push({
+        code: "hint-not-boolean",
+        message: `\`${name}\` is ${invalid}, not true or false, so it counts as ${CAUTIOUS[name]}.`,
+      });
+    }
+    hints[name] = hint;
+  }
+  return { hints, notes };
+}
+
+/**
+ * Asks first or runs freely (SPEC §4): runs freely when `readOnlyHint` is true, or when
+ * `destructiveHint` and `openWorldHint` are both false. My hours (`readOnlyHint: true`) runs
+ * freely; Clock in (`destructiveHint: false, openWorldHint: true`) asks first.
+ */
+export function toolPolicy(hints: Hints): Policy {
+  if (hints.readOnlyHint.value) return "runs-freely";
+  if (!hints.destructiveHint.value && !hints.openWorldHint.value) return "runs-freely";
+  return "asks-first";
+}
+
+/** Runs together (SPEC §5): only a tool with `readOnlyHint: true` may run beside others. */
+export function runsTogether(hints: Hints): boolean {
+  return hints.readOnlyHint.value;
+}
+
+/**
+ * Plans a batch of calls the model asked for at once (SPEC §5): consecutive calls of tools
+ * that run together form one group; every other call is a group of its own. Returns the
+ * groups as lists of call positions, in order. A call of an unknown tool runs alone.
+ */
+export function planBatch(calls: readonly string[], runsTogetherByName: ReadonlyMap<string, boolean>): number[][] {
+  const groups: number[][] = [];
+  let open: number[] | null = null;
+  calls.forEach((wholeName, i) => {
+    if (runsTogetherByName.get(wholeName) === true) {
+      if (open === null) {
+        open = [];
+        groups.push(open);
+      }
+      open.push(i);
+    } else {
+      open = null;
+      groups.push([i]);
+    }
+  });
+  return groups;
+}

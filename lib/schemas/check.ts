@@ -1,0 +1,194 @@
+import { z } from "zod";
+
+/**
+ * The check API of SPEC §8: what `POST /api/check` takes and answers. The route, the
+ * engine's types and the pages all come from these schemas.
+ */
+
+export const LISTING_CHAR_LIMIT = 250_000;
+
+/** App names are free text (two apps may share one: that is how `_2` arises). */
+export const appName = z
+  .string({ error: "Give the app a name." })
+  .trim()
+  .min(1, "Give the app a name.")
+  .max(200, "An app's name is at most 200 characters.");
+
+const headerName = z
+  .string()
+  .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "A header name is letters, digits and - only.");
+const headerValue = z
+  .string()
+  .max(8192, "A header value is at most 8,192 characters.")
+  .refine((v) => !/[\r\n\0]/.test(v), "A header value cannot hold a line break.");
+
+export const appHeaders = z
+  .record(headerName, headerValue)
+  .refine((h) => Object.keys(h).length <= 20, "At most 20 headers.");
+
+export const appUrl = z
+  .string()
+  .trim()
+  .max(2048, "A URL is at most 2,048 characters.")
+  .pipe(z.url({ protocol: /^https?$/, error: "Give an http:// or https:// URL." }));
+
+/** One app of a check: either an inline listing (`tools`) or a live app (`url`). */
+export const checkAppInput = z
+  .object({
+    name: appName,
+    tools: z.array(z.unknown()).optional(),
+    url: appUrl.optional(),
+    headers: appHeaders.optional(),
+  })
+  .refine((a) => (a.tools === undefined) !== (a.url === undefined), {
+    message: "Give an app either `tools` (a listing) or `url` (a live app), not both.",
+  });
+export type CheckAppInput = z.infer<typeof checkAppInput>;
+
+/** Theorem's own short names and whole names; a check may override the configured ones. */
+export const theoremNames = z.object({
+  connections: z.array(z.string().max(200)).max(1000).optional(),
+  tools: z.array(z.string().max(200)).max(10_000).optional(),
+});
+export type TheoremNamesInput = z.infer<typeof theoremNames>;
+
+export const checkRequest = z.object({
+  apps: z.array(checkAppInput).min(1, "List at least one app.").max(2000, "At most 2,000 apps in one check."),
+  theorem: theoremNames.optional(),
+});
+export type CheckRequest = z.infer<typeof checkRequest>;
+
+// ---- The answer ----
+
+export const unavailableCode = z.enum([
+  "connect-timeout",
+  "list-timeout",
+  "connect-failed",
+  "auth-required",
+  "address-refused",
+  "listing-too-large",
+  "invalid-listing",
+]);
+export type UnavailableCode = z.infer<typeof unavailableCode>;
+
+export const unavailable = z.object({ code: unavailableCode, message: z.string() });
+export type Unavailable = z.infer<typeof unavailable>;
+
+export const timings = z.object({ connectMs: z.number(), listMs: z.number().nullable() });
+export type Timings = z.infer<typeof timings>;
+
+export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid"]);
+export type LeftOutCode = z.infer<typeof leftOutCode>;
+
+export const leftOut = z.object({
+  code: leftOutCode,
+  message: z.string(),
+  takenBy: z.object({ app: z.string(), tool: z.string() }).optional(),
+});
+export type LeftOut = z.infer<typeof leftOut>;
+
+export const noteCode = z.enum([
+  "characters-replaced",
+  "name-cut",
+  "prefix-kept",
+  "title-made",
+  "title-from-annotations",
+  "hint-not-boolean",
+  "card-empty",
+  "card-cut",
+  "schema-not-object",
+  "annotations-not-object",
+  "short-name-made",
+  "short-name-cut",
+  "short-name-suffixed",
+]);
+export type NoteCode = z.infer<typeof noteCode>;
+export const note = z.object({ code: noteCode, message: z.string() });
+export type Note = z.infer<typeof note>;
+
+export const policy = z.enum(["runs-freely", "asks-first"]);
+export type Policy = z.infer<typeof policy>;
+
+export const titleFrom = z.enum(["title", "annotations", "name"]);
+export type TitleFrom = z.infer<typeof titleFrom>;
+
+/** One behaviour hint as it counts: the value used, and whether the app declared it. */
+export const hint = z.object({
+  value: z.boolean(),
+  declared: z.boolean(),
+  /** What the app sent when it was not a JSON boolean (rendered as JSON text). */
+  invalid: z.string().optional(),
+});
+export type Hint = z.infer<typeof hint>;
+
+export const hints = z.object({
+  readOnlyHint: hint,
+  destructiveHint: hint,
+  idempotentHint: hint,
+  openWorldHint: hint,
+});
+export type Hints = z.infer<typeof hints>;
+
+export const cardLine = z.object({
+  argument: z.string(),
+  label: z.string(),
+  /** Present for a card of a call: the value on one line. */
+  value: z.string().optional(),
+});
+export type CardLine = z.infer<typeof cardLine>;
+
+export const approvalCard = z.object({
+  title: z.string(),
+  lines: z.array(cardLine),
+  hiddenIds: z.array(z.string()),
+  cut: z.array(z.string()),
+});
+export type ApprovalCard = z.infer<typeof approvalCard>;
+
+export const toolCheck = z.object({
+  index: z.number().int(),
+  /** The tool's own name as listed; null for an entry with no string name. */
+  name: z.string().nullable(),
+  /** The whole name the model sees (or would, for a left-out tool); null when invalid. */
+  wholeName: z.string().nullable(),
+  included: z.boolean(),
+  leftOut: leftOut.nullable(),
+  title: z.string(),
+  titleFrom: titleFrom,
+  description: z.string().nullable(),
+  policy: policy,
+  runsTogether: z.boolean(),
+  hints: hints,
+  card: approvalCard,
+  chars: z.number().int(),
+  notes: z.array(note),
+});
+export type ToolCheck = z.infer<typeof toolCheck>;
+
+export const largestTool = z.object({ index: z.number().int(), name: z.string().nullable(), chars: z.number().int() });
+export type LargestTool = z.infer<typeof largestTool>;
+
+export const listingSize = z.object({
+  chars: z.number().int(),
+  limit: z.number().int(),
+  entries: z.number().int(),
+  /** True when reading stopped at a bound: `chars` is then a lower bound. */
+  stopped: z.boolean(),
+  largest: z.array(largestTool),
+});
+export type ListingSize = z.infer<typeof listingSize>;
+
+export const appCheck = z.object({
+  name: z.string(),
+  shortName: z.string(),
+  status: z.enum(["available", "unavailable"]),
+  unavailable: unavailable.nullable(),
+  timings: timings.nullable(),
+  listing: listingSize,
+  tools: z.array(toolCheck),
+  notes: z.array(note),
+});
+export type AppCheck = z.infer<typeof appCheck>;
+
+export const checkResult = z.object({ apps: z.array(appCheck) });
+export type CheckResult = z.infer<typeof checkResult>;
