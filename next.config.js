@@ -2,6 +2,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // Each developer or test run may build into its own folder (NEXT_DIST_DIR) so that builds never collide.
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
   serverExternalPackages: ["better-sqlite3"],
   async headers() {

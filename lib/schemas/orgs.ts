@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { appCheck, appName, appUrl } from "./check";
+
+/**
+ * The organisation API (`/api/orgs/{org}/…`): what the Connections tab stores and shows.
+ * The add-app form validates with the same `appCreate` the route parses with.
+ */
+
+export const orgSlug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "An organisation is named by lower-case letters, digits and -.");
+
+/** One optional header sent to the app (e.g. `Authorization`); its value is write-only. */
+export const appHeaderInput = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, "Give the header a name.")
+    .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "A header name is letters, digits and - only."),
+  value: z
+    .string()
+    .min(1, "Give the header a value.")
+    .max(8192, "A header value is at most 8,192 characters.")
+    .refine((v) => !/[\r\n\0]/.test(v), "A header value cannot hold a line break."),
+});
+export type AppHeaderInput = z.infer<typeof appHeaderInput>;
+
+export const appCreate = z.object({
+  name: appName,
+  url: appUrl,
+  header: appHeaderInput.nullable().optional(),
+});
+export type AppCreate = z.infer<typeof appCreate>;
+
+/** PATCH: any of the fields; `header: null` removes the stored header. */
+export const appUpdate = appCreate.partial().refine((u) => Object.keys(u).length > 0, "Change at least one field.");
+export type AppUpdate = z.infer<typeof appUpdate>;
+
+export const checkRecord = z.object({
+  id: z.string(),
+  appId: z.string(),
+  checkedAt: z.string(), // ISO 8601
+  durationMs: z.number(),
+  result: appCheck,
+});
+export type CheckRecord = z.infer<typeof checkRecord>;
+
+export const storedApp = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  /** The header's name and whether a value is stored; the value itself is never returned. */
+  header: z.object({ name: z.string(), set: z.boolean() }).nullable(),
+  connectedAt: z.string(), // ISO 8601: the order that short names depend on
+  /** The latest check, with names computed over the whole organisation's current list. */
+  lastCheck: checkRecord.nullable(),
+});
+export type StoredApp = z.infer<typeof storedApp>;
+
+export const org = z.object({ slug: orgSlug, name: z.string() });
+export type Org = z.infer<typeof org>;
+
+/** GET /api/orgs/{org}/apps */
+export const appList = z.object({ org, apps: z.array(storedApp) });
+export type AppList = z.infer<typeof appList>;
+
+/** GET /api/orgs/{org}/apps/{app}/checks (and GET /api/orgs/{org}/checks): newest first. */
+export const checkHistory = z.object({ checks: z.array(checkRecord) });
+export type CheckHistory = z.infer<typeof checkHistory>;
+
+// Answers of the other routes, for the record:
+// POST   /api/orgs/{org}/apps             appCreate → 201 storedApp (checked once before answering)
+// GET    /api/orgs/{org}/apps/{app}       → storedApp
+// PATCH  /api/orgs/{org}/apps/{app}       appUpdate → storedApp
+// DELETE /api/orgs/{org}/apps/{app}       → 204
+// POST   /api/orgs/{org}/apps/{app}/check → storedApp (with the new lastCheck)
+// POST   /api/orgs/{org}/checks           → appList (every app re-checked)
+
