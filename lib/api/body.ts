@@ -1,31 +1,16 @@
 import type { z } from "zod";
+import { parseJson } from "@/lib/json-text";
 import { ApiError } from "./errors";
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-/** Where a JSON text broke, from the position V8 reports. */
-export function jsonErrorAt(text: string, message: string): { position: number; line: number; column: number } | undefined {
-  const m = /position (\d+)/.exec(message);
-  let position: number;
-  if (m) position = Number(m[1]);
-  else if (/end of JSON input|Unterminated/i.test(message)) position = text.length;
-  else return undefined;
-  const before = text.slice(0, position);
-  const line = before.split("\n").length;
-  const column = position - before.lastIndexOf("\n");
-  return { position, line, column };
-}
-
 /** Parses JSON text, or throws an error that says where it broke. */
 export function parseJsonText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const at = jsonErrorAt(text, message);
-    const where = at ? ` at line ${at.line}, column ${at.column}` : "";
-    throw new ApiError("bad-json", `The body is not valid JSON${where}: ${message}`, at ? { at } : {});
-  }
+  const parsed = parseJson(text);
+  if (parsed.ok) return parsed.value;
+  const { message, at } = parsed;
+  const where = at ? ` at line ${at.line}, column ${at.column}` : "";
+  throw new ApiError("bad-json", `The body is not valid JSON${where}: ${message}`, at ? { at } : {});
 }
 
 /** Reads a request body up to `limit` bytes, stopping (and answering 413) as soon as it passes. */
