@@ -1,0 +1,76 @@
+import { SizeMeter } from "@/components/size-meter";
+import { ToolsTable } from "@/components/tools-table";
+import { UnavailableReason } from "@/components/unavailable-reason";
+import { Badge } from "@/components/ui/badge";
+import type { AppCheck, Timings } from "@/lib/schemas/check";
+
+export const CONNECT_LIMIT_MS = 3000;
+export const LIST_LIMIT_MS = 8000;
+
+/** How many tools run freely, ask first, and are left out. */
+export function toolCounts(app: AppCheck) {
+  let runsFreely = 0;
+  let asksFirst = 0;
+  let leftOut = 0;
+  for (const t of app.tools) {
+    if (t.leftOut !== null) leftOut++;
+    else if (t.policy === "runs-freely") runsFreely++;
+    else asksFirst++;
+  }
+  return { runsFreely, asksFirst, leftOut };
+}
+
+export function StatusPill({ status }: { status: AppCheck["status"] }) {
+  return status === "available" ? <Badge tone="green">Available</Badge> : <Badge tone="red">Unavailable</Badge>;
+}
+
+function seconds(ms: number) {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+export function TimingsLine({ timings }: { timings: Timings }) {
+  return (
+    <p className="text-sm text-slate-700">
+      Connected in <span className={timings.connectMs > CONNECT_LIMIT_MS ? "font-semibold text-rose-800" : ""}>{seconds(timings.connectMs)}</span> of{" "}
+      {seconds(CONNECT_LIMIT_MS)}
+      {timings.listMs !== null && (
+        <>
+          ; listed in <span className={timings.listMs > LIST_LIMIT_MS ? "font-semibold text-rose-800" : ""}>{seconds(timings.listMs)}</span> of{" "}
+          {seconds(LIST_LIMIT_MS)}
+        </>
+      )}
+      .
+    </p>
+  );
+}
+
+/** The whole check of one app: status, the leader's reason, size, timings and its tools. */
+export function AppCheckView({ app, headingLevel = 2 }: { app: AppCheck; headingLevel?: 2 | 3 }) {
+  const counts = toolCounts(app);
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <section aria-label={`Check of ${app.name}`} className="space-y-4">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <Heading className="text-lg font-semibold text-slate-900">{app.name}</Heading>
+        <StatusPill status={app.status} />
+        <span className="text-sm text-slate-700">
+          short name <span className="font-mono font-medium text-slate-900">{app.shortName}</span>
+        </span>
+      </div>
+      {app.unavailable !== null && <UnavailableReason unavailable={app.unavailable} />}
+      {app.notes.length > 0 && (
+        <ul className="list-disc pl-5 text-sm text-slate-700">
+          {app.notes.map((n, i) => (
+            <li key={`${n.code}-${i}`}>{n.message}</li>
+          ))}
+        </ul>
+      )}
+      <p className="text-sm text-slate-700">
+        {counts.runsFreely} run freely · {counts.asksFirst} ask first · {counts.leftOut} left out
+      </p>
+      {app.timings !== null && <TimingsLine timings={app.timings} />}
+      <SizeMeter listing={app.listing} />
+      <ToolsTable app={app} />
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { formatCount } from "@/lib/engine/listing-size";
+import type { ListingSize } from "@/lib/schemas/check";
+import { cn } from "@/lib/cn";
+
+/** The listing's size against its bound, naming the largest tools. */
+export function SizeMeter({ listing }: { listing: ListingSize }) {
+  const share = listing.limit > 0 ? listing.chars / listing.limit : 0;
+  const over = listing.chars > listing.limit || listing.stopped;
+  const total = `${listing.stopped ? "more than " : ""}${formatCount(listing.chars)}`;
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
+        <span id="listing-size-label" className="font-medium text-slate-800">
+          Listing size
+        </span>
+        <span className={cn(over ? "font-semibold text-rose-800" : "text-slate-700")}>
+          {total} of {formatCount(listing.limit)} characters ({(share * 100).toFixed(1)}%)
+        </span>
+      </div>
+      <div
+        role="meter"
+        aria-labelledby="listing-size-label"
+        aria-valuemin={0}
+        aria-valuemax={listing.limit}
+        aria-valuenow={Math.min(listing.chars, listing.limit)}
+        aria-valuetext={`${total} of ${formatCount(listing.limit)} characters`}
+        className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
+      >
+        <div className={cn("h-full", over ? "bg-rose-600" : share > 0.8 ? "bg-amber-500" : "bg-emerald-600")} style={{ width: `${Math.min(100, share * 100)}%` }} />
+      </div>
+      {listing.largest.length > 0 && (
+        <div className="text-sm text-slate-700">
+          <span>Largest tools: </span>
+          <ol className="inline">
+            {listing.largest.map((t, i) => (
+              <li key={t.index} className="inline">
+                <span className="font-mono">{t.name ?? `entry ${t.index + 1}`}</span> ({formatCount(t.chars)})
+                {i < listing.largest.length - 1 ? ", " : ""}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,230 @@
+"use client";
+
+import { Fragment, useId, useMemo, useState } from "react";
+import { ApprovalCardPreview } from "@/components/approval-card";
+import { ToolBadges } from "@/components/tool-badges";
+import { Button } from "@/components/ui/button";
+import type { AppCheck, Hints, ToolCheck } from "@/lib/schemas/check";
+
+export const TOOLS_PAGE_SIZE = 50;
+
+type Filter = "all" | "asks-first" | "runs-freely" | "left-out";
+
+const FILTERS: Record<Filter, { label: string; keep: (t: ToolCheck) => boolean }> = {
+  all: { label: "All tools", keep: () => true },
+  "asks-first": { label: "Asks first", keep: (t) => t.leftOut === null && t.policy === "asks-first" },
+  "runs-freely": { label: "Runs freely", keep: (t) => t.leftOut === null && t.policy === "runs-freely" },
+  "left-out": { label: "Left out", keep: (t) => t.leftOut !== null },
+};
+
+function matches(tool: ToolCheck, query: string): boolean {
+  if (query === "") return true;
+  const q = query.toLowerCase();
+  return [tool.name, tool.wholeName, tool.title].some((s) => s?.toLowerCase().includes(q));
+}
+
+/** The tools of one app: whole name, title and badges, a page at a time, with details per tool. */
+export function ToolsTable({ app }: { app: AppCheck }) {
+  const [query, setQuery] = useState("");
+  const [filter, setFilter] = useState<Filter>("all");
+  const [page, setPage] = useState(0);
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const id = useId();
+
+  const shown = useMemo(
+    () => app.tools.filter((t) => FILTERS[filter].keep(t) && matches(t, query.trim())),
+    [app.tools, filter, query],
+  );
+  const pages = Math.max(1, Math.ceil(shown.length / TOOLS_PAGE_SIZE));
+  const current = Math.min(page, pages - 1);
+  const rows = shown.slice(current * TOOLS_PAGE_SIZE, (current + 1) * TOOLS_PAGE_SIZE);
+
+  const toggle = (index: number) =>
+    setOpen((s) => {
+      const next = new Set(s);
+      if (next.has(index)) next.delete(index);
+      else next.add(index);
+      return next;
+    });
+
+  if (app.tools.length === 0) {
+    return <p className="text-sm text-slate-700">This app lists no tools.</p>;
+  }
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-sm">
+          <span className="block font-medium text-slate-800">Find a tool</span>
+          <input
+            type="search"
+            className="mt-1 w-64 max-w-full rounded border border-slate-300 px-2 py-1"
+            value={query}
+            onChange={(e) => {
+              setQuery(e.target.value);
+              setPage(0);
+            }}
+            placeholder="Name or title"
+          />
+        </label>
+        <label className="text-sm">
+          <span className="block font-medium text-slate-800">Show</span>
+          <select
+            className="mt-1 rounded border border-slate-300 bg-white px-2 py-1"
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value as Filter);
+              setPage(0);
+            }}
+          >
+            {(Object.keys(FILTERS) as Filter[]).map((f) => (
+              <option key={f} value={f}>
+                {FILTERS[f].label} ({app.tools.filter(FILTERS[f].keep).length})
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="text-sm text-slate-700" aria-live="polite">
+          {shown.length === app.tools.length ? `${shown.length} tools` : `${shown.length} of ${app.tools.length} tools`}
+        </p>
+      </div>
+
+      {shown.length === 0 ? (
+        <p className="text-sm text-slate-700">No tool matches.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Tools of {app.name}</caption>
+            <thead className="bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Whole name
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Title
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Badges
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  <span className="sr-only">Details</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((tool) => {
+                const detailsId = `${id}-tool-${tool.index}`;
+                const isOpen = open.has(tool.index);
+                return (
+                  <Fragment key={tool.index}>
+                    <tr className="border-t border-slate-200 align-top" data-testid="tool-row">
+                      <td className="px-3 py-2 font-mono break-all">
+                        {tool.wholeName ?? <span className="italic text-slate-600">no name</span>}
+                        {tool.name !== null && tool.wholeName !== null && tool.name !== tool.wholeName && (
+                          <span className="block text-xs text-slate-600">listed as {tool.name}</span>
+                        )}
+                      </td>
+                      <th scope="row" className="px-3 py-2 font-normal break-words">
+                        {tool.title}
+                      </th>
+                      <td className="px-3 py-2">
+                        <ToolBadges tool={tool} />
+                        {tool.leftOut !== null && <span className="mt-1 block text-xs text-rose-900">{tool.leftOut.message}</span>}
+                      </td>
+                      <td className="px-3 py-2 text-right">
+                        <Button variant="ghost" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(tool.index)}>
+                          {isOpen ? "Hide" : "Details"}
+                          <span className="sr-only"> of {tool.title}</span>
+                        </Button>
+                      </td>
+                    </tr>
+                    {isOpen && (
+                      <tr id={detailsId} className="border-t border-slate-100 bg-slate-50">
+                        <td colSpan={4} className="px-3 py-3">
+                          <ToolDetails tool={tool} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {pages > 1 && (
+        <nav aria-label="Tool pages" className="flex items-center gap-2 text-sm">
+          <Button variant="secondary" disabled={current === 0} onClick={() => setPage(current - 1)}>
+            Previous
+          </Button>
+          <span>
+            Page {current + 1} of {pages}
+          </span>
+          <Button variant="secondary" disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+    </div>
+  );
+}
+
+const HINT_LABELS: Record<keyof Hints, string> = {
+  readOnlyHint: "readOnlyHint",
+  destructiveHint: "destructiveHint",
+  idempotentHint: "idempotentHint",
+  openWorldHint: "openWorldHint",
+};
+
+function ToolDetails({ tool }: { tool: ToolCheck }) {
+  return (
+    <div className="space-y-3">
+      {tool.description !== null && tool.description !== "" && (
+        <div>
+          <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Description</h3>
+          <p className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-words text-slate-800">{tool.description}</p>
+        </div>
+      )}
+      {tool.leftOut?.takenBy !== undefined && (
+        <p className="text-rose-900">
+          The name is held by <span className="font-mono">{tool.leftOut.takenBy.tool}</span> of {tool.leftOut.takenBy.app}.
+        </p>
+      )}
+      {tool.name !== null && (
+        <div>
+          <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Hints</h3>
+          <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+            {(Object.keys(HINT_LABELS) as (keyof Hints)[]).map((h) => (
+              <li key={h}>
+                <span className="font-mono">{HINT_LABELS[h]}</span>: {String(tool.hints[h].value)}{" "}
+                <span className="text-slate-600">
+                  ({tool.hints[h].declared ? "declared" : tool.hints[h].invalid !== undefined ? `not a boolean: ${tool.hints[h].invalid}` : "implied"})
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {tool.notes.length > 0 && (
+        <div>
+          <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Notes</h3>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5">
+            {tool.notes.map((n, i) => (
+              <li key={`${n.code}-${i}`}>{n.message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {tool.name !== null && tool.leftOut === null && (
+        <div>
+          <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-600">
+            Approval card {tool.policy === "runs-freely" ? "(shown only if it asked: this tool runs freely)" : ""}
+          </h3>
+          <ApprovalCardPreview card={tool.card} />
+        </div>
+      )}
+      <p className="text-xs text-slate-600">Listing entry {tool.index + 1}, {tool.chars.toLocaleString("en-US")} characters.</p>
+    </div>
+  );
+}
