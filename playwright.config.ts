@@ -33,6 +33,8 @@ export default defineConfig({
       PORT: String(port),
       HOST: "127.0.0.1",
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? `data/e2e-${port}.db`,
+      // A build folder of its own, so a test run never collides with `npm start`'s build.
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-e2e",
       E2E_FRESH_DB: "1",
     },
   },
