@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 
+/** The dashboard opens on the demo organisation's Connections tab. */
 export default function Home() {
-  redirect("/preview");
+  redirect("/orgs/demo/connections");
 }

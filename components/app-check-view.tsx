@@ -44,19 +44,11 @@ export function TimingsLine({ timings }: { timings: Timings }) {
   );
 }
 
-/** The whole check of one app: status, the leader's reason, size, timings and its tools. */
-export function AppCheckView({ app, headingLevel = 2 }: { app: AppCheck; headingLevel?: 2 | 3 }) {
+/** The check's findings below its heading: the leader's reason first, then notes, counts, timings, size and tools. */
+export function AppCheckBody({ app }: { app: AppCheck }) {
   const counts = toolCounts(app);
-  const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <section aria-label={`Check of ${app.name}`} className="space-y-4">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <Heading className="text-lg font-semibold text-slate-900">{app.name}</Heading>
-        <StatusPill status={app.status} />
-        <span className="text-sm text-slate-700">
-          short name <span className="font-mono font-medium text-slate-900">{app.shortName}</span>
-        </span>
-      </div>
+    <>
       {app.unavailable !== null && <UnavailableReason unavailable={app.unavailable} />}
       {app.notes.length > 0 && (
         <ul className="list-disc pl-5 text-sm text-slate-700">
@@ -71,6 +63,23 @@ export function AppCheckView({ app, headingLevel = 2 }: { app: AppCheck; heading
       {app.timings !== null && <TimingsLine timings={app.timings} />}
       <SizeMeter listing={app.listing} />
       <ToolsTable app={app} />
+    </>
+  );
+}
+
+/** The whole check of one app: status, the leader's reason, size, timings and its tools. */
+export function AppCheckView({ app, headingLevel = 2 }: { app: AppCheck; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <section aria-label={`Check of ${app.name}`} className="space-y-4">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <Heading className="text-lg font-semibold text-slate-900">{app.name}</Heading>
+        <StatusPill status={app.status} />
+        <span className="text-sm text-slate-700">
+          short name <span className="font-mono font-medium text-slate-900">{app.shortName}</span>
+        </span>
+      </div>
+      <AppCheckBody app={app} />
     </section>
   );
 }

@@ -10,7 +10,7 @@ export function SizeMeter({ listing }: { listing: ListingSize }) {
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
-        <span id="listing-size-label" className="font-medium text-slate-800">
+        <span className="font-medium text-slate-800">
           Listing size
         </span>
         <span className={cn(over ? "font-semibold text-rose-800" : "text-slate-700")}>
@@ -19,7 +19,7 @@ export function SizeMeter({ listing }: { listing: ListingSize }) {
       </div>
       <div
         role="meter"
-        aria-labelledby="listing-size-label"
+        aria-label="Listing size"
         aria-valuemin={0}
         aria-valuemax={listing.limit}
         aria-valuenow={Math.min(listing.chars, listing.limit)}

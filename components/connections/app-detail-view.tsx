@@ -1,0 +1,110 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { AppCheckBody } from "@/components/app-check-view";
+import { CheckHistory } from "@/components/connections/check-history";
+import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
+import { formatWhen } from "@/components/connections/format";
+import { RemoveAppButton } from "@/components/connections/remove-app-button";
+import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
+import { Button } from "@/components/ui/button";
+import { ApiRequestError } from "@/lib/queries/check";
+import { appQuery, checkAppMutation } from "@/lib/queries/orgs";
+
+/** One connected app: the leader's reason when unavailable, its tools and cards, its size and its history. */
+export function AppDetailView({ org, appId }: { org: string; appId: string }) {
+  const client = useQueryClient();
+  const router = useRouter();
+  const app = useQuery(appQuery(org, appId));
+  const recheck = useMutation(checkAppMutation(client, org));
+  const listHref = `/orgs/${encodeURIComponent(org)}/connections`;
+
+  const back = (
+    <Link href={listHref} className="text-sm text-indigo-800 underline-offset-2 hover:underline">
+      ← All connections
+    </Link>
+  );
+
+  if (app.isPending) return <Loading label="Loading the app…" />;
+  if (app.isError) {
+    if (isNotFound(app.error)) {
+      return (
+        <NotFoundNotice title="App not found" back={{ href: listHref, label: "Back to the organisation's connections" }}>
+          This organisation has no such app: it may have been removed.
+        </NotFoundNotice>
+      );
+    }
+    return (
+      <div className="space-y-3">
+        {back}
+        <LoadError what="The app" error={app.error} onRetry={() => void app.refetch()} />
+      </div>
+    );
+  }
+
+  const stored = app.data;
+  const check = stored.lastCheck?.result ?? null;
+  const status = connectionStatus(stored, recheck.isPending ? "checking" : undefined);
+
+  return (
+    <div className="space-y-6">
+      <div className="space-y-2">
+        {back}
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="min-w-0 space-y-1">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <h1 className="text-2xl font-semibold break-words text-slate-900">{stored.name}</h1>
+              <ConnectionStatusPill status={status} />
+            </div>
+            <dl className="grid gap-x-4 gap-y-0.5 text-sm text-slate-700 sm:grid-cols-[auto_1fr]">
+              <dt className="text-slate-600">Short name</dt>
+              <dd className="font-mono text-slate-900">{check?.shortName ?? "—"}</dd>
+              <dt className="text-slate-600">URL</dt>
+              <dd className="font-mono break-all">{stored.url}</dd>
+              {stored.header !== null && (
+                <>
+                  <dt className="text-slate-600">Header</dt>
+                  <dd>
+                    <span className="font-mono">{stored.header.name}</span> {stored.header.set ? "(value stored)" : "(no value)"}
+                  </dd>
+                </>
+              )}
+              <dt className="text-slate-600">Connected</dt>
+              <dd>
+                <time dateTime={stored.connectedAt}>{formatWhen(stored.connectedAt)}</time>
+              </dd>
+              <dt className="text-slate-600">Last checked</dt>
+              <dd>{stored.lastCheck === null ? "never" : <time dateTime={stored.lastCheck.checkedAt}>{formatWhen(stored.lastCheck.checkedAt)}</time>}</dd>
+            </dl>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="secondary" disabled={recheck.isPending} onClick={() => recheck.mutate(stored.id)}>
+              {recheck.isPending ? "Re-checking…" : "Re-check"}
+            </Button>
+            <RemoveAppButton org={org} appId={stored.id} appName={stored.name} onRemoved={() => router.push(listHref)} />
+          </div>
+        </div>
+        <p role="status" className="text-sm text-slate-700">
+          {recheck.isPending ? "Connecting to the app and reading its tools…" : ""}
+        </p>
+        {recheck.isError && (
+          <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+            The re-check could not run: {recheck.error instanceof ApiRequestError ? recheck.error.message : "something went wrong reading the answer."}
+          </div>
+        )}
+      </div>
+
+      {check === null ? (
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">This app has not been checked yet: re-check it to see its tools.</p>
+      ) : (
+        <section aria-label={`Check of ${stored.name}`} className="space-y-4">
+          <AppCheckBody app={check} />
+        </section>
+      )}
+
+      <CheckHistory org={org} appId={stored.id} />
+    </div>
+  );
+}

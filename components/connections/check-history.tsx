@@ -1,0 +1,75 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { toolCounts } from "@/components/app-check-view";
+import { ConnectionStatusPill } from "@/components/connections/connection-status";
+import { formatSeconds, formatWhen } from "@/components/connections/format";
+import { LoadError, Loading } from "@/components/connections/states";
+import { formatCount } from "@/lib/engine/listing-size";
+import { checksQuery } from "@/lib/queries/orgs";
+
+/** Every check of one app, newest first. */
+export function CheckHistory({ org, appId, enabled = true }: { org: string; appId: string; enabled?: boolean }) {
+  const history = useQuery({ ...checksQuery(org, appId), enabled });
+
+  return (
+    <section aria-labelledby="history-title" className="space-y-2">
+      <h2 id="history-title" className="text-lg font-semibold text-slate-900">
+        History of checks
+      </h2>
+      {history.isPending ? (
+        <Loading label="Loading the history…" />
+      ) : history.isError ? (
+        <LoadError what="The history" error={history.error} onRetry={() => void history.refetch()} />
+      ) : history.data.checks.length === 0 ? (
+        <p className="text-sm text-slate-700">This app has not been checked yet.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Checks of this app, newest first</caption>
+            <thead className="bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Checked
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Tools
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Size
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Took
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.data.checks.map((c) => {
+                const counts = toolCounts(c.result);
+                return (
+                  <tr key={c.id} className="border-t border-slate-200 align-top">
+                    <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
+                      <time dateTime={c.checkedAt}>{formatWhen(c.checkedAt)}</time>
+                    </th>
+                    <td className="px-3 py-2">
+                      <ConnectionStatusPill status={c.result.status} />
+                      {c.result.unavailable !== null && <span className="mt-1 block text-xs text-rose-900">{c.result.unavailable.message}</span>}
+                    </td>
+                    <td className="px-3 py-2">
+                      {counts.runsFreely} run freely · {counts.asksFirst} ask first · {counts.leftOut} left out
+                    </td>
+                    <td className="px-3 py-2 whitespace-nowrap">{formatCount(c.result.listing.chars)} characters</td>
+                    <td className="px-3 py-2 whitespace-nowrap">{formatSeconds(c.durationMs)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import type { StoredApp } from "@/lib/schemas/orgs";
+
+/** What a row of the Connections list says about an app right now. */
+export type ConnectionStatus = "available" | "unavailable" | "unchecked" | "checking" | "check-failed";
+
+export const CONNECTION_STATUS: Record<ConnectionStatus, { label: string; tone: BadgeTone }> = {
+  available: { label: "Available", tone: "green" },
+  unavailable: { label: "Unavailable", tone: "red" },
+  unchecked: { label: "Not checked yet", tone: "slate" },
+  checking: { label: "Checking…", tone: "blue" },
+  "check-failed": { label: "Check failed", tone: "amber" },
+};
+
+/** The status of a stored app, given whether a re-check is under way or just failed. */
+export function connectionStatus(app: StoredApp, progress: "checking" | "failed" | undefined): ConnectionStatus {
+  switch (progress) {
+    case "checking":
+      return "checking";
+    case "failed":
+      return "check-failed";
+    case undefined:
+      return app.lastCheck === null ? "unchecked" : app.lastCheck.result.status;
+    default: {
+      const exhaustive: never = progress;
+      return exhaustive;
+    }
+  }
+}
+
+export function ConnectionStatusPill({ status }: { status: ConnectionStatus }) {
+  const spec = CONNECTION_STATUS[status];
+  return <Badge tone={spec.tone}>{spec.label}</Badge>;
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useRef } from "react";
+import { Button } from "@/components/ui/button";
+import { ApiRequestError } from "@/lib/queries/check";
+import { removeAppMutation } from "@/lib/queries/orgs";
+
+/** Remove, behind a modal confirmation (Escape or Cancel keeps the app). */
+export function RemoveAppButton({ org, appId, appName, onRemoved }: { org: string; appId: string; appName: string; onRemoved?: () => void }) {
+  const id = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const client = useQueryClient();
+  const remove = useMutation(removeAppMutation(client, org));
+
+  return (
+    <>
+      <Button variant="danger" onClick={() => { remove.reset(); dialog.current?.showModal(); }}>
+        Remove<span className="sr-only"> {appName}</span>
+      </Button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-text`}
+        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-slate-300 bg-white p-5 shadow-xl backdrop:bg-slate-900/40"
+      >
+        <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+          Remove {appName}?
+        </h2>
+        <p id={`${id}-text`} className="mt-2 text-sm text-slate-700">
+          Its tools leave the assistant, and the names it held are freed: later apps may get their short names and tool names back.
+        </p>
+        {remove.isError && (
+          <p role="alert" className="mt-2 text-sm text-rose-800">
+            {remove.error instanceof ApiRequestError ? remove.error.message : "The app could not be removed."}
+          </p>
+        )}
+        <div className="mt-4 flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" autoFocus onClick={() => dialog.current?.close()}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            disabled={remove.isPending}
+            onClick={() =>
+              remove.mutate(appId, {
+                onSuccess: () => {
+                  dialog.current?.close();
+                  onRemoved?.();
+                },
+              })
+            }
+          >
+            {remove.isPending ? "Removing…" : "Remove app"}
+          </Button>
+        </div>
+      </dialog>
+    </>
+  );
+}

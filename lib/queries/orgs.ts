@@ -1,0 +1,102 @@
+import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
+import { ApiRequestError, readApiAnswer } from "@/lib/queries/check";
+import { appList, checkHistory, storedApp, type AppCreate, type AppList, type StoredApp } from "@/lib/schemas/orgs";
+
+/**
+ * The organisation API as the Connections pages use it. Keys nest under `["orgs", org]`,
+ * so one invalidation refreshes everything of an organisation: a change to one app can
+ * rename the tools of every later app.
+ */
+export const orgKeys = {
+  all: (org: string) => ["orgs", org] as const,
+  apps: (org: string) => ["orgs", org, "apps"] as const,
+  app: (org: string, app: string) => ["orgs", org, "apps", app] as const,
+  checks: (org: string, app: string) => ["orgs", org, "apps", app, "checks"] as const,
+};
+
+const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
+const appPath = (org: string, app: string) => `${base(org)}/apps/${encodeURIComponent(app)}`;
+
+async function call(path: string, init?: RequestInit): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...init,
+      headers: init?.body !== undefined ? { "content-type": "application/json" } : undefined,
+    });
+  } catch {
+    throw new ApiRequestError("The dashboard could not be reached. Is it still running?", 0);
+  }
+  return readApiAnswer(response);
+}
+
+/** A 404 is an answer (no such org or app), not a failure worth retrying. */
+function retryUnlessMissing(failures: number, error: Error) {
+  return !(error instanceof ApiRequestError && (error.status === 404 || error.status === 422)) && failures < 1;
+}
+
+export const appsQuery = (org: string) =>
+  queryOptions({
+    queryKey: orgKeys.apps(org),
+    queryFn: async () => appList.parse(await call(`${base(org)}/apps`)),
+    retry: retryUnlessMissing,
+  });
+
+export const appQuery = (org: string, app: string) =>
+  queryOptions({
+    queryKey: orgKeys.app(org, app),
+    queryFn: async () => storedApp.parse(await call(appPath(org, app))),
+    retry: retryUnlessMissing,
+  });
+
+export const checksQuery = (org: string, app: string) =>
+  queryOptions({
+    queryKey: orgKeys.checks(org, app),
+    queryFn: async () => checkHistory.parse(await call(`${appPath(org, app)}/checks`)),
+    retry: retryUnlessMissing,
+  });
+
+/** POST …/apps/{app}/check: re-checks one app and answers it with its new `lastCheck`. */
+export async function checkApp(org: string, app: string): Promise<StoredApp> {
+  return storedApp.parse(await call(`${appPath(org, app)}/check`, { method: "POST" }));
+}
+
+/** Puts one app's fresh answer in the list and detail caches, so its row updates at once. */
+export function storeApp(client: QueryClient, org: string, app: StoredApp) {
+  client.setQueryData<AppList>(orgKeys.apps(org), (list) =>
+    list === undefined ? list : { ...list, apps: list.apps.map((a) => (a.id === app.id ? app : a)) },
+  );
+  client.setQueryData(orgKeys.app(org, app.id), app);
+}
+
+export const addAppMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "add-app"],
+    mutationFn: async (input: AppCreate) =>
+      storedApp.parse(await call(`${base(org)}/apps`, { method: "POST", body: JSON.stringify(input) })),
+    onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
+  });
+
+export const removeAppMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "remove-app"],
+    mutationFn: async (app: string) => {
+      await call(appPath(org, app), { method: "DELETE" });
+      return app;
+    },
+    onSuccess: (app) => {
+      client.removeQueries({ queryKey: orgKeys.app(org, app) });
+      // Removing an app frees its names: later apps' short and whole names may move back.
+      return client.invalidateQueries({ queryKey: orgKeys.all(org) });
+    },
+  });
+
+export const checkAppMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "check-app"],
+    mutationFn: (app: string) => checkApp(org, app),
+    onSuccess: (app) => {
+      storeApp(client, org, app);
+      return client.invalidateQueries({ queryKey: orgKeys.all(org) });
+    },
+  });
