@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { codePoints, entryChars, formatCount, largestTools, listingTooLargeMessage } from "./listing-size";
+
+const deepArray = (depth: number, leaf: unknown = 1): unknown => {
+  let v = leaf;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+};
+const deepObject = (depth: number): unknown => {
+  let v: unknown = { é: "😀" };
+  for (let i = 0; i < depth; i++) v = { k: v, n: null };
+  return v;
+};
+
+describe("codePoints", () => {
+  it.each([
+    ["", 0],
+    ["abc", 3],
+    ["é", 1],
+    ["e\u0301", 2],
+    ["😀", 1],
+    ["a😀b😀", 4],
+    ["\uD800", 1], // a lone surrogate is one code point
+    ["\uDC00\uD800", 2], // low then high: not a pair
+  ])("%j has %i", (text, n) => {
+    expect(codePoints(text)).toBe(n);
+    expect(codePoints(text)).toBe(Array.from(text).length);
+  });
+});
+
+describe("entryChars (SPEC §7)", () => {
+  it("counts the code points of JSON.stringify(entry), not UTF-16 units", () => {
+    const entry = { name: "clock_in", title: "Pointage 😀🕐", description: "Café" };
+    const text = JSON.stringify(entry);
+    expect(entryChars(entry)).toBe(Array.from(text).length);
+    expect(entryChars(entry)).toBe(text.length - 2);
+  });
+
+  it.each([null, 3, "x", true, [], {}, [1, "😀"], { a: undefined, b: () => 1 }])("measures %j as JSON.stringify does", (entry) => {
+    expect(entryChars(entry)).toBe(Array.from(JSON.stringify(entry)).length);
+  });
+
+  it("counts an escaped lone surrogate as the six characters JSON writes", () => {
+    expect(entryChars("\uD800")).toBe('"\\ud800"'.length);
+  });
+
+  it("measures an entry too deep for JSON.stringify by walking it, to the same count", () => {
+    const mixed = (depth: number): unknown => {
+      let v: unknown = "😀";
+      for (let i = 0; i < depth; i++) v = [v, undefined, { a: undefined, b: "é", f: () => 1 }, () => 2];
+      return v;
+    };
+    for (const make of [(d: number) => deepArray(d, "😀"), deepObject, mixed]) {
+      // the size grows by the same amount each level: find it where JSON.stringify still works
+      const at = (d: number) => Array.from(JSON.stringify(make(d))).length;
+      const perLevel = at(2) - at(1);
+      expect(at(50)).toBe(at(0) + 50 * perLevel);
+      const depth = 200_000;
+      expect(() => JSON.stringify(make(depth))).toThrow(RangeError);
+      expect(entryChars(make(depth))).toBe(at(0) + depth * perLevel);
+    }
+  });
+});
+
+describe("largestTools", () => {
+  const t = (index: number, chars: number) => ({ index, name: `t${index}`, chars });
+
+  it("keeps the five largest, biggest first, ties in listing order", () => {
+    const tools = [t(0, 5), t(1, 50), t(2, 7), t(3, 50), t(4, 1), t(5, 90), t(6, 7), t(7, 7), t(8, 2)];
+    expect(largestTools(tools).map((x) => x.index)).toEqual([5, 1, 3, 2, 6]);
+  });
+
+  it("returns all when there are fewer", () => {
+    expect(largestTools([t(0, 1), t(1, 3)]).map((x) => x.index)).toEqual([1, 0]);
+    expect(largestTools([])).toEqual([]);
+  });
+
+  it("agrees with a full sort on many tools", () => {
+    const tools = Array.from({ length: 2000 }, (_, i) => t(i, (i * 7919) % 1009));
+    const sorted = [...tools].sort((a, b) => b.chars - a.chars || a.index - b.index).slice(0, 5);
+    expect(largestTools(tools)).toEqual(sorted);
+  });
+});
+
+describe("listingTooLargeMessage (SPEC §7)", () => {
+  it("says the total, the bound and the largest tools", () => {
+    const msg = listingTooLargeMessage("Attendance", 312_345, 250_000, false, [
+      { index: 3, name: "export_all", chars: 200_000 },
+      { index: 0, name: null, chars: 60_000 },
+      { index: 1, name: "b", chars: 10 },
+      { index: 2, name: "c", chars: 9 },
+    ]);
+    expect(msg).toBe(
+      "Attendance is unavailable: its tools come to 312,345 characters, over the limit of 250,000; the largest tools are export_all (200,000), entry 1 (60,000), b (10).",
+    );
+  });
+
+  it('says "more than" when reading stopped', () => {
+    expect(listingTooLargeMessage("A", 250_001, 250_000, true, [])).toBe(
+      "A is unavailable: its tools come to more than 250,001 characters, over the limit of 250,000.",
+    );
+  });
+
+  it("formats counts with thousands separators", () => {
+    expect(formatCount(1234567)).toBe("1,234,567");
+  });
+});
