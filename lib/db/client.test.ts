@@ -1,0 +1,51 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { databasePath, openDatabase } from "./client";
+
+const dir = mkdtempSync(join(tmpdir(), "theorem-db-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("openDatabase", () => {
+  it("creates the folder, applies the migrations and sets WAL, FULL sync and a busy timeout", { timeout: 10_000 }, () => {
+    const path = join(dir, "nested", "folder", "theorem.db");
+    const db = openDatabase(path);
+    const sqlite = db.$client;
+    expect(existsSync(path)).toBe(true);
+    expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(sqlite.pragma("synchronous", { simple: true })).toBe(2); // FULL
+    expect(sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
+    expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
+    const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(expect.arrayContaining(["apps", "check_results", "organisations"]));
+    sqlite.close();
+  });
+
+  it("reopens a migrated database without applying a migration twice and keeps its rows", { timeout: 10_000 }, () => {
+    const path = join(dir, "reopen.db");
+    const first = openDatabase(path);
+    first.$client.prepare("INSERT INTO organisations (slug, name, created_at) VALUES ('acme', 'Acme', 1)").run();
+    const applied = first.$client.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get();
+    first.$client.close();
+
+    const second = openDatabase(path);
+    expect(second.$client.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get()).toBe(applied);
+    expect(second.$client.prepare("SELECT name FROM organisations WHERE slug = 'acme'").pluck().get()).toBe("Acme");
+    expect(second.$client.pragma("synchronous", { simple: true })).toBe(2);
+    second.$client.close();
+  });
+});
+
+describe("databasePath", () => {
+  it.each([
+    [undefined, join(process.cwd(), "data/theorem.db")],
+    ["", join(process.cwd(), "data/theorem.db")],
+    ["data/e2e.db", join(process.cwd(), "data/e2e.db")],
+    ["file:data/x.db", join(process.cwd(), "data/x.db")],
+    ["/tmp/abs.db", "/tmp/abs.db"],
+    ["file:///tmp/abs.db", "/tmp/abs.db"],
+  ])("reads DATABASE_URL %j as %s", (url, expected) => {
+    expect(databasePath(url)).toBe(expected);
+  });
+});

@@ -1,0 +1,63 @@
+import "server-only";
+import { mkdirSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** The database or a transaction on it: what the store's functions read and write through. */
+export type Conn = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
+
+export const DEFAULT_DATABASE_PATH = "data/theorem.db";
+const MIGRATIONS_FOLDER = join(process.cwd(), "drizzle");
+
+/** The database file named by `DATABASE_URL` (a path, or `file:` and a path), relative to the working folder. */
+export function databasePath(url = process.env.DATABASE_URL): string {
+  const raw = url === undefined || url.trim() === "" ? DEFAULT_DATABASE_PATH : url.trim().replace(/^file:(\/\/)?/, "");
+  if (raw === ":memory:") return raw;
+  return isAbsolute(raw) ? raw : resolve(process.cwd(), raw);
+}
+
+/**
+ * Opens (creating its folder) and migrates a database. WAL lets pages read while a check
+ * writes; `synchronous = FULL` syncs the log on every commit, so an app the API has
+ * acknowledged survives a power cut too, not only a crash (writes are few: the cost is nil).
+ */
+export function openDatabase(path: string): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  const db = drizzle(sqlite, { schema });
+  try {
+    migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    // Another process may have migrated between drizzle's read of the last migration and its
+    // BEGIN; once more reads what it committed and applies only what is still missing.
+    try {
+      migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    } catch {
+      sqlite.close();
+      throw error;
+    }
+  }
+  return db;
+}
+
+const cache = globalThis as typeof globalThis & { __theoremDb?: { path: string; db: Db } };
+
+/** The process's one handle (kept on globalThis so that dev reloads of this module do not reopen it). */
+export function getDb(): Db {
+  const path = databasePath();
+  if (cache.__theoremDb?.path !== path) {
+    cache.__theoremDb?.db.$client.close();
+    cache.__theoremDb = { path, db: openDatabase(path) };
+  }
+  return cache.__theoremDb.db;
+}
