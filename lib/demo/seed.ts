@@ -1,0 +1,47 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Conn } from "@/lib/db/client";
+import { apps } from "@/lib/db/schema";
+import { appName, appUrl } from "@/lib/schemas/check";
+import { ensureOrg, orgApps } from "@/lib/orgs/store";
+
+export const DEMO_ORG = { slug: "demo", name: "Demo organisation" } as const;
+
+/** What `npm start` passes in `THEOREM_DEMO_APPS`: the demo apps it serves, in connection order. */
+export const demoApps = z.array(z.object({ key: z.string().regex(/^[a-z0-9-]{1,40}$/), name: appName, url: appUrl })).max(50);
+export type DemoApp = z.infer<typeof demoApps>[number];
+
+/**
+ * Creates the demo organisation and upserts its apps by their stable key: their URLs (new
+ * ports on every start) are set right, while each keeps its place in the connection order.
+ * An app missing (never seeded, or removed) is connected again, after the others.
+ */
+export function seedDemo(db: Conn, list: DemoApp[]): void {
+  db.transaction((tx) => {
+    ensureOrg(tx, DEMO_ORG.slug, DEMO_ORG.name);
+    let connectedAt = Math.max(Date.now(), (orgApps(tx, DEMO_ORG.slug).at(-1)?.connectedAt ?? 0) + 1);
+    for (const app of list) {
+      const id = `demo-${app.key}`;
+      const existing = tx.select({ id: apps.id }).from(apps).where(eq(apps.id, id)).get();
+      if (existing !== undefined) {
+        tx.update(apps).set({ url: app.url }).where(eq(apps.id, id)).run();
+      } else {
+        tx.insert(apps).values({ id, org: DEMO_ORG.slug, name: app.name, url: app.url, headerName: null, headerValue: null, connectedAt: connectedAt++ }).run();
+      }
+    }
+  });
+}
+
+/** The demo apps named by `THEOREM_DEMO_APPS`, or none when it is unset or not of that shape. */
+export function demoAppsFromEnv(value = process.env.THEOREM_DEMO_APPS): DemoApp[] {
+  if (value === undefined || value.trim() === "") return [];
+  try {
+    const parsed = demoApps.safeParse(JSON.parse(value));
+    if (parsed.success) return parsed.data;
+    console.error("THEOREM_DEMO_APPS is not a list of {key, name, url}:", parsed.error.issues[0]?.message);
+  } catch {
+    console.error("THEOREM_DEMO_APPS is not JSON.");
+  }
+  return [];
+}

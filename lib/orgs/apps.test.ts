@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { runCheck } from "@/lib/check/run";
+import type { Db } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/client";
+import { DEMO_ORG, seedDemo } from "@/lib/demo/seed";
+import type { CheckRequest } from "@/lib/schemas/check";
+import type { CheckRunner, OrgContext } from "./apps";
+import { addApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, updateApp } from "./apps";
+import { ensureOrg, HISTORY_PER_APP } from "./store";
+
+// These tests read listings inline (the real engine, no network), keyed by URL, so that they
+// pin down what the store does with a check; the routes' tests check live apps over MCP.
+const listings: Record<string, unknown[]> = {
+  "http://a.test/mcp": [{ name: "clock_in", annotations: { destructiveHint: false, openWorldHint: true } }],
+  "http://b.test/mcp": [{ name: "clock_in" }, { name: "my_hours", annotations: { readOnlyHint: true } }],
+  "http://c.test/mcp": [{ name: "report" }],
+};
+
+const seen: CheckRequest[] = [];
+function inlineCheck(delayMs = 0): CheckRunner {
+  return async (request) => {
+    seen.push(request);
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    return runCheck({ apps: request.apps.map((a) => ({ name: a.name, tools: listings[a.url ?? ""] ?? [] })) });
+  };
+}
+const failingCheck: CheckRunner = () => Promise.reject(new Error("the check broke"));
+
+const dir = mkdtempSync(join(tmpdir(), "theorem-orgs-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let db: Db;
+let ctx: OrgContext;
+let n = 0;
+beforeEach(() => {
+  db = openDatabase(join(dir, `orgs-${++n}.db`));
+  ensureOrg(db, "acme", "Acme");
+  ensureOrg(db, "other", "Other");
+  ctx = { db, check: inlineCheck() };
+  seen.length = 0;
+});
+
+const count = (table: string) => db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+
+describe("connecting and removing apps", () => {
+  it("checks the new app with every earlier one, in connection order, and stores a record for each", { timeout: 10_000 }, async () => {
+    const first = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    const second = await addApp(ctx, "acme", { name: "attendance", url: "http://b.test/mcp" });
+
+    expect(seen.at(-1)?.apps.map((a) => a.url)).toEqual(["http://a.test/mcp", "http://b.test/mcp"]);
+    expect(first.lastCheck?.result.shortName).toBe("attendance");
+    expect(second.lastCheck?.result.shortName).toBe("attendance_2");
+    expect(second.lastCheck?.result.tools.map((t) => t.wholeName)).toEqual(["attendance_2_clock_in", "attendance_2_my_hours"]);
+    expect(new Date(second.connectedAt) > new Date(first.connectedAt)).toBe(true);
+
+    const list = listApps(ctx, "acme");
+    expect(list.org).toEqual({ slug: "acme", name: "Acme" });
+    expect(list.apps.map((a) => a.id)).toEqual([first.id, second.id]);
+    // The first app's latest check was made with the second one present.
+    expect(list.apps[0]?.lastCheck?.id).not.toBe(first.lastCheck?.id);
+    expect(history(ctx, "acme", first.id)).toHaveLength(2);
+  });
+
+  it("gives the names back when an earlier app is removed", { timeout: 10_000 }, async () => {
+    const first = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    const second = await addApp(ctx, "acme", { name: "Attendance", url: "http://b.test/mcp" });
+    expect(second.lastCheck?.result.shortName).toBe("attendance_2");
+
+    await removeApp(ctx, "acme", first.id);
+    const after = getApp(ctx, "acme", second.id);
+    expect(after.lastCheck?.result.shortName).toBe("attendance");
+    expect(after.lastCheck?.result.tools[0]?.wholeName).toBe("attendance_clock_in");
+    expect(() => getApp(ctx, "acme", first.id)).toThrow(/no app/);
+    // The removed app's history went with it.
+    expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(first.id)).toBe(0);
+  });
+
+  it("renames through PATCH and re-checks the organisation with the new name", { timeout: 10_000 }, async () => {
+    const first = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    const second = await addApp(ctx, "acme", { name: "Attendance", url: "http://b.test/mcp" });
+    const renamed = await updateApp(ctx, "acme", second.id, { name: "Timesheets" });
+    expect(renamed.name).toBe("Timesheets");
+    expect(renamed.lastCheck?.result.shortName).toBe("timesheets");
+    expect(renamed.connectedAt).toBe(second.connectedAt);
+    expect(getApp(ctx, "acme", first.id).lastCheck?.result.shortName).toBe("attendance");
+  });
+
+  it("keeps the header's value to itself: sent to the app, answered as {name, set}", { timeout: 10_000 }, async () => {
+    const secret = "Bearer s3cret-value";
+    const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp", header: { name: "Authorization", value: secret } });
+    expect(seen.at(-1)?.apps[0]?.headers).toEqual({ Authorization: secret });
+    expect(app.header).toEqual({ name: "Authorization", set: true });
+    expect(JSON.stringify(listApps(ctx, "acme"))).not.toContain("s3cret");
+    expect(JSON.stringify(getApp(ctx, "acme", app.id))).not.toContain("s3cret");
+
+    const cleared = await updateApp(ctx, "acme", app.id, { header: null });
+    expect(cleared.header).toBeNull();
+    expect(seen.at(-1)?.apps[0]?.headers).toBeUndefined();
+  });
+
+  it("stores nothing when the check fails: no app, no record, no change", { timeout: 10_000 }, async () => {
+    const kept = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    const broken = { db, check: failingCheck };
+    await expect(addApp(broken, "acme", { name: "Reports", url: "http://c.test/mcp" })).rejects.toThrow("the check broke");
+    await expect(updateApp(broken, "acme", kept.id, { name: "Renamed", url: "http://c.test/mcp" })).rejects.toThrow("the check broke");
+    expect(count("apps")).toBe(1);
+    expect(count("check_results")).toBe(1);
+    expect(getApp(ctx, "acme", kept.id)).toMatchObject({ name: "Attendance", url: "http://a.test/mcp" });
+  });
+
+  it("answers not-found for an unknown organisation, an unknown app and another organisation's app", { timeout: 10_000 }, async () => {
+    const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    expect(() => listApps(ctx, "nobody")).toThrow(/no organisation "nobody"/);
+    expect(() => listApps(ctx, "Not A Slug!")).toThrow(/no organisation/);
+    await expect(addApp(ctx, "nobody", { name: "X", url: "http://a.test/mcp" })).rejects.toThrow(/no organisation/);
+    expect(() => getApp(ctx, "acme", "missing")).toThrow(/no app "missing"/);
+    expect(() => getApp(ctx, "other", app.id)).toThrow(/no app/);
+    await expect(removeApp(ctx, "other", app.id)).rejects.toThrow(/no app/);
+    await expect(recheckApp(ctx, "acme", "missing")).rejects.toThrow(/no app/);
+    expect(count("apps")).toBe(1);
+  });
+});
+
+describe("checks and their history", () => {
+  it("two re-checks of one app at once both land, whole and in order", { timeout: 10_000 }, async () => {
+    const slow = { db, check: inlineCheck(50) };
+    const a = await addApp(slow, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    await addApp(slow, "acme", { name: "Reports", url: "http://c.test/mcp" });
+    const [x, y] = await Promise.all([recheckApp(slow, "acme", a.id), recheckApp(slow, "acme", a.id)]);
+
+    const checks = history(ctx, "acme", a.id);
+    expect(checks).toHaveLength(4); // two adds and two re-checks
+    expect(new Set(checks.map((c) => c.id)).size).toBe(4);
+    const times = checks.map((c) => Date.parse(c.checkedAt));
+    expect([...times].sort((p, q) => q - p)).toEqual(times);
+    expect([x.lastCheck?.id, y.lastCheck?.id]).toContain(checks[0]?.id);
+    for (const c of checks) expect(c.result.tools[0]?.wholeName).toBe("attendance_clock_in");
+    expect(db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
+  });
+
+  it("re-checks the whole organisation and lists every app's history newest first", { timeout: 10_000 }, async () => {
+    const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    const b = await addApp(ctx, "acme", { name: "Reports", url: "http://c.test/mcp" });
+    await addApp(ctx, "other", { name: "Elsewhere", url: "http://c.test/mcp" });
+    const list = await recheckOrg(ctx, "acme");
+    expect(list.apps.map((app) => app.lastCheck?.result.name)).toEqual(["Attendance", "Reports"]);
+
+    const all = history(ctx, "acme", undefined);
+    expect(all.map((c) => c.appId).sort()).toEqual([a.id, a.id, a.id, b.id, b.id].sort());
+    expect(all.every((c) => [a.id, b.id].includes(c.appId))).toBe(true);
+    expect(history(ctx, "acme", undefined, 2)).toHaveLength(2);
+  });
+
+  it(`keeps the newest ${HISTORY_PER_APP} checks of each app`, { timeout: 20_000 }, async () => {
+    const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    for (let i = 0; i < HISTORY_PER_APP + 5; i++) await recheckApp(ctx, "acme", a.id);
+    expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(a.id)).toBe(HISTORY_PER_APP);
+    expect(history(ctx, "acme", a.id, 1)[0]?.id).toBe(getApp(ctx, "acme", a.id).lastCheck?.id);
+  });
+});
+
+describe("the demo seed", () => {
+  it("upserts the demo apps by key: new URLs each start, the same ids and order", { timeout: 10_000 }, () => {
+    const apps = (port: number) => [
+      { key: "attendance", name: "Attendance", url: `http://127.0.0.1:${port}/mcp` },
+      { key: "calendar", name: "Calendar", url: `http://127.0.0.1:${port + 1}/mcp` },
+    ];
+    seedDemo(db, apps(4000));
+    const before = listApps(ctx, DEMO_ORG.slug).apps;
+    seedDemo(db, apps(5000));
+    const after = listApps(ctx, DEMO_ORG.slug).apps;
+    expect(after.map((a) => a.id)).toEqual(before.map((a) => a.id));
+    expect(after.map((a) => a.name)).toEqual(["Attendance", "Calendar"]);
+    expect(after.map((a) => a.url)).toEqual(["http://127.0.0.1:5000/mcp", "http://127.0.0.1:5001/mcp"]);
+    expect(after.map((a) => a.connectedAt)).toEqual(before.map((a) => a.connectedAt));
+  });
+});
