@@ -1,0 +1,220 @@
+// The demo organisation's apps: real MCP servers (Streamable HTTP, stateless) on loopback,
+// each showing one state of the Connections check. `npm start` runs them beside the
+// dashboard; tests use `serveMcpApp` to start servers of their own.
+// Plain JavaScript so that `node scripts/start.mjs` can run it without a build step.
+import { createServer } from "node:http";
+import { pathToFileURL } from "node:url";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const MAX_REQUEST_BYTES = 1024 * 1024;
+
+/**
+ * Serves one MCP app whose `tools/list` answers exactly `tools` (so a test or the demo can
+ * list anything, even what the SDK's own schemas would not produce).
+ * `initializeDelayMs` holds the answer to `initialize` back; `requireHeader` answers 401
+ * to requests without that header value.
+ * @param {{ name: string, tools: object[], initializeDelayMs?: number,
+ *   requireHeader?: { name: string, value: string }, host?: string, port?: number }} options
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireHeader, host = "127.0.0.1", port = 0 }) {
+  const pending = new Set();
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+
+  async function handle(req, res) {
+    if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp") return void res.writeHead(404).end();
+    if (requireHeader && req.headers[requireHeader.name.toLowerCase()] !== requireHeader.value) {
+      return void res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "unauthorized" }));
+    }
+    if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
+
+    const body = await readBody(req);
+    if (body === undefined) return void res.writeHead(400).end();
+    const messages = Array.isArray(body) ? body : [body];
+    if (initializeDelayMs > 0 && messages.some((m) => m?.method === "initialize")) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, initializeDelayMs);
+        pending.add(timer);
+        req.socket.once("close", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      if (req.socket.destroyed) return;
+    }
+
+    // Stateless: one server and transport per request, as the SDK's stateless example does.
+    const mcp = new McpServer({ name, version: "1.0.0" }, { capabilities: { tools: {} } });
+    mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    mcp.server.setRequestHandler(CallToolRequestSchema, (request) => ({
+      content: [{ type: "text", text: `${name} ran ${request.params.name} (a demo: nothing changed).` }],
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on("close", () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(undefined));
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("The demo app has no TCP address.");
+  const hostInUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${hostInUrl}:${address.port}/mcp`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const timer of pending) clearTimeout(timer);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function readBody(req) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- The demo organisation ----
+
+const attendanceTools = [
+  {
+    name: "clock_in",
+    title: "Clock in",
+    description: "Records that you started work, with the hours you plan to work today.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        hours: { type: "number", title: "Hours", description: "Hours you plan to work today." },
+        employee_id: { type: "string", description: "Who clocks in; yourself when left out." },
+      },
+      required: ["hours"],
+    },
+    annotations: { destructiveHint: false, openWorldHint: true },
+  },
+  {
+    name: "my_hours",
+    title: "My hours",
+    description: "The hours you worked this week, day by day.",
+    inputSchema: { type: "object", properties: { week: { type: "string", title: "Week", description: "ISO week, such as 2026-W49." } } },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "team_hours",
+    title: "Team hours",
+    description: "The hours your team worked this week, person by person.",
+    inputSchema: {
+      type: "object",
+      properties: { team_id: { type: "string", format: "uuid" }, week: { type: "string", title: "Week" } },
+    },
+    annotations: { readOnlyHint: true },
+  },
+];
+
+const calendarTools = [
+  {
+    name: "list_events",
+    title: "List events",
+    description: "Events of the shared office calendar between two dates.",
+    inputSchema: { type: "object", properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } } },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "book_room",
+    description: "Books a meeting room.",
+    inputSchema: {
+      type: "object",
+      properties: { room: { type: "string", title: "Room" }, start: { type: "string", title: "Start" }, minutes: { type: "integer", title: "Minutes" } },
+      required: ["room", "start", "minutes"],
+    },
+  },
+];
+
+const memoryTools = [
+  {
+    // `memory` + `save` comes out as Theorem's own `memory_save`: left out of what the model sees.
+    name: "save",
+    title: "Save a note",
+    description: "Saves a note to the team's shared memory.",
+    inputSchema: { type: "object", properties: { text: { type: "string", title: "Note" } }, required: ["text"] },
+    annotations: { destructiveHint: false, openWorldHint: false },
+  },
+  {
+    name: "search_notes",
+    title: "Search notes",
+    description: "Finds the team's notes that mention some words.",
+    inputSchema: { type: "object", properties: { words: { type: "string", title: "Words" } }, required: ["words"] },
+    annotations: { readOnlyHint: true },
+  },
+];
+
+/** A catalogue of 320 products, each its own tool with a long description: well past 250,000 characters. */
+function catalogueTools() {
+  const blurb = "Looks up this product's price, stock in each warehouse, supplier and delivery times. ".repeat(10);
+  return Array.from({ length: 320 }, (_, i) => ({
+    name: `product_${String(i + 1).padStart(3, "0")}`,
+    title: `Product ${i + 1}`,
+    description: blurb,
+    inputSchema: { type: "object", properties: { warehouse: { type: "string", title: "Warehouse" } } },
+    annotations: { readOnlyHint: true },
+  }));
+}
+
+/**
+ * The demo apps in connection order. `key` is stable across starts (the seed upserts by it);
+ * each one shows a state: all fine, a short name taken (`calendar_2`, Theorem has its own
+ * Calendar), a listing too large, a connection too slow, a whole name taken by Theorem's tools.
+ */
+export const DEMO_APPS = [
+  { key: "attendance", name: "Attendance", tools: attendanceTools },
+  { key: "calendar", name: "Calendar", tools: calendarTools },
+  { key: "catalogue", name: "Product Catalogue", tools: catalogueTools() },
+  { key: "slow-reports", name: "Slow Reports", tools: [attendanceTools[1]], initializeDelayMs: 4500 },
+  { key: "memory", name: "Memory", tools: memoryTools },
+];
+
+/**
+ * Starts every demo app on an ephemeral loopback port, so that two instances never collide.
+ * @returns {Promise<{ apps: { key: string, name: string, url: string }[], close: () => Promise<void> }>}
+ */
+export async function startDemoApps(host = "127.0.0.1") {
+  const served = await Promise.all(DEMO_APPS.map((app) => serveMcpApp({ ...app, host })));
+  return {
+    apps: DEMO_APPS.map((app, i) => ({ key: app.key, name: app.name, url: served[i].url })),
+    close: async () => {
+      await Promise.all(served.map((s) => s.close()));
+    },
+  };
+}
+
+// `node scripts/demo-apps.mjs`: serve the demo apps alone and print where they are.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const demo = await startDemoApps(process.env.HOST ?? "127.0.0.1");
+  console.log(JSON.stringify(demo.apps.map(({ key, name, url }) => ({ key, name, url })), null, 2));
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void demo.close().then(() => process.exit(0)));
+}
