@@ -2,19 +2,39 @@ import "server-only";
 import type { AppListing } from "@/lib/engine/check";
 import { checkListings } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
-import { ApiError } from "@/lib/api/errors";
+import type { ReadOptions } from "@/lib/mcp/read-app";
+import { readLiveApp } from "@/lib/mcp/read-app";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 
-/**
- * Runs a check request: reads each app's listing (inline, or live over MCP) and hands them
- * all, in connection order, to the engine.
- */
-export async function runCheck(request: CheckRequest): Promise<CheckResult> {
-  const listings = request.apps.map((app): AppListing => {
-    if (app.tools === undefined) {
-      throw new ApiError("invalid-request", `"${app.name}" is given by URL: live checks come next; give its listing as \`tools\` for now.`);
+/** Live apps read at once: a check of N apps takes about as long as its slowest. */
+export const LIVE_CONCURRENCY = 16;
+
+export interface RunOptions extends ReadOptions {
+  concurrency?: number;
+}
+
+/** Runs `work` over `items` with at most `limit` at a time, keeping the order of `items`. */
+async function mapPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
     }
-    return { name: app.name, entries: app.tools };
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Runs a check request: reads each app's listing (inline, or live over MCP, many at once)
+ * and hands them all, in connection order, to the engine.
+ */
+export async function runCheck(request: CheckRequest, options: RunOptions = {}): Promise<CheckResult> {
+  const listings = await mapPool(request.apps, options.concurrency ?? LIVE_CONCURRENCY, async (app): Promise<AppListing> => {
+    if (app.tools !== undefined) return { name: app.name, entries: app.tools };
+    return readLiveApp({ name: app.name, url: app.url ?? "", headers: app.headers }, options);
   });
   return checkListings(listings, resolveTheorem(request.theorem));
 }

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllowList } from "@/lib/mcp/address";
+import type { ZooApp } from "@/lib/mcp/zoo/http";
+import { startHttp } from "@/lib/mcp/zoo/http";
+import { goodServer, startSdkApp } from "@/lib/mcp/zoo/sdk-apps";
+import { runCheck } from "./run";
+
+const allow = parseAllowList("127.0.0.1");
+let good: ZooApp;
+let slow: ZooApp;
+const SLOW_MS = 400;
+beforeAll(async () => {
+  good = await startSdkApp(goodServer);
+  // Answers initialize and tools/list after SLOW_MS each.
+  slow = await startHttp(async (_req, res, body) => {
+    const msg = body as { id?: number; method?: string } | undefined;
+    if (msg?.id === undefined) return void res.writeHead(msg === undefined ? 405 : 202).end();
+    await new Promise((r) => setTimeout(r, SLOW_MS));
+    const result = msg.method === "initialize" ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "slow", version: "1" } } : { tools: [{ name: "wait", inputSchema: { type: "object" } }] };
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result }));
+  });
+});
+afterAll(async () => {
+  await Promise.all([good.close(), slow.close()]);
+});
+
+describe("runCheck", () => {
+  it("checks inline and live apps together, in connection order", { timeout: 10_000 }, async () => {
+    const result = await runCheck(
+      {
+        apps: [
+          { name: "Notes", tools: [{ name: "clock_in", inputSchema: { type: "object" } }] },
+          { name: "Attendance", url: good.url },
+        ],
+      },
+      { allow },
+    );
+    expect(result.apps.map((a) => [a.name, a.status])).toEqual([
+      ["Notes", "available"],
+      ["Attendance", "available"],
+    ]);
+    const attendance = result.apps[1]!;
+    expect(attendance.tools.map((t) => t.wholeName)).toEqual(["attendance_clock_in", "attendance_list_shifts", "attendance_delete_shift"]);
+    expect(attendance.timings).not.toBeNull();
+  });
+
+  it("reads many live apps at once: 12 slow apps take about as long as one", { timeout: 20_000 }, async () => {
+    const apps = Array.from({ length: 12 }, (_, i) => ({ name: `Slow ${i}`, url: slow.url }));
+    const started = performance.now();
+    const result = await runCheck({ apps }, { allow });
+    const took = performance.now() - started;
+    expect(result.apps.every((a) => a.status === "available")).toBe(true);
+    expect(result.apps.map((a) => a.name)).toEqual(apps.map((a) => a.name));
+    // One app is two round trips of SLOW_MS; read one after another, 12 would take 24 of them.
+    expect(took).toBeLessThan(SLOW_MS * 2 * 3);
+  });
+
+  it("refuses a live app on a private address unless the operator allows it", { timeout: 10_000 }, async () => {
+    const result = await runCheck({ apps: [{ name: "Attendance", url: good.url }] }, { allow: parseAllowList("") });
+    expect(result.apps[0]?.unavailable?.code).toBe("address-refused");
+    expect(result.apps[0]?.unavailable?.message).toBe("Attendance is unavailable: 127.0.0.1 is a loopback address, which checks do not reach.");
+  });
+});

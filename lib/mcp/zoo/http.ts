@@ -1,0 +1,61 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A test app the tests start themselves, on 127.0.0.1 and a free port. */
+export interface ZooApp {
+  /** The app's MCP URL. */
+  url: string;
+  port: number;
+  /** Requests seen, as `METHOD path` (and the JSON-RPC method when there was one). */
+  seen: string[];
+  close: () => Promise<void>;
+}
+
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: unknown) => void | Promise<void>;
+
+/** Reads a request body (small: the client's JSON-RPC messages) as JSON, or undefined. */
+async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function rpcMethod(body: unknown): string | undefined {
+  return typeof body === "object" && body !== null && "method" in body ? String((body as { method: unknown }).method) : undefined;
+}
+
+/** Starts a plain node:http server; `close` ends every open connection too, so no test waits on a stuck socket. */
+export async function startHttp(handler: Handler, path = "/mcp"): Promise<ZooApp> {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const body = req.method === "POST" ? await readBody(req) : undefined;
+      const method = rpcMethod(body);
+      seen.push(`${req.method} ${req.url}${method === undefined ? "" : ` ${method}`}`);
+      try {
+        await handler(req, res, body);
+      } catch {
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      }
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    port,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { ZooApp } from "./http";
+import { startHttp } from "./http";
+
+type AnyServer = McpServer | Server;
+
+/** Serves MCP over Streamable HTTP with the SDK's own server transport, one session per client. */
+export async function startSdkApp(makeServer: () => AnyServer, options: { json?: boolean } = {}): Promise<ZooApp & { openSessions: () => number }> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const app = await startHttp(async (req, res, body) => {
+    const id = req.headers["mcp-session-id"];
+    const known = typeof id === "string" ? sessions.get(id) : undefined;
+    if (known !== undefined) return known.handleRequest(req, res, body);
+    if (req.method !== "POST" || !isInitializeRequest(body)) {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "No session" } }));
+      return;
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      enableJsonResponse: options.json ?? false,
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+      onsessionclosed: (sid) => void sessions.delete(sid),
+    });
+    await makeServer().connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  return { ...app, openSessions: () => sessions.size };
+}
+
+/** A well-made app: three tools through McpServer, as a real app would declare them. */
+export function goodServer(): McpServer {
+  const server = new McpServer({ name: "attendance", version: "1.0.0" });
+  const ok = async () => ({ content: [{ type: "text" as const, text: "ok" }] });
+  server.registerTool("clock_in", { title: "Clock in", description: "Records arrival.", inputSchema: { employeeId: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false } }, ok);
+  server.registerTool("list_shifts", { title: "List shifts", description: "Lists shifts.", inputSchema: { week: z.number() }, annotations: { readOnlyHint: true } }, ok);
+  server.registerTool("delete_shift", { description: "Deletes a shift.", inputSchema: { shiftId: z.string() }, annotations: { destructiveHint: true } }, ok);
+  return server;
+}
+
+/** Many tools, made from a number (for the pages test and the benchmark). */
+export function madeTools(count: number, prefix = "tool"): Tool[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `${prefix}_${i}`,
+    title: `Tool ${i}`,
+    description: `Does thing number ${i} for the person asking.`,
+    inputSchema: { type: "object" as const, properties: { id: { type: "string", description: "Which one" }, note: { type: "string" } }, required: ["id"] },
+    annotations: { readOnlyHint: i % 2 === 0 },
+  }));
+}
+
+/** A low-level SDK server that lists `tools` in pages of `pageSize`, with `nextCursor`. */
+export function pagedServer(tools: readonly Tool[], pageSize: number): () => Server {
+  return () => {
+    const server = new Server({ name: "paged", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      const from = Number(request.params?.cursor ?? 0);
+      const page = tools.slice(from, from + pageSize);
+      const next = from + pageSize < tools.length ? String(from + pageSize) : undefined;
+      return next === undefined ? { tools: page } : { tools: page, nextCursor: next };
+    });
+    return server;
+  };
+}
+
+/** An app of the older HTTP+SSE transport (GET /sse for events, POST /messages), as 2024-11-05 servers are. */
+export async function startOldSseApp(makeServer: () => AnyServer): Promise<ZooApp> {
+  const sessions = new Map<string, SSEServerTransport>();
+  return startHttp(async (req, res, body) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (req.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", res as ServerResponse);
+      sessions.set(transport.sessionId, transport);
+      res.on("close", () => sessions.delete(transport.sessionId));
+      await makeServer().connect(transport);
+      return;
+    }
+    const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
+    if (req.method === "POST" && url.pathname === "/messages" && transport !== undefined) {
+      return transport.handlePostMessage(req, res, body);
+    }
+    res.writeHead(405).end();
+  }, "/sse");
+}
