@@ -1,8 +1,10 @@
 // `npm start`: builds the dashboard when the build is missing or older than the sources,
-// then serves it on $HOST:$PORT (default 127.0.0.1:3000).
+// then serves it on $HOST:$PORT (default 127.0.0.1:3000), with the demo organisation's apps
+// (real MCP servers on loopback ports of their own; THEOREM_DEMO=0 leaves them out).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { startDemoApps } from "./demo-apps.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
@@ -36,10 +38,50 @@ if (buildIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// E2E_FRESH_DB=1 (the Playwright web server): every run starts from an empty database.
+// The path is read as lib/db/client.ts reads DATABASE_URL (relative to this folder).
+if (process.env.E2E_FRESH_DB === "1") {
+  const raw = (process.env.DATABASE_URL ?? "").trim().replace(/^file:(\/\/)?/, "") || "data/theorem.db";
+  if (raw !== ":memory:") {
+    const file = isAbsolute(raw) ? raw : resolve(root, raw);
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+  }
+}
+
+// Ephemeral ports: a second instance (Playwright's, beside `npm start`) never collides; the
+// seed sets the demo apps' URLs right on every start.
+const demo = process.env.THEOREM_DEMO === "0" ? null : await startDemoApps("127.0.0.1");
+const allowHosts = [process.env.CHECK_ALLOW_HOSTS, demo ? "127.0.0.1" : undefined].filter(Boolean).join(",");
+
 const server = spawn(next, ["start", "-p", port, "-H", host], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  env: {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...(demo ? { THEOREM_DEMO_APPS: JSON.stringify(demo.apps), CHECK_ALLOW_HOSTS: allowHosts } : {}),
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+server.on("exit", (code, signal) => {
+  void (demo?.close() ?? Promise.resolve()).finally(() => process.exit(code ?? (signal ? 1 : 0)));
+});
+
+// Once the dashboard answers, check the demo organisation in the background, so that a
+// newcomer finds every state already there (the slow app makes this take about 3 s).
+if (demo) void checkDemoWhenUp();
+
+async function checkDemoWhenUp() {
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  for (let tries = 0; tries < 240; tries++) {
+    try {
+      const answer = await fetch(`${origin}/api/orgs/demo/checks`, { method: "POST", signal: AbortSignal.timeout(60_000) });
+      if (answer.ok) return void console.log(`Demo organisation checked: ${origin}/orgs/demo`);
+      if (answer.status !== 404 && answer.status < 500) return void console.error(`Checking the demo organisation answered ${answer.status}.`);
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  console.error("The dashboard did not answer within 2 minutes; the demo organisation is not checked yet.");
+}

@@ -19,7 +19,7 @@ const MIGRATIONS_FOLDER = join(process.cwd(), "drizzle");
 export function databasePath(url = process.env.DATABASE_URL): string {
   const raw = url === undefined || url.trim() === "" ? DEFAULT_DATABASE_PATH : url.trim().replace(/^file:(\/\/)?/, "");
   if (raw === ":memory:") return raw;
-  return isAbsolute(raw) ? raw : resolve(process.cwd(), raw);
+  return isAbsolute(raw) ? raw : resolve(/*turbopackIgnore: true*/ process.cwd(), raw);
 }
 
 /**

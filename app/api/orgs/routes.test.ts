@@ -1,0 +1,218 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appList, checkHistory, storedApp } from "@/lib/schemas/orgs";
+import type { ServedApp } from "@/scripts/demo-apps.mjs";
+import { serveMcpApp } from "@/scripts/demo-apps.mjs";
+
+// The routes as Next calls them, against MCP apps this file serves on 127.0.0.1.
+const dir = mkdtempSync(join(tmpdir(), "theorem-routes-"));
+process.env.DATABASE_URL = join(dir, "routes.db");
+process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+
+const appsRoute = await import("./[org]/apps/route");
+const appRoute = await import("./[org]/apps/[app]/route");
+const appCheckRoute = await import("./[org]/apps/[app]/check/route");
+const appChecksRoute = await import("./[org]/apps/[app]/checks/route");
+const orgChecksRoute = await import("./[org]/checks/route");
+const { getDb } = await import("@/lib/db/client");
+const { ensureOrg } = await import("@/lib/orgs/store");
+
+const SECRET = "Bearer route-test-secret";
+const servers: ServedApp[] = [];
+let attendanceUrl = "";
+let lockedUrl = "";
+let slowUrl = "";
+
+beforeAll(async () => {
+  const attendance = await serveMcpApp({
+    name: "Attendance",
+    tools: [
+      { name: "clock_in", title: "Clock in", inputSchema: { type: "object", properties: { hours: { type: "number" } } }, annotations: { destructiveHint: false, openWorldHint: true } },
+      { name: "my_hours", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+    ],
+  });
+  const locked = await serveMcpApp({
+    name: "Locked",
+    tools: [{ name: "report", inputSchema: { type: "object" } }],
+    requireHeader: { name: "Authorization", value: SECRET },
+  });
+  const slow = await serveMcpApp({ name: "Slow", tools: [{ name: "wait", inputSchema: { type: "object" } }], initializeDelayMs: 4000 });
+  servers.push(attendance, locked, slow);
+  attendanceUrl = attendance.url;
+  lockedUrl = locked.url;
+  slowUrl = slow.url;
+  ensureOrg(getDb(), "acme", "Acme");
+  ensureOrg(getDb(), "empty", "Empty");
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  getDb().$client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const base = "http://localhost/api/orgs";
+const orgParams = (org: string) => ({ params: Promise.resolve({ org }) });
+const appParams = (org: string, app: string) => ({ params: Promise.resolve({ org, app }) });
+const json = (method: string, body: unknown) => ({
+  method,
+  headers: { "content-type": "application/json" },
+  body: typeof body === "string" ? body : JSON.stringify(body),
+});
+const appCount = () => getDb().$client.prepare("SELECT count(*) FROM apps").pluck().get();
+const checkCount = () => getDb().$client.prepare("SELECT count(*) FROM check_results").pluck().get();
+
+async function add(org: string, body: unknown) {
+  return appsRoute.POST(new Request(`${base}/${org}/apps`, json("POST", body)), orgParams(org));
+}
+
+describe("the organisation API, live", () => {
+  let first = "";
+  let second = "";
+
+  it("connects an app, checks it live and answers 201 with its check", { timeout: 15_000 }, async () => {
+    const response = await add("acme", { name: "Attendance", url: attendanceUrl });
+    expect(response.status).toBe(201);
+    const app = storedApp.parse(await response.json());
+    first = app.id;
+    expect(app.lastCheck?.result).toMatchObject({ shortName: "attendance", status: "available" });
+    expect(app.lastCheck?.result.tools.map((t) => [t.wholeName, t.policy])).toEqual([
+      ["attendance_clock_in", "asks-first"],
+      ["attendance_my_hours", "runs-freely"],
+    ]);
+  });
+
+  it("names a second app of the same short name `_2`, and lists both in connection order", { timeout: 15_000 }, async () => {
+    const response = await add("acme", { name: "ATTENDANCE", url: lockedUrl, header: { name: "Authorization", value: SECRET } });
+    expect(response.status).toBe(201);
+    const app = storedApp.parse(await response.json());
+    second = app.id;
+    expect(app.lastCheck?.result).toMatchObject({ shortName: "attendance_2", status: "available" });
+    expect(app.header).toEqual({ name: "Authorization", set: true });
+
+    const list = await appsRoute.GET(new Request(`${base}/acme/apps`), orgParams("acme"));
+    expect(list.status).toBe(200);
+    const text = await list.text();
+    expect(text).not.toContain("route-test-secret");
+    expect(appList.parse(JSON.parse(text)).apps.map((a) => a.id)).toEqual([first, second]);
+  });
+
+  it("sends the stored header on every re-check, and the app is unavailable once it is removed", { timeout: 15_000 }, async () => {
+    const checked = await appCheckRoute.POST(new Request(`${base}/acme/apps/${second}/check`, { method: "POST" }), appParams("acme", second));
+    expect(checked.status).toBe(200);
+    expect(storedApp.parse(await checked.json()).lastCheck?.result.status).toBe("available");
+
+    const patched = await appRoute.PATCH(new Request(`${base}/acme/apps/${second}`, json("PATCH", { header: null })), appParams("acme", second));
+    expect(patched.status).toBe(200);
+    const app = storedApp.parse(await patched.json());
+    expect(app.header).toBeNull();
+    expect(app.lastCheck?.result.status).toBe("unavailable");
+    expect(app.lastCheck?.result.unavailable?.code).toBe("auth-required");
+  });
+
+  it("re-checks all at once and keeps the history newest first", { timeout: 15_000 }, async () => {
+    const before = checkCount();
+    const response = await orgChecksRoute.POST(new Request(`${base}/acme/checks`, { method: "POST" }), orgParams("acme"));
+    expect(response.status).toBe(200);
+    const list = appList.parse(await response.json());
+    expect(list.apps.map((a) => a.lastCheck?.result.shortName)).toEqual(["attendance", "attendance_2"]);
+    expect(checkCount()).toBe(Number(before) + 2);
+
+    const org = checkHistory.parse(await (await orgChecksRoute.GET(new Request(`${base}/acme/checks`), orgParams("acme"))).json());
+    const times = org.checks.map((c) => Date.parse(c.checkedAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(org.checks[0]?.id).toBe(list.apps.find((a) => a.id === org.checks[0]?.appId)?.lastCheck?.id);
+
+    const one = checkHistory.parse(
+      await (await appChecksRoute.GET(new Request(`${base}/acme/apps/${first}/checks?limit=2`), appParams("acme", first))).json(),
+    );
+    expect(one.checks).toHaveLength(2);
+    expect(one.checks.every((c) => c.appId === first)).toBe(true);
+  });
+
+  it("two re-checks of one app at once both answer and both land in the history", { timeout: 20_000 }, async () => {
+    const before = Number(checkCount());
+    const recheck = () => appCheckRoute.POST(new Request(`${base}/acme/apps/${first}/check`, { method: "POST" }), appParams("acme", first));
+    const [a, b] = await Promise.all([recheck(), recheck()]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(Number(checkCount())).toBe(before + 4); // each one stores a record per app
+    expect(getDb().$client.pragma("integrity_check", { simple: true })).toBe("ok");
+  });
+
+  it("tells a slow app apart without holding the others back", { timeout: 20_000 }, async () => {
+    const response = await add("acme", { name: "Slow Reports", url: slowUrl });
+    expect(response.status).toBe(201);
+    const app = storedApp.parse(await response.json());
+    expect(app.lastCheck?.result.unavailable?.code).toBe("connect-timeout");
+    const list = appList.parse(await (await appsRoute.GET(new Request(`${base}/acme/apps`), orgParams("acme"))).json());
+    expect(list.apps[0]?.lastCheck?.result.status).toBe("available");
+  });
+
+  it("removes an app (204) and gives its short name back to the next one", { timeout: 20_000 }, async () => {
+    const removed = await appRoute.DELETE(new Request(`${base}/acme/apps/${first}`, { method: "DELETE" }), appParams("acme", first));
+    expect(removed.status).toBe(204);
+    const gone = await appRoute.GET(new Request(`${base}/acme/apps/${first}`), appParams("acme", first));
+    expect(gone.status).toBe(404);
+    const next = storedApp.parse(await (await appRoute.GET(new Request(`${base}/acme/apps/${second}`), appParams("acme", second))).json());
+    expect(next.lastCheck?.result.shortName).toBe("attendance");
+  });
+});
+
+describe("bad requests", () => {
+  it.each([
+    ["an empty name", { name: "  ", url: "http://127.0.0.1:1/mcp" }, "name"],
+    ["a name over 200 characters", { name: "x".repeat(201), url: "http://127.0.0.1:1/mcp" }, "name"],
+    ["a URL that is not http(s)", { name: "App", url: "ftp://127.0.0.1/mcp" }, "url"],
+    ["a header value with a line break", { name: "App", url: "http://127.0.0.1:1/mcp", header: { name: "X-Key", value: "a\r\nInjected: 1" } }, "header"],
+    ["a header name with a space", { name: "App", url: "http://127.0.0.1:1/mcp", header: { name: "X Key", value: "v" } }, "header"],
+    ["a name of the wrong type", { name: 5, url: "http://127.0.0.1:1/mcp" }, "name"],
+    ["no URL", { name: "App" }, "url"],
+  ])("answers 422 with the issues for %s, storing nothing", { timeout: 10_000 }, async (_what, body, field) => {
+    const [apps, checks] = [appCount(), checkCount()];
+    const response = await add("empty", body);
+    expect(response.status).toBe(422);
+    const answer = (await response.json()) as { error: { code: string; issues: { path: string[] }[] } };
+    expect(answer.error.code).toBe("invalid-request");
+    expect(answer.error.issues.some((i) => i.path[0] === field)).toBe(true);
+    expect([appCount(), checkCount()]).toEqual([apps, checks]);
+  });
+
+  it.each([
+    ["text that is not JSON", "{name: 'App'"],
+    ["an empty body", ""],
+  ])("answers 400 for %s", { timeout: 10_000 }, async (_what, body) => {
+    const response = await add("empty", body);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("bad-json");
+  });
+
+  it("answers 422 for a PATCH that changes nothing, and for a history limit out of range", { timeout: 10_000 }, async () => {
+    const created = storedApp.parse(await (await add("empty", { name: "Unreachable", url: "http://127.0.0.1:1/mcp" })).json());
+    expect(created.lastCheck?.result.status).toBe("unavailable");
+    const patch = await appRoute.PATCH(new Request(`${base}/empty/apps/${created.id}`, json("PATCH", {})), appParams("empty", created.id));
+    expect(patch.status).toBe(422);
+    const limit = await appChecksRoute.GET(new Request(`${base}/empty/apps/${created.id}/checks?limit=0`), appParams("empty", created.id));
+    expect(limit.status).toBe(422);
+  });
+
+  it("answers 404 for an unknown organisation or app, whatever the body", { timeout: 10_000 }, async () => {
+    const apps = appCount();
+    const answers = await Promise.all([
+      appsRoute.GET(new Request(`${base}/nobody/apps`), orgParams("nobody")),
+      add("nobody", { name: "App", url: "http://127.0.0.1:1/mcp" }),
+      add("nobody", "not json"),
+      appsRoute.GET(new Request(`${base}/Bad%20Slug/apps`), orgParams("Bad Slug")),
+      appRoute.GET(new Request(`${base}/acme/apps/missing`), appParams("acme", "missing")),
+      appRoute.PATCH(new Request(`${base}/acme/apps/missing`, json("PATCH", { name: "X" })), appParams("acme", "missing")),
+      appRoute.DELETE(new Request(`${base}/acme/apps/missing`, { method: "DELETE" }), appParams("acme", "missing")),
+      appCheckRoute.POST(new Request(`${base}/acme/apps/missing/check`, { method: "POST" }), appParams("acme", "missing")),
+      appChecksRoute.GET(new Request(`${base}/acme/apps/missing/checks`), appParams("acme", "missing")),
+      orgChecksRoute.POST(new Request(`${base}/nobody/checks`, { method: "POST" }), orgParams("nobody")),
+      orgChecksRoute.GET(new Request(`${base}/nobody/checks`), orgParams("nobody")),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 404));
+    expect(appCount()).toBe(apps);
+  });
+});

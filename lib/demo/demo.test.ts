@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/client";
+import { recheckOrg } from "@/lib/orgs/apps";
+import type { AppList } from "@/lib/schemas/orgs";
+import { startDemoApps } from "@/scripts/demo-apps.mjs";
+import { DEMO_ORG, demoAppsFromEnv, seedDemo } from "./seed";
+
+// The demo organisation as `npm start` serves it: its real MCP apps, checked live.
+process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+const dir = mkdtempSync(join(tmpdir(), "theorem-demo-"));
+let demo: Awaited<ReturnType<typeof startDemoApps>>;
+let db: Db;
+let list: AppList;
+
+beforeAll(async () => {
+  demo = await startDemoApps();
+  db = openDatabase(join(dir, "demo.db"));
+  // Passed as start.mjs passes it.
+  seedDemo(db, demoAppsFromEnv(JSON.stringify(demo.apps)));
+  list = await recheckOrg({ db }, DEMO_ORG.slug);
+}, 20_000);
+
+afterAll(async () => {
+  await demo.close();
+  db.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const app = (name: string) => {
+  const found = list.apps.find((a) => a.name === name)?.lastCheck?.result;
+  if (found === undefined) throw new Error(`No check of ${name}.`);
+  return found;
+};
+
+describe("the demo organisation", () => {
+  it("lists its apps in the seeded connection order", () => {
+    expect(list.org).toEqual(DEMO_ORG);
+    expect(list.apps.map((a) => a.name)).toEqual(demo.apps.map((a) => a.name));
+  });
+
+  it("shows Attendance as the page describes it", () => {
+    const attendance = app("Attendance");
+    expect(attendance.status).toBe("available");
+    expect(attendance.tools.map((t) => [t.wholeName, t.title, t.policy, t.runsTogether])).toEqual([
+      ["attendance_clock_in", "Clock in", "asks-first", false],
+      ["attendance_my_hours", "My hours", "runs-freely", true],
+      ["attendance_team_hours", "Team hours", "runs-freely", true],
+    ]);
+    expect(attendance.tools[0]?.card.lines.map((l) => l.argument)).toEqual(["hours"]);
+  });
+
+  it("gives Calendar `_2`: Theorem has a Calendar of its own", () => {
+    expect(app("Calendar").shortName).toBe("calendar_2");
+    expect(app("Calendar").tools[0]?.wholeName).toBe("calendar_2_list_events");
+  });
+
+  it("finds the catalogue too large, the slow app too slow, and Memory's `save` taken by Theorem", () => {
+    const catalogue = app("Product Catalogue");
+    expect(catalogue.unavailable?.code).toBe("listing-too-large");
+    expect(catalogue.listing.chars).toBeGreaterThan(catalogue.listing.limit);
+    expect(app("Slow Reports").unavailable?.code).toBe("connect-timeout");
+    const memory = app("Memory");
+    expect(memory.status).toBe("available");
+    expect(memory.tools.map((t) => [t.wholeName, t.included, t.leftOut?.code ?? null])).toEqual([
+      ["memory_save", false, "theorem-tool"],
+      ["memory_search_notes", true, null],
+    ]);
+  });
+});
