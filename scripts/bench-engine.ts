@@ -1,0 +1,94 @@
+/**
+ * Benchmark of the rule engine (`npm run bench`): for synthetic listings serialised to text,
+ * the median time of `JSON.parse(text)` against `checkListings(parsed)`, and their ratio.
+ * The goal is a ratio of at most 1: checking a listing costs no more than reading it.
+ */
+import { performance } from "node:perf_hooks";
+import type { AppListing } from "@/lib/engine/check";
+import { checkListings } from "@/lib/engine/check";
+import { resolveTheorem } from "@/lib/engine/theorem";
+
+const VERBS = ["get", "list", "create", "update", "delete", "search", "export", "approve", "clock", "send"];
+const NOUNS = ["user", "order", "invoice", "shift", "report", "ticket", "employee", "payment", "leave", "document"];
+const HINTS = [
+  { readOnlyHint: true },
+  { readOnlyHint: true, openWorldHint: false },
+  { destructiveHint: false, openWorldHint: true },
+  { destructiveHint: false, openWorldHint: false },
+  { destructiveHint: true },
+  {},
+];
+
+/** A tool as a real app lists it: a title, a description, a schema of a few properties, annotations. */
+function makeTool(i: number) {
+  const verb = VERBS[i % VERBS.length]!;
+  const noun = NOUNS[Math.floor(i / VERBS.length) % NOUNS.length]!;
+  const name = i % 7 === 0 ? `${verb}${noun[0]!.toUpperCase()}${noun.slice(1)}ById_${i}` : `${verb}_${noun}_${i}`;
+  const properties: Record<string, unknown> = {
+    [`${noun}_id`]: { type: "string", format: i % 3 === 0 ? "uuid" : undefined, description: `The ${noun} to ${verb}.` },
+    note: { type: "string", description: "Why, in a sentence — shown to the person (e.g. « congé », 休暇, 😀)." },
+    amount: { type: "number", minimum: 0, description: `How much; for a ${noun} in the organisation's currency.` },
+  };
+  if (i % 2 === 0) properties["when"] = { type: "string", format: "date-time", title: "When it happens" };
+  if (i % 5 === 0) properties["tags"] = { type: "array", items: { type: "string" }, maxItems: 10 };
+  return {
+    name,
+    ...(i % 4 === 0 ? {} : { title: `${verb[0]!.toUpperCase()}${verb.slice(1)} ${noun} ${i}` }),
+    description: `${verb[0]!.toUpperCase()}${verb.slice(1)}s a ${noun} of the organisation. Use it when the person asks to ${verb} one ${noun}; it answers with the ${noun} as it is now, with its history of the last 30 days.`,
+    inputSchema: { type: "object", properties, required: [`${noun}_id`] },
+    annotations: HINTS[i % HINTS.length],
+  };
+}
+
+interface Scenario {
+  label: string;
+  text: string;
+}
+
+function scenario(label: string, appCount: number, toolsPerApp: number): Scenario {
+  const apps = Array.from({ length: appCount }, (_, a) => ({
+    // a few names repeat, so short names take suffixes as they do for real people
+    name: a % 10 === 9 ? `App ${a - 1}` : `App ${a}`,
+    tools: Array.from({ length: toolsPerApp }, (_, t) => makeTool(a * 7 + t)),
+  }));
+  return { label, text: JSON.stringify({ apps }) };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function time(run: () => unknown, reps: number, warmup: number): number {
+  for (let i = 0; i < warmup; i++) run();
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const start = performance.now();
+    run();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+const reps = Number(process.env["BENCH_REPS"] ?? 7);
+const warmup = Number(process.env["BENCH_WARMUP"] ?? 2);
+const theorem = resolveTheorem();
+const scenarios = [scenario("1,000 apps × 100 tools", 1000, 100), scenario("1 app × 100,000 tools", 1, 100_000)];
+
+console.log(`Median of ${reps} runs after ${warmup} warm-up runs (node ${process.version}).`);
+let worst = 0;
+for (const { label, text } of scenarios) {
+  const parsed = JSON.parse(text) as { apps: { name: string; tools: unknown[] }[] };
+  const listings: AppListing[] = parsed.apps.map((a) => ({ name: a.name, entries: a.tools }));
+  const tools = listings.reduce((n, a) => n + a.entries.length, 0);
+  const parseMs = time(() => JSON.parse(text), reps, warmup);
+  const checkMs = time(() => checkListings(listings, theorem), reps, warmup);
+  const ratio = checkMs / parseMs;
+  worst = Math.max(worst, ratio);
+  const mb = (Buffer.byteLength(text) / (1024 * 1024)).toFixed(1);
+  console.log(
+    `${label}: ${tools.toLocaleString("en-US")} tools, ${mb} MiB of JSON; JSON.parse ${parseMs.toFixed(0)} ms, checkListings ${checkMs.toFixed(0)} ms, engine/JSON.parse ${ratio.toFixed(2)}`,
+  );
+}
+console.log(worst <= 1 ? "Goal met: the engine is no slower than JSON.parse." : `Goal missed: the engine takes ${worst.toFixed(2)}× JSON.parse at worst.`);
