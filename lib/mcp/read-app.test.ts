@@ -1,8 +1,12 @@
+import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkListings } from "@/lib/engine/check";
 import { parseAllowList } from "./address";
 import type { ReadOptions } from "./read-app";
 import { readLiveApp } from "./read-app";
 import type { ZooApp } from "./zoo/http";
+import { startHttp } from "./zoo/http";
+import { result, sendJson, startRawApp } from "./zoo/raw-apps";
 import { goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "./zoo/sdk-apps";
 
 const LOOPBACK: ReadOptions = { allow: parseAllowList("127.0.0.1") };
@@ -47,5 +51,196 @@ describe("reading a live app", () => {
     expect(listing.entries).toHaveLength(3);
     expect(old.seen[0]).toMatch(/^POST \/sse initialize$/);
     expect(old.seen).toContain("GET /sse");
+  });
+});
+
+describe("apps that break the protocol", () => {
+  it("keeps an invalid entry as received, for the engine to leave out", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ list: (res, id) => sendJson(res, result(id, { tools: [{ name: 7 }, { name: "ok", inputSchema: { type: "object" } }] })) }));
+    const listing = await readLiveApp({ name: "Mixed", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.entries).toEqual([{ name: 7 }, { name: "ok", inputSchema: { type: "object" } }]);
+  });
+
+  it.each([
+    ["invalid JSON", (res: ServerResponse) => void res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":1,"result":{"tools":[{'), "is not valid JSON"],
+    ["a wrong JSON-RPC shape", (res: ServerResponse, id: number) => sendJson(res, { jsonrpc: "2.0", id, tools: [] }), "is not a JSON-RPC response"],
+    ["invalid JSON in an event", (res: ServerResponse) => void res.writeHead(200, { "content-type": "text/event-stream" }).end("event: message\ndata: {nope\n\n"), "is not valid JSON"],
+  ])("says when tools/list is answered with %s", { timeout: 10_000 }, async (_what, answer, why) => {
+    const app = await zoo(startRawApp({ list: answer }));
+    const started = performance.now();
+    const listing = await readLiveApp({ name: "Broken", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: `Broken is unavailable: its answer to tools/list ${why}.` });
+    expect(performance.now() - started).toBeLessThan(2000); // said at once, not at the deadline
+  });
+
+  it("says when tools/list has no tools array", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ list: (res, id) => sendJson(res, result(id, { tools: "all of them" })) }));
+    const listing = await readLiveApp({ name: "Odd", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: "Odd is unavailable: page 1 of its tools/list has no `tools` array." });
+  });
+
+  it("stops an endless cursor at the page cap", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ list: (res, id, page) => sendJson(res, result(id, { tools: [{ name: `t${page}` }], nextCursor: `c${page}` })) }));
+    const started = performance.now();
+    const listing = await readLiveApp({ name: "Endless", url: app.url }, { ...LOOPBACK, maxPages: 50 });
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: "Endless is unavailable: its tools/list went on past 50 pages (50 tools so far), so reading stopped." });
+    expect(listing.entries).toHaveLength(50);
+    expect(app.seen.filter((s) => s.endsWith("tools/list"))).toHaveLength(50);
+    expect(performance.now() - started).toBeLessThan(8000);
+  });
+
+  it("stops at a repeated cursor", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ list: (res, id, page) => sendJson(res, result(id, { tools: [{ name: `t${page}` }], nextCursor: page === 1 ? "a" : page === 2 ? "b" : "a" })) }));
+    const listing = await readLiveApp({ name: "Loop", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: 'Loop is unavailable: page 3 of its tools/list gives the cursor "a" again, so the listing would never end.' });
+    expect(listing.entries).toHaveLength(3);
+  });
+
+  it("says when the URL is not an MCP server", { timeout: 10_000 }, async () => {
+    const app = await zoo(startHttp((_req, res) => void res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not found</h1>")));
+    const listing = await readLiveApp({ name: "Site", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({
+      code: "connect-failed",
+      message: "Site is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP 404, and the older event stream (GET) failed too (HTTP 404).",
+    });
+    expect(listing.timings).toBeNull();
+  });
+
+  it("says when a page answers with HTML", { timeout: 10_000 }, async () => {
+    const app = await zoo(startHttp((_req, res) => void res.writeHead(200, { "content-type": "text/html" }).end("<h1>Hello</h1>")));
+    const listing = await readLiveApp({ name: "Site", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "connect-failed", message: "Site is unavailable: it is not an MCP server: it answered initialize with text/html, not JSON or an event stream." });
+  });
+
+  it("says when nothing answers at the address", { timeout: 10_000 }, async () => {
+    const gone = await startHttp(() => {});
+    await gone.close();
+    const listing = await readLiveApp({ name: "Gone", url: gone.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "connect-failed", message: `Gone is unavailable: nothing answers at 127.0.0.1:${gone.port} (connection refused).` });
+  });
+});
+
+describe("the listing size", () => {
+  /** `count` tools of exactly `each` characters as SPEC §7 counts them. */
+  const tools = (count: number, each: number, prefix = "t") =>
+    Array.from({ length: count }, (_, i) => ({ name: `${prefix}${i}`, description: "d".repeat(each - `{"name":"${prefix}${i}","description":""}`.length) }));
+
+  it("reads a 300,000-character listing whole and says its total, the limit and the largest tools", { timeout: 10_000 }, async () => {
+    const listed = tools(30, 10_000);
+    const app = await zoo(startRawApp({ list: (res, id) => sendJson(res, result(id, { tools: listed })) }));
+    const listing = await readLiveApp({ name: "Big", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull(); // the engine says why, from the whole listing
+    expect(listing.charsRead).toBe(300_000);
+    const check = checkListings([listing], { connections: [], tools: [] }).apps[0]!;
+    expect(check.unavailable).toEqual({
+      code: "listing-too-large",
+      message: "Big is unavailable: its tools come to 300,000 characters, over the limit of 250,000; the largest tools are t0 (10,000), t1 (10,000), t2 (10,000).",
+    });
+  });
+
+  it("stops asking for pages once the listing is past the limit", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ list: (res, id, page) => sendJson(res, result(id, { tools: tools(15, 10_000, `p${page}t`), nextCursor: `c${page}` })) }));
+    const listing = await readLiveApp({ name: "Pages", url: app.url }, LOOPBACK);
+    expect(app.seen.filter((s) => s.endsWith("tools/list"))).toHaveLength(2);
+    expect(listing.stopped).toBe(true);
+    const check = checkListings([listing], { connections: [], tools: [] }).apps[0]!;
+    expect(check.unavailable?.message).toMatch(/^Pages is unavailable: its tools come to more than 300,000 characters, over the limit of 250,000; the largest tools are p1t0 \(10,000\)/);
+  });
+});
+
+describe("sign-in", () => {
+  it("says a 401 asks for sign-in, and never fetches the URL the app names", { timeout: 10_000 }, async () => {
+    const metadata = await zoo(startHttp((_req, res) => sendJson(res, { authorization_servers: ["http://127.0.0.1:1"] })));
+    const app = await zoo(
+      startHttp((_req, res) =>
+        void res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${metadata.url}"` }).end(),
+      ),
+    );
+    const listing = await readLiveApp({ name: "Locked", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({
+      code: "auth-required",
+      message: "Locked is unavailable: it asks to sign in (HTTP 401); give its credentials as headers to check it.",
+    });
+    expect(app.seen).toEqual(["POST /mcp initialize"]);
+    expect(metadata.seen).toEqual([]);
+  });
+
+  it("sends the headers given for the app", { timeout: 10_000 }, async () => {
+    const app = await zoo(
+      startRawApp({ http: (req, res) => void (req.headers["authorization"] !== "Bearer s3cret" && res.writeHead(403).end()) }),
+    );
+    const listing = await readLiveApp({ name: "Keyed", url: app.url, headers: { Authorization: "Bearer s3cret" } }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    const refused = await readLiveApp({ name: "Keyed", url: app.url }, LOOPBACK);
+    expect(refused.unavailable?.code).toBe("auth-required");
+  });
+});
+
+describe("addresses", () => {
+  it("refuses a redirect to an address that is not allowed, before connecting", { timeout: 10_000 }, async () => {
+    const target = await zoo(startRawApp({}));
+    const app = await zoo(startHttp((_req, res) => void res.writeHead(307, { location: `http://127.0.0.2:${target.port}/mcp` }).end()));
+    const listing = await readLiveApp({ name: "Hop", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "address-refused", message: "Hop is unavailable: 127.0.0.2 is a loopback address, which checks do not reach." });
+    expect(target.seen).toEqual([]);
+  });
+
+  it("follows a redirect to an allowed address, checking it again", { timeout: 10_000 }, async () => {
+    const target = await zoo(startRawApp({ list: (res, id) => sendJson(res, result(id, { tools: [{ name: "here" }] })) }));
+    const app = await zoo(startHttp((_req, res) => void res.writeHead(308, { location: target.url }).end()));
+    const listing = await readLiveApp({ name: "Hop", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.entries).toEqual([{ name: "here" }]);
+  });
+
+  it("stops a redirect loop after 5 redirects", { timeout: 10_000 }, async () => {
+    const app = await zoo(startHttp((req, res) => void res.writeHead(307, { location: `/mcp/${(req.url ?? "").length}` }).end()));
+    const listing = await readLiveApp({ name: "Loop", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "connect-failed", message: "Loop is unavailable: it redirected more than 5 times." });
+    expect(app.seen).toHaveLength(6);
+  });
+
+  it("refuses a name that resolves to a loopback address unless the operator allows the name", { timeout: 10_000 }, async () => {
+    const good = await zoo(startSdkApp(goodServer));
+    const url = good.url.replace("127.0.0.1", "attendance.zoo.test");
+    const resolve = async (host: string) => (host === "attendance.zoo.test" ? [{ address: "127.0.0.1", family: 4 as const }] : []);
+    const refused = await readLiveApp({ name: "Named", url }, { resolve, allow: parseAllowList("") });
+    expect(refused.unavailable).toEqual({
+      code: "address-refused",
+      message: "Named is unavailable: attendance.zoo.test resolves to 127.0.0.1, a loopback address, which checks do not reach.",
+    });
+    expect(good.seen).toEqual([]);
+    const allowed = await readLiveApp({ name: "Named", url }, { resolve, allow: parseAllowList("attendance.zoo.test") });
+    expect(allowed.unavailable).toBeNull();
+    expect(allowed.entries).toHaveLength(3);
+  });
+
+  it("refuses a name when any of its addresses is not public", { timeout: 10_000 }, async () => {
+    const resolve = async () => [
+      { address: "93.184.216.34", family: 4 as const },
+      { address: "10.1.2.3", family: 4 as const },
+    ];
+    const listing = await readLiveApp({ name: "Split", url: "http://split.zoo.test/mcp" }, { resolve, allow: parseAllowList("") });
+    expect(listing.unavailable).toEqual({
+      code: "address-refused",
+      message: "Split is unavailable: split.zoo.test resolves to 10.1.2.3, a private address, which checks do not reach.",
+    });
+  });
+
+  it.each([
+    ["http://2130706433:PORT/mcp", "127.0.0.1 is a loopback address"],
+    ["http://0x7f.1:PORT/mcp", "127.0.0.1 is a loopback address"],
+    ["http://127.1:PORT/mcp", "127.0.0.1 is a loopback address"],
+    ["http://[::ffff:127.0.0.1]:PORT/mcp", "::ffff:7f00:1 is a loopback address"],
+    ["http://[::1]:PORT/mcp", "::1 is a loopback address"],
+    ["http://0:PORT/mcp", "0.0.0.0 is an unspecified address"],
+    ["http://user:pw@127.0.0.1:PORT/mcp", "its URL holds a user name or password, which are not sent"],
+  ])("refuses %s", { timeout: 10_000 }, async (url, why) => {
+    const good = await zoo(startSdkApp(goodServer));
+    const listing = await readLiveApp({ name: "Literal", url: url.replace("PORT", String(good.port)) }, { allow: parseAllowList("") });
+    expect(listing.unavailable?.code).toBe("address-refused");
+    expect(listing.unavailable?.message).toBe(`Literal is unavailable: ${why}${why.startsWith("its URL") ? "" : ", which checks do not reach"}.`);
+    expect(good.seen).toEqual([]);
   });
 });

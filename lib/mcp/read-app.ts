@@ -66,6 +66,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 const seconds = (ms: number) => `${formatCount(ms / 1000)} s`;
+const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
@@ -163,7 +164,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
       if (pages === maxPages) {
         throw new Stop({
           code: "invalid-listing",
-          message: `${app.name} is unavailable: its tools/list went on past ${formatCount(maxPages)} pages (${formatCount(entries.length)} tools so far), so reading stopped.`,
+          message: `${app.name} is unavailable: its tools/list went on past ${formatCount(maxPages)} pages (${count(entries.length, "tool", "tools")} so far), so reading stopped.`,
         });
       }
       const result = await client!.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ANY_RESULT, {
@@ -210,7 +211,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
         ? { code: "connect-timeout", message: `${name} is unavailable: it did not finish connecting (MCP initialize) within ${seconds(connectTimeout)}.` }
         : {
             code: "list-timeout",
-            message: `${name} is unavailable: it did not list all its tools within ${seconds(listTimeout)} (${formatCount(entries.length)} tools in ${formatCount(pages)} ${pages === 1 ? "page" : "pages"} before the deadline).`,
+            message: `${name} is unavailable: it did not list all its tools within ${seconds(listTimeout)} (${count(entries.length, "tool", "tools")} in ${count(pages, "page", "pages")} before the deadline).`,
           };
     }
     if (guardError !== null) {
@@ -221,7 +222,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
       const before =
         entries.length === 0
           ? "before any tool was read"
-          : `the ${formatCount(entries.length)} tools read before it come to ${formatCount(chars)} characters (the limit is ${formatCount(LISTING_CHAR_LIMIT)})${named === "" ? "" : `; the largest are ${named}`}`;
+          : `the ${count(entries.length, "tool", "tools")} read before it come${entries.length === 1 ? "s" : ""} to ${formatCount(chars)} characters (the limit is ${formatCount(LISTING_CHAR_LIMIT)})${named === "" ? "" : `; the largest are ${named}`}`;
       return { code: "listing-too-large", message: `${name} is unavailable: one answer to its tools/list was too large: ${guardError.reason}, ${before}.` };
     }
     const what = phase === "connect" ? "initialize" : "tools/list";

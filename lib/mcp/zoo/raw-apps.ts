@@ -1,0 +1,97 @@
+import type http from "node:http";
+import zlib from "node:zlib";
+import type { Handler, ZooApp } from "./http";
+import { startHttp } from "./http";
+
+/**
+ * Apps that misbehave on purpose, written on plain node:http so each can break the protocol
+ * its own way. A behaviour answers one JSON-RPC request; everything else is answered as a
+ * small, correct server would.
+ */
+export type Answer = (res: http.ServerResponse, id: number, page: number, params: Record<string, unknown>) => void | Promise<void>;
+
+export interface RawBehaviour {
+  initialize?: Answer;
+  list?: Answer;
+  /** Any request at all, before the JSON-RPC dispatch (status codes, redirects). */
+  http?: Handler;
+}
+
+const INITIALIZED = { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "zoo", version: "1.0.0" } };
+
+export function sendJson(res: http.ServerResponse, message: unknown, status = 200): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(message));
+}
+
+export const result = (id: number, value: unknown) => ({ jsonrpc: "2.0", id, result: value });
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes the chunks, waiting for the socket to drain, until done or the client goes. */
+export async function stream(res: http.ServerResponse, chunks: Iterable<Buffer | string>): Promise<void> {
+  for (const chunk of chunks) {
+    if (res.destroyed || res.writableEnded) return;
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.on("drain", done);
+        res.on("close", done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
+}
+
+/** A stream that writes `one` every `everyMs` until the client goes (no end). */
+export async function drip(res: http.ServerResponse, one: string, everyMs: number): Promise<void> {
+  while (!res.destroyed && !res.writableEnded) {
+    res.write(one);
+    await sleep(everyMs);
+  }
+}
+
+export async function startRawApp(behaviour: RawBehaviour): Promise<ZooApp> {
+  let page = 0;
+  return startHttp(async (req, res, body) => {
+    if (behaviour.http !== undefined) {
+      await behaviour.http(req, res, body);
+      if (res.headersSent || res.writableEnded) return;
+    }
+    if (req.method === "DELETE") return void res.writeHead(200).end();
+    if (req.method !== "POST") return void res.writeHead(405).end();
+    const msg = body as { id?: number; method?: string; params?: Record<string, unknown> } | undefined;
+    if (msg === undefined || msg.method === undefined) return void res.writeHead(400).end();
+    if (msg.id === undefined) return void res.writeHead(202).end();
+    const params = msg.params ?? {};
+    if (msg.method === "initialize") {
+      if (behaviour.initialize !== undefined) return behaviour.initialize(res, msg.id, 0, params);
+      return sendJson(res, result(msg.id, INITIALIZED), 200);
+    }
+    if (msg.method === "tools/list") {
+      page++;
+      if (behaviour.list !== undefined) return behaviour.list(res, msg.id, page, params);
+      return sendJson(res, result(msg.id, { tools: [] }));
+    }
+    sendJson(res, { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });
+  });
+}
+
+/** A JSON-RPC answer to tools/list `bytes` long: a tools array whose one tool's description fills it. */
+export function* hugeListing(id: number, bytes: number): Generator<string> {
+  yield `{"jsonrpc":"2.0","id":${id},"result":{"tools":[{"name":"huge","inputSchema":{"type":"object"},"description":"`;
+  const block = "x".repeat(64 * 1024);
+  for (let sent = 0; sent < bytes; sent += block.length) yield block;
+  yield `"}]}}`;
+}
+
+/** A gzip body that inflates to about `inflated` bytes of JSON whitespace after the start of an answer. */
+export function* gzipBomb(id: number, inflated: number): Generator<Buffer> {
+  yield zlib.gzipSync(`{"jsonrpc":"2.0","id":${id},"result":{"tools":[`);
+  const mib = zlib.gzipSync(Buffer.alloc(1024 * 1024, 0x20), { level: 9 });
+  for (let i = 0; i < inflated / (1024 * 1024); i++) yield mib;
+  yield zlib.gzipSync("]}}");
+}
