@@ -44,7 +44,7 @@ function writeUntilKilled(path: string, acks: number): Promise<string[]> {
 describe("durability", () => {
   it("keeps every acknowledged app, and a sound file, when the writer is killed mid-write", { timeout: 40_000 }, async () => {
     const path = join(dir, "killed.db");
-    const acked = await writeUntilKilled(path, 300);
+    const acked = await writeUntilKilled(path, 1000);
 
     const db = openDatabase(path);
     expect(db.$client.pragma("integrity_check", { simple: true })).toBe("ok");

@@ -9,6 +9,7 @@ import { DEMO_ORG, seedDemo } from "@/lib/demo/seed";
 import type { CheckRequest } from "@/lib/schemas/check";
 import type { CheckRunner, OrgContext } from "./apps";
 import { addApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, updateApp } from "./apps";
+import { MAX_APPS_PER_ORG } from "./limits";
 import { ensureOrg, HISTORY_PER_APP } from "./store";
 
 // These tests read listings inline (the real engine, no network), keyed by URL, so that they
@@ -109,6 +110,13 @@ describe("connecting and removing apps", () => {
     expect(count("apps")).toBe(1);
     expect(count("check_results")).toBe(1);
     expect(getApp(ctx, "acme", kept.id)).toMatchObject({ name: "Attendance", url: "http://a.test/mcp" });
+  });
+
+  it(`refuses a ${MAX_APPS_PER_ORG + 1}th app with a clear error`, { timeout: 10_000 }, async () => {
+    const insert = db.$client.prepare("INSERT INTO apps (id, org, name, url, connected_at) VALUES (?, 'acme', ?, 'http://c.test/mcp', ?)");
+    for (let i = 0; i < MAX_APPS_PER_ORG; i++) insert.run(`app-${i}`, `App ${i}`, i);
+    await expect(addApp(ctx, "acme", { name: "One more", url: "http://a.test/mcp" })).rejects.toThrow(`at most ${MAX_APPS_PER_ORG} apps`);
+    expect(count("apps")).toBe(MAX_APPS_PER_ORG);
   });
 
   it("answers not-found for an unknown organisation, an unknown app and another organisation's app", { timeout: 10_000 }, async () => {

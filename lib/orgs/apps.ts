@@ -6,7 +6,8 @@ import type { Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/schema";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import type { AppCreate, AppList, AppUpdate, CheckRecord, StoredApp } from "@/lib/schemas/orgs";
-import { DEFAULT_HISTORY, MAX_HISTORY } from "./limits";
+import { ApiError } from "@/lib/api/errors";
+import { DEFAULT_HISTORY, MAX_APPS_PER_ORG, MAX_HISTORY } from "./limits";
 import type { AppRow, NewCheck } from "./store";
 import { checkHistory, checkInput, insertChecks, orgApps, requireApp, requireOrg, toStoredApp } from "./store";
 
@@ -76,6 +77,9 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate): Pr
   requireOrg(ctx.db, org);
   return serially(org, async () => {
     const existing = orgApps(ctx.db, org);
+    if (existing.length >= MAX_APPS_PER_ORG) {
+      throw new ApiError("invalid-request", `An organisation connects at most ${MAX_APPS_PER_ORG} apps: remove one first.`);
+    }
     const last = existing.at(-1);
     const row: AppRow = {
       id: randomUUID(),
