@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { codePoints, entryChars, formatCount, largestTools, listingTooLargeMessage } from "./listing-size";
 
@@ -38,6 +39,37 @@ describe("entryChars (SPEC §7)", () => {
 
   it.each([null, 3, "x", true, [], {}, [1, "😀"], { a: undefined, b: () => 1 }])("measures %j as JSON.stringify does", (entry) => {
     expect(entryChars(entry)).toBe(Array.from(JSON.stringify(entry)).length);
+  });
+
+  const reference = (v: unknown) => {
+    const text = JSON.stringify(v);
+    return text === undefined ? 0 : Array.from(text).length;
+  };
+
+  it.each([
+    ["escapes", { 'k"\\': 'a"b\\c\n\r\t\b\f\u0000\u001f\u007f' }],
+    ["lone surrogates", { "\uD800": ["\uDC00", "x\uD83D", "\uDE00y", "😀"] }],
+    ["numbers", [0, -0, 1, -1, 9, 10, 99, 100, 1.5, -0.25, 1e-7, 1e15, 1e21, 2 ** 53, -(2 ** 60), Number.MAX_VALUE, Number.MIN_VALUE, NaN, Infinity, -Infinity]],
+    ["skipped values", [undefined, () => 1, Symbol("s"), { a: undefined, b: () => 1, c: Symbol("s"), d: 1 }]],
+    ["holes", [1, , 3]], // eslint-disable-line no-sparse-arrays
+    ["a Date (toJSON)", { when: new Date(0) }],
+    ["a Map and a Set", [new Map([[1, 2]]), new Set([1])]],
+    ["a boxed string", [Object("x") as object]],
+    ["a null-prototype object", Object.assign(Object.create(null) as object, { a: 1 })],
+    ["an own __proto__ key", JSON.parse('{"__proto__": {"x": [1]}, "constructor": "c"}') as unknown],
+    ["nested empties", { a: [], b: {}, c: [[], [{}]] }],
+  ])("measures %s exactly as JSON.stringify writes them", (_what, value) => {
+    expect(entryChars(value)).toBe(reference(value));
+  });
+
+  it("measures any JSON value exactly as JSON.stringify writes it", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.string({ unit: "binary" }), (value, text) => {
+        expect(entryChars(value)).toBe(reference(value));
+        expect(entryChars({ [text]: text })).toBe(reference({ [text]: text }));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("counts an escaped lone surrogate as the six characters JSON writes", () => {

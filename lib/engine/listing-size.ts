@@ -10,10 +10,16 @@ export function codePoints(text: string): number {
 
 /**
  * The size of one listing entry (SPEC §7): the code points of `JSON.stringify(entry)`.
- * A value nested too deep for `JSON.stringify` is measured by an iterative walk that
- * counts the same text.
+ * Counted by walking the value, without building the text (the engine's hot path);
+ * anything unusual (a `toJSON`, a class instance, a BigInt, a value very deep) is measured
+ * from `JSON.stringify` itself, and a value too deep for it by an iterative walk.
  */
 export function entryChars(entry: unknown): number {
+  try {
+    return jsonChars(entry, 0);
+  } catch (e) {
+    if (e !== UNUSUAL) throw e;
+  }
   let text: string | undefined;
   try {
     text = JSON.stringify(entry);
@@ -22,6 +28,85 @@ export function entryChars(entry: unknown): number {
     return deepJsonChars(entry);
   }
   return text === undefined ? 0 : codePoints(text);
+}
+
+/** Thrown by the fast walk for a value it leaves to `JSON.stringify`. */
+const UNUSUAL = new Error("a value for JSON.stringify to measure");
+const WALK_MAX_DEPTH = 500;
+/** A string JSON writes as it is, between quotes: no `"`, `\`, control character or surrogate. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const keyCharsCache = new Map<string, number>();
+const KEY_CACHE_MAX = 10_000;
+
+/** Code points of `JSON.stringify(s)`: quotes, two-character escapes, `\uXXXX` for other controls and lone surrogates. */
+function stringChars(s: string): number {
+  if (!NEEDS_ESCAPE.test(s)) return s.length + 2;
+  let n = 2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) n += 2;
+    else if (c < 0x20) n += 6;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 1;
+        i++;
+      } else n += 6;
+    } else if (c >= 0xdc00 && c <= 0xdfff) n += 6;
+    else n += 1;
+  }
+  return n;
+}
+
+/** Property names repeat across tools (`type`, `description`, …): measure each once. */
+function keyChars(key: string): number {
+  let n = keyCharsCache.get(key);
+  if (n === undefined) {
+    n = stringChars(key);
+    if (keyCharsCache.size < KEY_CACHE_MAX) keyCharsCache.set(key, n);
+  }
+  return n;
+}
+
+function numberChars(x: number): number {
+  if (!Number.isFinite(x)) return 4; // null
+  if (Number.isInteger(x) && Math.abs(x) < 1e15) {
+    let n = x < 0 ? 2 : 1;
+    for (let a = Math.abs(x); a >= 10; a = Math.floor(a / 10)) n++;
+    return n;
+  }
+  return String(x).length;
+}
+
+const skipped = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol";
+
+function jsonChars(v: unknown, depth: number): number {
+  if (typeof v === "string") return stringChars(v);
+  if (typeof v === "number") return numberChars(v);
+  if (typeof v === "boolean") return v ? 4 : 5;
+  if (v === null) return 4;
+  if (typeof v !== "object" || depth > WALK_MAX_DEPTH) throw UNUSUAL;
+  if (Array.isArray(v)) {
+    let n = v.length === 0 ? 2 : 1 + v.length; // brackets and commas
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      n += skipped(x) ? 4 : jsonChars(x, depth + 1);
+    }
+    return n;
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === "function") throw UNUSUAL;
+  const keys = Object.keys(v);
+  let n = 2;
+  let written = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const x = (v as Record<string, unknown>)[key];
+    if (skipped(x)) continue;
+    n += keyChars(key) + 1 + jsonChars(x, depth + 1);
+    written++;
+  }
+  return written > 1 ? n + written - 1 : n;
 }
 
 /** What `JSON.stringify` would write, measured without recursion (for very deep values). */
