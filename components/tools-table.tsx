@@ -119,7 +119,7 @@ export function ToolsTable({ app }: { app: AppCheck }) {
                   <Fragment key={tool.index}>
                     <tr className="border-t border-slate-200 align-top" data-testid="tool-row">
                       <td className="px-3 py-2 font-mono break-all">
-                        {tool.wholeName ?? <span className="italic text-slate-600">no name</span>}
+                        {tool.wholeName !== null ? <span className="block">{tool.wholeName}</span> : <span className="italic text-slate-600">no name</span>}
                         {tool.name !== null && tool.wholeName !== null && tool.name !== tool.wholeName && (
                           <span className="block text-xs text-slate-600">listed as {tool.name}</span>
                         )}
@@ -133,7 +133,7 @@ export function ToolsTable({ app }: { app: AppCheck }) {
                       </td>
                       <td className="px-3 py-2 text-right">
                         <Button variant="ghost" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(tool.index)}>
-                          {isOpen ? "Hide" : "Details"}
+                          {isOpen ? "Hide details" : "Details"}
                           <span className="sr-only"> of {tool.title}</span>
                         </Button>
                       </td>

@@ -166,9 +166,12 @@ export function AddAppForm({ org, onAdded }: { org: string; onAdded?: (app: Stor
   );
 }
 
+/** The errors of the fields the person has left; leaving the header's value also shows a missing header name. */
 function pick(errors: Errors, touched: Partial<Record<Field, boolean>>): Errors {
   const shown: Errors = {};
-  for (const k of Object.keys(errors) as Field[]) if (touched[k]) shown[k] = errors[k];
+  for (const k of Object.keys(errors) as Field[]) {
+    if (touched[k] || (k === "headerName" && touched.headerValue)) shown[k] = errors[k];
+  }
   return shown;
 }
 

@@ -1,8 +1,8 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { CONNECT_LIMIT_MS, LIST_LIMIT_MS, toolCounts } from "@/components/app-check-view";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
@@ -13,17 +13,27 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import { formatCount } from "@/lib/engine/listing-size";
 import { ApiRequestError } from "@/lib/queries/check";
-import { appsQuery, checkApp, orgKeys, storeApp } from "@/lib/queries/orgs";
+import { appsQuery, recheckAllMutation } from "@/lib/queries/orgs";
 import type { StoredApp } from "@/lib/schemas/orgs";
 
-type Progress = Record<string, { state: "checking" } | { state: "done" } | { state: "failed"; message: string }>;
+/** The time, ticking each second while `ticking`: how long a re-check has been running. */
+function useNow(ticking: boolean) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}
 
 /** The Connections tab: the organisation's apps in connection order, with a way to add, re-check and remove them. */
 export function ConnectionsView({ org }: { org: string }) {
   const client = useQueryClient();
   const apps = useQuery(appsQuery(org));
-  const [progress, setProgress] = useState<Progress>({});
-  const [running, setRunning] = useState(false);
+  const recheck = useMutation(recheckAllMutation(client, org));
+  const [startedAt, setStartedAt] = useState(0);
+  const now = useNow(recheck.isPending);
 
   if (apps.isPending) return <Loading label="Loading the organisation's apps…" />;
   if (apps.isError) {
@@ -38,31 +48,8 @@ export function ConnectionsView({ org }: { org: string }) {
   }
 
   const list = apps.data.apps;
-
-  // Every app is checked at once; each row updates as its own answer comes back.
-  async function recheckAll() {
-    setRunning(true);
-    setProgress(Object.fromEntries(list.map((a) => [a.id, { state: "checking" }])));
-    await Promise.allSettled(
-      list.map(async (a) => {
-        try {
-          const fresh = await checkApp(org, a.id);
-          storeApp(client, org, fresh);
-          setProgress((p) => ({ ...p, [a.id]: { state: "done" } }));
-        } catch (error) {
-          const message = error instanceof ApiRequestError ? error.message : "The check could not run.";
-          setProgress((p) => ({ ...p, [a.id]: { state: "failed", message } }));
-        }
-      }),
-    );
-    // Names depend on every app's answer: read the list once more now that all are in.
-    await client.invalidateQueries({ queryKey: orgKeys.all(org) });
-    setRunning(false);
-  }
-
-  const done = Object.values(progress).filter((p) => p.state !== "checking").length;
-  const failed = Object.values(progress).filter((p) => p.state === "failed").length;
-  const total = Object.keys(progress).length;
+  const running = recheck.isPending;
+  const elapsed = running ? Math.max(0, Math.floor((now - startedAt) / 1000)) : 0;
 
   return (
     <div className="space-y-6">
@@ -76,11 +63,22 @@ export function ConnectionsView({ org }: { org: string }) {
           </p>
         </div>
         <div className="flex flex-col items-start gap-1 sm:items-end">
-          <Button variant="secondary" onClick={() => void recheckAll()} disabled={running || list.length === 0}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setStartedAt(Date.now());
+              recheck.mutate();
+            }}
+            disabled={running || list.length === 0}
+          >
             {running ? "Re-checking…" : "Re-check all"}
           </Button>
           <p role="status" className="text-sm text-slate-700">
-            {total === 0 ? "" : running ? `Re-checking: ${done} of ${total} done` : `Re-checked ${total - failed} of ${total} apps${failed > 0 ? `; ${failed} failed` : ""}.`}
+            {running
+              ? `Re-checking ${list.length} ${list.length === 1 ? "app" : "apps"}… ${elapsed} s`
+              : recheck.isSuccess
+                ? `Re-checked ${recheck.data.apps.length} ${recheck.data.apps.length === 1 ? "app" : "apps"}.`
+                : ""}
           </p>
         </div>
       </div>
@@ -89,20 +87,17 @@ export function ConnectionsView({ org }: { org: string }) {
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">No apps are connected yet. Add the first one below.</p>
       ) : (
         <ol aria-label="Connected apps" className="space-y-3">
-          {list.map((app, i) => {
-            const p = progress[app.id];
-            return (
-              <AppRow
-                key={app.id}
-                org={org}
-                app={app}
-                position={i + 1}
-                progress={p?.state === "checking" ? "checking" : p?.state === "failed" ? "failed" : undefined}
-                failure={p?.state === "failed" ? p.message : undefined}
-              />
-            );
-          })}
+          {list.map((app, i) => (
+            <AppRow key={app.id} org={org} app={app} position={i + 1} progress={running ? "checking" : recheck.isError ? "failed" : undefined} />
+          ))}
         </ol>
+      )}
+
+      {recheck.isError && (
+        <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          The re-check could not run: {recheck.error instanceof ApiRequestError ? recheck.error.message : "something went wrong reading the answer."} The rows show
+          the last checks that did.
+        </div>
       )}
 
       <AddAppForm org={org} />
@@ -115,13 +110,11 @@ function AppRow({
   app,
   position,
   progress,
-  failure,
 }: {
   org: string;
   app: StoredApp;
   position: number;
   progress: "checking" | "failed" | undefined;
-  failure: string | undefined;
 }) {
   const last = app.lastCheck;
   const check = last?.result ?? null;
@@ -147,12 +140,6 @@ function AppRow({
         </div>
         <RemoveAppButton org={org} appId={app.id} appName={app.name} />
       </div>
-
-      {failure !== undefined && (
-        <p role="alert" className="mt-2 text-sm text-amber-900">
-          Re-check failed: {failure}
-        </p>
-      )}
 
       {last === null || check === null || counts === null ? (
         <p className="mt-2 text-sm text-slate-700">Not checked yet.</p>

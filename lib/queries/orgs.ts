@@ -11,7 +11,7 @@ export const orgKeys = {
   all: (org: string) => ["orgs", org] as const,
   apps: (org: string) => ["orgs", org, "apps"] as const,
   app: (org: string, app: string) => ["orgs", org, "apps", app] as const,
-  checks: (org: string, app: string) => ["orgs", org, "apps", app, "checks"] as const,
+  checks: (org: string, app: string, limit: number) => ["orgs", org, "apps", app, "checks", limit] as const,
 };
 
 const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
@@ -49,20 +49,16 @@ export const appQuery = (org: string, app: string) =>
     retry: retryUnlessMissing,
   });
 
-export const checksQuery = (org: string, app: string) =>
+/** The newest checks of one app. Each record holds a whole result, so the page asks for a few. */
+export const checksQuery = (org: string, app: string, limit = 10) =>
   queryOptions({
-    queryKey: orgKeys.checks(org, app),
-    queryFn: async () => checkHistory.parse(await call(`${appPath(org, app)}/checks`)),
+    queryKey: orgKeys.checks(org, app, limit),
+    queryFn: async () => checkHistory.parse(await call(`${appPath(org, app)}/checks?limit=${limit}`)),
     retry: retryUnlessMissing,
   });
 
-/** POST …/apps/{app}/check: re-checks one app and answers it with its new `lastCheck`. */
-export async function checkApp(org: string, app: string): Promise<StoredApp> {
-  return storedApp.parse(await call(`${appPath(org, app)}/check`, { method: "POST" }));
-}
-
 /** Puts one app's fresh answer in the list and detail caches, so its row updates at once. */
-export function storeApp(client: QueryClient, org: string, app: StoredApp) {
+function storeApp(client: QueryClient, org: string, app: StoredApp) {
   client.setQueryData<AppList>(orgKeys.apps(org), (list) =>
     list === undefined ? list : { ...list, apps: list.apps.map((a) => (a.id === app.id ? app : a)) },
   );
@@ -94,9 +90,25 @@ export const removeAppMutation = (client: QueryClient, org: string) =>
 export const checkAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "check-app"],
-    mutationFn: (app: string) => checkApp(org, app),
+    mutationFn: async (app: string) => storedApp.parse(await call(`${appPath(org, app)}/check`, { method: "POST" })),
     onSuccess: (app) => {
       storeApp(client, org, app);
       return client.invalidateQueries({ queryKey: orgKeys.all(org) });
+    },
+  });
+
+/**
+ * POST …/checks: one check of every app together. Names depend on the whole list, so the
+ * server reads every app in each check anyway: one request costs about the slowest app,
+ * where one request per app would cost that once per app.
+ */
+export const recheckAllMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "check-all"],
+    mutationFn: async () => appList.parse(await call(`${base(org)}/checks`, { method: "POST" })),
+    onSuccess: (list) => {
+      client.setQueryData(orgKeys.apps(org), list);
+      for (const app of list.apps) client.setQueryData(orgKeys.app(org, app.id), app);
+      return client.invalidateQueries({ queryKey: orgKeys.all(org), refetchType: "none" });
     },
   });

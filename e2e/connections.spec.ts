@@ -1,0 +1,227 @@
+import type { Page } from "@playwright/test";
+import { connectionsPath, expect, manyTools, test } from "./fixtures";
+
+// What an organisation's leader does on the Connections tab: add apps, read their tools and
+// cards, see why one is unavailable, re-check, and remove one.
+
+const ROTA_TOOLS = [
+  {
+    name: "swap_shift",
+    title: "Swap a shift",
+    description: "Swaps your shift with a colleague's.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        shift_id: { type: "string" },
+        colleague: { type: "string", title: "Colleague" },
+        reason: { type: "string" },
+      },
+      required: ["shift_id", "colleague"],
+    },
+    annotations: { destructiveHint: true },
+  },
+  {
+    name: "my_shifts",
+    title: "My shifts",
+    description: "Your shifts this month.",
+    inputSchema: { type: "object", properties: { month: { type: "string", title: "Month" } } },
+    annotations: { readOnlyHint: true },
+  },
+];
+
+function appRow(page: Page, name: string) {
+  return page.getByRole("list", { name: "Connected apps" }).getByRole("listitem", { name, exact: true });
+}
+
+function toolRow(page: Page, wholeName: string) {
+  return page.getByTestId("tool-row").filter({ has: page.getByText(wholeName, { exact: true }) });
+}
+
+test.describe.configure({ timeout: 60_000 });
+
+test("add an app with the form, then read its tools, badges and approval card", async ({ page, serveApp }) => {
+  const url = await serveApp({ name: "Rota", tools: ROTA_TOOLS });
+  await page.goto(connectionsPath);
+  await expect(page.getByRole("heading", { level: 1, name: "Connections" })).toBeVisible();
+
+  const form = page.getByRole("form", { name: "Add an app" });
+  await form.getByLabel("Name", { exact: true }).fill("Rota");
+  await form.getByLabel("URL").fill(url);
+  await form.getByRole("button", { name: "Add app" }).click();
+  await expect(form.getByRole("status")).toHaveText("Added Rota.");
+  // The form is ready for the next app.
+  await expect(form.getByLabel("Name", { exact: true })).toHaveValue("");
+
+  const row = appRow(page, "Rota");
+  await expect(row.getByText("Available", { exact: true })).toBeVisible();
+  await expect(row.getByText("rota", { exact: true })).toBeVisible();
+  await expect(row.getByText("1 run freely · 1 ask first · 0 left out")).toBeVisible();
+  await expect(row.getByText(/ of 250,000 characters/)).toBeVisible();
+  await expect(row.getByText(/connect \d+\.\d\d s of 3 s · list \d+\.\d\d s of 8 s/)).toBeVisible();
+
+  await row.getByRole("link", { name: "Rota" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Rota" })).toBeVisible();
+  const swap = toolRow(page, "rota_swap_shift");
+  await expect(swap.getByRole("rowheader", { name: "Swap a shift" })).toBeVisible();
+  await expect(swap.getByText("Asks first")).toBeVisible();
+  await expect(swap.getByText("Runs alone")).toBeVisible();
+  const mine = toolRow(page, "rota_my_shifts");
+  await expect(mine.getByText("Runs freely")).toBeVisible();
+  await expect(mine.getByText("Runs together")).toBeVisible();
+
+  // Keyboard only: open the tool's details and type a sample argument into its card.
+  const details = swap.getByRole("button", { name: "Details of Swap a shift" });
+  await details.focus();
+  await page.keyboard.press("Enter");
+  await expect(swap.getByRole("button", { name: "Hide details of Swap a shift" })).toHaveAttribute("aria-expanded", "true");
+  const card = page.getByRole("figure", { name: "Approval card: Swap a shift" });
+  await expect(card).toBeVisible();
+  // shift_id is an ID: left off the card.
+  await expect(card.getByText("Colleague:")).toBeVisible();
+  await expect(card.getByText("Reason:")).toBeVisible();
+  await expect(card.getByText("Shift id")).toHaveCount(0);
+  await page.getByRole("textbox", { name: "colleague" }).fill("Sam Lee");
+  await expect(card.getByText("Sam Lee")).toBeVisible();
+
+  await expect(page.getByRole("heading", { name: "History of checks" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Checks of this app, newest first" }).getByRole("row")).not.toHaveCount(1);
+});
+
+test("the form says what is wrong, field by field, before anything is sent", async ({ page }) => {
+  await page.goto(connectionsPath);
+  const form = page.getByRole("form", { name: "Add an app" });
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().includes("/api/orgs/")) posts.push(r.url());
+  });
+
+  await form.getByRole("button", { name: "Add app" }).click();
+  const name = form.getByLabel("Name", { exact: true });
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription("Give the app a name.");
+  await expect(name).toBeFocused();
+  await expect(form.getByLabel("URL")).toHaveAccessibleDescription("Give an http:// or https:// URL.");
+
+  await name.fill("Rota");
+  await expect(name).toHaveAttribute("aria-invalid", "false");
+  const url = form.getByLabel("URL");
+  await url.fill("ftp://example.com/mcp");
+  await url.blur();
+  await expect(url).toHaveAccessibleDescription("Give an http:// or https:// URL.");
+
+  // A header value without its name.
+  await form.getByLabel("Header value (optional, never shown again)").fill("Bearer x");
+  await form.getByLabel("Header value (optional, never shown again)").blur();
+  await expect(form.getByLabel("Header name (optional)")).toHaveAccessibleDescription("Give the header a name.");
+  expect(posts).toEqual([]);
+});
+
+test("an app behind a header is checked with the header the form stores", async ({ page, serveApp }) => {
+  const url = await serveApp({ name: "Payroll", tools: ROTA_TOOLS, requireHeader: { name: "Authorization", value: "Bearer s3cret" } });
+  await page.goto(connectionsPath);
+  const form = page.getByRole("form", { name: "Add an app" });
+  await form.getByLabel("Name", { exact: true }).fill("Payroll");
+  await form.getByLabel("URL").fill(url);
+  await form.getByLabel("Header name (optional)").fill("Authorization");
+  await form.getByLabel("Header value (optional, never shown again)").fill("Bearer s3cret");
+  await form.getByRole("button", { name: "Add app" }).click();
+  await expect(form.getByRole("status")).toHaveText("Added Payroll.");
+  await expect(appRow(page, "Payroll").getByText("Available", { exact: true })).toBeVisible();
+
+  await appRow(page, "Payroll").getByRole("link", { name: "Payroll" }).click();
+  await expect(page.getByText("(value stored)")).toBeVisible();
+  await expect(page.getByText("s3cret")).toHaveCount(0);
+});
+
+test("an unavailable app: the leader's sentence comes first, and the size meter names the largest tools", async ({ page, serveApp, addAppByApi }) => {
+  const big = manyTools(260, "item", "A long description of what this item tool looks up and why. ".repeat(18));
+  const url = await serveApp({ name: "Warehouse", tools: big });
+  const app = await addAppByApi("Warehouse", url);
+
+  await page.goto(connectionsPath);
+  const row = appRow(page, "Warehouse");
+  await expect(row.getByText("Unavailable", { exact: true })).toBeVisible();
+  await expect(row.getByText(/of 250,000 characters/)).toHaveClass(/text-rose-800/);
+
+  await page.goto(`${connectionsPath}/${app.id}`);
+  const reason = page.getByRole("alert").filter({ hasText: "Unavailable: Listing too large" });
+  await expect(reason).toBeVisible();
+  await expect(reason).toContainText("250,000");
+  // The sentence is above the tools, where the leader looks first.
+  const reasonBox = await reason.boundingBox();
+  const tableBox = await page.getByRole("table", { name: "Tools of Warehouse" }).boundingBox();
+  expect(reasonBox!.y).toBeLessThan(tableBox!.y);
+  await expect(page.getByText("Largest tools:")).toBeVisible();
+  await expect(page.getByRole("meter", { name: "Listing size" })).toBeVisible();
+  // Its tools are still listed, marked as not reaching the assistant, a page at a time.
+  await expect(page.getByText("Not listed: app unavailable").first()).toBeVisible();
+  await expect(page.getByTestId("tool-row")).toHaveCount(50);
+  await page.getByRole("navigation", { name: "Tool pages" }).getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText(/^Page 2 of \d+$/)).toBeVisible();
+});
+
+test("removing an app frees its short name: the later app's _2 moves back", async ({ page, serveApp, addAppByApi }) => {
+  const first = await serveApp({ name: "Shifts", tools: [ROTA_TOOLS[1]!] });
+  const second = await serveApp({ name: "Shifts", tools: [ROTA_TOOLS[0]!] });
+  await addAppByApi("Shifts", first);
+  const later = await addAppByApi("Shifts", second);
+
+  await page.goto(connectionsPath);
+  const rows = appRow(page, "Shifts");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0).getByText("shifts", { exact: true })).toBeVisible();
+  await expect(rows.nth(1).getByText("shifts_2", { exact: true })).toBeVisible();
+
+  // Escape keeps the app.
+  const remove = rows.nth(0).getByRole("button", { name: "Remove Shifts" });
+  await remove.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Remove Shifts?" });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(rows).toHaveCount(2);
+
+  await remove.click();
+  await dialog.getByRole("button", { name: "Remove app" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByText("shifts", { exact: true })).toBeVisible();
+
+  await page.goto(`${connectionsPath}/${later.id}`);
+  await expect(toolRow(page, "shifts_swap_shift")).toBeVisible();
+});
+
+test("re-check all shows each app checking, then their fresh answers", async ({ page, serveApp, addAppByApi }) => {
+  await addAppByApi("Rota", await serveApp({ name: "Rota", tools: ROTA_TOOLS }));
+  await page.goto(connectionsPath);
+  const row = appRow(page, "Rota");
+  const before = await row.locator("time").getAttribute("datetime");
+
+  await page.getByRole("button", { name: "Re-check all" }).click();
+  await expect(row.getByText("Checking…")).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Re-checking \d+ apps…/ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Re-checked \d+ apps\.$/ })).toBeVisible({ timeout: 30_000 });
+  await expect(row.getByText("Available", { exact: true })).toBeVisible();
+  await expect(row.locator("time")).not.toHaveAttribute("datetime", before!);
+});
+
+test("an unknown organisation or app says so plainly", async ({ page }) => {
+  await page.goto("/orgs/no-such-org/connections");
+  await expect(page.getByRole("heading", { level: 1, name: "Organisation not found" })).toBeVisible();
+  await expect(page.getByText("no-such-org")).toBeVisible();
+
+  const bad = await page.goto("/orgs/Not%20A%20Slug/connections");
+  expect(bad?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Organisation not found" })).toBeVisible();
+
+  await page.goto(`${connectionsPath}/no-such-app`);
+  await expect(page.getByRole("heading", { level: 1, name: "App not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to the organisation's connections" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Connections" })).toBeVisible();
+});
+
+test("the dashboard opens on the demo organisation's connections", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/orgs\/demo\/connections$/);
+  await expect(page.getByRole("list", { name: "Connected apps" })).toBeVisible();
+});
