@@ -51,7 +51,7 @@ describe("entryChars (SPEC §7)", () => {
     ["lone surrogates", { "\uD800": ["\uDC00", "x\uD83D", "\uDE00y", "😀"] }],
     ["numbers", [0, -0, 1, -1, 9, 10, 99, 100, 1.5, -0.25, 1e-7, 1e15, 1e21, 2 ** 53, -(2 ** 60), Number.MAX_VALUE, Number.MIN_VALUE, NaN, Infinity, -Infinity]],
     ["skipped values", [undefined, () => 1, Symbol("s"), { a: undefined, b: () => 1, c: Symbol("s"), d: 1 }]],
-    ["holes", [1, , 3]], // eslint-disable-line no-sparse-arrays
+    ["holes", [1, , 3]],
     ["a Date (toJSON)", { when: new Date(0) }],
     ["a Map and a Set", [new Map([[1, 2]]), new Set([1])]],
     ["a boxed string", [Object("x") as object]],
