@@ -1,5 +1,5 @@
 import type { ApprovalCard, CardLine, Note, Policy } from "@/lib/schemas/check";
-import { labelFromName, splitWords } from "./words";
+import { labelFromName, memoByName, splitWords } from "./words";
 
 export const CARD_MAX_LINES = 8;
 export const CARD_VALUE_MAX = 80;
@@ -33,11 +33,15 @@ export function schemaProperties(inputSchema: unknown): PropertySchemas {
  * schema says `format: "uuid"`.
  */
 export function isIdArgument(name: string, schema: Record<string, unknown> | null | undefined): boolean {
-  if (schema?.["format"] === "uuid") return true;
+  return schema?.["format"] === "uuid" || isIdName(name);
+}
+
+const isIdName = memoByName((name) => {
   const words = splitWords(name);
   const last = words[words.length - 1];
   return last !== undefined && ID_WORDS.has(last.toLowerCase());
-}
+});
+const argumentLabelFromName = memoByName(labelFromName);
 
 function oneLine(text: string): string {
   return text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ");
@@ -67,7 +71,7 @@ export function renderValue(value: unknown): string {
 function argumentLabel(name: string, schema: Record<string, unknown> | null | undefined): string {
   const title = schema?.["title"];
   if (typeof title === "string" && title.trim() !== "") return oneLine(title.trim());
-  return labelFromName(name);
+  return argumentLabelFromName(name);
 }
 
 /**

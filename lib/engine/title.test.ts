@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toolTitle } from "./title";
 import { labelFromName, splitWords } from "./words";
@@ -13,6 +14,24 @@ describe("splitWords", () => {
     ["", []],
   ])("%j → %j", (name, words) => {
     expect(splitWords(name)).toEqual(words);
+  });
+});
+
+describe("splitWords agrees with the rule as a regular expression", () => {
+  const reference = (name: string) =>
+    name
+      .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
+      .split(/[_\-\s]+/u)
+      .filter((w) => w.length > 0);
+
+  it("for any name, ASCII or not", () => {
+    const unit = fc.oneof(fc.constantFrom("a", "B", "_", "-", " ", "\t", "\v", "1", "é", "É", "\u00a0"), fc.string({ unit: "binary-ascii", minLength: 1, maxLength: 1 }));
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit }), fc.string({ unit: "binary" })), (name) => {
+        expect(splitWords(name)).toEqual(reference(name));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
