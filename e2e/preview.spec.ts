@@ -113,7 +113,7 @@ test("hostile titles and descriptions are shown as inert text", async ({ page })
   const row = toolRow(page, "hostile_evil");
   await expect(row.getByRole("rowheader", { name: hostile })).toBeVisible();
   await row.getByRole("button", { name: /Details of/ }).click();
-  await expect(page.getByText("javascript:alert(2)", { exact: false })).toBeVisible();
+  await expect(page.getByText("[click](javascript:alert(2)) <script>alert(3)</script>", { exact: true })).toBeVisible();
 
   await expect(page.locator("img")).toHaveCount(0);
   await expect(page.locator('a[href^="javascript:"]')).toHaveCount(0);
