@@ -7,7 +7,7 @@ import { readLiveApp } from "@/lib/mcp/read-app";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 
 /** Live apps read at once: a check of N apps takes about as long as its slowest. */
-export const LIVE_CONCURRENCY = 16;
+export const LIVE_CONCURRENCY = 64;
 
 export interface RunOptions extends ReadOptions {
   concurrency?: number;

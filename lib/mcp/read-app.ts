@@ -4,6 +4,7 @@ import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/s
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
 import type { AppListing } from "@/lib/engine/check";
 import { entryChars, formatCount, largestTools } from "@/lib/engine/listing-size";
@@ -41,6 +42,12 @@ export interface ReadOptions {
 const CLIENT_INFO = { name: "theorem-connections", version: "0.1.0" };
 /** The SDK's own tools/list schema would reject a bad entry; the engine salvages them, so take the result as sent. */
 const ANY_RESULT = z.unknown();
+/** Checks never call a tool, so no output schema is ever checked: spares each client building its own Ajv. */
+const NO_TOOL_CALLS: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "This client only lists tools." }),
+};
+const CLIENT_OPTIONS = { capabilities: {}, jsonSchemaValidator: NO_TOOL_CALLS };
+const CLOSED = new Error("The check of this app is over.");
 const NO_RETRY = { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 };
 
 type Phase = "connect" | "list";
@@ -129,7 +136,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
   async function connect(): Promise<void> {
     const url = new URL(app.url);
     const requestInit: RequestInit = { headers: app.headers ?? {} };
-    client = new Client(CLIENT_INFO, { capabilities: {} });
+    client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
     watch(client);
     transport = new StreamableHTTPClientTransport(url, { fetch: guard.fetch, requestInit, reconnectionOptions: NO_RETRY });
     let first: unknown;
@@ -141,7 +148,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
       first = e;
     }
     // MCP's backwards compatibility: a 4xx to the POST means an older server, which offers an event stream at GET.
-    client = new Client(CLIENT_INFO, { capabilities: {} });
+    client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
     watch(client);
     transport = new SSEClientTransport(url, { fetch: guard.fetch, requestInit });
     try {
@@ -257,7 +264,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
     const protocolVersion = transport instanceof StreamableHTTPClientTransport ? transport.protocolVersion : undefined;
     await (client as Client | null)?.close().catch(() => {});
     const release = () => {
-      master.abort();
+      master.abort(CLOSED);
       guard.destroy();
     };
     if (sessionId === undefined) return release();

@@ -45,13 +45,13 @@ export function goodServer(): McpServer {
   return server;
 }
 
-/** Many tools, made from a number (for the pages test and the benchmark). */
+/** Many tools, made from a number (for the pages test and the benchmark): about 200 characters each. */
 export function madeTools(count: number, prefix = "tool"): Tool[] {
   return Array.from({ length: count }, (_, i) => ({
     name: `${prefix}_${i}`,
     title: `Tool ${i}`,
-    description: `Does thing number ${i} for the person asking.`,
-    inputSchema: { type: "object" as const, properties: { id: { type: "string", description: "Which one" }, note: { type: "string" } }, required: ["id"] },
+    description: `Does thing ${i}.`,
+    inputSchema: { type: "object" as const, properties: { id: { type: "string", description: "Which one" } }, required: ["id"] },
     annotations: { readOnlyHint: i % 2 === 0 },
   }));
 }

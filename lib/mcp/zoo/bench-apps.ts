@@ -1,0 +1,34 @@
+/**
+ * The apps of `npm run bench:live`, served from a process of their own (as remote apps are):
+ * one app of 1,000 tools in pages of 100, and 50 apps of 100 tools that each answer after a
+ * delay of 50–250 ms. Prints their URLs as one JSON line; stops when its stdin closes.
+ */
+import { madeTools, pagedServer, startSdkApp } from "./sdk-apps";
+import { result, sendJson, sleep, startRawApp } from "./raw-apps";
+
+export const BIG_TOOLS = 1000;
+export const BIG_PAGE = 100;
+export const SLOW_APPS = 50;
+export const slowDelay = (i: number) => 50 + Math.round((200 * i) / (SLOW_APPS - 1));
+
+const big = await startSdkApp(pagedServer(madeTools(BIG_TOOLS), BIG_PAGE));
+const slow = await Promise.all(
+  Array.from({ length: SLOW_APPS }, (_, i) => {
+    const tools = madeTools(100, `app${i}`);
+    return startRawApp({
+      initialize: async (res, id) => {
+        await sleep(slowDelay(i));
+        sendJson(res, result(id, { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: `app${i}`, version: "1" } }));
+      },
+      list: async (res, id) => {
+        await sleep(slowDelay(i));
+        sendJson(res, result(id, { tools }));
+      },
+    });
+  }),
+);
+process.stdout.write(`${JSON.stringify({ big: big.url, slow: slow.map((a) => a.url) })}\n`);
+process.stdin.resume();
+process.stdin.on("end", () => {
+  void Promise.all([big.close(), ...slow.map((a) => a.close())]).then(() => process.exit(0));
+});

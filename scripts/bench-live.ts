@@ -1,0 +1,120 @@
+/**
+ * Benchmark of live checks (`npm run bench:live`), all on loopback apps this script starts:
+ *  1. one app of 1,000 tools (10 pages): `POST /api/check` (the route handler, called with a
+ *     Request), and the live reader alone, against the bare SDK client (connect and every
+ *     tools/list page), medians of several runs; goal: ratio ≤ 1.1.
+ *  2. 50 apps that each answer after a delay (as remote apps do) checked at once, against the
+ *     slowest of them alone; goal: ratio ≤ 1.2.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { register } from "node:module";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+// Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
+register(
+  "data:text/javascript," +
+    encodeURIComponent(
+      `export async function resolve(s, c, next) { return s === "server-only" ? { url: "data:text/javascript,", shortCircuit: true } : next(s, c); }`,
+    ),
+);
+process.env["CHECK_ALLOW_HOSTS"] = "127.0.0.1";
+
+const { POST } = await import("@/app/api/check/route");
+const { runCheck } = await import("@/lib/check/run");
+const { readLiveApp } = await import("@/lib/mcp/read-app");
+
+const TOOLS = 1000;
+const PAGE = 100;
+const APPS = 50;
+
+// The apps run in a process of their own, as remote apps would: this one does only the checking.
+const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../lib/mcp/zoo/bench-apps.ts", import.meta.url))], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+const urls = JSON.parse(line) as { big: string; slow: string[] };
+const REPS = 11;
+const WARMUP = 3;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const t = performance.now();
+  await work();
+  return performance.now() - t;
+}
+
+/** Runs the cases in turn, round after round, so that warm-up and machine noise fall on all alike; medians. */
+async function compare(cases: (() => Promise<void>)[]): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) for (const c of cases) await c();
+  const times = cases.map(() => [] as number[]);
+  for (let i = 0; i < REPS; i++) for (const [k, c] of cases.entries()) times[k]!.push(await timed(c));
+  return times.map(median);
+}
+
+// ---- 1. The route against the bare SDK client, on one app of 1,000 tools ----
+
+async function throughRoute() {
+  const response = await POST(
+    new Request("http://localhost/api/check", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ apps: [{ name: "Bench", url: urls.big }] }),
+    }),
+  );
+  const body = (await response.json()) as { apps: { status: string; tools: unknown[] }[] };
+  if (body.apps[0]?.status !== "available" || body.apps[0].tools.length !== TOOLS) throw new Error(`route check failed: ${JSON.stringify(body).slice(0, 300)}`);
+}
+
+async function bareSdk() {
+  const client = new Client({ name: "bench", version: "1" });
+  const transport = new StreamableHTTPClientTransport(new URL(urls.big));
+  await client.connect(transport);
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    count += page.tools.length;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  await transport.terminateSession();
+  await client.close();
+  if (count !== TOOLS) throw new Error(`bare client read ${count} tools`);
+}
+
+async function readerAlone() {
+  const listing = await readLiveApp({ name: "Bench", url: urls.big });
+  if (listing.unavailable !== null || listing.entries.length !== TOOLS) throw new Error(`reader failed: ${listing.unavailable?.message}`);
+}
+
+const [route, reader, bare] = (await compare([throughRoute, readerAlone, bareSdk])) as [number, number, number];
+console.log(`One app of 1,000 tools in ${TOOLS / PAGE} pages, median of ${REPS}:`);
+console.log(`  POST /api/check (live read + engine + JSON): ${ms(route)}`);
+console.log(`  the live reader alone (lib/mcp):            ${ms(reader)}`);
+console.log(`  bare SDK client (connect + all pages):       ${ms(bare)}`);
+console.log(`  ratio route / bare ${(route / bare).toFixed(2)} (goal ≤ 1.10); reader / bare ${(reader / bare).toFixed(2)}`);
+
+// ---- 2. 50 apps at once against the slowest alone ----
+const all = { apps: urls.slow.map((url, i) => ({ name: `App ${i}`, url })) };
+const slowest = { apps: [all.apps[APPS - 1]!] };
+const check = (request: typeof all) => async () => {
+  const checked = await runCheck(request);
+  if (!checked.apps.every((a) => a.status === "available")) throw new Error("an app was unavailable");
+};
+const [together, alone] = (await compare([check(all), check(slowest)])) as [number, number];
+console.log(`\n${APPS} apps of 100 tools, each answering after 50–250 ms, checked by runCheck, median of ${REPS}:`);
+console.log(`  all ${APPS} at once:  ${ms(together)}`);
+console.log(`  the slowest alone: ${ms(alone)}`);
+console.log(`  ratio ${(together / alone).toFixed(2)} (goal ≤ 1.20)`);
+
+child.stdin!.end();
+await once(child, "exit");
