@@ -1,12 +1,13 @@
 import { expect, test as base, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { serveMcpApp, type ServeMcpAppOptions } from "./mcp-app";
+// The demo's own MCP server (SDK McpServer + Streamable HTTP over node:http): tests serve apps of their own with it.
+import { serveMcpApp, type McpAppOptions } from "../scripts/demo-apps.mjs";
 
 /** The organisation the dashboard seeds on start; tests add apps of their own to it and remove them after. */
 export const ORG = "demo";
 export const connectionsPath = `/orgs/${ORG}/connections`;
 
-export type ServeOptions = Omit<ServeMcpAppOptions, "host" | "port">;
+export type ServeOptions = Omit<McpAppOptions, "host" | "port">;
 
 interface StoredAppLike {
   id: string;
@@ -31,7 +32,7 @@ export const test = base.extend<Fixtures>({
   serveApp: async ({ request }, provide) => {
     const served: { url: string; close: () => Promise<void> }[] = [];
     await provide(async (options) => {
-      const app = await serveMcpApp(options);
+      const app = await serveMcpApp({ ...options, host: "127.0.0.1", port: 0 });
       served.push(app);
       return app.url;
     });
