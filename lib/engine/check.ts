@@ -154,7 +154,7 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
     for (const t of tools) chars += t.chars;
     const stopped = app.stopped === true;
     if (stopped && app.charsRead !== undefined) chars = Math.max(chars, app.charsRead);
-    const largest = largestTools(tools.map((t): LargestTool => ({ index: t.index, name: t.name, chars: t.chars })));
+    const largest = largestTools(tools).map((t): LargestTool => ({ index: t.index, name: t.name, chars: t.chars }));
 
     let unavailable = app.unavailable ?? null;
     if (unavailable === null && (chars > LISTING_CHAR_LIMIT || stopped)) {
@@ -171,7 +171,7 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
       if (tool.name === null || tool.leftOut !== null) continue;
       const named = wholeName(shortName, tool.name);
       tool.wholeName = named.wholeName;
-      tool.notes.unshift(...nameNotes(shortName, tool.name, named));
+      if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
       if (unavailable !== null) continue; // tools of an unavailable app take no names
       const holder = holders.get(named.wholeName);
       let leftOut: LeftOut | null = null;

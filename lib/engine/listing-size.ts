@@ -139,8 +139,8 @@ function deepJsonChars(root: unknown): number {
 export const LARGEST_COUNT = 5;
 
 /** The largest tools by size, biggest first (ties: listing order), without sorting them all. */
-export function largestTools(tools: readonly LargestTool[], count = LARGEST_COUNT): LargestTool[] {
-  const top: LargestTool[] = [];
+export function largestTools<T extends LargestTool>(tools: readonly T[], count = LARGEST_COUNT): T[] {
+  const top: T[] = [];
   for (const t of tools) {
     if (top.length === count && t.chars <= top[top.length - 1]!.chars) continue;
     let i = top.length;

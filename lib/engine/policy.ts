@@ -10,6 +10,12 @@ export const CAUTIOUS: Readonly<Record<keyof Hints, boolean>> = {
 
 const HINT_NAMES = Object.keys(CAUTIOUS) as (keyof Hints)[];
 
+/** The four plain hints, shared by every tool (read-only: a check allocates none per tool). */
+const PLAIN: Readonly<Record<"true" | "false", Readonly<Record<"declared" | "implied", Hint>>>> = {
+  true: { declared: Object.freeze({ value: true, declared: true }), implied: Object.freeze({ value: true, declared: false }) },
+  false: { declared: Object.freeze({ value: false, declared: true }), implied: Object.freeze({ value: false, declared: false }) },
+};
+
 function renderInvalid(v: unknown): string {
   try {
     return JSON.stringify(v)?.slice(0, 60) ?? String(v);
@@ -29,9 +35,9 @@ export function readHints(annotations: Record<string, unknown> | null): { hints:
     const raw = annotations !== null && Object.hasOwn(annotations, name) ? annotations[name] : undefined;
     let hint: Hint;
     if (typeof raw === "boolean") {
-      hint = { value: raw, declared: true };
+      hint = PLAIN[`${raw}`].declared;
     } else if (raw === undefined) {
-      hint = { value: CAUTIOUS[name], declared: false };
+      hint = PLAIN[`${CAUTIOUS[name]}`].implied;
     } else {
       const invalid = renderInvalid(raw);
       hint = { value: CAUTIOUS[name], declared: false, invalid };

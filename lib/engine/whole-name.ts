@@ -1,5 +1,7 @@
 export const WHOLE_NAME_MAX = 64;
 
+const ALLOWED = /^[A-Za-z0-9_-]*$/;
+
 export interface WholeName {
   wholeName: string;
   /** The characters that became `_`, one per code point, in order. */
@@ -18,10 +20,12 @@ export interface WholeName {
  */
 export function wholeName(shortName: string, toolName: string): WholeName {
   const replaced: string[] = [];
-  const sanitised = toolName.replace(/[^A-Za-z0-9_-]/gu, (c) => {
-    replaced.push(c);
-    return "_";
-  });
+  const sanitised = ALLOWED.test(toolName)
+    ? toolName
+    : toolName.replace(/[^A-Za-z0-9_-]/gu, (c) => {
+        replaced.push(c);
+        return "_";
+      });
   const prefixKept = sanitised.startsWith(`${shortName}_`);
   const full = prefixKept ? sanitised : `${shortName}_${sanitised}`;
   const cut = full.length > WHOLE_NAME_MAX;
