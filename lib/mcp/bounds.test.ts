@@ -11,7 +11,7 @@ const allow = parseAllowList("127.0.0.1");
 const MiB = 1024 * 1024;
 /** Peak growth allowed while reading a body that stops at 16 MiB (reading 50 MiB whole would pass it). */
 const HEAP_BOUND = 48 * MiB;
-const RSS_BOUND = 80 * MiB;
+const RSS_BOUND = 96 * MiB;
 const apps: ZooApp[] = [];
 afterAll(async () => {
   await Promise.all(apps.map((a) => a.close()));
@@ -80,6 +80,32 @@ describe("bounded reading", () => {
       message: `Huge is unavailable: one answer to its tools/list was too large: one streamed event passed 4 MiB (${EVENT_BYTE_LIMIT.toLocaleString("en-US")} bytes), so reading stopped, before any tool was read.`,
     });
     expect(took).toBeLessThan(8000);
+    expect(heapGrowth).toBeLessThan(HEAP_BOUND);
+  });
+
+  it("stops a 15 MiB page of small tools at the listing limit, without reading the rest", { timeout: 20_000 }, async () => {
+    let written = 0;
+    const { listing, took, heapGrowth } = await measuredRead(async (res, id) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const tool = (i: number) => JSON.stringify({ name: `tool_${i}`, description: "d".repeat(200), inputSchema: { type: "object" } });
+      await stream(
+        res,
+        (function* () {
+          yield `{"jsonrpc":"2.0","id":${id},"result":{"tools":[${tool(0)}`;
+          for (let i = 1; written < 15 * MiB; i++) {
+            const chunk = `,${tool(i)}`;
+            written += chunk.length;
+            yield chunk;
+          }
+          yield "]}}";
+        })(),
+      );
+    });
+    expect(listing.stopped).toBe(true);
+    expect(listing.charsRead).toBeGreaterThan(250_000);
+    expect(listing.charsRead).toBeLessThan(250_300);
+    expect(written).toBeLessThan(15 * MiB); // the server was cut off, not read to the end
+    expect(took).toBeLessThan(2000);
     expect(heapGrowth).toBeLessThan(HEAP_BOUND);
   });
 

@@ -3,18 +3,26 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { pipeline, Readable, Transform } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import zlib from "node:zlib";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { UnavailableCode } from "@/lib/schemas/check";
 import type { AllowList, ResolvedAddress, Resolver } from "./address";
 import { bareHost, literalAddress, refusedClass } from "./address";
+import { ToolsScanner } from "./listing-scan";
 
 /** SPEC §7: one JSON-RPC answer and one streamed event, counted as decoded (after gzip) UTF-8 bytes. */
 export const RESPONSE_BYTE_LIMIT = 16 * 1024 * 1024;
 export const EVENT_BYTE_LIMIT = 4 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 
-export type BoundKind = "response" | "event";
+export type BoundKind = "response" | "event" | "listing";
+
+/** The entries of an answer cut short at the listing bound, and their characters. */
+export interface Scanned {
+  entries: unknown[];
+  chars: number;
+}
 
 /**
  * Why the guard refused or stopped a request. `reason` is the end of a sentence
@@ -25,6 +33,7 @@ export class GuardError extends Error {
     readonly code: UnavailableCode,
     readonly reason: string,
     readonly bound?: { kind: BoundKind; limit: number },
+    readonly scanned?: Scanned,
   ) {
     super(reason);
     this.name = "GuardError";
@@ -42,6 +51,11 @@ export interface GuardOptions {
   privateHeaders?: readonly string[];
   responseByteLimit?: number;
   eventByteLimit?: number;
+  /**
+   * Characters the listing may still take (SPEC §7). Given, each answer to `tools/list` is
+   * measured as it streams and cut off at the first entry past it.
+   */
+  listingBudget?: () => number;
 }
 
 export interface GuardedFetch {
@@ -134,7 +148,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
   }
 
   /** Decodes (gzip, deflate, br) and counts the body as it streams; past a bound it is destroyed. */
-  function bodyOf(response: http.IncomingMessage, signal: AbortSignal): ReadableStream<Uint8Array> {
+  function bodyOf(response: http.IncomingMessage, signal: AbortSignal, listsTools: boolean): ReadableStream<Uint8Array> {
     const encoding = (response.headers["content-encoding"] ?? "identity").toLowerCase().trim();
     const decoder =
       encoding === "gzip" || encoding === "x-gzip"
@@ -145,7 +159,9 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
             ? zlib.createBrotliDecompress()
             : null;
     const isEventStream = (response.headers["content-type"] ?? "").toLowerCase().includes("text/event-stream");
-    const counter = isEventStream ? eventCounter(eventLimit) : byteCounter(responseLimit);
+    const budget = listsTools && options.listingBudget !== undefined ? options.listingBudget() : null;
+    const scanner = budget === null ? null : new ToolsScanner(budget);
+    const counter = isEventStream ? eventCounter(eventLimit, scanner) : byteCounter(responseLimit, scanner);
     const stages: (NodeJS.ReadableStream | NodeJS.WritableStream)[] = decoder === null ? [response, counter] : [response, decoder, counter];
     const onAbort = () => response.destroy(new GuardError("connect-failed", "reading was stopped"));
     signal.addEventListener("abort", onAbort, { once: true });
@@ -193,11 +209,11 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
         response.destroy();
         stop(new GuardError("auth-required", `it asks to sign in (HTTP ${status}); give its credentials as headers to check it`));
       }
-      return toResponse(response, signal);
+      return toResponse(response, signal, listsTools(body));
     }
   }
 
-  function toResponse(response: http.IncomingMessage, signal: AbortSignal): Response {
+  function toResponse(response: http.IncomingMessage, signal: AbortSignal, listsTools: boolean): Response {
     const status = response.statusCode ?? 0;
     if (status < 200 || status > 599) {
       response.destroy();
@@ -216,7 +232,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
       response.resume();
       return new Response(null, { status, statusText: response.statusMessage, headers });
     }
-    return new Response(bodyOf(response, signal), { status, statusText: response.statusMessage, headers });
+    return new Response(bodyOf(response, signal, listsTools), { status, statusText: response.statusMessage, headers });
   }
 
   return {
@@ -256,42 +272,103 @@ const tooLarge = (kind: BoundKind, limit: number) =>
     { kind, limit },
   );
 
-/** Counts every byte of a plain body. */
-function byteCounter(limit: number): Transform {
+/** Whether a request body is a JSON-RPC `tools/list` request. */
+function listsTools(body: Buffer | undefined): boolean {
+  if (body === undefined || body.length > 64 * 1024 || !body.includes("tools/list")) return false;
+  try {
+    return (JSON.parse(body.toString("utf8")) as { method?: unknown }).method === "tools/list";
+  } catch {
+    return false;
+  }
+}
+
+/** The stop for a listing past its bound, with the entries measured before it. */
+function listingStop(scanner: ToolsScanner): GuardError {
+  const entries: unknown[] = [];
+  for (const text of scanner.entries) {
+    try {
+      entries.push(JSON.parse(text));
+    } catch {
+      // not JSON after all: the entry is not counted
+    }
+  }
+  return new GuardError("listing-too-large", "the listing passed its limit, so reading stopped", { kind: "listing", limit: 0 }, { entries, chars: scanner.chars });
+}
+
+/** Counts every byte of a plain body (and measures a tools/list answer as it streams). */
+function byteCounter(limit: number, scanner: ToolsScanner | null): Transform {
   let bytes = 0;
+  const text = new StringDecoder("utf8");
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > limit) done(tooLarge("response", limit));
-      else done(null, chunk);
+      if (bytes > limit) return done(tooLarge("response", limit));
+      if (scanner !== null) {
+        scanner.push(text.write(chunk));
+        if (scanner.past) return done(listingStop(scanner));
+      }
+      done(null, chunk);
     },
   });
 }
 
-/** Counts the bytes of the lines of one event (up to the blank line that ends it). */
-function eventCounter(limit: number): Transform {
+const DATA_FIELD = Buffer.from("data");
+
+/**
+ * Counts the bytes of the lines of one event (up to the blank line that ends it), and feeds
+ * the data of each event to the scanner, one event (one message) at a time.
+ */
+function eventCounter(limit: number, scanner: ToolsScanner | null): Transform {
   let eventBytes = 0;
   let lineBytes = 0;
   let afterCR = false;
+  // Per line: 0 reading the field name, 1 a field other than data, 2 data (a space may lead), 3 data.
+  let state = 0;
+  let field = 0; // bytes of the field name that match "data" so far (-1: not data)
+  const text = new StringDecoder("utf8");
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
+      let dataFrom = -1;
+      const flushData = (to: number) => {
+        if (scanner !== null && dataFrom >= 0 && to > dataFrom) scanner.push(text.write(chunk.subarray(dataFrom, to)));
+        dataFrom = -1;
+      };
       for (let i = 0; i < chunk.length; i++) {
-        const b = chunk[i];
+        const b = chunk[i]!;
         if (b === 10 && afterCR) {
           afterCR = false;
           continue;
         }
         afterCR = b === 13;
         if (b === 10 || b === 13) {
-          if (lineBytes === 0) eventBytes = 0;
+          flushData(i);
+          if (lineBytes === 0) {
+            eventBytes = 0;
+            scanner?.reset();
+          } else if (state >= 2 || (state === 0 && field === 4)) {
+            scanner?.push("\n");
+          }
           lineBytes = 0;
-        } else {
-          lineBytes++;
-          eventBytes++;
+          state = 0;
+          field = 0;
+          continue;
+        }
+        lineBytes++;
+        eventBytes++;
+        if (state === 0) {
+          if (b === 0x3a /* : */) state = field === 4 ? 2 : 1;
+          else field = field >= 0 && field < 4 && b === DATA_FIELD[field] ? field + 1 : -1;
+        } else if (state === 2) {
+          state = 3;
+          if (b !== 0x20) dataFrom = i;
+        } else if (state === 3 && dataFrom < 0) {
+          dataFrom = i;
         }
       }
-      if (eventBytes > limit) done(tooLarge("event", limit));
-      else done(null, chunk);
+      if (state === 3) flushData(chunk.length);
+      if (eventBytes > limit) return done(tooLarge("event", limit));
+      if (scanner?.past === true) return done(listingStop(scanner));
+      done(null, chunk);
     },
   });
 }

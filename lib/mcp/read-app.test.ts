@@ -126,26 +126,47 @@ describe("the listing size", () => {
   const tools = (count: number, each: number, prefix = "t") =>
     Array.from({ length: count }, (_, i) => ({ name: `${prefix}${i}`, description: "d".repeat(each - `{"name":"${prefix}${i}","description":""}`.length) }));
 
-  it("reads a 300,000-character listing whole and says its total, the limit and the largest tools", { timeout: 10_000 }, async () => {
+  it("stops a 300,000-character listing inside its one page, at the first tool past the limit", { timeout: 10_000 }, async () => {
     const listed = tools(30, 10_000);
     const app = await zoo(startRawApp({ list: (res, id) => sendJson(res, result(id, { tools: listed })) }));
     const listing = await readLiveApp({ name: "Big", url: app.url }, LOOPBACK);
-    expect(listing.unavailable).toBeNull(); // the engine says why, from the whole listing
-    expect(listing.charsRead).toBe(300_000);
+    expect(listing.unavailable).toBeNull(); // the engine says why, from what was read
+    expect(listing.stopped).toBe(true);
+    expect(listing.entries).toEqual(listed.slice(0, 26));
+    expect(listing.charsRead).toBe(260_000);
     const check = checkListings([listing], { connections: [], tools: [] }).apps[0]!;
     expect(check.unavailable).toEqual({
       code: "listing-too-large",
-      message: "Big is unavailable: its tools come to 300,000 characters, over the limit of 250,000; the largest tools are t0 (10,000), t1 (10,000), t2 (10,000).",
+      message: "Big is unavailable: its tools come to more than 260,000 characters, over the limit of 250,000; the largest tools are t0 (10,000), t1 (10,000), t2 (10,000).",
     });
   });
 
-  it("stops asking for pages once the listing is past the limit", { timeout: 10_000 }, async () => {
+  it("stops a listing streamed as an event (the SDK's own server) the same way", { timeout: 10_000 }, async () => {
+    const app = await zoo(startSdkApp(pagedServer(madeTools(2000), 2000)));
+    const listing = await readLiveApp({ name: "Streamed", url: app.url }, LOOPBACK);
+    expect(listing.stopped).toBe(true);
+    expect(listing.charsRead).toBeGreaterThan(250_000);
+    expect(listing.charsRead).toBeLessThan(251_000);
+    expect(listing.entries.length).toBeLessThan(2000);
+    expect(listing.entries[0]).toEqual(madeTools(1)[0]);
+  });
+
+  it("reads a listing of exactly the limit whole", { timeout: 10_000 }, async () => {
+    const listed = tools(25, 10_000);
+    const app = await zoo(startRawApp({ list: (res, id) => sendJson(res, result(id, { tools: listed })) }));
+    const listing = await readLiveApp({ name: "Full", url: app.url }, LOOPBACK);
+    expect(listing.stopped).toBe(false);
+    expect(listing.entries).toHaveLength(25);
+    expect(checkListings([listing], { connections: [], tools: [] }).apps[0]!.status).toBe("available");
+  });
+
+  it("stops at the limit on a later page, and asks for no page after it", { timeout: 10_000 }, async () => {
     const app = await zoo(startRawApp({ list: (res, id, page) => sendJson(res, result(id, { tools: tools(15, 10_000, `p${page}t`), nextCursor: `c${page}` })) }));
     const listing = await readLiveApp({ name: "Pages", url: app.url }, LOOPBACK);
     expect(app.seen.filter((s) => s.endsWith("tools/list"))).toHaveLength(2);
     expect(listing.stopped).toBe(true);
     const check = checkListings([listing], { connections: [], tools: [] }).apps[0]!;
-    expect(check.unavailable?.message).toMatch(/^Pages is unavailable: its tools come to more than 300,000 characters, over the limit of 250,000; the largest tools are p1t0 \(10,000\)/);
+    expect(check.unavailable?.message).toMatch(/^Pages is unavailable: its tools come to more than 260,000 characters, over the limit of 250,000; the largest tools are p1t0 \(10,000\)/);
   });
 });
 

@@ -96,6 +96,9 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
   const broken = new Promise<never>((_, reject) => (breakOff = reject));
   broken.catch(() => {});
 
+  const entries: unknown[] = [];
+  let chars = 0;
+  let pages = 0;
   const guard = guardedFetch({
     resolve: options.resolve ?? systemResolver,
     allow: options.allow ?? allowListFromEnv(),
@@ -103,6 +106,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
     privateHeaders: Object.keys(app.headers ?? {}),
     responseByteLimit: options.responseByteLimit,
     eventByteLimit: options.eventByteLimit,
+    listingBudget: () => LISTING_CHAR_LIMIT - chars,
     onStop: (e) => {
       if (finished || failure !== null) return;
       failure = e;
@@ -112,9 +116,6 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
 
   let client: Client | null = null;
   let transport: Transport | null = null;
-  const entries: unknown[] = [];
-  let chars = 0;
-  let pages = 0;
 
   /** The work, or the first of: its deadline, a guard stop, a garbled message. */
   async function within<T>(ms: number, work: Promise<T>): Promise<T> {
@@ -290,6 +291,11 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
     return { name: app.name, entries, unavailable: null, timings: { connectMs, listMs: clock() - listStart }, stopped, charsRead: chars };
   } catch (e) {
     const timings = connectMs === null ? null : { connectMs, listMs: clock() - listStart };
+    const cut = (failure as GuardError | null)?.scanned;
+    if (cut !== undefined) {
+      // Stopped inside a page at the first entry past the bound: the engine says "more than".
+      return { name: app.name, entries: [...entries, ...cut.entries], unavailable: null, timings, stopped: true, charsRead: chars + cut.chars };
+    }
     return { name: app.name, entries, unavailable: describe(e), timings, charsRead: chars };
   } finally {
     await shutdown();
