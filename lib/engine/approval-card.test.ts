@@ -133,6 +133,18 @@ describe("approvalCard (SPEC §6)", () => {
     expect(Array.from(value)).toHaveLength(CARD_VALUE_MAX);
   });
 
+  it("reads odd argument names as plain names, never inherited ones", () => {
+    const schema = JSON.parse('{"properties": {"__proto__": {"title": "Proto title"}, "hours": {"format": "uuid"}}}') as unknown;
+    const card = approvalCard("T", schema, { __proto__id: 1, constructor: "c", toString: "s", hours: 8 });
+    expect(card.hiddenIds).toEqual(["__proto__id", "hours"]);
+    expect(card.lines).toEqual([
+      { argument: "constructor", label: "Constructor", value: "c" },
+      { argument: "toString", label: "To string", value: "s" },
+    ]);
+    const own = approvalCard("T", schema, JSON.parse('{"__proto__": "p"}') as Record<string, unknown>);
+    expect(own.lines).toEqual([{ argument: "__proto__", label: "Proto title", value: "p" }]);
+  });
+
   it("shows a call's argument the schema does not know, labelled from its name", () => {
     expect(approvalCard("T", {}, { extraThing: "x" }).lines).toEqual([{ argument: "extraThing", label: "Extra thing", value: "x" }]);
   });

@@ -12,18 +12,26 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+function propertiesOf(inputSchema: unknown): Record<string, unknown> | null {
+  return isObject(inputSchema) && isObject(inputSchema["properties"]) ? inputSchema["properties"] : null;
+}
+
+/** The schema of one property, if it has one; never an inherited key such as `constructor`. */
+function propertySchema(properties: Record<string, unknown> | null, name: string): Record<string, unknown> | null {
+  if (properties === null || !Object.hasOwn(properties, name)) return null;
+  const schema = properties[name];
+  return isObject(schema) ? schema : null;
+}
+
 /**
  * The properties of an input schema, in schema order. `__proto__` and other odd keys are
  * kept as plain names (a Map, never an object lookup).
  */
 export function schemaProperties(inputSchema: unknown): PropertySchemas {
   const out = new Map<string, Record<string, unknown> | null>();
-  if (!isObject(inputSchema) || !isObject(inputSchema["properties"])) return out;
-  const props = inputSchema["properties"];
-  for (const key of Object.keys(props)) {
-    const schema = props[key];
-    out.set(key, isObject(schema) ? schema : null);
-  }
+  const properties = propertiesOf(inputSchema);
+  if (properties === null) return out;
+  for (const key of Object.keys(properties)) out.set(key, propertySchema(properties, key));
   return out;
 }
 
@@ -81,13 +89,13 @@ function argumentLabel(name: string, schema: Record<string, unknown> | null | un
  * `{hours: 8}` shows `Clock in` / `Hours: 8`.
  */
 export function approvalCard(title: string, inputSchema: unknown, call?: Record<string, unknown>): ApprovalCard {
-  const properties = schemaProperties(inputSchema);
-  const names = call === undefined ? [...properties.keys()] : Object.keys(call);
+  const properties = propertiesOf(inputSchema);
+  const names = call !== undefined ? Object.keys(call) : properties !== null ? Object.keys(properties) : [];
   const lines: CardLine[] = [];
   const hiddenIds: string[] = [];
   const cut: string[] = [];
   for (const argument of names) {
-    const schema = properties.get(argument);
+    const schema = propertySchema(properties, argument);
     if (isIdArgument(argument, schema)) {
       hiddenIds.push(argument);
       continue;
