@@ -92,10 +92,12 @@ export function ToolsTable({ app }: { app: AppCheck }) {
       {shown.length === 0 ? (
         <p className="text-sm text-slate-700">No tool matches.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
+        <div role="region" tabIndex={0} aria-label={`Tools of ${app.name}`} className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600">
+          {/* Focusable, so that a keyboard can scroll it sideways when it is wider than the screen. */}
+          {/* Below the sm breakpoint each tool's row stacks its cells, so a phone need not scroll sideways. */}
+          <table className="w-full text-left text-sm max-sm:block">
             <caption className="sr-only">Tools of {app.name}</caption>
-            <thead className="bg-slate-50 text-slate-700">
+            <thead className="bg-slate-50 text-slate-700 max-sm:sr-only">
               <tr>
                 <th scope="col" className="px-3 py-2 font-medium">
                   Whole name
@@ -111,27 +113,27 @@ export function ToolsTable({ app }: { app: AppCheck }) {
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody className="max-sm:block">
               {rows.map((tool) => {
                 const detailsId = `${id}-tool-${tool.index}`;
                 const isOpen = open.has(tool.index);
                 return (
                   <Fragment key={tool.index}>
-                    <tr className="border-t border-slate-200 align-top" data-testid="tool-row">
-                      <td className="px-3 py-2 font-mono break-all">
+                    <tr className="border-t border-slate-200 align-top max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:py-1" data-testid="tool-row">
+                      <td className="px-3 py-2 font-mono break-all max-sm:col-span-2 max-sm:pb-0">
                         {tool.wholeName !== null ? <span className="block">{tool.wholeName}</span> : <span className="italic text-slate-600">no name</span>}
                         {tool.name !== null && tool.wholeName !== null && tool.name !== tool.wholeName && (
                           <span className="block text-xs text-slate-600">listed as {tool.name}</span>
                         )}
                       </td>
-                      <th scope="row" className="px-3 py-2 font-normal break-words">
+                      <th scope="row" className="px-3 py-2 font-normal break-words max-sm:col-span-2 max-sm:py-1 max-sm:font-medium">
                         {tool.title}
                       </th>
-                      <td className="px-3 py-2">
+                      <td className="px-3 py-2 max-sm:pt-0">
                         <ToolBadges tool={tool} />
                         {tool.leftOut !== null && <span className="mt-1 block text-xs text-rose-900">{tool.leftOut.message}</span>}
                       </td>
-                      <td className="px-3 py-2 text-right">
+                      <td className="px-3 py-2 text-right max-sm:pt-0">
                         <Button variant="ghost" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(tool.index)}>
                           {isOpen ? "Hide details" : "Details"}
                           <span className="sr-only"> of {tool.title}</span>
@@ -139,8 +141,8 @@ export function ToolsTable({ app }: { app: AppCheck }) {
                       </td>
                     </tr>
                     {isOpen && (
-                      <tr id={detailsId} className="border-t border-slate-100 bg-slate-50">
-                        <td colSpan={4} className="px-3 py-3">
+                      <tr id={detailsId} className="border-t border-slate-100 bg-slate-50 max-sm:block">
+                        <td colSpan={4} className="px-3 py-3 max-sm:block">
                           <ToolDetails tool={tool} />
                         </td>
                       </tr>

@@ -106,7 +106,7 @@ async function main() {
         body: JSON.stringify({ name: size.name, url: served[i]!.url }),
       });
       if (r.status !== 201) throw new Error(`Adding ${size.name} answered ${r.status}: ${await r.text()}`);
-      const app = (await r.json()) as { id: string; lastCheck: { result: { status: string; tools: unknown[] } } | null };
+      const app = (await r.json()) as { id: string; lastCheck: { result: { status: string; unavailable: unknown } } | null };
       if (app.lastCheck?.result.status !== "available") throw new Error(`${size.name} is not available: ${JSON.stringify(app.lastCheck?.result.unavailable)}`);
       added.push(app.id);
       pages.push({ ...size, url: `${base}/orgs/${ORG}/connections/${app.id}` });

@@ -24,7 +24,8 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
       ) : history.data.checks.length === 0 ? (
         <p className="text-sm text-slate-700">This app has not been checked yet.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+        <div role="region" tabIndex={0} aria-label="Checks of this app" className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600">
+          {/* Focusable, so that a keyboard can scroll it sideways when it is wider than the screen. */}
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Checks of this app, newest first</caption>
             <thead className="bg-slate-50 text-slate-700">
