@@ -119,7 +119,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
     return addresses[0]!;
   }
 
-  function send(url: URL, address: ResolvedAddress, method: string, headers: Headers, body: Buffer | undefined, signal: AbortSignal): Promise<http.IncomingMessage> {
+  function send(url: URL, address: ResolvedAddress, method: string, headers: Headers, body: string | Buffer | undefined, signal: AbortSignal): Promise<http.IncomingMessage> {
     const lookup: LookupFunction = (_host, opts, callback) => {
       if (opts.all) callback(null, [{ address: address.address, family: address.family }]);
       else callback(null, address.address, address.family);
@@ -244,9 +244,10 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
   };
 }
 
-async function bodyBytes(body: RequestInit["body"]): Promise<Buffer | undefined> {
+/** The request body: a string stays one (node:http then writes it with the headers in one write). */
+async function bodyBytes(body: RequestInit["body"]): Promise<string | Buffer | undefined> {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return Buffer.from(body, "utf8");
+  if (typeof body === "string") return body;
   return Buffer.from(await new Response(body).arrayBuffer());
 }
 
@@ -273,10 +274,10 @@ const tooLarge = (kind: BoundKind, limit: number) =>
   );
 
 /** Whether a request body is a JSON-RPC `tools/list` request. */
-function listsTools(body: Buffer | undefined): boolean {
+function listsTools(body: string | Buffer | undefined): boolean {
   if (body === undefined || body.length > 64 * 1024 || !body.includes("tools/list")) return false;
   try {
-    return (JSON.parse(body.toString("utf8")) as { method?: unknown }).method === "tools/list";
+    return (JSON.parse(body.toString()) as { method?: unknown }).method === "tools/list";
   } catch {
     return false;
   }

@@ -7,8 +7,8 @@ import { ToolsScanner } from "./listing-scan";
 const escapeAll = (text: string) => text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** Feeds `text` to a scanner in pieces cut at `cuts`. */
-function scan(text: string, cuts: number[], budget = Infinity): ToolsScanner {
-  const scanner = new ToolsScanner(budget);
+function scan(text: string, cuts: number[], budget = Infinity, lazy = false): ToolsScanner {
+  const scanner = new ToolsScanner(budget, lazy);
   let from = 0;
   for (const cut of [...cuts.map((c) => Math.floor(c * text.length))].sort((a, b) => a - b)) {
     scanner.push(text.slice(from, cut));
@@ -64,6 +64,18 @@ describe("measuring entries as the answer streams", () => {
     const alone = scan(answer([{ name: "a" }], 0), [], 1);
     expect(alone.past).toBe(false);
     expect(alone.entries).toHaveLength(1);
+  });
+
+  it("holds a short answer unscanned, and scans it all once it could pass the budget", () => {
+    const tools = Array.from({ length: 50 }, (_, i) => ({ name: `t${String(i).padStart(2, "0")}`, description: "x".repeat(100) }));
+    const text = answer(tools, 0);
+    const each = entryChars(tools[0]);
+    const roomy = scan(text, [0.2, 0.5], text.length * 6, true);
+    expect(roomy.entries).toEqual([]); // could not pass: not measured
+    const tight = scan(text, [0.2, 0.5], each * 40, true);
+    expect(tight.past).toBe(true);
+    expect(tight.entries).toHaveLength(41);
+    expect(tight.chars).toBe(each * 41);
   });
 
   it("measures nothing outside result.tools", () => {

@@ -72,11 +72,37 @@ export class ToolsScanner {
   private elementStart = -1;
   private dead = false;
 
-  /** `budget`: characters the listing may still take before this answer passes the bound. */
-  constructor(private readonly budget: number) {}
+  private waiting: string[] = [];
+  private waitingLength = 0;
+  private scanning: boolean;
+
+  /**
+   * `budget`: characters the listing may still take before this answer passes the bound.
+   * `lazy`: hold the text unscanned while it is too short to hold that many characters (an entry
+   * takes at most 6 characters per character of its text: a raw control character, escaped),
+   * so small pages cost nothing.
+   */
+  constructor(
+    private readonly budget: number,
+    lazy = true,
+  ) {
+    this.scanning = !lazy;
+  }
+
+  /** Takes the next piece of the answer's text. */
+  push(text: string): void {
+    if (this.scanning) return this.scan(text);
+    this.waiting.push(text);
+    this.waitingLength += text.length;
+    if (this.waitingLength * 6 <= this.budget) return;
+    this.scanning = true;
+    for (const held of this.waiting.splice(0)) this.scan(held);
+  }
 
   /** A new message (the next event of a stream) starts. */
   reset(): void {
+    this.waiting = [];
+    this.waitingLength = 0;
     this.stack = [];
     this.scalar = Scalar.None;
     this.escape = 0;
@@ -86,7 +112,7 @@ export class ToolsScanner {
     this.dead = false;
   }
 
-  push(text: string): void {
+  private scan(text: string): void {
     if (this.dead || this.past) return;
     this.elementStart = this.inElement ? 0 : -1;
     for (let i = 0; i < text.length; i++) {
