@@ -85,6 +85,38 @@ describe("properties of the check", () => {
     );
   });
 
+  it("leaves out and includes exactly as one list of every name held would", () => {
+    // apps whose short names begin each other, tools that meet across them
+    const prefixy: fc.Arbitrary<AppListing> = fc.record({
+      name: fc.constantFrom("A", "A B", "a b c", "A_B_C D", "B", "a", "A-B"),
+      entries: fc.array(fc.record({ name: fc.constantFrom("x", "b_x", "c_x", "b_c_x", "d_x", "c_d_x", "b_c_d_x", "a_b_x") }), { maxLength: 6 }),
+      unavailable: fc.option(fc.constant({ code: "connect-failed" as const, message: "Down." }), { freq: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(prefixy, { minLength: 1, maxLength: 8 }), fc.subarray(["a_b_x", "a_x", "a_b_c_x", "b_x"]), (apps, own) => {
+        const result = checkListings(apps, { connections: [], tools: own });
+        const held = new Map<string, { app: string; tool: string }>();
+        for (const app of result.apps) {
+          for (const t of app.tools) {
+            expect(t.wholeName?.startsWith(`${app.shortName}_`)).toBe(true);
+            if (app.status === "unavailable") {
+              expect(t.leftOut).toBeNull();
+              continue;
+            }
+            const w = t.wholeName!;
+            if (own.includes(w)) expect(t.leftOut?.code).toBe("theorem-tool");
+            else if (held.has(w)) expect(t.leftOut).toMatchObject({ code: "name-taken", takenBy: held.get(w) });
+            else {
+              expect(t.included).toBe(true);
+              held.set(w, { app: app.name, tool: t.name! });
+            }
+          }
+        }
+      }),
+      runs,
+    );
+  });
+
   it("names the holder of a taken name: an included tool with that whole name", () => {
     fc.assert(
       fc.property(personArb, ([apps, theorem]) => {

@@ -85,6 +85,27 @@ describe("whole names across a person's apps (SPEC §2.4–§2.6)", () => {
     expect(ab!.tools[1]).toMatchObject({ wholeName: "a_b_y", included: true, leftOut: null });
   });
 
+  it("leaves out a tool of a later app with a shorter short name, and across three levels", () => {
+    const [ab, a, abc] = check([
+      { name: "A B", entries: [tool("x"), tool("c_y")] },
+      { name: "A", entries: [tool("b_x"), tool("b_c_y"), tool("b_c_z")] },
+      { name: "A B C", entries: [tool("y"), tool("z"), tool("w")] },
+    ]).apps;
+    expect(ab!.tools.map((t) => t.included)).toEqual([true, true]);
+    expect(a!.tools.map((t) => t.leftOut?.takenBy ?? null)).toEqual([{ app: "A B", tool: "x" }, { app: "A B", tool: "c_y" }, null]);
+    expect(abc!.shortName).toBe("a_b_c");
+    expect(abc!.tools.map((t) => t.leftOut?.takenBy ?? null)).toEqual([{ app: "A B", tool: "c_y" }, { app: "A", tool: "b_c_z" }, null]);
+  });
+
+  it("does not let apps whose short names only look alike clash", () => {
+    const [one, ten] = check([
+      { name: "App 1", entries: [tool("0_x")] },
+      { name: "App 10", entries: [tool("x")] },
+    ]).apps;
+    expect(one!.tools[0]!.wholeName).toBe("app_1_0_x");
+    expect(ten!.tools[0]).toMatchObject({ wholeName: "app_10_x", included: true });
+  });
+
   it("leaves out two tools that are the same after the cut at 64", () => {
     const stem = "x".repeat(70);
     const app = only([{ name: "A", entries: [tool(`${stem}1`), tool(`${stem}2`)] }]);

@@ -15,7 +15,7 @@ import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size
 import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";
 import { assignShortNames } from "./short-name";
 import { toolTitle } from "./title";
-import { WHOLE_NAME_MAX, wholeName } from "./whole-name";
+import { WHOLE_NAME_MAX, WholeNames, wholeName } from "./whole-name";
 
 /** One app of a person as read: its listing entries, and why it is unavailable if it is. */
 export interface AppListing {
@@ -145,7 +145,7 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
     theorem.connections,
   );
   const ownTools = new Set(theorem.tools);
-  const holders = new Map<string, { app: string; tool: string; sameApp: number }>();
+  const holders = new WholeNames();
 
   const results = apps.map((app, appIndex): AppCheck => {
     const { shortName, notes } = shortNames[appIndex]!;
@@ -167,26 +167,28 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
       };
     }
 
+    if (unavailable === null) holders.startApp(appIndex, shortName);
     for (const tool of tools) {
       if (tool.name === null || tool.leftOut !== null) continue;
       const named = wholeName(shortName, tool.name);
       tool.wholeName = named.wholeName;
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
       if (unavailable !== null) continue; // tools of an unavailable app take no names
-      const holder = holders.get(named.wholeName);
       let leftOut: LeftOut | null = null;
-      if (ownTools.has(named.wholeName)) {
+      const holder = ownTools.has(named.wholeName) ? null : holders.holder(named.wholeName);
+      if (holder === null) {
         leftOut = { code: "theorem-tool", message: `Left out: \`${named.wholeName}\` is one of Theorem's own tools.` };
       } else if (holder !== undefined) {
-        const where = holder.sameApp === appIndex ? `the earlier tool "${holder.tool}" of this app` : `"${holder.tool}" of ${holder.app}`;
+        const holderApp = apps[holder.app]!.name;
+        const where = holder.app === appIndex ? `the earlier tool "${holder.tool}" of this app` : `"${holder.tool}" of ${holderApp}`;
         leftOut = {
           code: "name-taken",
           message: `Left out: \`${named.wholeName}\` is already the name of ${where}.`,
-          takenBy: { app: holder.app, tool: holder.tool },
+          takenBy: { app: holderApp, tool: holder.tool },
         };
       }
       if (leftOut === null) {
-        holders.set(named.wholeName, { app: app.name, tool: tool.name, sameApp: appIndex });
+        holders.take(named.wholeName, tool.name);
         tool.included = true;
       } else {
         tool.leftOut = leftOut;
