@@ -62,6 +62,28 @@ describe("entryChars (SPEC §7)", () => {
     expect(entryChars(value)).toBe(reference(value));
   });
 
+  it("measures an own toJSON as JSON.stringify calls it", () => {
+    const value = { a: 1, inner: { toJSON: () => "x", b: [1, 2, 3] } };
+    expect(entryChars(value)).toBe(reference(value));
+    expect(entryChars({ toJSON: "not a function", a: 1 })).toBe(reference({ toJSON: "not a function", a: 1 }));
+  });
+
+  it("stays exact when the shared prototypes were changed", () => {
+    const value = { name: "t", tags: ["a", "b"], inner: { x: 1 } };
+    const proto = Object.prototype as Record<string, unknown>;
+    try {
+      proto["polluted"] = "yes"; // enumerable, inherited by every object: JSON.stringify skips it
+      expect(entryChars(value)).toBe(reference(value));
+      delete proto["polluted"];
+      Object.defineProperty(Array.prototype, "toJSON", { value: () => "arr", configurable: true });
+      expect(entryChars(value)).toBe(reference(value));
+    } finally {
+      delete proto["polluted"];
+      delete (Array.prototype as unknown as Record<string, unknown>)["toJSON"];
+    }
+    expect(entryChars(value)).toBe(reference(value));
+  });
+
   it("measures any JSON value exactly as JSON.stringify writes it", () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 6 }), fc.string({ unit: "binary" }), (value, text) => {

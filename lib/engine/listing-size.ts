@@ -15,10 +15,12 @@ export function codePoints(text: string): number {
  * from `JSON.stringify` itself, and a value too deep for it by an iterative walk.
  */
 export function entryChars(entry: unknown): number {
-  try {
-    return jsonChars(entry, 0);
-  } catch (e) {
-    if (e !== UNUSUAL) throw e;
+  if (prototypesArePlain()) {
+    try {
+      return jsonChars(entry, 0);
+    } catch (e) {
+      if (e !== UNUSUAL) throw e;
+    }
   }
   let text: string | undefined;
   try {
@@ -28,6 +30,15 @@ export function entryChars(entry: unknown): number {
     return deepJsonChars(entry);
   }
   return text === undefined ? 0 : codePoints(text);
+}
+
+/**
+ * The fast walk reads plain objects' own keys with `for…in` and no `toJSON`: true unless
+ * something added enumerable keys or a `toJSON` to the shared prototypes.
+ */
+function prototypesArePlain(): boolean {
+  for (const _ in Object.prototype) return false;
+  return !("toJSON" in Array.prototype);
 }
 
 /** Thrown by the fast walk for a value it leaves to `JSON.stringify`. */
@@ -107,13 +118,15 @@ function jsonChars(v: unknown, depth: number): number {
     return n;
   }
   const proto: unknown = Object.getPrototypeOf(v);
-  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === "function") throw UNUSUAL;
+  if (proto !== Object.prototype && proto !== null) throw UNUSUAL;
   let n = 2;
   let written = 0;
   for (const key in v) {
-    if (!Object.hasOwn(v, key)) continue;
     const x = (v as Record<string, unknown>)[key];
-    if (skipped(x)) continue;
+    if (skipped(x)) {
+      if (key === "toJSON" && typeof x === "function") throw UNUSUAL;
+      continue;
+    }
     n += keyChars(key) + 1 + jsonChars(x, depth + 1);
     written++;
   }
