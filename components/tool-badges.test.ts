@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { checkListings } from "@/lib/engine/check";
+import type { LeftOut, LeftOutCode, Policy, ToolCheck } from "@/lib/schemas/check";
+import { leftOutCode, policy } from "@/lib/schemas/check";
+import { leftOutBadge, POLICY_BADGE, runsTogetherBadge, toolBadgeSpecs } from "./tool-badges";
+
+/** Real tool checks from the engine, so the badges are tested on what the page shows. */
+function toolsOf(apps: { name: string; entries: unknown[]; down?: boolean }[]): ToolCheck[] {
+  const result = checkListings(
+    apps.map((a) => ({ name: a.name, entries: a.entries, unavailable: a.down ? { code: "connect-failed", message: "Down." } : null })),
+    { connections: [], tools: ["web_search"] },
+  );
+  return result.apps.flatMap((a) => a.tools);
+}
+
+describe("policy badges", () => {
+  it.each(policy.options.map((p) => [p]))("%s has its own label, tone and help", (p: Policy) => {
+    const spec = POLICY_BADGE[p];
+    expect(spec.label).toBe(p === "asks-first" ? "Asks first" : "Runs freely");
+    expect(spec.tone).toBe(p === "asks-first" ? "amber" : "green");
+    expect(spec.help.length).toBeGreaterThan(0);
+  });
+
+  it("says runs together or alone", () => {
+    expect(runsTogetherBadge(true)).toMatchObject({ label: "Runs together", tone: "blue" });
+    expect(runsTogetherBadge(false)).toMatchObject({ label: "Runs alone", tone: "slate" });
+  });
+});
+
+describe("left-out badges", () => {
+  const labels: Record<LeftOutCode, string> = {
+    "name-taken": "Left out: name taken",
+    "theorem-tool": "Left out: Theorem's own",
+    invalid: "Left out: not a tool",
+  };
+
+  it.each(leftOutCode.options.map((c) => [c]))("%s is red, labelled, with the engine's message as help", (code: LeftOutCode) => {
+    const leftOut: LeftOut = { code, message: `Why ${code}.` };
+    expect(leftOutBadge(leftOut)).toEqual({ label: labels[code], tone: "red", help: `Why ${code}.` });
+  });
+});
+
+describe("toolBadgeSpecs", () => {
+  const [included, readOnly, taken, theorem, invalid, down] = toolsOf([
+    { name: "Web", entries: [{ name: "clock_in", annotations: { destructiveHint: false, openWorldHint: true } }, { name: "hours", annotations: { readOnlyHint: true } }, { name: "hours" }, { name: "search" }, 7] },
+    { name: "Down", entries: [{ name: "x", annotations: { readOnlyHint: true } }], down: true },
+  ]);
+
+  it.each([
+    ["an included tool that asks first", included, ["Asks first", "Runs alone"]],
+    ["an included read-only tool", readOnly, ["Runs freely", "Runs together"]],
+    ["a tool whose name is taken", taken, ["Left out: name taken"]],
+    ["a tool named as one of Theorem's", theorem, ["Left out: Theorem's own"]],
+    ["an entry that is not a tool", invalid, ["Left out: not a tool"]],
+    ["a tool of an unavailable app", down, ["Not listed: app unavailable", "Runs freely", "Runs together"]],
+  ])("shows %s as %j", (_what, tool, labels) => {
+    expect(toolBadgeSpecs(tool!).map((b) => b.label)).toEqual(labels);
+  });
+
+  it("uses the engine's reason as the help of a left-out badge", () => {
+    expect(toolBadgeSpecs(taken!)[0]!.help).toBe(taken!.leftOut!.message);
+  });
+});
