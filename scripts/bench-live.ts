@@ -46,20 +46,26 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)]!;
 };
 const ms = (x: number) => `${x.toFixed(1)} ms`;
+type Time = { wall: number; cpu: number };
 
-async function timed(work: () => Promise<void>): Promise<number> {
+/** Wall-clock and CPU milliseconds of this process (the apps run in another). */
+async function timed(work: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
   const t = performance.now();
   await work();
-  return performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  return { wall: performance.now() - t, cpu: (used.user + used.system) / 1000 };
 }
 
 /** Runs the cases in turn, round after round, so that warm-up and machine noise fall on all alike; medians. */
-async function compare(cases: (() => Promise<void>)[]): Promise<number[]> {
+async function compare(cases: (() => Promise<void>)[]): Promise<{ wall: number; cpu: number }[]> {
   for (let i = 0; i < WARMUP; i++) for (const c of cases) await c();
-  const times = cases.map(() => [] as number[]);
+  const times = cases.map(() => [] as { wall: number; cpu: number }[]);
   for (let i = 0; i < REPS; i++) for (const [k, c] of cases.entries()) times[k]!.push(await timed(c));
-  return times.map(median);
+  return times.map((t) => ({ wall: median(t.map((x) => x.wall)), cpu: median(t.map((x) => x.cpu)) }));
 }
+
+const row = (label: string, t: { wall: number; cpu: number }) => console.log(`  ${label.padEnd(46)} ${ms(t.wall).padStart(10)} wall ${ms(t.cpu).padStart(10)} CPU`);
 
 // ---- 1. The route against the bare SDK client, on one app of 1,000 tools ----
 
@@ -96,12 +102,13 @@ async function readerAlone() {
   if (listing.unavailable !== null || listing.entries.length !== TOOLS) throw new Error(`reader failed: ${listing.unavailable?.message}`);
 }
 
-const [route, reader, bare] = (await compare([throughRoute, readerAlone, bareSdk])) as [number, number, number];
+const [route, reader, bare] = (await compare([throughRoute, readerAlone, bareSdk])) as [Time, Time, Time];
 console.log(`One app of 1,000 tools in ${TOOLS / PAGE} pages, median of ${REPS}:`);
-console.log(`  POST /api/check (live read + engine + JSON): ${ms(route)}`);
-console.log(`  the live reader alone (lib/mcp):            ${ms(reader)}`);
-console.log(`  bare SDK client (connect + all pages):       ${ms(bare)}`);
-console.log(`  ratio route / bare ${(route / bare).toFixed(2)} (goal ≤ 1.10); reader / bare ${(reader / bare).toFixed(2)}`);
+row("POST /api/check (live read + engine + JSON)", route);
+row("the live reader alone (lib/mcp)", reader);
+row("bare SDK client (connect + all pages)", bare);
+console.log(`  route / bare: ${(route.wall / bare.wall).toFixed(2)} wall, ${(route.cpu / bare.cpu).toFixed(2)} CPU (goal ≤ 1.10)`);
+console.log(`  reader / bare: ${(reader.wall / bare.wall).toFixed(2)} wall, ${(reader.cpu / bare.cpu).toFixed(2)} CPU`);
 
 // ---- 2. 50 apps at once against the slowest alone ----
 const all = { apps: urls.slow.map((url, i) => ({ name: `App ${i}`, url })) };
@@ -110,11 +117,11 @@ const check = (request: typeof all) => async () => {
   const checked = await runCheck(request);
   if (!checked.apps.every((a) => a.status === "available")) throw new Error("an app was unavailable");
 };
-const [together, alone] = (await compare([check(all), check(slowest)])) as [number, number];
+const [together, alone] = (await compare([check(all), check(slowest)])) as [Time, Time];
 console.log(`\n${APPS} apps of 100 tools, each answering after 50–250 ms, checked by runCheck, median of ${REPS}:`);
-console.log(`  all ${APPS} at once:  ${ms(together)}`);
-console.log(`  the slowest alone: ${ms(alone)}`);
-console.log(`  ratio ${(together / alone).toFixed(2)} (goal ≤ 1.20)`);
+row(`all ${APPS} at once`, together);
+row("the slowest alone", alone);
+console.log(`  ratio ${(together.wall / alone.wall).toFixed(2)} wall (goal ≤ 1.20)`);
 
 child.stdin!.end();
 await once(child, "exit");

@@ -315,6 +315,14 @@ function byteCounter(limit: number, scanner: ToolsScanner | null): Transform {
 
 const DATA_FIELD = Buffer.from("data");
 
+/** Where the line that holds `from` ends (its CR or LF), or the end of the chunk. */
+function lineEnd(chunk: Buffer, from: number): number {
+  const lf = chunk.indexOf(10, from);
+  const cr = chunk.indexOf(13, from);
+  const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+  return end < 0 ? chunk.length : end;
+}
+
 /**
  * Counts the bytes of the lines of one event (up to the blank line that ends it), and feeds
  * the data of each event to the scanner, one event (one message) at a time.
@@ -339,6 +347,18 @@ function eventCounter(limit: number, scanner: ToolsScanner | null): Transform {
         if (b === 10 && afterCR) {
           afterCR = false;
           continue;
+        }
+        if (state === 1 || state === 3) {
+          // The rest of a line, at once.
+          const end = lineEnd(chunk, i);
+          if (end > i) {
+            lineBytes += end - i;
+            eventBytes += end - i;
+            if (state === 3 && dataFrom < 0) dataFrom = i;
+            afterCR = false;
+            i = end - 1;
+            continue;
+          }
         }
         afterCR = b === 13;
         if (b === 10 || b === 13) {
