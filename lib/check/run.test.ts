@@ -55,6 +55,21 @@ describe("runCheck", () => {
     expect(took).toBeLessThan(SLOW_MS * 2 * 3);
   });
 
+  it("opens the addresses CHECK_ALLOW_HOSTS names, read at each check", { timeout: 10_000 }, async () => {
+    const before = process.env["CHECK_ALLOW_HOSTS"];
+    try {
+      process.env["CHECK_ALLOW_HOSTS"] = "10.0.0.0/8, 127.0.0.0/8";
+      const open = await runCheck({ apps: [{ name: "Attendance", url: good.url }] });
+      expect(open.apps[0]?.status).toBe("available");
+      process.env["CHECK_ALLOW_HOSTS"] = "10.0.0.0/8";
+      const shut = await runCheck({ apps: [{ name: "Attendance", url: good.url }] });
+      expect(shut.apps[0]?.unavailable?.code).toBe("address-refused");
+    } finally {
+      if (before === undefined) delete process.env["CHECK_ALLOW_HOSTS"];
+      else process.env["CHECK_ALLOW_HOSTS"] = before;
+    }
+  });
+
   it("refuses a live app on a private address unless the operator allows it", { timeout: 10_000 }, async () => {
     const result = await runCheck({ apps: [{ name: "Attendance", url: good.url }] }, { allow: parseAllowList("") });
     expect(result.apps[0]?.unavailable?.code).toBe("address-refused");

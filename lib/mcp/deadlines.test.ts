@@ -2,7 +2,10 @@ import type { ServerResponse } from "node:http";
 import { afterAll, describe, it } from "vitest";
 import { parseAllowList } from "./address";
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS, readLiveApp } from "./read-app";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ZooApp } from "./zoo/http";
+import { startSdkApp } from "./zoo/sdk-apps";
 import type { Answer } from "./zoo/raw-apps";
 import { drip, result, sendJson, sleep, startRawApp } from "./zoo/raw-apps";
 
@@ -57,6 +60,22 @@ describe.concurrent("deadlines", () => {
     expect(listing.unavailable?.message).toContain("(1 tool in 1 page before the deadline)");
     expect(listing.entries).toEqual([{ name: "t1" }]);
     expect(took).toBeLessThan(LIST_TIMEOUT_MS + TOLERANCE_MS);
+  });
+
+  it("ends the session of an app that timed out", { timeout: 15_000 }, async ({ expect }) => {
+    const stuck = await startSdkApp(() => {
+      const server = new Server({ name: "stuck", version: "1" }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async () => {
+        await sleep(9000);
+        return { tools: [] };
+      });
+      return server;
+    });
+    apps.push(stuck);
+    const listing = await readLiveApp({ name: "Stuck", url: stuck.url }, { allow });
+    expect(listing.unavailable?.code).toBe("list-timeout");
+    await expect.poll(() => stuck.seen.filter((s) => s.startsWith("DELETE")).length, { timeout: 2000 }).toBe(1);
+    expect(stuck.openSessions()).toBe(0);
   });
 
   it("gives up on an app that drips a byte every 500 ms", { timeout: 15_000 }, async ({ expect }) => {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkListings } from "@/lib/engine/check";
 import { parseAllowList } from "./address";
@@ -72,6 +73,17 @@ describe("apps that break the protocol", () => {
     const listing = await readLiveApp({ name: "Broken", url: app.url }, LOOPBACK);
     expect(listing.unavailable).toEqual({ code: "invalid-listing", message: `Broken is unavailable: its answer to tools/list ${why}.` });
     expect(performance.now() - started).toBeLessThan(2000); // said at once, not at the deadline
+  });
+
+  it("reads a gzip-encoded answer", { timeout: 10_000 }, async () => {
+    const app = await zoo(
+      startRawApp({
+        list: (res, id) => void res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(JSON.stringify(result(id, { tools: [{ name: "zipped" }] })))),
+      }),
+    );
+    const listing = await readLiveApp({ name: "Zipped", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.entries).toEqual([{ name: "zipped" }]);
   });
 
   it("says when tools/list has no tools array", { timeout: 10_000 }, async () => {
@@ -213,6 +225,21 @@ describe("addresses", () => {
     const listing = await readLiveApp({ name: "Hop", url: app.url }, LOOPBACK);
     expect(listing.unavailable).toBeNull();
     expect(listing.entries).toEqual([{ name: "here" }]);
+  });
+
+  it("does not send the app's headers to another origin it redirects to", { timeout: 10_000 }, async () => {
+    const heard: (string | string[] | undefined)[] = [];
+    const target = await zoo(
+      startRawApp({
+        http: (req) => void heard.push(req.headers["x-api-key"]),
+        list: (res, id) => sendJson(res, result(id, { tools: [{ name: "there" }] })),
+      }),
+    );
+    const app = await zoo(startHttp((_req, res) => void res.writeHead(307, { location: target.url }).end()));
+    const listing = await readLiveApp({ name: "Hop", url: app.url, headers: { "X-Api-Key": "s3cret" } }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard.every((h) => h === undefined)).toBe(true);
   });
 
   it("stops a redirect loop after 5 redirects", { timeout: 10_000 }, async () => {
