@@ -20,6 +20,16 @@ export function toolCounts(app: AppCheck) {
   return { runsFreely, asksFirst, leftOut };
 }
 
+/** The counts in one line; an unavailable app's tools reach no one, so they are not split by policy. */
+export function countsText(app: AppCheck): string {
+  if (app.status === "unavailable") {
+    const n = app.tools.length;
+    return n === 0 ? "No tools read" : `${n.toLocaleString("en-US")} ${n === 1 ? "tool" : "tools"} read · none reach the assistant`;
+  }
+  const c = toolCounts(app);
+  return `${c.runsFreely} run freely · ${c.asksFirst} ask first · ${c.leftOut} left out`;
+}
+
 export function StatusPill({ status }: { status: AppCheck["status"] }) {
   return status === "available" ? <Badge tone="green">Available</Badge> : <Badge tone="red">Unavailable</Badge>;
 }
@@ -46,7 +56,6 @@ export function TimingsLine({ timings }: { timings: Timings }) {
 
 /** The check's findings below its heading: the leader's reason first, then notes, counts, timings, size and tools. */
 export function AppCheckBody({ app }: { app: AppCheck }) {
-  const counts = toolCounts(app);
   return (
     <>
       {app.unavailable !== null && <UnavailableReason unavailable={app.unavailable} />}
@@ -57,9 +66,7 @@ export function AppCheckBody({ app }: { app: AppCheck }) {
           ))}
         </ul>
       )}
-      <p className="text-sm text-slate-700">
-        {counts.runsFreely} run freely · {counts.asksFirst} ask first · {counts.leftOut} left out
-      </p>
+      <p className="text-sm text-slate-700">{countsText(app)}</p>
       {app.timings !== null && <TimingsLine timings={app.timings} />}
       <SizeMeter listing={app.listing} />
       <ToolsTable app={app} />

@@ -85,7 +85,7 @@ export function ToolsTable({ app }: { app: AppCheck }) {
           </select>
         </label>
         <p className="text-sm text-slate-700" aria-live="polite">
-          {shown.length === app.tools.length ? `${shown.length} tools` : `${shown.length} of ${app.tools.length} tools`}
+          {shown.length === app.tools.length ? `${shown.length} ${shown.length === 1 ? "tool" : "tools"}` : `${shown.length} of ${app.tools.length} tools`}
         </p>
       </div>
 

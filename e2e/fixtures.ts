@@ -62,10 +62,11 @@ export async function seriousViolations(page: Page) {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) }));
 }
 
-/** A full-page screenshot kept as an artifact of the test. */
+/** A full-page screenshot kept as an artifact of the test (a file in its test-results folder, attached to the report). */
 export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
-  const body = await page.screenshot({ fullPage: true });
-  await testInfo.attach(name, { body, contentType: "image/png" });
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
 /** A tool listing an MCP app answers with: `count` tools named `<prefix>_<n>`. */

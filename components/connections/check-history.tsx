@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { toolCounts } from "@/components/app-check-view";
+import { countsText } from "@/components/app-check-view";
 import { ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { LoadError, Loading } from "@/components/connections/states";
@@ -26,9 +26,9 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
       ) : (
         <div role="region" tabIndex={0} aria-label="Checks of this app" className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600">
           {/* Focusable, so that a keyboard can scroll it sideways when it is wider than the screen. */}
-          <table className="w-full text-left text-sm">
+          <table className="w-full text-left text-sm max-sm:block">
             <caption className="sr-only">Checks of this app, newest first</caption>
-            <thead className="bg-slate-50 text-slate-700">
+            <thead className="bg-slate-50 text-slate-700 max-sm:sr-only">
               <tr>
                 <th scope="col" className="px-3 py-2 font-medium">
                   Checked
@@ -47,26 +47,24 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
                 </th>
               </tr>
             </thead>
-            <tbody>
-              {history.data.checks.map((c) => {
-                const counts = toolCounts(c.result);
-                return (
-                  <tr key={c.id} className="border-t border-slate-200 align-top">
-                    <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
+            <tbody className="max-sm:block">
+              {history.data.checks.map((c) => (
+                  <tr key={c.id} className="border-t border-slate-200 align-top max-sm:block max-sm:py-2">
+                    <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap max-sm:block max-sm:py-0.5 max-sm:font-medium">
                       <time dateTime={c.checkedAt}>{formatWhen(c.checkedAt)}</time>
                     </th>
-                    <td className="px-3 py-2">
+                    <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
                       <ConnectionStatusPill status={c.result.status} />
                       {c.result.unavailable !== null && <span className="mt-1 block text-xs text-rose-900">{c.result.unavailable.message}</span>}
                     </td>
-                    <td className="px-3 py-2">
-                      {counts.runsFreely} run freely · {counts.asksFirst} ask first · {counts.leftOut} left out
+                    <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{countsText(c.result)}</td>
+                    <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">{formatCount(c.result.listing.chars)} characters</td>
+                    <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">
+                      <span className="sm:hidden">took </span>
+                      {formatSeconds(c.durationMs)}
                     </td>
-                    <td className="px-3 py-2 whitespace-nowrap">{formatCount(c.result.listing.chars)} characters</td>
-                    <td className="px-3 py-2 whitespace-nowrap">{formatSeconds(c.durationMs)}</td>
                   </tr>
-                );
-              })}
+              ))}
             </tbody>
           </table>
         </div>

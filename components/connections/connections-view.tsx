@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { CONNECT_LIMIT_MS, LIST_LIMIT_MS, toolCounts } from "@/components/app-check-view";
+import { CONNECT_LIMIT_MS, countsText, LIST_LIMIT_MS } from "@/components/app-check-view";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
@@ -118,7 +118,6 @@ function AppRow({
 }) {
   const last = app.lastCheck;
   const check = last?.result ?? null;
-  const counts = check !== null ? toolCounts(check) : null;
   const href = `/orgs/${encodeURIComponent(org)}/connections/${encodeURIComponent(app.id)}`;
   const status = connectionStatus(app, progress);
   return (
@@ -141,15 +140,13 @@ function AppRow({
         <RemoveAppButton org={org} appId={app.id} appName={app.name} />
       </div>
 
-      {last === null || check === null || counts === null ? (
+      {last === null || check === null ? (
         <p className="mt-2 text-sm text-slate-700">Not checked yet.</p>
       ) : (
         <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <div>
             <dt className="text-slate-600">Tools</dt>
-            <dd className="text-slate-900">
-              {counts.runsFreely} run freely · {counts.asksFirst} ask first · {counts.leftOut} left out
-            </dd>
+            <dd className="text-slate-900">{countsText(check)}</dd>
           </div>
           <div>
             <dt className="text-slate-600">Size</dt>

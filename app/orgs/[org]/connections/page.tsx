@@ -1,12 +1,17 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ConnectionsView } from "@/components/connections/connections-view";
-import { orgSlug } from "@/lib/schemas/orgs";
+import { lookUp } from "./lookup";
 
-export const metadata: Metadata = { title: "Connections" };
+type Props = { params: Promise<{ org: string }> };
 
-export default async function ConnectionsPage({ params }: { params: Promise<{ org: string }> }) {
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const found = lookUp((await params).org);
+  return { title: found ? `Connections of ${found.org}` : "Connections" };
+}
+
+export default async function ConnectionsPage({ params }: Props) {
   const { org } = await params;
-  if (!orgSlug.safeParse(org).success) notFound();
+  if (lookUp(org) === null) notFound();
   return <ConnectionsView org={org} />;
 }

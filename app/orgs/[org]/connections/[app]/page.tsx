@@ -1,15 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AppDetailView } from "@/components/connections/app-detail-view";
-import { orgSlug } from "@/lib/schemas/orgs";
+import { lookUp } from "../lookup";
 
-export const metadata: Metadata = { title: "App" };
-
-export default async function AppPage({ params }: { params: Promise<{ org: string; app: string }> }) {
-  const { org, app } = await params;
-  if (!orgSlug.safeParse(org).success) notFound();
-  return <AppDetailView org={org} appId={safeDecode(app)} />;
-}
+type Props = { params: Promise<{ org: string; app: string }> };
 
 function safeDecode(segment: string): string {
   try {
@@ -17,4 +11,17 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { org, app } = await params;
+  const found = lookUp(org, safeDecode(app));
+  return { title: found?.app ?? "App" };
+}
+
+export default async function AppPage({ params }: Props) {
+  const { org, app } = await params;
+  const id = safeDecode(app);
+  if (lookUp(org, id) === null) notFound();
+  return <AppDetailView org={org} appId={id} />;
 }

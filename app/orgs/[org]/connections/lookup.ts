@@ -1,0 +1,24 @@
+import "server-only";
+import { ApiError } from "@/lib/api/errors";
+import { orgContext } from "@/lib/orgs/db";
+import { findOrg, requireApp } from "@/lib/orgs/store";
+import { orgSlug } from "@/lib/schemas/orgs";
+
+/**
+ * What the pages know before the browser asks the API: whether the organisation (and app)
+ * exist, so an unknown one answers 404. `undefined` when the store cannot be read: the page
+ * then renders, and its own queries show the error.
+ */
+export function lookUp(org: string, app?: string): { org: string; app?: string } | null | undefined {
+  if (!orgSlug.safeParse(org).success) return null;
+  try {
+    const { db } = orgContext();
+    const found = findOrg(db, org);
+    if (found === undefined) return null;
+    if (app === undefined) return { org: found.name };
+    return { org: found.name, app: requireApp(db, org, app).name };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "not-found") return null;
+    return undefined;
+  }
+}
