@@ -1,4 +1,10 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { ServerResponse } from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkListings } from "@/lib/engine/check";
@@ -130,6 +136,37 @@ describe("apps that break the protocol", () => {
     await gone.close();
     const listing = await readLiveApp({ name: "Gone", url: gone.url }, LOOPBACK);
     expect(listing.unavailable).toEqual({ code: "connect-failed", message: `Gone is unavailable: nothing answers at 127.0.0.1:${gone.port} (connection refused).` });
+  });
+});
+
+const hasOpenssl = spawnSync("openssl", ["version"]).status === 0;
+
+describe.skipIf(!hasOpenssl)("TLS", () => {
+  it("says when an https app's certificate is not trusted", { timeout: 15_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zoo-tls-"));
+    try {
+      const made = spawnSync(
+        "openssl",
+        ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1"],
+        { timeout: 10_000 },
+      );
+      expect(made.status).toBe(0);
+      const server = https.createServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (_req, res) => res.end());
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const listing = await readLiveApp({ name: "Secure", url: `https://127.0.0.1:${port}/mcp` }, LOOPBACK);
+        expect(listing.unavailable).toEqual({
+          code: "connect-failed",
+          message: "Secure is unavailable: its TLS certificate was not accepted (DEPTH_ZERO_SELF_SIGNED_CERT).",
+        });
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
