@@ -51,3 +51,16 @@ describe("jsonErrorAt", () => {
     expect(jsonErrorAt("x", "Something else")).toBeUndefined();
   });
 });
+
+describe("positions V8 does not give", () => {
+  it.each([
+    ['{"a":}', 1, 6],
+    ['{\n "a": 1,\n "b": x\n}', 3, 7],
+    ["[1,]", 1, 4],
+    ['{"apps": [{"name": "A", "tools": nope}]}', 1, 35],
+  ])("%j breaks at line %i, column %i", (text, line, column) => {
+    const parsed = parseJson(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.at).toMatchObject({ line, column });
+  });
+});
