@@ -142,6 +142,7 @@ test("an unavailable app: the leader's sentence comes first, and the size meter 
   const row = appRow(page, "Warehouse");
   await expect(row.getByText("Unavailable", { exact: true })).toBeVisible();
   await expect(row.getByText(/of 250,000 characters/)).toHaveClass(/text-rose-800/);
+  await expect(row.getByText(/^\d+ tools read · none reach the assistant$/)).toBeVisible();
 
   await page.goto(`${connectionsPath}/${app.id}`);
   const reason = page.getByRole("alert").filter({ hasText: "Unavailable: Listing too large" });
@@ -203,6 +204,25 @@ test("re-check all shows each app checking, then their fresh answers", async ({ 
   await expect(page.getByRole("status").filter({ hasText: /^Re-checked \d+ apps\.$/ })).toBeVisible({ timeout: 30_000 });
   await expect(row.getByText("Available", { exact: true })).toBeVisible();
   await expect(row.locator("time")).not.toHaveAttribute("datetime", before!);
+});
+
+test("an app's own page: re-check adds to its history; remove leads back to the list without it", async ({ page, serveApp, addAppByApi }) => {
+  const app = await addAppByApi("Rota", await serveApp({ name: "Rota", tools: ROTA_TOOLS }));
+  await page.goto(`${connectionsPath}/${app.id}`);
+  const history = page.getByRole("table", { name: "Checks of this app, newest first" }).getByRole("rowgroup").nth(1).getByRole("row");
+  await expect(history.first()).toBeVisible();
+  const before = await history.count();
+
+  await page.getByRole("button", { name: "Re-check", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Re-checking…" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Re-check", exact: true })).toBeEnabled({ timeout: 30_000 });
+  await expect(history).toHaveCount(before + 1);
+
+  await page.getByRole("button", { name: "Remove Rota" }).click();
+  await page.getByRole("dialog", { name: "Remove Rota?" }).getByRole("button", { name: "Remove app" }).click();
+  await expect(page).toHaveURL(new RegExp(`${connectionsPath}$`));
+  await expect(page.getByRole("list", { name: "Connected apps" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Rota", exact: true })).toHaveCount(0);
 });
 
 test("an unknown organisation or app says so plainly", async ({ page }) => {
