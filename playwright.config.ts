@@ -36,6 +36,8 @@ export default defineConfig({
       // A build folder of its own, so a test run never collides with `npm start`'s build.
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-e2e",
       E2E_FRESH_DB: "1",
+      // The tests serve their own MCP apps on loopback, as the demo does.
+      CHECK_ALLOW_HOSTS: "127.0.0.1",
     },
   },
 });

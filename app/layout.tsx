@@ -21,6 +21,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/" className="font-semibold text-slate-900">
               Theorem <span className="text-indigo-700">Connections</span>
             </Link>
+            <Link href="/orgs/demo/connections" className="text-sm text-slate-700 hover:text-indigo-700 hover:underline">
+              Connections
+            </Link>
             <Link href="/preview" className="text-sm text-slate-700 hover:text-indigo-700 hover:underline">
               Preview a listing
             </Link>
