@@ -27,20 +27,22 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns anything thrown in a route into an answer: known errors keep their status, the rest a plain 500. */
-export function handleApiError(error: unknown): Response {
+/** What an error answers: known errors keep their status, the rest a plain 500 with no detail. */
+export function describeApiError(error: unknown): { status: number; body: ApiErrorBody } {
   if (error instanceof ApiError) {
-    const body: ApiErrorBody = { error: { code: error.code, message: error.message, ...error.details } };
-    return Response.json(body, { status: ERROR_STATUS[error.code] });
+    return { status: ERROR_STATUS[error.code], body: { error: { code: error.code, message: error.message, ...error.details } } };
   }
   if (error instanceof ZodError) {
-    const body: ApiErrorBody = {
-      error: { code: "invalid-request", message: summariseIssues(error), issues: error.issues },
-    };
-    return Response.json(body, { status: 422 });
+    return { status: 422, body: { error: { code: "invalid-request", message: summariseIssues(error), issues: error.issues } } };
   }
   console.error("Unexpected error in an API route:", error instanceof Error ? error.message : error);
-  return Response.json({ error: { code: "internal", message: "Something went wrong on our side." } } satisfies ApiErrorBody, { status: 500 });
+  return { status: 500, body: { error: { code: "internal", message: "Something went wrong on our side." } } };
+}
+
+/** Turns anything thrown in a route into an answer, never a stack trace. */
+export function handleApiError(error: unknown): Response {
+  const { status, body } = describeApiError(error);
+  return Response.json(body, { status });
 }
 
 function summariseIssues(error: ZodError): string {

@@ -1,7 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { runCheck } from "@/lib/check/run";
+import { runCheck, type RunOptions } from "@/lib/check/run";
+import type { AppListing } from "@/lib/engine/check";
 import type { Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/schema";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
@@ -18,7 +19,9 @@ import { checkHistory, checkInput, insertChecks, orgApps, requireApp, requireOrg
  * stores a record for each: after a change every app's `lastCheck` has the current names.
  */
 
-export type CheckRunner = (request: CheckRequest) => Promise<CheckResult>;
+export type CheckRunner = (request: CheckRequest, options?: Pick<RunOptions, "onRead">) => Promise<CheckResult>;
+/** Told of each app of a re-check as soon as it has been read: its id and the read's outcome. */
+export type OnAppRead = (app: string, listing: AppListing) => void;
 export interface OrgContext {
   db: Conn;
   /** The live check; tests may read listings some other way. */
@@ -46,11 +49,12 @@ async function serially<T>(org: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Checks `rows` (the whole organisation, in connection order) and returns one record per app. */
-async function checkAll(ctx: OrgContext, rows: AppRow[]): Promise<NewCheck[]> {
+async function checkAll(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Promise<NewCheck[]> {
   if (rows.length === 0) return [];
   const checkedAt = Date.now();
   const started = performance.now();
-  const result = await (ctx.check ?? runCheck)({ apps: rows.map(checkInput) });
+  const read = onRead === undefined ? undefined : (index: number, listing: AppListing) => onRead(rows[index]!.id, listing);
+  const result = await (ctx.check ?? runCheck)({ apps: rows.map(checkInput) }, { onRead: read });
   const durationMs = Math.round(performance.now() - started);
   if (result.apps.length !== rows.length) throw new Error(`The check answered ${result.apps.length} apps for ${rows.length}.`);
   return rows.map((row, i) => ({ id: randomUUID(), app: row.id, checkedAt, durationMs, result: result.apps[i]! }));
@@ -144,10 +148,10 @@ export async function removeApp(ctx: OrgContext, org: string, id: string): Promi
   });
 }
 
-/** Re-checks every app of the organisation. */
-export async function recheckOrg(ctx: OrgContext, org: string): Promise<AppList> {
+/** Re-checks every app of the organisation; `onRead` hears of each app as its read ends. */
+export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRead): Promise<AppList> {
   requireOrg(ctx.db, org);
-  await serially(org, async () => insertChecks(ctx.db, await checkAll(ctx, orgApps(ctx.db, org))));
+  await serially(org, async () => insertChecks(ctx.db, await checkAll(ctx, orgApps(ctx.db, org), onRead)));
   return listApps(ctx, org);
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { appCheck, appName, appUrl } from "./check";
+import { appCheck, appName, appUrl, timings, unavailable } from "./check";
 
 /**
  * The organisation API (`/api/orgs/{org}/…`): what the Connections tab stores and shows.
@@ -67,6 +67,19 @@ export type AppList = z.infer<typeof appList>;
 /** GET /api/orgs/{org}/apps/{app}/checks (and GET /api/orgs/{org}/checks): newest first. */
 export const checkHistory = z.object({ checks: z.array(checkRecord) });
 export type CheckHistory = z.infer<typeof checkHistory>;
+
+/**
+ * POST /api/orgs/{org}/checks with `Accept: application/x-ndjson`: one line per app as soon as
+ * it has been read (whether it could be), then the list with the names computed over all of
+ * them; a failure of the whole check ends the stream with an `error` line.
+ */
+export const recheckEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("read"), app: z.string(), unavailable: unavailable.nullable(), timings: timings.nullable() }),
+  z.object({ type: z.literal("done"), list: appList }),
+  z.object({ type: z.literal("error"), error: z.object({ code: z.string(), message: z.string() }) }),
+]);
+export type RecheckEvent = z.infer<typeof recheckEvent>;
+export const RECHECK_STREAM_TYPE = "application/x-ndjson";
 
 // Answers of the other routes, for the record:
 // POST   /api/orgs/{org}/apps             appCreate → 201 storedApp (checked once before answering)

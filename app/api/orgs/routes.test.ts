@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appList, checkHistory, storedApp } from "@/lib/schemas/orgs";
+import { appList, checkHistory, RECHECK_STREAM_TYPE, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/scripts/demo-apps.mjs";
 import { serveMcpApp } from "@/scripts/demo-apps.mjs";
 
@@ -148,6 +148,45 @@ describe("the organisation API, live", () => {
     expect(app.lastCheck?.result.unavailable?.code).toBe("connect-timeout");
     const list = appList.parse(await (await appsRoute.GET(new Request(`${base}/acme/apps`), orgParams("acme"))).json());
     expect(list.apps[0]?.lastCheck?.result.status).toBe("available");
+  });
+
+  it("streams a line per app as its read ends, the quick ones before the slow one, then the list", { timeout: 20_000 }, async () => {
+    const started = performance.now();
+    const response = await orgChecksRoute.POST(
+      new Request(`${base}/acme/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } }),
+      orgParams("acme"),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain(RECHECK_STREAM_TYPE);
+    const events: { event: RecheckEvent; at: number }[] = [];
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += value;
+      let newline: number;
+      while ((newline = buffered.indexOf("\n")) >= 0) {
+        events.push({ event: recheckEvent.parse(JSON.parse(buffered.slice(0, newline))), at: performance.now() - started });
+        buffered = buffered.slice(newline + 1);
+      }
+    }
+    const list = appList.parse(await (await appsRoute.GET(new Request(`${base}/acme/apps`), orgParams("acme"))).json());
+    const slowId = list.apps.find((a) => a.name === "Slow Reports")!.id;
+    const reads = events.filter((e) => e.event.type === "read");
+    expect(reads.map((e) => (e.event.type === "read" ? e.event.app : "")).sort()).toEqual(list.apps.map((a) => a.id).sort());
+    // The quick apps are told of long before the slow one gives up at 3 s.
+    const slow = reads.find((e) => e.event.type === "read" && e.event.app === slowId)!;
+    expect(slow.event).toMatchObject({ unavailable: { code: "connect-timeout" } });
+    for (const quick of reads.filter((e) => e !== slow)) expect(quick.at).toBeLessThan(slow.at - 1500);
+    const last = events.at(-1)!.event;
+    expect(last.type).toBe("done");
+    if (last.type === "done") expect(last.list.apps.map((a) => a.lastCheck?.result.shortName)).toEqual(list.apps.map((a) => a.lastCheck?.result.shortName));
+  });
+
+  it("answers an unknown organisation's streamed re-check with a plain 404", { timeout: 10_000 }, async () => {
+    const response = await orgChecksRoute.POST(new Request(`${base}/nobody/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } }), orgParams("nobody"));
+    expect(response.status).toBe(404);
   });
 
   it("removes an app (204) and gives its short name back to the next one", { timeout: 20_000 }, async () => {

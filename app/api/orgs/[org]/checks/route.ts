@@ -1,7 +1,9 @@
-import { withErrors } from "@/lib/api/errors";
+import { describeApiError, withErrors } from "@/lib/api/errors";
 import { history, recheckOrg } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 import { historyLimit } from "@/lib/orgs/query";
+import { RECHECK_STREAM_TYPE, type RecheckEvent } from "@/lib/schemas/orgs";
+import { requireOrg } from "@/lib/orgs/store";
 
 export const dynamic = "force-dynamic";
 
@@ -15,8 +17,42 @@ export const GET = withErrors(async (request: Request, { params }: Context) => {
   return Response.json({ checks: history(orgContext(), org, undefined, historyLimit(request)) });
 });
 
-/** POST /api/orgs/{org}/checks: re-checks every app; answers the list. */
-export const POST = withErrors(async (_request: Request, { params }: Context) => {
+/**
+ * POST /api/orgs/{org}/checks: re-checks every app; answers the list. Asked for
+ * `application/x-ndjson`, it streams a line per app as its read ends, then the list.
+ */
+export const POST = withErrors(async (request: Request, { params }: Context) => {
   const { org } = await params;
-  return Response.json(await recheckOrg(orgContext(), org));
+  const ctx = orgContext();
+  if (!(request.headers.get("accept") ?? "").includes(RECHECK_STREAM_TYPE)) return Response.json(await recheckOrg(ctx, org));
+
+  requireOrg(ctx.db, org); // an unknown organisation is a plain 404, before any stream starts
+  const encoder = new TextEncoder();
+  // A leader who leaves the page does not stop the check: its results are still stored.
+  let open = true;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (event: RecheckEvent) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+        } catch {
+          open = false;
+        }
+      };
+      // Not awaited: the stream hands out each line as it is written.
+      void recheckOrg(ctx, org, (app, listing) => send({ type: "read", app, unavailable: listing.unavailable ?? null, timings: listing.timings ?? null }))
+        .then(
+          (list) => send({ type: "done", list }),
+          (error: unknown) => send({ type: "error", error: describeApiError(error).body.error }),
+        )
+        .finally(() => {
+          if (open) controller.close();
+        });
+    },
+    cancel() {
+      open = false;
+    },
+  });
+  return new Response(stream, { headers: { "content-type": `${RECHECK_STREAM_TYPE}; charset=utf-8`, "cache-control": "no-store" } });
 });
