@@ -192,17 +192,22 @@ test("removing an app frees its short name: the later app's _2 moves back", asyn
   await expect(toolRow(page, "shifts_swap_shift")).toBeVisible();
 });
 
-test("re-check all shows each app checking, then their fresh answers", async ({ page, serveApp, addAppByApi }) => {
+test("re-check all shows each app's progress as it is read, then their fresh answers", async ({ page, serveApp, addAppByApi }) => {
   await addAppByApi("Rota", await serveApp({ name: "Rota", tools: ROTA_TOOLS }));
   await page.goto(connectionsPath);
   const row = appRow(page, "Rota");
+  const slow = appRow(page, "Slow Reports"); // the demo's app that takes 3 s to give up
   const before = await row.locator("time").getAttribute("datetime");
 
   await page.getByRole("button", { name: "Re-check all" }).click();
-  await expect(row.getByText("Checking…")).toBeVisible();
-  await expect(page.getByRole("status").filter({ hasText: /^Re-checking \d+ apps…/ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Re-checking \d+ apps: \d+ read…/ })).toBeVisible();
+  // Rota answers at once: its row says so while the slow app is still being read.
+  await expect(row.getByText("Read · naming…")).toBeVisible();
+  await expect(row.getByText(/its names come once every app is read/)).toBeVisible();
+  await expect(slow.getByText("Checking…")).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: /^Re-checked \d+ apps\.$/ })).toBeVisible({ timeout: 30_000 });
   await expect(row.getByText("Available", { exact: true })).toBeVisible();
+  await expect(slow.getByText("Unavailable", { exact: true })).toBeVisible();
   await expect(row.locator("time")).not.toHaveAttribute("datetime", before!);
 });
 

@@ -2,21 +2,27 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { StoredApp } from "@/lib/schemas/orgs";
 
 /** What a row of the Connections list says about an app right now. */
-export type ConnectionStatus = "available" | "unavailable" | "unchecked" | "checking" | "check-failed";
+export type ConnectionStatus = "available" | "unavailable" | "unchecked" | "checking" | "read" | "check-failed";
+
+/** Where a row is in a re-check under way: being read, read (naming waits for the rest), or failed. */
+export type RowProgress = "checking" | "read" | "failed";
 
 export const CONNECTION_STATUS: Record<ConnectionStatus, { label: string; tone: BadgeTone }> = {
   available: { label: "Available", tone: "green" },
   unavailable: { label: "Unavailable", tone: "red" },
   unchecked: { label: "Not checked yet", tone: "slate" },
   checking: { label: "Checking…", tone: "blue" },
+  read: { label: "Read · naming…", tone: "blue" },
   "check-failed": { label: "Check failed", tone: "amber" },
 };
 
 /** The status of a stored app, given whether a re-check is under way or just failed. */
-export function connectionStatus(app: StoredApp, progress: "checking" | "failed" | undefined): ConnectionStatus {
+export function connectionStatus(app: StoredApp, progress: RowProgress | undefined): ConnectionStatus {
   switch (progress) {
     case "checking":
       return "checking";
+    case "read":
+      return "read";
     case "failed":
       return "check-failed";
     case undefined:

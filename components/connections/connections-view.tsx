@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { CONNECT_LIMIT_MS, countsText, LIST_LIMIT_MS } from "@/components/app-check-view";
 import { AddAppForm } from "@/components/connections/add-app-form";
-import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
+import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/components/connections/connection-status";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import { formatCount } from "@/lib/engine/listing-size";
 import { ApiRequestError } from "@/lib/queries/check";
-import { appsQuery, recheckAllMutation } from "@/lib/queries/orgs";
+import { appsQuery, recheckAllMutation, type AppRead } from "@/lib/queries/orgs";
 import type { StoredApp } from "@/lib/schemas/orgs";
 
 /** The time, ticking each second while `ticking`: how long a re-check has been running. */
@@ -31,7 +31,9 @@ function useNow(ticking: boolean) {
 export function ConnectionsView({ org }: { org: string }) {
   const client = useQueryClient();
   const apps = useQuery(appsQuery(org));
-  const recheck = useMutation(recheckAllMutation(client, org));
+  // Each app's read as the streamed re-check reports it, by app id.
+  const [reads, setReads] = useState<Record<string, AppRead>>({});
+  const recheck = useMutation(recheckAllMutation(client, org, (read) => setReads((r) => ({ ...r, [read.app]: read }))));
   const [startedAt, setStartedAt] = useState(0);
   const now = useNow(recheck.isPending);
 
@@ -67,6 +69,7 @@ export function ConnectionsView({ org }: { org: string }) {
             variant="secondary"
             onClick={() => {
               setStartedAt(Date.now());
+              setReads({});
               recheck.mutate();
             }}
             disabled={running || list.length === 0}
@@ -75,7 +78,7 @@ export function ConnectionsView({ org }: { org: string }) {
           </Button>
           <p role="status" className="text-sm text-slate-700">
             {running
-              ? `Re-checking ${list.length} ${list.length === 1 ? "app" : "apps"}… ${elapsed} s`
+              ? `Re-checking ${list.length} ${list.length === 1 ? "app" : "apps"}: ${Object.keys(reads).length} read… ${elapsed} s`
               : recheck.isSuccess
                 ? `Re-checked ${recheck.data.apps.length} ${recheck.data.apps.length === 1 ? "app" : "apps"}.`
                 : ""}
@@ -88,7 +91,14 @@ export function ConnectionsView({ org }: { org: string }) {
       ) : (
         <ol aria-label="Connected apps" className="space-y-3">
           {list.map((app, i) => (
-            <AppRow key={app.id} org={org} app={app} position={i + 1} progress={running ? "checking" : recheck.isError ? "failed" : undefined} />
+            <AppRow
+              key={app.id}
+              org={org}
+              app={app}
+              position={i + 1}
+              progress={running ? (reads[app.id] !== undefined ? "read" : "checking") : recheck.isError ? "failed" : undefined}
+              read={running ? reads[app.id] : undefined}
+            />
           ))}
         </ol>
       )}
@@ -110,18 +120,21 @@ function AppRow({
   app,
   position,
   progress,
+  read,
 }: {
   org: string;
   app: StoredApp;
   position: number;
-  progress: "checking" | "failed" | undefined;
+  progress: RowProgress | undefined;
+  /** This re-check's read of the app, before the names are given. */
+  read: AppRead | undefined;
 }) {
   const last = app.lastCheck;
   const check = last?.result ?? null;
   const href = `/orgs/${encodeURIComponent(org)}/connections/${encodeURIComponent(app.id)}`;
   const status = connectionStatus(app, progress);
   return (
-    <li aria-label={app.name} aria-busy={progress === "checking"} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <li aria-label={app.name} aria-busy={progress === "checking" || progress === "read"} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
@@ -140,6 +153,13 @@ function AppRow({
         <RemoveAppButton org={org} appId={app.id} appName={app.name} />
       </div>
 
+      {read !== undefined && (
+        <p className={cn("mt-2 text-sm", read.unavailable === null ? "text-slate-700" : "text-rose-900")}>
+          {read.unavailable === null
+            ? `Read${read.timings !== null ? ` in ${formatSeconds(read.timings.connectMs + (read.timings.listMs ?? 0))}` : ""}; its names come once every app is read.`
+            : `Read: ${read.unavailable.message}`}
+        </p>
+      )}
       {last === null || check === null ? (
         <p className="mt-2 text-sm text-slate-700">Not checked yet.</p>
       ) : (

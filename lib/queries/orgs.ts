@@ -1,6 +1,19 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { ApiRequestError, readApiAnswer } from "@/lib/queries/check";
-import { appList, checkHistory, storedApp, type AppCreate, type AppList, type StoredApp } from "@/lib/schemas/orgs";
+import {
+  appList,
+  checkHistory,
+  RECHECK_STREAM_TYPE,
+  recheckEvent,
+  storedApp,
+  type AppCreate,
+  type AppList,
+  type RecheckEvent,
+  type StoredApp,
+} from "@/lib/schemas/orgs";
+
+/** One app of a streamed re-check, read but not yet named. */
+export type AppRead = Extract<RecheckEvent, { type: "read" }>;
 
 /**
  * The organisation API as the Connections pages use it. Keys nest under `["orgs", org]`,
@@ -98,14 +111,46 @@ export const checkAppMutation = (client: QueryClient, org: string) =>
   });
 
 /**
- * POST …/checks: one check of every app together. Names depend on the whole list, so the
- * server reads every app in each check anyway: one request costs about the slowest app,
- * where one request per app would cost that once per app.
+ * POST …/checks, streamed: `onRead` hears of each app as the server has read it, and the
+ * answer is the list named over all of them.
  */
-export const recheckAllMutation = (client: QueryClient, org: string) =>
+async function streamRecheck(org: string, onRead: (read: AppRead) => void): Promise<AppList> {
+  let response: Response;
+  try {
+    response = await fetch(`${base(org)}/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } });
+  } catch {
+    throw new ApiRequestError("The dashboard could not be reached. Is it still running?", 0);
+  }
+  if (!response.ok || response.body === null || !(response.headers.get("content-type") ?? "").includes(RECHECK_STREAM_TYPE)) {
+    return appList.parse(await readApiAnswer(response));
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let newline: number;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      const event = recheckEvent.parse(JSON.parse(buffered.slice(0, newline)));
+      buffered = buffered.slice(newline + 1);
+      if (event.type === "read") onRead(event);
+      else if (event.type === "done") return event.list;
+      else throw new ApiRequestError(event.error.message, 500);
+    }
+  }
+  throw new ApiRequestError("The re-check ended before it answered. Is the dashboard still running?", 0);
+}
+
+/**
+ * One check of every app together. Names depend on the whole list, so the server reads every
+ * app in each check anyway: one request costs about the slowest app, where one request per
+ * app would cost that once per app. Progress arrives per app through `onRead`.
+ */
+export const recheckAllMutation = (client: QueryClient, org: string, onRead: (read: AppRead) => void) =>
   mutationOptions({
     mutationKey: ["orgs", org, "check-all"],
-    mutationFn: async () => appList.parse(await call(`${base(org)}/checks`, { method: "POST" })),
+    mutationFn: () => streamRecheck(org, onRead),
     onSuccess: (list) => {
       client.setQueryData(orgKeys.apps(org), list);
       for (const app of list.apps) client.setQueryData(orgKeys.app(org, app.id), app);
