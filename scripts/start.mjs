@@ -51,7 +51,9 @@ if (process.env.E2E_FRESH_DB === "1") {
 // Ephemeral ports: a second instance (Playwright's, beside `npm start`) never collides; the
 // seed sets the demo apps' URLs right on every start.
 const demo = process.env.THEOREM_DEMO === "0" ? null : await startDemoApps("127.0.0.1");
-const allowHosts = [process.env.CHECK_ALLOW_HOSTS, demo ? "127.0.0.1" : undefined].filter(Boolean).join(",");
+// Checks may reach the demo apps' own ports on loopback, and nothing else there.
+const demoHosts = demo ? demo.apps.map((app) => new URL(app.url).host) : [];
+const allowHosts = [process.env.CHECK_ALLOW_HOSTS, ...demoHosts].filter(Boolean).join(",");
 
 const server = spawn(next, ["start", "-p", port, "-H", host], {
   cwd: root,

@@ -39,6 +39,20 @@ describe("which addresses a check may reach", () => {
     expect(refusedClass("192.168.1.6", "192.168.1.6", allow)).toBe("a private address");
   });
 
+  it("opens an entry with a port on that port only", () => {
+    const allow = parseAllowList("127.0.0.1:4100,[::1]:4200,demo.test:4300,demo.test:4301,10.0.0.0/8:80,host.test:99999");
+    expect(refusedClass("127.0.0.1", "127.0.0.1", allow, 4100)).toBeNull();
+    expect(refusedClass("127.0.0.1", "127.0.0.1", allow, 22)).toBe("a loopback address");
+    expect(refusedClass("::1", "::1", allow, 4200)).toBeNull();
+    expect(refusedClass("::1", "::1", allow, 4100)).toBe("a loopback address");
+    expect(refusedClass("127.0.0.1", "demo.test", allow, 4301)).toBeNull();
+    expect(refusedClass("127.0.0.1", "demo.test", allow, 4302)).toBe("a loopback address");
+    expect(refusedClass("10.1.2.3", "10.1.2.3", allow, 80)).toBeNull();
+    expect(refusedClass("10.1.2.3", "10.1.2.3", allow, 443)).toBe("a private address");
+    // A port that cannot be opens nothing.
+    expect(refusedClass("127.0.0.1", "host.test", allow, 99999 % 65536)).toBe("a loopback address");
+  });
+
   it.each([
     ["http://2130706433/", "127.0.0.1"],
     ["http://0x7f.1/", "127.0.0.1"],

@@ -16,33 +16,49 @@ export const systemResolver: Resolver = async (host) => {
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-/** What `CHECK_ALLOW_HOSTS` names: host names, and IPs or CIDR ranges, that may be reached though not public. */
+/**
+ * What `CHECK_ALLOW_HOSTS` names: host names, and IPs or CIDR ranges, that may be reached
+ * though not public, each on any port or on the one port it names (`127.0.0.1:4100`).
+ */
 export interface AllowList {
-  names: ReadonlySet<string>;
-  ranges: readonly [ipaddr.IPv4 | ipaddr.IPv6, number][];
+  /** Host name → the ports it may be reached on (`null`: any). */
+  names: ReadonlyMap<string, ReadonlySet<number> | null>;
+  ranges: readonly [ipaddr.IPv4 | ipaddr.IPv6, number, number | null][];
 }
 
-/** Reads a comma-separated list of host names, IPs and CIDRs (e.g. `localhost,127.0.0.1,10.0.0.0/8`). */
+/** Splits `host:port`, `[v6]:port` or a bare host/IP/CIDR into the host and its port, if any. */
+function splitPort(entry: string): { host: string; port: number | null } {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  if (bracketed) return { host: bracketed[1]!, port: bracketed[2] === undefined ? null : Number(bracketed[2]) };
+  const withPort = /^([^:]+):(\d{1,5})$/.exec(entry); // one colon: not an IPv6 address
+  if (withPort) return { host: withPort[1]!, port: Number(withPort[2]) };
+  return { host: entry, port: null };
+}
+
+/** Reads a comma-separated list of host names, IPs and CIDRs, each with an optional port (e.g. `localhost,127.0.0.1:4100,10.0.0.0/8`). */
 export function parseAllowList(entries: readonly string[] | string | undefined): AllowList {
   const list = typeof entries === "string" ? entries.split(",") : (entries ?? []);
-  const names = new Set<string>();
-  const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
+  const names = new Map<string, Set<number> | null>();
+  const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number, number | null][] = [];
   for (const raw of list) {
-    const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
-    if (entry === "") continue;
+    const { host: entry, port } = splitPort(raw.trim().toLowerCase());
+    if (entry === "" || (port !== null && (port < 1 || port > 65535))) continue;
     if (entry.includes("/")) {
       try {
         const [addr, bits] = ipaddr.parseCIDR(entry);
         const mapped = addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96;
-        ranges.push(mapped ? [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96] : [addr, bits]);
+        ranges.push(mapped ? [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96, port] : [addr, bits, port]);
       } catch {
         continue; // not a CIDR: nothing it could open
       }
     } else if (ipaddr.isValid(entry)) {
       const addr = ipaddr.process(entry);
-      ranges.push([addr, addr.kind() === "ipv4" ? 32 : 128]);
+      ranges.push([addr, addr.kind() === "ipv4" ? 32 : 128, port]);
     } else {
-      names.add(entry.replace(/\.$/, ""));
+      const name = entry.replace(/\.$/, "");
+      const ports = names.get(name);
+      if (port === null || ports === null) names.set(name, null);
+      else names.set(name, new Set([...(ports ?? []), port]));
     }
   }
   return { names, ranges };
@@ -84,19 +100,21 @@ const RANGE_NAMES: Record<string, string> = {
 };
 
 /**
- * Why an address may not be reached, or null when it may: only public unicast addresses,
- * plus those the allow-list names (by the host name asked for, or by IP/CIDR).
+ * Why an address may not be reached on `port`, or null when it may: only public unicast
+ * addresses, plus those the allow-list names (by the host name asked for, or by IP/CIDR,
+ * on any port or the one it names).
  */
-export function refusedClass(address: string, host: string, allow: AllowList): string | null {
-  if (allow.names.has(host)) return null;
+export function refusedClass(address: string, host: string, allow: AllowList, port?: number): string | null {
+  const ports = allow.names.get(host);
+  if (ports === null || (ports !== undefined && port !== undefined && ports.has(port))) return null;
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     addr = ipaddr.process(address);
   } catch {
     return "not an IP address";
   }
-  for (const [range, bits] of allow.ranges) {
-    if (range.kind() === addr.kind() && addr.match(range, bits)) return null;
+  for (const [range, bits, only] of allow.ranges) {
+    if (range.kind() === addr.kind() && addr.match(range, bits) && (only === null || only === port)) return null;
   }
   const range = addr.range();
   if (range === "unicast") return null;

@@ -110,7 +110,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
       if (addresses.length === 0) stop(new GuardError("connect-failed", `the name ${host} has no address (DNS)`));
     }
     for (const { address } of addresses) {
-      const refused = refusedClass(address, host, options.allow);
+      const refused = refusedClass(address, host, options.allow, Number(url.port || (url.protocol === "https:" ? 443 : 80)));
       if (refused !== null) {
         const named = address === host ? `${address} is ${refused}` : `${host} resolves to ${address}, ${refused}`;
         stop(new GuardError("address-refused", `${named}, which checks do not reach`));

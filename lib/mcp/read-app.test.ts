@@ -301,6 +301,15 @@ describe("addresses", () => {
     expect(allowed.entries).toHaveLength(3);
   });
 
+  it("opens an allowed address on the port the operator names, and no other", { timeout: 10_000 }, async () => {
+    const good = await zoo(startSdkApp(goodServer));
+    const allowed = await readLiveApp({ name: "Demo", url: good.url }, { allow: parseAllowList(`127.0.0.1:${good.port}`) });
+    expect(allowed.unavailable).toBeNull();
+    const other = good.port === 65535 ? good.port - 1 : good.port + 1;
+    const refused = await readLiveApp({ name: "Demo", url: good.url }, { allow: parseAllowList(`127.0.0.1:${other}`) });
+    expect(refused.unavailable).toEqual({ code: "address-refused", message: "Demo is unavailable: 127.0.0.1 is a loopback address, which checks do not reach." });
+  });
+
   it("refuses a name when any of its addresses is not public", { timeout: 10_000 }, async () => {
     const resolve = async () => [
       { address: "93.184.216.34", family: 4 as const },
