@@ -1,4 +1,5 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
+import { ndjsonValues } from "@/lib/ndjson";
 import { ApiRequestError, readApiAnswer } from "@/lib/queries/check";
 import {
   appList,
@@ -124,20 +125,11 @@ async function streamRecheck(org: string, onRead: (read: AppRead) => void): Prom
   if (!response.ok || response.body === null || !(response.headers.get("content-type") ?? "").includes(RECHECK_STREAM_TYPE)) {
     return appList.parse(await readApiAnswer(response));
   }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffered += value;
-    let newline: number;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      const event = recheckEvent.parse(JSON.parse(buffered.slice(0, newline)));
-      buffered = buffered.slice(newline + 1);
-      if (event.type === "read") onRead(event);
-      else if (event.type === "done") return event.list;
-      else throw new ApiRequestError(event.error.message, 500);
-    }
+  for await (const value of ndjsonValues(response.body)) {
+    const event = recheckEvent.parse(value);
+    if (event.type === "read") onRead(event);
+    else if (event.type === "done") return event.list;
+    else throw new ApiRequestError(event.error.message, 500);
   }
   throw new ApiRequestError("The re-check ended before it answered. Is the dashboard still running?", 0);
 }

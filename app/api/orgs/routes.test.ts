@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ndjsonValues } from "@/lib/ndjson";
 import { appList, checkHistory, RECHECK_STREAM_TYPE, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/scripts/demo-apps.mjs";
 import { serveMcpApp } from "@/scripts/demo-apps.mjs";
@@ -159,18 +160,7 @@ describe("the organisation API, live", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain(RECHECK_STREAM_TYPE);
     const events: { event: RecheckEvent; at: number }[] = [];
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffered += value;
-      let newline: number;
-      while ((newline = buffered.indexOf("\n")) >= 0) {
-        events.push({ event: recheckEvent.parse(JSON.parse(buffered.slice(0, newline))), at: performance.now() - started });
-        buffered = buffered.slice(newline + 1);
-      }
-    }
+    for await (const value of ndjsonValues(response.body!)) events.push({ event: recheckEvent.parse(value), at: performance.now() - started });
     const list = appList.parse(await (await appsRoute.GET(new Request(`${base}/acme/apps`), orgParams("acme"))).json());
     const slowId = list.apps.find((a) => a.name === "Slow Reports")!.id;
     const reads = events.filter((e) => e.event.type === "read");
