@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { AppCheckView, StatusPill } from "@/components/app-check-view";
 import { Button } from "@/components/ui/button";
+import { FieldError, fieldClass } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
 import { readListingText } from "@/lib/listing-input";
@@ -20,17 +21,6 @@ type Errors = Record<string, string>;
 
 /** Which form field shows a schema issue of the previewed app, by the issue's field. */
 const FIELD_KEY: Record<string, string> = { name: "name", url: "url", headers: "header", tools: "listing" };
-
-const fieldClass = "mt-1 block w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm aria-[invalid=true]:border-rose-600";
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (message === undefined) return null;
-  return (
-    <p id={id} className="mt-1 text-sm text-rose-800">
-      {message}
-    </p>
-  );
-}
 
 /**
  * What an app developer uses before shipping: paste a listing (or give a URL), name the

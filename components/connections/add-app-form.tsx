@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { FieldError, fieldClass } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
 import { ApiRequestError } from "@/lib/queries/check";
 import { addAppMutation } from "@/lib/queries/orgs";
@@ -43,8 +44,6 @@ function issuesToErrors(issues: unknown): Errors {
   }
   return errors;
 }
-
-const fieldClass = "mt-1 block w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm aria-[invalid=true]:border-rose-600";
 
 /** Connects a new app to the organisation: it goes last in the connection order and is checked once. */
 export function AddAppForm({ org, onAdded }: { org: string; onAdded?: (app: StoredApp) => void }) {
@@ -175,11 +174,3 @@ function pick(errors: Errors, touched: Partial<Record<Field, boolean>>): Errors 
   return shown;
 }
 
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (message === undefined) return null;
-  return (
-    <p id={id} className="mt-1 text-sm text-rose-800">
-      {message}
-    </p>
-  );
-}
