@@ -4,9 +4,17 @@ import { Fragment, useId, useMemo, useState } from "react";
 import { ApprovalCardPreview } from "@/components/approval-card";
 import { ToolBadges } from "@/components/tool-badges";
 import { Button } from "@/components/ui/button";
+import { TableHead } from "@/components/ui/table";
 import type { AppCheck, Hints, ToolCheck } from "@/lib/schemas/check";
 
 export const TOOLS_PAGE_SIZE = 50;
+
+const TOOL_COLUMNS = [
+  { key: "whole-name", label: "Whole name" },
+  { key: "title", label: "Title" },
+  { key: "badges", label: "Badges" },
+  { key: "details", label: <span className="sr-only">Details</span> },
+];
 
 type Filter = "all" | "asks-first" | "runs-freely" | "left-out";
 
@@ -97,22 +105,7 @@ export function ToolsTable({ app }: { app: AppCheck }) {
           {/* Below the sm breakpoint each tool's row stacks its cells, so a phone need not scroll sideways. */}
           <table className="w-full text-left text-sm max-sm:block">
             <caption className="sr-only">Tools of {app.name}</caption>
-            <thead className="bg-slate-50 text-slate-700 max-sm:sr-only">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Whole name
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Title
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Badges
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  <span className="sr-only">Details</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={TOOL_COLUMNS} />
             <tbody className="max-sm:block">
               {rows.map((tool) => {
                 const detailsId = `${id}-tool-${tool.index}`;

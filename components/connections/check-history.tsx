@@ -6,7 +6,10 @@ import { ConnectionStatusPill } from "@/components/connections/connection-status
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { LoadError, Loading } from "@/components/connections/states";
 import { formatCount } from "@/lib/engine/listing-size";
+import { TableHead } from "@/components/ui/table";
 import { checksQuery } from "@/lib/queries/orgs";
+
+const HISTORY_COLUMNS = ["Checked", "Status", "Tools", "Size", "Took"].map((label) => ({ key: label, label }));
 
 /** Every check of one app, newest first. */
 export function CheckHistory({ org, appId, enabled = true }: { org: string; appId: string; enabled?: boolean }) {
@@ -28,25 +31,7 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
           {/* Focusable, so that a keyboard can scroll it sideways when it is wider than the screen. */}
           <table className="w-full text-left text-sm max-sm:block">
             <caption className="sr-only">Checks of this app, newest first</caption>
-            <thead className="bg-slate-50 text-slate-700 max-sm:sr-only">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Checked
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Tools
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Size
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Took
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={HISTORY_COLUMNS} />
             <tbody className="max-sm:block">
               {history.data.checks.map((c) => (
                   <tr key={c.id} className="border-t border-slate-200 align-top max-sm:block max-sm:py-2">
