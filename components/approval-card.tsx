@@ -3,13 +3,14 @@
 import { useId, useState } from "react";
 import { renderValue } from "@/lib/engine/approval-card";
 import type { ApprovalCard } from "@/lib/schemas/check";
+import { sampleFor, withSample, type Samples } from "./approval-card-samples";
 
 /**
  * The approval card as the person would see it, with a sample value per line that the
  * viewer may edit (rendered on one line and cut exactly as the card does).
  */
 export function ApprovalCardPreview({ card, editable = true }: { card: ApprovalCard; editable?: boolean }) {
-  const [samples, setSamples] = useState<Record<string, string>>({});
+  const [samples, setSamples] = useState<Samples>({});
   const id = useId();
   return (
     <div className="grid gap-4 md:grid-cols-2">
@@ -23,7 +24,7 @@ export function ApprovalCardPreview({ card, editable = true }: { card: ApprovalC
             {card.lines.map((line) => (
               <div key={line.argument} className="flex gap-1 break-all">
                 <dt className="font-medium text-slate-700">{line.label}:</dt>
-                <dd className="text-slate-900">{renderValue(samples[line.argument] ?? line.value ?? "…")}</dd>
+                <dd className="text-slate-900">{renderValue(sampleFor(samples, line.argument) ?? line.value ?? "…")}</dd>
               </div>
             ))}
           </dl>
@@ -43,9 +44,9 @@ export function ApprovalCardPreview({ card, editable = true }: { card: ApprovalC
                 <input
                   id={`${id}-${line.argument}`}
                   className="mt-0.5 block w-full rounded border border-slate-300 px-2 py-1"
-                  value={samples[line.argument] ?? ""}
+                  value={sampleFor(samples, line.argument) ?? ""}
                   placeholder={line.value ?? `A value for ${line.label}`}
-                  onChange={(e) => setSamples((s) => ({ ...s, [line.argument]: e.target.value }))}
+                  onChange={(e) => setSamples((s) => withSample(s, line.argument, e.target.value))}
                 />
               </label>
             ))}

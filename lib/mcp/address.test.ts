@@ -24,8 +24,30 @@ describe("which addresses a check may reach", () => {
     expect(refusedClass(address, address, none)).toBe(why);
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "2606:4700::1111"])("allows the public unicast address %s", (address) => {
+  it.each(["93.184.216.34", "8.8.8.8", "2606:4700::1111", "2a00:1450:4001:82a::200e"])("allows the public unicast address %s", (address) => {
     expect(refusedClass(address, address, none)).toBeNull();
+  });
+
+  it.each([
+    ["::127.0.0.1", "a loopback address"], // ipaddr.js reads the dotted tail as IPv4-mapped
+    ["::7f00:1", "an address outside the public IPv6 range"],
+    ["4000::1", "an address outside the public IPv6 range"],
+    ["fc00::1", "a private (unique local) address"],
+    ["fe80::1", "a link-local address"],
+    ["::ffff:127.0.0.1", "a loopback address"],
+    ["64:ff9b::7f00:1", "a NAT64 address"],
+    ["2001:db8::1", "a reserved address"],
+    ["::", "an unspecified address"],
+    ["ff02::1", "a multicast address"],
+  ])("takes an IPv6 address as public only inside 2000::/3 and outside every special range: %s is %s", (address, why) => {
+    expect(refusedClass(address, address, none)).toBe(why);
+  });
+
+  it("lets CHECK_ALLOW_HOSTS open an IPv6 address outside 2000::/3", () => {
+    expect(refusedClass("::7f00:1", "::7f00:1", parseAllowList("[::7f00:1]"))).toBeNull();
+    expect(refusedClass("4000::1", "four.test", parseAllowList("four.test"))).toBeNull();
+    expect(refusedClass("4000::1", "four.test", parseAllowList("4000::/16"))).toBeNull();
+    expect(refusedClass("4000::1", "five.test", parseAllowList("four.test"))).toBe("an address outside the public IPv6 range");
   });
 
   it("opens what CHECK_ALLOW_HOSTS names: host names, IPs and CIDRs, and nothing else", () => {
@@ -59,6 +81,7 @@ describe("which addresses a check may reach", () => {
     ["http://0177.0.0.1/", "127.0.0.1"],
     ["http://127.1/", "127.0.0.1"],
     ["http://[::ffff:127.0.0.1]/", "::ffff:7f00:1"],
+    ["http://[::127.0.0.1]/", "::7f00:1"],
     ["http://0/", "0.0.0.0"],
   ])("reads the literal IP in %s as %s", (url, address) => {
     const host = bareHost(new URL(url));

@@ -99,10 +99,14 @@ const RANGE_NAMES: Record<string, string> = {
   deprecated: "a deprecated address",
 };
 
+/** Global unicast: the only IPv6 block handed out for the public internet. */
+const PUBLIC_IPV6 = ipaddr.parseCIDR("2000::/3");
+
 /**
  * Why an address may not be reached on `port`, or null when it may: only public unicast
- * addresses, plus those the allow-list names (by the host name asked for, or by IP/CIDR,
- * on any port or the one it names).
+ * addresses (for IPv6, inside `2000::/3` and outside every special range: `::7f00:1` and
+ * `4000::1` are refused), plus those the allow-list names (by the host name asked for, or
+ * by IP/CIDR, on any port or the one it names).
  */
 export function refusedClass(address: string, host: string, allow: AllowList, port?: number): string | null {
   const ports = allow.names.get(host);
@@ -117,6 +121,7 @@ export function refusedClass(address: string, host: string, allow: AllowList, po
     if (range.kind() === addr.kind() && addr.match(range, bits) && (only === null || only === port)) return null;
   }
   const range = addr.range();
-  if (range === "unicast") return null;
-  return RANGE_NAMES[range] ?? `a ${range} address`;
+  if (range !== "unicast") return RANGE_NAMES[range] ?? `a ${range} address`;
+  if (addr.kind() === "ipv6" && !addr.match(PUBLIC_IPV6)) return "an address outside the public IPv6 range";
+  return null;
 }

@@ -14,17 +14,42 @@ export const appName = z
   .min(1, "Give the app a name.")
   .max(200, "An app's name is at most 200 characters.");
 
-const headerName = z
+/** Hop-by-hop and framing headers: the connection sets them, an app's header may not. */
+const CONNECTION_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "keep-alive", "te", "trailer", "expect"]);
+
+/**
+ * A header an app is sent: an RFC 7230 token, and none of the headers the connection sets
+ * itself (`Host`, `Content-Length`, `Transfer-Encoding`, `Connection`, `Upgrade`,
+ * `Keep-Alive`, `TE`, `Trailer`, `Expect`, `Proxy-*`, in any case).
+ */
+export const headerName = z
   .string()
-  .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "A header name is letters, digits and - only.");
-const headerValue = z
+  .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "A header name is letters, digits and - only.")
+  .superRefine((name, ctx) => {
+    const lower = name.toLowerCase();
+    if (CONNECTION_HEADERS.has(lower) || lower.startsWith("proxy-")) {
+      ctx.addIssue({ code: "custom", message: `\`${name}\` is set by the connection itself and cannot be sent.` });
+    }
+  });
+
+/** A header's value: visible ASCII (0x21–0x7E), spaces and tabs only (no line break, no emoji), at most 8,192 characters. */
+export const headerValue = z
   .string()
   .max(8192, "A header value is at most 8,192 characters.")
-  .refine((v) => !/[\r\n\0]/.test(v), "A header value cannot hold a line break.");
+  .regex(/^[\t\x20-\x7e]*$/, "A header value may hold only visible ASCII characters, spaces and tabs.");
 
+// The names are checked here rather than as the record's key schema, whose failure zod
+// reports only as "Invalid key in record": the 422 should say what is wrong with the name.
 export const appHeaders = z
-  .record(headerName, headerValue)
-  .refine((h) => Object.keys(h).length <= 20, "At most 20 headers.");
+  .record(z.string(), headerValue)
+  .refine((h) => Object.keys(h).length <= 20, "At most 20 headers.")
+  .superRefine((h, ctx) => {
+    for (const name of Object.keys(h)) {
+      for (const issue of headerName.safeParse(name).error?.issues ?? []) {
+        ctx.addIssue({ code: "custom", message: issue.message, path: [name] });
+      }
+    }
+  });
 
 export const appUrl = z
   .string()
