@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -10,7 +12,8 @@ import type { CheckRequest } from "@/lib/schemas/check";
 import type { CheckRunner, OrgContext } from "./apps";
 import { addApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, updateApp } from "./apps";
 import { MAX_APPS_PER_ORG } from "./limits";
-import { ensureOrg, HISTORY_PER_APP } from "./store";
+import { decryptSecret } from "@/lib/secrets";
+import { checkInput, ensureOrg, HISTORY_PER_APP, requireApp } from "./store";
 
 // These tests read listings inline (the real engine, no network), keyed by URL, so that they
 // pin down what the store does with a check; the routes' tests check live apps over MCP.
@@ -32,12 +35,17 @@ const failingCheck: CheckRunner = () => Promise.reject(new Error("the check brok
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-orgs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// The secrets' key file goes beside this database folder, not into the project's data/.
+process.env["DATABASE_URL"] = join(dir, "theorem.db");
+delete process.env["THEOREM_SECRET_KEY"];
 
 let db: Db;
 let ctx: OrgContext;
 let n = 0;
+let dbFile = "";
 beforeEach(() => {
-  db = openDatabase(join(dir, `orgs-${++n}.db`));
+  dbFile = join(dir, `orgs-${++n}.db`);
+  db = openDatabase(dbFile);
   ensureOrg(db, "acme", "Acme");
   ensureOrg(db, "other", "Other");
   ctx = { db, check: inlineCheck() };
@@ -167,6 +175,110 @@ describe("checks and their history", () => {
     for (let i = 0; i < HISTORY_PER_APP + 5; i++) await recheckApp(ctx, "acme", a.id);
     expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(a.id)).toBe(HISTORY_PER_APP);
     expect(history(ctx, "acme", a.id, 1)[0]?.id).toBe(getApp(ctx, "acme", a.id).lastCheck?.id);
+  });
+});
+
+/** The database file and its write-ahead log, as bytes on disk. */
+function onDisk(file: string): Buffer {
+  const read = (f: string) => {
+    try {
+      return readFileSync(f);
+    } catch {
+      return Buffer.alloc(0);
+    }
+  };
+  return Buffer.concat([read(file), read(`${file}-wal`)]);
+}
+
+describe("stored secrets", () => {
+  it("never writes a header's value to the database file in the clear, and sends it decrypted", { timeout: 10_000 }, async () => {
+    const secret = "Bearer s3cret-on-disk-1";
+    const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp", header: { name: "Authorization", value: secret } });
+    const stored = requireApp(db, "acme", app.id).headerValue ?? "";
+    expect(stored.startsWith("enc:v1:")).toBe(true);
+    expect(decryptSecret(stored)).toBe(secret);
+    expect(onDisk(dbFile).includes(secret)).toBe(false);
+
+    const changed = "Bearer s3cret-on-disk-2";
+    await updateApp(ctx, "acme", app.id, { header: { name: "Authorization", value: changed } });
+    expect(seen.at(-1)?.apps[0]?.headers).toEqual({ Authorization: changed });
+    expect(onDisk(dbFile).includes(changed)).toBe(false);
+    expect(onDisk(dbFile).includes("s3cret-on-disk")).toBe(false);
+  });
+
+  it("encrypts header values stored in the clear before, once, when the database is opened", { timeout: 10_000 }, () => {
+    const plain = "Bearer stored-plain-before";
+    db.$client
+      .prepare("INSERT INTO apps (id, org, name, url, header_name, header_value, connected_at) VALUES ('old', 'acme', 'Old', 'http://a.test/mcp', 'Authorization', ?, 1)")
+      .run(plain);
+    db.$client.close();
+
+    db = openDatabase(dbFile);
+    const stored = requireApp(db, "acme", "old").headerValue ?? "";
+    expect(stored.startsWith("enc:v1:")).toBe(true);
+    expect(checkInput(requireApp(db, "acme", "old")).headers).toEqual({ Authorization: plain });
+    expect(onDisk(dbFile).includes(plain)).toBe(false);
+    db.$client.close();
+
+    db = openDatabase(dbFile); // already encrypted: left as it is
+    expect(requireApp(db, "acme", "old").headerValue).toBe(stored);
+  });
+
+  it("keeps the header on a move within its origin, and takes a new one given with a move to another", { timeout: 10_000 }, async () => {
+    const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp", header: { name: "Authorization", value: "Bearer X" } });
+    const samePlace = await updateApp(ctx, "acme", app.id, { url: "http://a.test:80/other" });
+    expect(samePlace.header).toEqual({ name: "Authorization", set: true });
+    expect(seen.at(-1)?.apps[0]?.headers).toEqual({ Authorization: "Bearer X" });
+
+    const moved = await updateApp(ctx, "acme", app.id, { url: "http://b.test/mcp", header: { name: "X-Key", value: "for-b" } });
+    expect(moved.header).toEqual({ name: "X-Key", set: true });
+    expect(seen.at(-1)?.apps[0]?.headers).toEqual({ "X-Key": "for-b" });
+
+    const onward = await updateApp(ctx, "acme", app.id, { url: "https://b.test/mcp" }); // another scheme: another origin
+    expect(onward.header).toBeNull();
+    expect(seen.at(-1)?.apps[0]?.headers).toBeUndefined();
+  });
+});
+
+/** An HTTP server on 127.0.0.1 that answers 404 to everything and records each request's headers. */
+async function echoServer() {
+  const received: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    received.push(req.headers);
+    req.resume();
+    res.writeHead(404, { "content-type": "text/plain" }).end("nothing here");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("a secret stays with its origin", () => {
+  it("drops the stored header when only the URL moves to another origin: that origin never receives it", { timeout: 20_000 }, async () => {
+    const allowed = process.env["CHECK_ALLOW_HOSTS"];
+    process.env["CHECK_ALLOW_HOSTS"] = "127.0.0.1";
+    const [a, b] = [await echoServer(), await echoServer()];
+    try {
+      const live: OrgContext = { db }; // the real check, over the network
+      const app = await addApp(live, "acme", { name: "Attendance", url: `${a.url}/mcp`, header: { name: "Authorization", value: "Bearer X" } });
+      expect(a.received.map((h) => h.authorization)).toContain("Bearer X");
+
+      const moved = await updateApp(live, "acme", app.id, { url: `${b.url}/mcp` });
+      expect(b.received.length).toBeGreaterThan(0);
+      expect(JSON.stringify(b.received)).not.toContain("Bearer X");
+      expect(b.received.every((h) => h.authorization === undefined)).toBe(true);
+      expect(moved.header).toBeNull();
+      expect(getApp(ctx, "acme", app.id).header).toBeNull();
+      expect(requireApp(db, "acme", app.id)).toMatchObject({ headerName: null, headerValue: null });
+    } finally {
+      if (allowed === undefined) delete process.env["CHECK_ALLOW_HOSTS"];
+      else process.env["CHECK_ALLOW_HOSTS"] = allowed;
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import { apps } from "@/lib/db/schema";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import type { AppCreate, AppList, AppUpdate, CheckRecord, StoredApp } from "@/lib/schemas/orgs";
 import { ApiError } from "@/lib/api/errors";
+import { encryptSecret } from "@/lib/secrets";
 import { DEFAULT_HISTORY, MAX_APPS_PER_ORG, MAX_HISTORY } from "./limits";
 import type { AppRow, NewCheck } from "./store";
 import { checkHistory, checkInput, insertChecks, orgApps, requireApp, requireOrg, toStoredApp } from "./store";
@@ -91,7 +92,7 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate): Pr
       name: input.name,
       url: input.url,
       headerName: input.header?.name ?? null,
-      headerValue: input.header?.value ?? null,
+      headerValue: input.header ? encryptSecret(input.header.value) : null,
       // Strictly after the last app, even within one millisecond: a new app is never earlier.
       connectedAt: Math.max(Date.now(), (last?.connectedAt ?? 0) + 1),
     };
@@ -105,7 +106,13 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate): Pr
   });
 }
 
-/** Changes an app's name, URL or header (`header: null` removes it) and re-checks the organisation. */
+const originOf = (url: string) => new URL(url).origin;
+
+/**
+ * Changes an app's name, URL or header (`header: null` removes it) and re-checks the
+ * organisation. A URL on another origin (scheme, host, port) drops the stored header unless
+ * the same change gives one: a secret is never sent where it was not given for.
+ */
 export async function updateApp(ctx: OrgContext, org: string, id: string, input: AppUpdate): Promise<StoredApp> {
   requireOrg(ctx.db, org);
   requireApp(ctx.db, org, id);
@@ -116,8 +123,10 @@ export async function updateApp(ctx: OrgContext, org: string, id: string, input:
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.header !== undefined
-        ? { headerName: input.header?.name ?? null, headerValue: input.header?.value ?? null }
-        : {}),
+        ? { headerName: input.header?.name ?? null, headerValue: input.header ? encryptSecret(input.header.value) : null }
+        : input.url !== undefined && originOf(input.url) !== originOf(current.url)
+          ? { headerName: null, headerValue: null }
+          : {}),
     };
     const rows = orgApps(ctx.db, org).map((r) => (r.id === id ? changed : r));
     const records = await checkAll(ctx, rows);

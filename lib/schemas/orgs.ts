@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { appCheck, appName, appUrl, timings, unavailable } from "./check";
+import { appCheck, appName, appUrl, headerName, headerValue, timings, unavailable } from "./check";
 
 /**
  * The organisation API (`/api/orgs/{org}/…`): what the Connections tab stores and shows.
@@ -12,16 +12,8 @@ export const orgSlug = z
 
 /** One optional header sent to the app (e.g. `Authorization`); its value is write-only. */
 export const appHeaderInput = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "Give the header a name.")
-    .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "A header name is letters, digits and - only."),
-  value: z
-    .string()
-    .min(1, "Give the header a value.")
-    .max(8192, "A header value is at most 8,192 characters.")
-    .refine((v) => !/[\r\n\0]/.test(v), "A header value cannot hold a line break."),
+  name: z.string().trim().min(1, "Give the header a name.").pipe(headerName),
+  value: z.string().min(1, "Give the header a value.").pipe(headerValue),
 });
 export type AppHeaderInput = z.infer<typeof appHeaderInput>;
 
