@@ -18,20 +18,20 @@ describe("openDatabase", () => {
     expect(sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
     expect(sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
     const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(expect.arrayContaining(["apps", "check_results", "organisations"]));
+    expect(tables).toEqual(expect.arrayContaining(["apps", "check_results", "organization"]));
     sqlite.close();
   });
 
   it("reopens a migrated database without applying a migration twice and keeps its rows", { timeout: 10_000 }, () => {
     const path = join(dir, "reopen.db");
     const first = openDatabase(path);
-    first.$client.prepare("INSERT INTO organisations (slug, name, created_at) VALUES ('acme', 'Acme', 1)").run();
+    first.$client.prepare("INSERT INTO organization (id, slug, name, created_at) VALUES ('acme', 'acme', 'Acme', 1)").run();
     const applied = first.$client.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get();
     first.$client.close();
 
     const second = openDatabase(path);
     expect(second.$client.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get()).toBe(applied);
-    expect(second.$client.prepare("SELECT name FROM organisations WHERE slug = 'acme'").pluck().get()).toBe("Acme");
+    expect(second.$client.prepare("SELECT name FROM organization WHERE slug = 'acme'").pluck().get()).toBe("Acme");
     expect(second.$client.pragma("synchronous", { simple: true })).toBe(2);
     second.$client.close();
   });

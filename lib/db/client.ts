@@ -6,6 +6,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { encryptSecret } from "../secrets";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -33,7 +34,9 @@ export function openDatabase(path: string): Db {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("foreign_keys = ON");
+  // Off while migrating: drizzle runs migrations in one transaction, where SQLite ignores the
+  // PRAGMA, and a table rebuild's DROP would otherwise cascade into the rows that point at it.
+  sqlite.pragma("foreign_keys = OFF");
   const db = drizzle(sqlite, { schema });
   try {
     migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -47,7 +50,34 @@ export function openDatabase(path: string): Db {
       throw error;
     }
   }
+  sqlite.pragma("foreign_keys = ON");
+  try {
+    encryptPlainSecrets(sqlite);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   return db;
+}
+
+/**
+ * Encrypts header values stored in the clear before secrets were encrypted at rest (once:
+ * later opens find none). `secure_delete` and a checkpoint leave no old copy in the file or its log.
+ */
+function encryptPlainSecrets(sqlite: Database.Database): void {
+  const find = "SELECT id, header_value AS value FROM apps WHERE header_value IS NOT NULL AND substr(header_value, 1, 7) <> 'enc:v1:'";
+  if (sqlite.prepare(`${find} LIMIT 1`).get() === undefined) return;
+  const update = sqlite.prepare("UPDATE apps SET header_value = ? WHERE id = ?");
+  const secureDelete = sqlite.pragma("secure_delete", { simple: true }) as number;
+  sqlite.pragma("secure_delete = ON");
+  try {
+    sqlite.transaction(() => {
+      for (const row of sqlite.prepare(find).all() as { id: string; value: string }[]) update.run(encryptSecret(row.value), row.id);
+    }).immediate();
+    sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  } finally {
+    sqlite.pragma(`secure_delete = ${secureDelete}`);
+  }
 }
 
 const cache = globalThis as typeof globalThis & { __theoremDb?: { path: string; db: Db } };

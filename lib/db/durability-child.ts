@@ -2,12 +2,12 @@
 // until the test kills it (SIGKILL, mid-write). It gives up by itself after 30 s.
 import { randomUUID } from "node:crypto";
 import { openDatabase } from "./client";
-import { apps, checkResults, organisations } from "./schema";
+import { apps, checkResults, organization } from "./schema";
 
 const path = process.argv[2];
 if (path === undefined) throw new Error("Give the database path.");
 const db = openDatabase(path);
-db.insert(organisations).values({ slug: "durable", name: "Durable", createdAt: Date.now() }).onConflictDoNothing().run();
+db.insert(organization).values({ id: "durable", slug: "durable", name: "Durable", createdAt: new Date() }).onConflictDoNothing().run();
 const result = JSON.stringify({ filler: "x".repeat(4000) });
 
 const stopAt = Date.now() + 30_000;

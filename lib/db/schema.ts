@@ -2,19 +2,13 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 // No `server-only` here: drizzle-kit reads this file to generate the migrations in drizzle/.
 
-export const organisations = sqliteTable("organisations", {
-  slug: text("slug").primaryKey(),
-  name: text("name").notNull(),
-  createdAt: integer("created_at", { mode: "number" }).notNull(),
-});
-
 export const apps = sqliteTable(
   "apps",
   {
     id: text("id").primaryKey(),
     org: text("org")
       .notNull()
-      .references(() => organisations.slug, { onDelete: "cascade" }),
+      .references(() => organization.slug, { onDelete: "cascade" }),
     name: text("name").notNull(),
     url: text("url").notNull(),
     headerName: text("header_name"),
@@ -41,3 +35,184 @@ export const checkResults = sqliteTable(
   },
   (t) => [index("check_results_app_newest").on(t.app, t.checkedAt)],
 );
+
+// ---- Accounts (better-auth's tables: its drizzle adapter finds them by these export names) ----
+
+const stamp = (name: string) => integer(name, { mode: "timestamp_ms" });
+
+export const user = sqliteTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+  image: text("image"),
+  createdAt: stamp("created_at").notNull(),
+  updatedAt: stamp("updated_at").notNull(),
+});
+
+export const session = sqliteTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: stamp("expires_at").notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: stamp("created_at").notNull(),
+    updatedAt: stamp("updated_at").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    activeOrganizationId: text("active_organization_id"),
+  },
+  (t) => [index("session_user").on(t.userId)],
+);
+
+export const account = sqliteTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: stamp("access_token_expires_at"),
+    refreshTokenExpiresAt: stamp("refresh_token_expires_at"),
+    scope: text("scope"),
+    /** The password's scrypt hash (better-auth's), never the password. */
+    password: text("password"),
+    createdAt: stamp("created_at").notNull(),
+    updatedAt: stamp("updated_at").notNull(),
+  },
+  (t) => [index("account_user").on(t.userId)],
+);
+
+export const verification = sqliteTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: stamp("expires_at").notNull(),
+    createdAt: stamp("created_at").notNull(),
+    updatedAt: stamp("updated_at").notNull(),
+  },
+  (t) => [index("verification_identifier").on(t.identifier)],
+);
+
+/** An organisation (better-auth's organization plugin); apps and the audit log hang off its slug, which never changes. */
+export const organization = sqliteTable("organization", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  logo: text("logo"),
+  createdAt: stamp("created_at").notNull(),
+  metadata: text("metadata"),
+});
+
+/** One role per member: `leader`, `developer` or `support` (lib/auth/roles.ts). */
+export const member = sqliteTable(
+  "member",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    createdAt: stamp("created_at").notNull(),
+  },
+  (t) => [index("member_org_user").on(t.organizationId, t.userId)],
+);
+
+export const invitation = sqliteTable(
+  "invitation",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role"),
+    status: text("status").notNull().default("pending"),
+    expiresAt: stamp("expires_at").notNull(),
+    createdAt: stamp("created_at").notNull(),
+    inviterId: text("inviter_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("invitation_org").on(t.organizationId), index("invitation_email").on(t.email)],
+);
+
+/** API keys (better-auth's API-key plugin): only a hash of the key is stored; `metadata.org` names the one organisation it acts in. */
+export const apikey = sqliteTable(
+  "apikey",
+  {
+    id: text("id").primaryKey(),
+    configId: text("config_id").notNull().default("default"),
+    name: text("name"),
+    start: text("start"),
+    referenceId: text("reference_id").notNull(),
+    prefix: text("prefix"),
+    key: text("key").notNull(),
+    refillInterval: integer("refill_interval"),
+    refillAmount: integer("refill_amount"),
+    lastRefillAt: stamp("last_refill_at"),
+    enabled: integer("enabled", { mode: "boolean" }).default(true),
+    rateLimitEnabled: integer("rate_limit_enabled", { mode: "boolean" }).default(true),
+    rateLimitTimeWindow: integer("rate_limit_time_window"),
+    rateLimitMax: integer("rate_limit_max"),
+    requestCount: integer("request_count").default(0),
+    remaining: integer("remaining"),
+    lastRequest: stamp("last_request"),
+    expiresAt: stamp("expires_at"),
+    createdAt: stamp("created_at").notNull(),
+    updatedAt: stamp("updated_at").notNull(),
+    permissions: text("permissions"),
+    metadata: text("metadata"),
+  },
+  (t) => [index("apikey_key").on(t.key), index("apikey_reference").on(t.referenceId)],
+);
+
+/** better-auth's own rate limits (sign-in attempts among them), kept in the database so that they hold across instances. */
+export const rateLimit = sqliteTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: integer("last_request").notNull(),
+});
+
+/** Who changed what in an organisation (SPEC §9): names and emails are copied, so an entry outlives the app or member. */
+export const auditEntries = sqliteTable(
+  "audit_entries",
+  {
+    id: text("id").primaryKey(),
+    org: text("org")
+      .notNull()
+      .references(() => organization.slug, { onDelete: "cascade" }),
+    at: integer("at", { mode: "number" }).notNull(),
+    actorId: text("actor_id").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    appId: text("app_id"),
+    appName: text("app_name"),
+    memberId: text("member_id"),
+    memberEmail: text("member_email"),
+    /** JSON, never a secret. */
+    details: text("details"),
+  },
+  (t) => [index("audit_org_newest").on(t.org, t.at)],
+);
+
+/** Check budgets (SPEC §10), as rate-limiter-flexible keeps them: `key` is `account:{id}` or `address:{ip}`, `expire` in ms. */
+export const checkRateLimits = sqliteTable("check_rate_limits", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: integer("expire"),
+});

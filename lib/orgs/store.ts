@@ -2,10 +2,11 @@ import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import type { Conn } from "@/lib/db/client";
-import { apps, checkResults, organisations } from "@/lib/db/schema";
+import { apps, checkResults, organization } from "@/lib/db/schema";
 import type { AppCheck, CheckAppInput } from "@/lib/schemas/check";
 import type { CheckRecord, Org, StoredApp } from "@/lib/schemas/orgs";
 import { orgSlug } from "@/lib/schemas/orgs";
+import { decryptSecret } from "@/lib/secrets";
 
 /** The stored rows of one organisation, read and written synchronously (better-sqlite3). */
 
@@ -23,7 +24,7 @@ export const HISTORY_PER_APP = 50;
 
 export function findOrg(db: Conn, slug: string): Org | undefined {
   if (!orgSlug.safeParse(slug).success) return undefined;
-  return db.select({ slug: organisations.slug, name: organisations.name }).from(organisations).where(eq(organisations.slug, slug)).get();
+  return db.select({ slug: organization.slug, name: organization.name }).from(organization).where(eq(organization.slug, slug)).get();
 }
 
 export function requireOrg(db: Conn, slug: string): Org {
@@ -34,9 +35,10 @@ export function requireOrg(db: Conn, slug: string): Org {
 
 /** Creates the organisation, or renames it when it exists. */
 export function ensureOrg(db: Conn, slug: string, name: string): void {
-  db.insert(organisations)
-    .values({ slug: orgSlug.parse(slug), name, createdAt: Date.now() })
-    .onConflictDoUpdate({ target: organisations.slug, set: { name } })
+  const valid = orgSlug.parse(slug);
+  db.insert(organization)
+    .values({ id: valid, slug: valid, name, createdAt: new Date() })
+    .onConflictDoUpdate({ target: organization.slug, set: { name } })
     .run();
 }
 
@@ -51,9 +53,21 @@ export function requireApp(db: Conn, org: string, id: string): AppRow {
   return row;
 }
 
-/** How the check is asked about an app: by URL, with its header. */
+/** The stored header's value in the clear, or null; one that cannot be decrypted is not sent (the app then asks for it). */
+function headerSecret(row: AppRow): string | null {
+  if (row.headerValue === null) return null;
+  try {
+    return decryptSecret(row.headerValue);
+  } catch (error) {
+    console.error(`The stored header of app ${row.id} is not sent:`, error instanceof Error ? error.message : error);
+    return null;
+  }
+}
+
+/** How the check is asked about an app: by URL, with its header (decrypted only here, on its way to the app). */
 export function checkInput(row: AppRow): CheckAppInput {
-  const headers = row.headerName !== null && row.headerValue !== null ? { [row.headerName]: row.headerValue } : undefined;
+  const value = row.headerName === null ? null : headerSecret(row);
+  const headers = row.headerName !== null && value !== null ? { [row.headerName]: value } : undefined;
   return { name: row.name, url: row.url, ...(headers ? { headers } : {}) };
 }
 
