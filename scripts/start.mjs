@@ -2,6 +2,7 @@
 // then serves it on $HOST:$PORT (default 127.0.0.1:3000), with the demo organisation's apps
 // (real MCP servers on loopback ports of their own; THEOREM_DEMO=0 leaves them out).
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { startDemoApps } from "./demo-apps.mjs";
@@ -55,13 +56,18 @@ const demo = process.env.THEOREM_DEMO === "0" ? null : await startDemoApps("127.
 const demoHosts = demo ? demo.apps.map((app) => new URL(app.url).host) : [];
 const allowHosts = [process.env.CHECK_ALLOW_HOSTS, ...demoHosts].filter(Boolean).join(",");
 
+// The three demo accounts sign in with THEOREM_DEMO_PASSWORD, or with a random one printed below.
+const demoPassword = demo ? process.env.THEOREM_DEMO_PASSWORD || randomBytes(9).toString("base64url") : undefined;
+const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
 const server = spawn(next, ["start", "-p", port, "-H", host], {
   cwd: root,
   stdio: "inherit",
   env: {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
-    ...(demo ? { THEOREM_DEMO_APPS: JSON.stringify(demo.apps), CHECK_ALLOW_HOSTS: allowHosts } : {}),
+    THEOREM_URL: process.env.THEOREM_URL || origin,
+    ...(demo ? { THEOREM_DEMO_APPS: JSON.stringify(demo.apps), THEOREM_DEMO_PASSWORD: demoPassword, CHECK_ALLOW_HOSTS: allowHosts } : {}),
   },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
@@ -69,21 +75,25 @@ server.on("exit", (code, signal) => {
   void (demo?.close() ?? Promise.resolve()).finally(() => process.exit(code ?? (signal ? 1 : 0)));
 });
 
-// Once the dashboard answers, check the demo organisation in the background, so that a
-// newcomer finds every state already there (the slow app makes this take about 3 s).
-if (demo) void checkDemoWhenUp();
+// Once the dashboard answers, say where to sign in and with which accounts.
+void announceWhenUp();
 
-async function checkDemoWhenUp() {
-  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+async function announceWhenUp() {
   for (let tries = 0; tries < 240; tries++) {
     try {
-      const answer = await fetch(`${origin}/api/orgs/demo/checks`, { method: "POST", signal: AbortSignal.timeout(60_000) });
-      if (answer.ok) return void console.log(`Demo organisation checked: ${origin}/orgs/demo`);
-      if (answer.status !== 404 && answer.status < 500) return void console.error(`Checking the demo organisation answered ${answer.status}.`);
+      const answer = await fetch(`${origin}/sign-in`, { signal: AbortSignal.timeout(10_000) });
+      if (answer.ok) {
+        const lines = [`Sign in at ${process.env.THEOREM_URL || origin}/sign-in`];
+        if (demo) {
+          lines.push("Demo accounts of the organisation “demo” (one per role):");
+          for (const role of ["leader", "developer", "support"]) lines.push(`  ${`${role}@demo.test`.padEnd(22)} password ${demoPassword}`);
+        }
+        return void console.log(`\n${lines.join("\n")}\n`);
+      }
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  console.error("The dashboard did not answer within 2 minutes; the demo organisation is not checked yet.");
+  console.error("The dashboard did not answer within 2 minutes.");
 }

@@ -3,11 +3,15 @@ import { ZodError } from "zod";
 /** The API's error codes and the HTTP status each answers with. */
 export const ERROR_STATUS = {
   "bad-json": 400,
+  "unauthorized": 401,
+  "forbidden": 403,
   "not-found": 404,
   "method-not-allowed": 405,
+  "conflict": 409,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
   "invalid-request": 422,
+  "rate-limited": 429,
   "internal": 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -21,6 +25,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details: Omit<ApiErrorBody["error"], "code" | "message"> = {},
+    /** Sent with the answer: `Retry-After` of a 429. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -28,9 +34,9 @@ export class ApiError extends Error {
 }
 
 /** What an error answers: known errors keep their status, the rest a plain 500 with no detail. */
-export function describeApiError(error: unknown): { status: number; body: ApiErrorBody } {
+export function describeApiError(error: unknown): { status: number; body: ApiErrorBody; headers?: Record<string, string> } {
   if (error instanceof ApiError) {
-    return { status: ERROR_STATUS[error.code], body: { error: { code: error.code, message: error.message, ...error.details } } };
+    return { status: ERROR_STATUS[error.code], body: { error: { code: error.code, message: error.message, ...error.details } }, headers: error.headers };
   }
   if (error instanceof ZodError) {
     return { status: 422, body: { error: { code: "invalid-request", message: summariseIssues(error), issues: error.issues } } };
@@ -41,8 +47,8 @@ export function describeApiError(error: unknown): { status: number; body: ApiErr
 
 /** Turns anything thrown in a route into an answer, never a stack trace. */
 export function handleApiError(error: unknown): Response {
-  const { status, body } = describeApiError(error);
-  return Response.json(body, { status });
+  const { status, body, headers } = describeApiError(error);
+  return Response.json(body, { status, ...(headers ? { headers } : {}) });
 }
 
 function summariseIssues(error: ZodError): string {

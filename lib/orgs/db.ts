@@ -1,20 +1,8 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
-import { demoAppsFromEnv, seedDemo } from "@/lib/demo/seed";
 import type { OrgContext } from "./apps";
 
-const seeded = globalThis as typeof globalThis & { __theoremDemoSeeded?: Db };
-
-/**
- * The process's database. On first use the demo organisation is made sure of, with the demo
- * apps `npm start` serves (none under `next dev`: the organisation is then empty).
- */
+/** The process's database, as the organisation's operations take it. The demo is seeded at start (lib/demo/startup.ts). */
 export function orgContext(): OrgContext {
-  const db = getDb();
-  if (seeded.__theoremDemoSeeded !== db) {
-    seedDemo(db, demoAppsFromEnv());
-    seeded.__theoremDemoSeeded = db;
-  }
-  return { db };
+  return { db: getDb() };
 }

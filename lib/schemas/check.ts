@@ -77,8 +77,15 @@ export const theoremNames = z.object({
 });
 export type TheoremNamesInput = z.infer<typeof theoremNames>;
 
+/** One request reads at most this many apps by URL (SPEC §10): each is several outbound requests. */
+export const MAX_URL_APPS = 100;
+
 export const checkRequest = z.object({
-  apps: z.array(checkAppInput).min(1, "List at least one app.").max(2000, "At most 2,000 apps in one check."),
+  apps: z
+    .array(checkAppInput)
+    .min(1, "List at least one app.")
+    .max(2000, "At most 2,000 apps in one check.")
+    .refine((apps) => apps.filter((app) => app.url !== undefined).length <= MAX_URL_APPS, `At most ${MAX_URL_APPS} apps by URL in one check.`),
   theorem: theoremNames.optional(),
 });
 export type CheckRequest = z.infer<typeof checkRequest>;

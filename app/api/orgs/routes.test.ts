@@ -19,8 +19,13 @@ const appChecksRoute = await import("./[org]/apps/[app]/checks/route");
 const orgChecksRoute = await import("./[org]/checks/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
+const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const SECRET = "Bearer route-test-secret";
+let leader: TestAccount;
+/** Every request here is the leader's, signed in. */
+const as = (url: string, init?: RequestInit) => requestAs(leader, url, init);
 const servers: ServedApp[] = [];
 let attendanceUrl = "";
 let lockedUrl = "";
@@ -46,6 +51,9 @@ beforeAll(async () => {
   slowUrl = slow.url;
   ensureOrg(getDb(), "acme", "Acme");
   ensureOrg(getDb(), "empty", "Empty");
+  leader = await signUp("leader@acme.test");
+  joinAs("acme", leader, "leader");
+  joinAs("empty", leader, "leader");
 });
 
 afterAll(async () => {
@@ -66,7 +74,7 @@ const appCount = () => getDb().$client.prepare("SELECT count(*) FROM apps").pluc
 const checkCount = () => getDb().$client.prepare("SELECT count(*) FROM check_results").pluck().get();
 
 async function add(org: string, body: unknown) {
-  return appsRoute.POST(new Request(`${base}/${org}/apps`, json("POST", body)), orgParams(org));
+  return appsRoute.POST(as(`${base}/${org}/apps`, json("POST", body)), orgParams(org));
 }
 
 describe("the organisation API, live", () => {
@@ -93,7 +101,7 @@ describe("the organisation API, live", () => {
     expect(app.lastCheck?.result).toMatchObject({ shortName: "attendance_2", status: "available" });
     expect(app.header).toEqual({ name: "Authorization", set: true });
 
-    const list = await appsRoute.GET(new Request(`${base}/acme/apps`), orgParams("acme"));
+    const list = await appsRoute.GET(as(`${base}/acme/apps`), orgParams("acme"));
     expect(list.status).toBe(200);
     const text = await list.text();
     expect(text).not.toContain("route-test-secret");
@@ -101,11 +109,11 @@ describe("the organisation API, live", () => {
   });
 
   it("sends the stored header on every re-check, and the app is unavailable once it is removed", { timeout: 15_000 }, async () => {
-    const checked = await appCheckRoute.POST(new Request(`${base}/acme/apps/${second}/check`, { method: "POST" }), appParams("acme", second));
+    const checked = await appCheckRoute.POST(as(`${base}/acme/apps/${second}/check`, { method: "POST" }), appParams("acme", second));
     expect(checked.status).toBe(200);
     expect(storedApp.parse(await checked.json()).lastCheck?.result.status).toBe("available");
 
-    const patched = await appRoute.PATCH(new Request(`${base}/acme/apps/${second}`, json("PATCH", { header: null })), appParams("acme", second));
+    const patched = await appRoute.PATCH(as(`${base}/acme/apps/${second}`, json("PATCH", { header: null })), appParams("acme", second));
     expect(patched.status).toBe(200);
     const app = storedApp.parse(await patched.json());
     expect(app.header).toBeNull();
@@ -115,19 +123,19 @@ describe("the organisation API, live", () => {
 
   it("re-checks all at once and keeps the history newest first", { timeout: 15_000 }, async () => {
     const before = checkCount();
-    const response = await orgChecksRoute.POST(new Request(`${base}/acme/checks`, { method: "POST" }), orgParams("acme"));
+    const response = await orgChecksRoute.POST(as(`${base}/acme/checks`, { method: "POST" }), orgParams("acme"));
     expect(response.status).toBe(200);
     const list = appList.parse(await response.json());
     expect(list.apps.map((a) => a.lastCheck?.result.shortName)).toEqual(["attendance", "attendance_2"]);
     expect(checkCount()).toBe(Number(before) + 2);
 
-    const org = checkHistory.parse(await (await orgChecksRoute.GET(new Request(`${base}/acme/checks`), orgParams("acme"))).json());
+    const org = checkHistory.parse(await (await orgChecksRoute.GET(as(`${base}/acme/checks`), orgParams("acme"))).json());
     const times = org.checks.map((c) => Date.parse(c.checkedAt));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(org.checks[0]?.id).toBe(list.apps.find((a) => a.id === org.checks[0]?.appId)?.lastCheck?.id);
 
     const one = checkHistory.parse(
-      await (await appChecksRoute.GET(new Request(`${base}/acme/apps/${first}/checks?limit=2`), appParams("acme", first))).json(),
+      await (await appChecksRoute.GET(as(`${base}/acme/apps/${first}/checks?limit=2`), appParams("acme", first))).json(),
     );
     expect(one.checks).toHaveLength(2);
     expect(one.checks.every((c) => c.appId === first)).toBe(true);
@@ -135,7 +143,7 @@ describe("the organisation API, live", () => {
 
   it("two re-checks of one app at once both answer and both land in the history", { timeout: 20_000 }, async () => {
     const before = Number(checkCount());
-    const recheck = () => appCheckRoute.POST(new Request(`${base}/acme/apps/${first}/check`, { method: "POST" }), appParams("acme", first));
+    const recheck = () => appCheckRoute.POST(as(`${base}/acme/apps/${first}/check`, { method: "POST" }), appParams("acme", first));
     const [a, b] = await Promise.all([recheck(), recheck()]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(Number(checkCount())).toBe(before + 4); // each one stores a record per app
@@ -147,21 +155,21 @@ describe("the organisation API, live", () => {
     expect(response.status).toBe(201);
     const app = storedApp.parse(await response.json());
     expect(app.lastCheck?.result.unavailable?.code).toBe("connect-timeout");
-    const list = appList.parse(await (await appsRoute.GET(new Request(`${base}/acme/apps`), orgParams("acme"))).json());
+    const list = appList.parse(await (await appsRoute.GET(as(`${base}/acme/apps`), orgParams("acme"))).json());
     expect(list.apps[0]?.lastCheck?.result.status).toBe("available");
   });
 
   it("streams a line per app as its read ends, the quick ones before the slow one, then the list", { timeout: 20_000 }, async () => {
     const started = performance.now();
     const response = await orgChecksRoute.POST(
-      new Request(`${base}/acme/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } }),
+      as(`${base}/acme/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } }),
       orgParams("acme"),
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain(RECHECK_STREAM_TYPE);
     const events: { event: RecheckEvent; at: number }[] = [];
     for await (const value of ndjsonValues(response.body!)) events.push({ event: recheckEvent.parse(value), at: performance.now() - started });
-    const list = appList.parse(await (await appsRoute.GET(new Request(`${base}/acme/apps`), orgParams("acme"))).json());
+    const list = appList.parse(await (await appsRoute.GET(as(`${base}/acme/apps`), orgParams("acme"))).json());
     const slowId = list.apps.find((a) => a.name === "Slow Reports")!.id;
     const reads = events.filter((e) => e.event.type === "read");
     expect(reads.map((e) => (e.event.type === "read" ? e.event.app : "")).sort()).toEqual(list.apps.map((a) => a.id).sort());
@@ -175,16 +183,16 @@ describe("the organisation API, live", () => {
   });
 
   it("answers an unknown organisation's streamed re-check with a plain 404", { timeout: 10_000 }, async () => {
-    const response = await orgChecksRoute.POST(new Request(`${base}/nobody/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } }), orgParams("nobody"));
+    const response = await orgChecksRoute.POST(as(`${base}/nobody/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } }), orgParams("nobody"));
     expect(response.status).toBe(404);
   });
 
   it("removes an app (204) and gives its short name back to the next one", { timeout: 20_000 }, async () => {
-    const removed = await appRoute.DELETE(new Request(`${base}/acme/apps/${first}`, { method: "DELETE" }), appParams("acme", first));
+    const removed = await appRoute.DELETE(as(`${base}/acme/apps/${first}`, { method: "DELETE" }), appParams("acme", first));
     expect(removed.status).toBe(204);
-    const gone = await appRoute.GET(new Request(`${base}/acme/apps/${first}`), appParams("acme", first));
+    const gone = await appRoute.GET(as(`${base}/acme/apps/${first}`), appParams("acme", first));
     expect(gone.status).toBe(404);
-    const next = storedApp.parse(await (await appRoute.GET(new Request(`${base}/acme/apps/${second}`), appParams("acme", second))).json());
+    const next = storedApp.parse(await (await appRoute.GET(as(`${base}/acme/apps/${second}`), appParams("acme", second))).json());
     expect(next.lastCheck?.result.shortName).toBe("attendance");
   });
 });
@@ -220,26 +228,26 @@ describe("bad requests", () => {
   it("answers 422 for a PATCH that changes nothing, and for a history limit out of range", { timeout: 10_000 }, async () => {
     const created = storedApp.parse(await (await add("empty", { name: "Unreachable", url: "http://127.0.0.1:1/mcp" })).json());
     expect(created.lastCheck?.result.status).toBe("unavailable");
-    const patch = await appRoute.PATCH(new Request(`${base}/empty/apps/${created.id}`, json("PATCH", {})), appParams("empty", created.id));
+    const patch = await appRoute.PATCH(as(`${base}/empty/apps/${created.id}`, json("PATCH", {})), appParams("empty", created.id));
     expect(patch.status).toBe(422);
-    const limit = await appChecksRoute.GET(new Request(`${base}/empty/apps/${created.id}/checks?limit=0`), appParams("empty", created.id));
+    const limit = await appChecksRoute.GET(as(`${base}/empty/apps/${created.id}/checks?limit=0`), appParams("empty", created.id));
     expect(limit.status).toBe(422);
   });
 
   it("answers 404 for an unknown organisation or app, whatever the body", { timeout: 10_000 }, async () => {
     const apps = appCount();
     const answers = await Promise.all([
-      appsRoute.GET(new Request(`${base}/nobody/apps`), orgParams("nobody")),
+      appsRoute.GET(as(`${base}/nobody/apps`), orgParams("nobody")),
       add("nobody", { name: "App", url: "http://127.0.0.1:1/mcp" }),
       add("nobody", "not json"),
-      appsRoute.GET(new Request(`${base}/Bad%20Slug/apps`), orgParams("Bad Slug")),
-      appRoute.GET(new Request(`${base}/acme/apps/missing`), appParams("acme", "missing")),
-      appRoute.PATCH(new Request(`${base}/acme/apps/missing`, json("PATCH", { name: "X" })), appParams("acme", "missing")),
-      appRoute.DELETE(new Request(`${base}/acme/apps/missing`, { method: "DELETE" }), appParams("acme", "missing")),
-      appCheckRoute.POST(new Request(`${base}/acme/apps/missing/check`, { method: "POST" }), appParams("acme", "missing")),
-      appChecksRoute.GET(new Request(`${base}/acme/apps/missing/checks`), appParams("acme", "missing")),
-      orgChecksRoute.POST(new Request(`${base}/nobody/checks`, { method: "POST" }), orgParams("nobody")),
-      orgChecksRoute.GET(new Request(`${base}/nobody/checks`), orgParams("nobody")),
+      appsRoute.GET(as(`${base}/Bad%20Slug/apps`), orgParams("Bad Slug")),
+      appRoute.GET(as(`${base}/acme/apps/missing`), appParams("acme", "missing")),
+      appRoute.PATCH(as(`${base}/acme/apps/missing`, json("PATCH", { name: "X" })), appParams("acme", "missing")),
+      appRoute.DELETE(as(`${base}/acme/apps/missing`, { method: "DELETE" }), appParams("acme", "missing")),
+      appCheckRoute.POST(as(`${base}/acme/apps/missing/check`, { method: "POST" }), appParams("acme", "missing")),
+      appChecksRoute.GET(as(`${base}/acme/apps/missing/checks`), appParams("acme", "missing")),
+      orgChecksRoute.POST(as(`${base}/nobody/checks`, { method: "POST" }), orgParams("nobody")),
+      orgChecksRoute.GET(as(`${base}/nobody/checks`), orgParams("nobody")),
     ]);
     expect(answers.map((r) => r.status)).toEqual(answers.map(() => 404));
     expect(appCount()).toBe(apps);

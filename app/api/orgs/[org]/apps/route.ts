@@ -1,26 +1,28 @@
 import { readJson } from "@/lib/api/body";
-import { withErrors } from "@/lib/api/errors";
-import { addApp, assertExists, listApps } from "@/lib/orgs/apps";
+import { recordAudit } from "@/lib/audit/log";
+import { withOrg } from "@/lib/auth/workspace";
+import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { addApp, listApps } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 import { appCreate } from "@/lib/schemas/orgs";
 
 export const dynamic = "force-dynamic";
 
-interface Context {
-  params: Promise<{ org: string }>;
-}
-
 /** GET /api/orgs/{org}/apps: the apps in connection order, each with its latest check. */
-export const GET = withErrors(async (_request: Request, { params }: Context) => {
-  const { org } = await params;
-  return Response.json(listApps(orgContext(), org));
-});
+export const GET = withOrg("view", async ({ access }) => Response.json(listApps(orgContext(), access.org.slug)));
 
-/** POST /api/orgs/{org}/apps: connects an app; answers 201 once it (and the others) are checked. */
-export const POST = withErrors(async (request: Request, { params }: Context) => {
-  const { org } = await params;
+/** POST /api/orgs/{org}/apps: connects an app (leaders); answers 201 once it (and the others) are checked. */
+export const POST = withOrg("manage", async ({ request, access }) => {
   const ctx = orgContext();
-  assertExists(ctx, org);
   const input = await readJson(request, appCreate, 64 * 1024);
-  return Response.json(await addApp(ctx, org, input), { status: 201 });
+  await spendOrgCheck(access, 1);
+  const app = await addApp(ctx, access.org.slug, input);
+  recordAudit(ctx.db, {
+    org: access.org.slug,
+    actor: access.actor,
+    action: "app.connected",
+    app: { id: app.id, name: app.name },
+    details: { url: app.url, header: input.header ? input.header.name : null },
+  });
+  return Response.json(app, { status: 201 });
 });

@@ -1,32 +1,28 @@
-import { describeApiError, withErrors } from "@/lib/api/errors";
+import { describeApiError } from "@/lib/api/errors";
+import { withOrg } from "@/lib/auth/workspace";
+import { spendOrgCheck } from "@/lib/http/rate-limit";
 import { history, recheckOrg } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 import { historyLimit } from "@/lib/orgs/query";
 import { RECHECK_STREAM_TYPE, type RecheckEvent } from "@/lib/schemas/orgs";
-import { requireOrg } from "@/lib/orgs/store";
 
 export const dynamic = "force-dynamic";
 
-interface Context {
-  params: Promise<{ org: string }>;
-}
-
 /** GET /api/orgs/{org}/checks?limit=N: the checks of every app, newest first. */
-export const GET = withErrors(async (request: Request, { params }: Context) => {
-  const { org } = await params;
-  return Response.json({ checks: history(orgContext(), org, undefined, historyLimit(request)) });
-});
+export const GET = withOrg("view", async ({ request, access }) =>
+  Response.json({ checks: history(orgContext(), access.org.slug, undefined, historyLimit(request)) }),
+);
 
 /**
  * POST /api/orgs/{org}/checks: re-checks every app; answers the list. Asked for
  * `application/x-ndjson`, it streams a line per app as its read ends, then the list.
  */
-export const POST = withErrors(async (request: Request, { params }: Context) => {
-  const { org } = await params;
+export const POST = withOrg("recheck", async ({ request, access }) => {
+  const org = access.org.slug;
   const ctx = orgContext();
+  await spendOrgCheck(access);
   if (!(request.headers.get("accept") ?? "").includes(RECHECK_STREAM_TYPE)) return Response.json(await recheckOrg(ctx, org));
 
-  requireOrg(ctx.db, org); // an unknown organisation is a plain 404, before any stream starts
   const encoder = new TextEncoder();
   // A leader who leaves the page does not stop the check: its results are still stored.
   let open = true;

@@ -1,33 +1,41 @@
 import { readJson } from "@/lib/api/body";
-import { withErrors } from "@/lib/api/errors";
-import { assertExists, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
+import { recordAudit } from "@/lib/audit/log";
+import { withOrg } from "@/lib/auth/workspace";
+import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { getApp, removeApp, updateApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 import { appUpdate } from "@/lib/schemas/orgs";
 
 export const dynamic = "force-dynamic";
 
-interface Context {
-  params: Promise<{ org: string; app: string }>;
-}
+type Params = { org: string; app: string };
 
 /** GET /api/orgs/{org}/apps/{app} */
-export const GET = withErrors(async (_request: Request, { params }: Context) => {
-  const { org, app } = await params;
-  return Response.json(getApp(orgContext(), org, app));
-});
+export const GET = withOrg<Params>("view", async ({ params, access }) => Response.json(getApp(orgContext(), access.org.slug, params.app)));
 
-/** PATCH /api/orgs/{org}/apps/{app}: changes name, URL or header, then re-checks the organisation. */
-export const PATCH = withErrors(async (request: Request, { params }: Context) => {
-  const { org, app } = await params;
+/** PATCH /api/orgs/{org}/apps/{app}: changes name, URL or header (leaders), then re-checks the organisation. */
+export const PATCH = withOrg<Params>("manage", async ({ request, params, access }) => {
   const ctx = orgContext();
-  assertExists(ctx, org, app);
+  const before = getApp(ctx, access.org.slug, params.app);
   const input = await readJson(request, appUpdate, 64 * 1024);
-  return Response.json(await updateApp(ctx, org, app, input));
+  await spendOrgCheck(access);
+  const after = await updateApp(ctx, access.org.slug, params.app, input);
+  // Which fields changed, never the header's value.
+  const changed = {
+    ...(input.name !== undefined && input.name !== before.name ? { name: { from: before.name, to: after.name } } : {}),
+    ...(input.url !== undefined && input.url !== before.url ? { url: { from: before.url, to: after.url } } : {}),
+    ...(input.header !== undefined ? { header: input.header === null ? "removed" : `set (${input.header.name})` } : {}),
+    ...(before.header !== null && after.header === null && input.header === undefined ? { header: "dropped: the app moved to another origin" } : {}),
+  };
+  recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.edited", app: { id: after.id, name: after.name }, details: changed });
+  return Response.json(after);
 });
 
-/** DELETE /api/orgs/{org}/apps/{app}: 204 once removed and the others re-checked. */
-export const DELETE = withErrors(async (_request: Request, { params }: Context) => {
-  const { org, app } = await params;
-  await removeApp(orgContext(), org, app);
+/** DELETE /api/orgs/{org}/apps/{app}: 204 once removed (leaders) and the others re-checked. */
+export const DELETE = withOrg<Params>("manage", async ({ params, access }) => {
+  const ctx = orgContext();
+  const app = getApp(ctx, access.org.slug, params.app);
+  await removeApp(ctx, access.org.slug, params.app);
+  recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.removed", app: { id: app.id, name: app.name } });
   return new Response(null, { status: 204 });
 });

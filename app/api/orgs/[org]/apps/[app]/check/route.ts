@@ -1,11 +1,13 @@
-import { withErrors } from "@/lib/api/errors";
+import { withOrg } from "@/lib/auth/workspace";
+import { spendOrgCheck } from "@/lib/http/rate-limit";
 import { recheckApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 
 export const dynamic = "force-dynamic";
 
 /** POST /api/orgs/{org}/apps/{app}/check: re-checks the app (reading the whole organisation, for its names). */
-export const POST = withErrors(async (_request: Request, { params }: { params: Promise<{ org: string; app: string }> }) => {
-  const { org, app } = await params;
-  return Response.json(await recheckApp(orgContext(), org, app));
+export const POST = withOrg<{ org: string; app: string }>("recheck", async ({ params, access }) => {
+  const ctx = orgContext();
+  await spendOrgCheck(access);
+  return Response.json(await recheckApp(ctx, access.org.slug, params.app));
 });

@@ -1,4 +1,4 @@
-import { withErrors } from "@/lib/api/errors";
+import { withOrg } from "@/lib/auth/workspace";
 import { history } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 import { historyLimit } from "@/lib/orgs/query";
@@ -6,7 +6,6 @@ import { historyLimit } from "@/lib/orgs/query";
 export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/apps/{app}/checks?limit=N: the app's checks, newest first. */
-export const GET = withErrors(async (request: Request, { params }: { params: Promise<{ org: string; app: string }> }) => {
-  const { org, app } = await params;
-  return Response.json({ checks: history(orgContext(), org, app, historyLimit(request)) });
-});
+export const GET = withOrg<{ org: string; app: string }>("view", async ({ request, params, access }) =>
+  Response.json({ checks: history(orgContext(), access.org.slug, params.app, historyLimit(request)) }),
+);

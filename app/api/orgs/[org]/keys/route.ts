@@ -1,0 +1,19 @@
+import { readJson } from "@/lib/api/body";
+import { recordAudit } from "@/lib/audit/log";
+import { createKey, listKeys } from "@/lib/auth/keys";
+import { withOrg } from "@/lib/auth/workspace";
+import { getDb } from "@/lib/db/client";
+import { apiKeyCreate } from "@/lib/schemas/access";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/orgs/{org}/keys: the caller's own keys here (never the keys themselves). */
+export const GET = withOrg("view", async ({ access }) => Response.json({ keys: listKeys(access) }));
+
+/** POST /api/orgs/{org}/keys {name}: 201 with the key, shown this once. */
+export const POST = withOrg("view", async ({ request, access }) => {
+  const { name } = await readJson(request, apiKeyCreate, 4096);
+  const created = await createKey(access, name);
+  recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "key.created", details: { key: created.id, name: created.name } });
+  return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
+});

@@ -1,0 +1,61 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, desc, eq, lt } from "drizzle-orm";
+import type { Conn } from "@/lib/db/client";
+import { auditEntries } from "@/lib/db/schema";
+import type { AuditAction, AuditEntry, AuditQuery } from "@/lib/schemas/access";
+
+/** What one change records (SPEC §9): who, what, when, and the app or member concerned. */
+export interface AuditRecord {
+  org: string;
+  actor: { id: string; email: string };
+  action: AuditAction;
+  app?: { id: string; name: string };
+  member?: { id: string; email: string };
+  /** Never a secret: names of fields, roles, counts. */
+  details?: Record<string, unknown>;
+}
+
+export function recordAudit(db: Conn, entry: AuditRecord, at = Date.now()): void {
+  db.insert(auditEntries)
+    .values({
+      id: randomUUID(),
+      org: entry.org,
+      at,
+      actorId: entry.actor.id,
+      actorEmail: entry.actor.email,
+      action: entry.action,
+      appId: entry.app?.id ?? null,
+      appName: entry.app?.name ?? null,
+      memberId: entry.member?.id ?? null,
+      memberEmail: entry.member?.email ?? null,
+      details: entry.details === undefined ? null : JSON.stringify(entry.details),
+    })
+    .run();
+}
+
+/** The organisation's entries, newest first, filtered by app or actor, paged with `before` (an ISO time). */
+export function auditEntriesOf(db: Conn, org: string, query: AuditQuery): AuditEntry[] {
+  const rows = db
+    .select()
+    .from(auditEntries)
+    .where(
+      and(
+        eq(auditEntries.org, org),
+        query.app === undefined ? undefined : eq(auditEntries.appId, query.app),
+        query.actor === undefined ? undefined : eq(auditEntries.actorId, query.actor),
+        query.before === undefined ? undefined : lt(auditEntries.at, Date.parse(query.before)),
+      ),
+    )
+    .orderBy(desc(auditEntries.at), desc(auditEntries.id))
+    .limit(query.limit)
+    .all();
+  return rows.map((row) => ({
+    at: new Date(row.at).toISOString(),
+    actor: { id: row.actorId, email: row.actorEmail },
+    action: row.action as AuditAction,
+    ...(row.appId !== null ? { app: { id: row.appId, name: row.appName ?? "" } } : {}),
+    ...(row.memberId !== null ? { member: { id: row.memberId, email: row.memberEmail ?? "" } } : {}),
+    ...(row.details !== null ? { details: JSON.parse(row.details) as Record<string, unknown> } : {}),
+  }));
+}

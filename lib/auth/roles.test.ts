@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { ACTIONS, can, parseRole, role, roleNeeded, type Action, type Role } from "./roles";
+
+// SPEC §9's table, written out once more by hand: the test fails if the data drifts from it.
+const TABLE: Record<Action, Record<Role, boolean>> = {
+  view: { leader: true, developer: true, support: true },
+  recheck: { leader: true, developer: true, support: true },
+  try: { leader: true, developer: true, support: false },
+  manage: { leader: true, developer: false, support: false },
+  personal: { leader: true, developer: true, support: true },
+};
+
+describe("the role table", () => {
+  const cases = (Object.keys(ACTIONS) as Action[]).flatMap((action) => role.options.map((who) => [action, who] as const));
+  it.each(cases)("%s by a %s", (action, who) => {
+    expect(can(who, action)).toBe(TABLE[action][who]);
+  });
+
+  it("says which role is needed", () => {
+    expect(roleNeeded("manage", "developer")).toBe("Only a leader may connect, edit or remove apps and manage members; you are a developer here.");
+    expect(roleNeeded("try", "support")).toBe("Only a leader or a developer may try tools; you are a support here.");
+  });
+
+  it("reads stored roles, refusing unknown ones", () => {
+    expect(parseRole("leader")).toBe("leader");
+    expect(parseRole("support, developer")).toBe("support");
+    expect(parseRole("owner")).toBeNull();
+    expect(parseRole(null)).toBeNull();
+  });
+});

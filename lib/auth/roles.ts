@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/**
+ * SPEC §9's role table, as data: one role per member, and for each kind of action the roles
+ * that may do it. The route wrapper, the pages (which buttons show) and better-auth's own
+ * organisation endpoints all read it from here.
+ */
+
+export const role = z.enum(["leader", "developer", "support"], { error: "A role is leader, developer or support." });
+export type Role = z.infer<typeof role>;
+
+export const ACTIONS = {
+  /** See apps, checks, history, raw listings, changes, people, the lookup, the audit log; make one's own API keys. */
+  view: ["leader", "developer", "support"],
+  /** Re-check an app or all apps. */
+  recheck: ["leader", "developer", "support"],
+  /** Call a tool (SPEC §14). */
+  try: ["leader", "developer"],
+  /** Connect, edit, remove org apps; approve changes; settings; invite, remove, re-role members. */
+  manage: ["leader"],
+  /** Connect one's own personal apps (SPEC §12). */
+  personal: ["leader", "developer", "support"],
+} as const satisfies Record<string, readonly Role[]>;
+export type Action = keyof typeof ACTIONS;
+
+/** Whether `who` may do `action`: `can("developer", "recheck")` is true, `can("support", "try")` false. */
+export function can(who: Role, action: Action): boolean {
+  return (ACTIONS[action] as readonly Role[]).includes(who);
+}
+
+const DOING: Record<Action, string> = {
+  view: "see this organisation",
+  recheck: "re-check apps",
+  try: "try tools",
+  manage: "connect, edit or remove apps and manage members",
+  personal: "connect personal apps",
+};
+
+/** The 403 sentence: which roles the action needs. */
+export function roleNeeded(action: Action, who: Role): string {
+  const roles = ACTIONS[action] as readonly Role[];
+  const names = roles.length === 1 ? `a ${roles[0]}` : `a ${roles.slice(0, -1).join(", a ")} or a ${roles.at(-1)}`;
+  return `Only ${names} may ${DOING[action]}; you are a ${who} here.`;
+}
+
+/** A stored role string (better-auth allows comma-separated lists) read as one of ours, or null. */
+export function parseRole(stored: string | null | undefined): Role | null {
+  const first = (stored ?? "").split(",")[0]?.trim();
+  const parsed = role.safeParse(first);
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,100 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { ApiError, handleApiError } from "@/lib/api/errors";
+import { getDb } from "@/lib/db/client";
+import { member, organization, user } from "@/lib/db/schema";
+import { orgSlug } from "@/lib/schemas/orgs";
+import { getAuth } from "./auth";
+import { can, parseRole, roleNeeded, type Action, type Role } from "./roles";
+
+/**
+ * Who is asking, and what they may do in an organisation (SPEC §9), in one place: every org
+ * route goes through `withOrg`, every org page through `orgAccess`. No handler checks roles.
+ */
+
+export interface Actor {
+  id: string;
+  email: string;
+  name: string;
+  /** An API key acts in the one organisation it was made for. */
+  via: { kind: "session" } | { kind: "api-key"; org: string };
+}
+
+export interface OrgAccess {
+  org: { id: string; slug: string; name: string };
+  role: Role;
+  actor: Actor;
+  memberId: string;
+}
+
+/** The signed-in account (session cookie) or the API key's creator (`x-api-key`), or null. */
+export async function actorFrom(headers: Headers): Promise<Actor | null> {
+  const auth = getAuth();
+  const key = headers.get("x-api-key");
+  if (key !== null) {
+    const verified = await auth.api.verifyApiKey({ body: { key } }).catch(() => null);
+    if (verified === null || !verified.valid || verified.key === null) {
+      throw new ApiError("unauthorized", "That API key is not valid: it may have been revoked or have expired.");
+    }
+    const metadata = (typeof verified.key.metadata === "string" ? JSON.parse(verified.key.metadata) : verified.key.metadata) as { org?: unknown } | null;
+    const found = getDb().select().from(user).where(eq(user.id, verified.key.referenceId)).get();
+    if (found === undefined || typeof metadata?.org !== "string") throw new ApiError("unauthorized", "That API key is not valid.");
+    return { id: found.id, email: found.email, name: found.name, via: { kind: "api-key", org: metadata.org } };
+  }
+  const session = await auth.api.getSession({ headers }).catch(() => null);
+  if (session === null) return null;
+  return { id: session.user.id, email: session.user.email, name: session.user.name, via: { kind: "session" } };
+}
+
+/** The organisation named by `slug` as `actor` sees it: 404 for a non-member, exactly as for no organisation. */
+export function membership(slug: string, actor: Actor): OrgAccess {
+  const notFound = new ApiError("not-found", `There is no organisation "${slug}".`);
+  if (!orgSlug.safeParse(slug).success) throw notFound;
+  if (actor.via.kind === "api-key" && actor.via.org !== slug) throw notFound;
+  const row = getDb()
+    .select({ id: organization.id, slug: organization.slug, name: organization.name, memberId: member.id, role: member.role })
+    .from(organization)
+    .innerJoin(member, and(eq(member.organizationId, organization.id), eq(member.userId, actor.id)))
+    .where(eq(organization.slug, slug))
+    .get();
+  const role = parseRole(row?.role);
+  if (row === undefined || role === null) throw notFound;
+  return { org: { id: row.id, slug: row.slug, name: row.name }, role, actor, memberId: row.memberId };
+}
+
+/** Throws the 403 when the role does not allow the action. */
+export function requireAction(access: OrgAccess, action: Action): void {
+  if (!can(access.role, action)) throw new ApiError("forbidden", roleNeeded(action, access.role));
+}
+
+/** The actor of a request, or the 401. */
+export async function requireActor(headers: Headers): Promise<Actor> {
+  const actor = await actorFrom(headers);
+  if (actor === null) throw new ApiError("unauthorized", "Sign in first, or send an API key as x-api-key.");
+  return actor;
+}
+
+/** What an org route's handler is given: the request, its route params and who asks. */
+export interface OrgRouteContext<P> {
+  request: Request;
+  params: P;
+  access: OrgAccess;
+}
+
+/**
+ * Wraps an `/api/orgs/{org}/…` handler: 401 without a session or key, 404 for a non-member,
+ * 403 (naming the role needed) when the role does not allow `action`; any error becomes JSON.
+ */
+export function withOrg<P extends { org: string }>(action: Action, handler: (ctx: OrgRouteContext<P>) => Promise<Response>) {
+  return async (request: Request, { params }: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const resolved = await params;
+      const actor = await requireActor(request.headers);
+      const access = membership(resolved.org, actor);
+      requireAction(access, action);
+      return await handler({ request, params: resolved, access });
+    } catch (error) {
+      return handleApiError(error);
+    }
+  };
+}

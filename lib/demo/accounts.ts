@@ -1,0 +1,48 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { and, eq } from "drizzle-orm";
+import type { Conn } from "@/lib/db/client";
+import { account, member, organization, user } from "@/lib/db/schema";
+import type { Role } from "@/lib/auth/roles";
+import { DEMO_ORG } from "./seed";
+
+/** The demo organisation's three accounts, one per role (SPEC §9). */
+export const DEMO_ACCOUNTS: readonly { email: string; name: string; role: Role }[] = [
+  { email: "leader@demo.test", name: "Demo leader", role: "leader" },
+  { email: "developer@demo.test", name: "Demo developer", role: "developer" },
+  { email: "support@demo.test", name: "Demo support", role: "support" },
+];
+
+/**
+ * Makes sure each demo account exists with `password` (its hash is set again on every start,
+ * so the printed password always works) and is a member of the demo organisation in its role.
+ * Run after `seedDemo`, which makes the organisation.
+ */
+export async function seedDemoAccounts(db: Conn, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  const org = db.select({ id: organization.id }).from(organization).where(eq(organization.slug, DEMO_ORG.slug)).get();
+  if (org === undefined) throw new Error("The demo organisation is seeded before its accounts.");
+  const now = new Date();
+  db.transaction((tx) => {
+    for (const demo of DEMO_ACCOUNTS) {
+      let userId = tx.select({ id: user.id }).from(user).where(eq(user.email, demo.email)).get()?.id;
+      if (userId === undefined) {
+        userId = randomUUID();
+        tx.insert(user).values({ id: userId, name: demo.name, email: demo.email, emailVerified: true, createdAt: now, updatedAt: now }).run();
+      }
+      const credential = tx.select({ id: account.id }).from(account).where(and(eq(account.userId, userId), eq(account.providerId, "credential"))).get();
+      if (credential === undefined) {
+        tx.insert(account).values({ id: randomUUID(), accountId: userId, providerId: "credential", userId, password: hash, createdAt: now, updatedAt: now }).run();
+      } else {
+        tx.update(account).set({ password: hash, updatedAt: now }).where(eq(account.id, credential.id)).run();
+      }
+      const membership = tx.select({ id: member.id }).from(member).where(and(eq(member.organizationId, org.id), eq(member.userId, userId))).get();
+      if (membership === undefined) {
+        tx.insert(member).values({ id: randomUUID(), organizationId: org.id, userId, role: demo.role, createdAt: now }).run();
+      } else {
+        tx.update(member).set({ role: demo.role }).where(eq(member.id, membership.id)).run();
+      }
+    }
+  });
+}

@@ -1,0 +1,25 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import { recheckOrg } from "@/lib/orgs/apps";
+import { seedDemoAccounts } from "./accounts";
+import { DEMO_ORG, demoAppsFromEnv, seedDemo } from "./seed";
+
+/**
+ * Once per server start (instrumentation.ts): the demo organisation with the apps `npm start`
+ * serves, its three accounts when `THEOREM_DEMO_PASSWORD` is given, and a first check in the
+ * background so that a newcomer finds every state already there (about 3 s: the slow app).
+ */
+export async function prepareDemo(env = process.env): Promise<void> {
+  const list = demoAppsFromEnv(env.THEOREM_DEMO_APPS);
+  const password = env.THEOREM_DEMO_PASSWORD ?? "";
+  if (list.length === 0 && password === "") return;
+  const db = getDb();
+  seedDemo(db, list);
+  if (password !== "") await seedDemoAccounts(db, password);
+  if (list.length > 0) {
+    void recheckOrg({ db }, DEMO_ORG.slug).then(
+      (checked) => console.log(`Demo organisation checked: ${checked.apps.length} apps.`),
+      (error: unknown) => console.error("Checking the demo organisation failed:", error instanceof Error ? error.message : error),
+    );
+  }
+}

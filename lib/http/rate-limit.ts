@@ -1,0 +1,73 @@
+import "server-only";
+import { RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
+import { ApiError } from "@/lib/api/errors";
+import { getDb, type Db } from "@/lib/db/client";
+import type { OrgAccess } from "@/lib/auth/workspace";
+import { orgApps } from "@/lib/orgs/store";
+
+/**
+ * SPEC §10's check budget: per account `THEOREM_CHECKS_PER_MINUTE` (120), per client address
+ * for requests without an account `THEOREM_ANON_CHECKS_PER_MINUTE` (60). A request spends one,
+ * plus one per app it reads by URL. Counted in the database (rate-limiter-flexible), so that
+ * the budget holds across instances.
+ */
+
+export interface CheckBudget {
+  perAccount: number;
+  perAddress: number;
+}
+
+function perMinute(value: string | undefined, fallback: number): number {
+  const parsed = value === undefined || value.trim() === "" ? NaN : Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+export function checkBudgetFromEnv(env = process.env): CheckBudget {
+  return { perAccount: perMinute(env.THEOREM_CHECKS_PER_MINUTE, 120), perAddress: perMinute(env.THEOREM_ANON_CHECKS_PER_MINUTE, 60) };
+}
+
+/** What one request costs. */
+export const checkCost = (urlApps: number) => 1 + urlApps;
+
+type Limiters = { db: Db; budget: CheckBudget; account: RateLimiterSQLite; address: RateLimiterSQLite };
+const cache = globalThis as typeof globalThis & { __theoremCheckLimiters?: Limiters };
+
+function limiters(db: Db, budget: CheckBudget): Limiters {
+  const current = cache.__theoremCheckLimiters;
+  if (current !== undefined && current.db === db && current.budget.perAccount === budget.perAccount && current.budget.perAddress === budget.perAddress) return current;
+  const make = (keyPrefix: string, points: number) =>
+    new RateLimiterSQLite({ storeClient: db.$client, storeType: "better-sqlite3", tableName: "check_rate_limits", tableCreated: true, keyPrefix, points, duration: 60 });
+  const made = { db, budget, account: make("account", budget.perAccount), address: make("address", budget.perAddress) };
+  cache.__theoremCheckLimiters = made;
+  return made;
+}
+
+/** The client's address as the nearest proxy (or Next, when there is none) reports it. */
+export function clientAddress(headers: Headers): string {
+  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+}
+
+/** Spends `cost` of the caller's budget, or throws the 429 with `Retry-After` (whole seconds). */
+export async function spendChecks(db: Db, who: { account: string } | { address: string }, cost: number, budget = checkBudgetFromEnv()): Promise<void> {
+  const set = limiters(db, budget);
+  const [limiter, key, limit] = "account" in who ? [set.account, who.account, budget.perAccount] : [set.address, who.address, budget.perAddress];
+  try {
+    await limiter.consume(key, cost);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    const whose = "account" in who ? "this account" : "this address (sign in for more)";
+    throw new ApiError(
+      "rate-limited",
+      `Too many checks: ${whose} may read ${limit} a minute (a request counts one, plus one per app read by URL). Try again in ${seconds} s.`,
+      {},
+      { "Retry-After": String(seconds) },
+    );
+  }
+}
+
+/** An organisation route that reads its apps (connect, edit, re-check) spends one plus one per app, from the actor's budget. */
+export async function spendOrgCheck(access: OrgAccess, extraApps = 0): Promise<void> {
+  const db = getDb();
+  await spendChecks(db, { account: access.actor.id }, checkCost(orgApps(db, access.org.slug).length + extraApps));
+}
