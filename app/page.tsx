@@ -1,6 +1,11 @@
 import { redirect } from "next/navigation";
+import { myOrgs } from "@/lib/auth/members";
+import { pageActor } from "@/lib/auth/page";
 
-/** The dashboard opens on the demo organisation's Connections tab. */
-export default function Home() {
-  redirect("/orgs/demo/connections");
+/** The dashboard opens on the first organisation's Connections tab, or on making one. */
+export default async function Home() {
+  const actor = await pageActor();
+  if (actor === null) redirect("/sign-in");
+  const first = myOrgs(actor.id)[0];
+  redirect(first === undefined ? "/orgs/new" : `/orgs/${encodeURIComponent(first.slug)}/connections`);
 }

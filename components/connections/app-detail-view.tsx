@@ -13,8 +13,8 @@ import { Button } from "@/components/ui/button";
 import { ApiRequestError } from "@/lib/queries/check";
 import { appQuery, checkAppMutation } from "@/lib/queries/orgs";
 
-/** One connected app: the leader's reason when unavailable, its tools and cards, its size and its history. */
-export function AppDetailView({ org, appId }: { org: string; appId: string }) {
+/** One connected app: the reason when unavailable, its tools and cards, its size and its history. Only a leader (`canManage`) may remove it. */
+export function AppDetailView({ org, appId, canManage }: { org: string; appId: string; canManage: boolean }) {
   const client = useQueryClient();
   const router = useRouter();
   const app = useQuery(appQuery(org, appId));
@@ -83,7 +83,7 @@ export function AppDetailView({ org, appId }: { org: string; appId: string }) {
             <Button variant="secondary" disabled={recheck.isPending} onClick={() => recheck.mutate(stored.id)}>
               {recheck.isPending ? "Re-checking…" : "Re-check"}
             </Button>
-            <RemoveAppButton org={org} appId={stored.id} appName={stored.name} onRemoved={() => router.push(listHref)} />
+            {canManage && <RemoveAppButton org={org} appId={stored.id} appName={stored.name} onRemoved={() => router.push(listHref)} />}
           </div>
         </div>
         <p role="status" className="text-sm text-slate-700">

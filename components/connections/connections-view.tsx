@@ -27,8 +27,11 @@ function useNow(ticking: boolean) {
   return now;
 }
 
-/** The Connections tab: the organisation's apps in connection order, with a way to add, re-check and remove them. */
-export function ConnectionsView({ org }: { org: string }) {
+/**
+ * The Connections tab: the organisation's apps in connection order. Everyone may re-check;
+ * only a leader (`canManage`) is given the add form and the remove buttons.
+ */
+export function ConnectionsView({ org, canManage }: { org: string; canManage: boolean }) {
   const client = useQueryClient();
   const apps = useQuery(appsQuery(org));
   // Each app's read as the streamed re-check reports it, by app id.
@@ -41,7 +44,7 @@ export function ConnectionsView({ org }: { org: string }) {
   if (apps.isError) {
     if (isNotFound(apps.error)) {
       return (
-        <NotFoundNotice title="Organisation not found" back={{ href: "/orgs/demo/connections", label: "Go to the demo organisation" }}>
+        <NotFoundNotice title="Organisation not found" back={{ href: "/", label: "Go to your organisations" }}>
           There is no organisation called <span className="font-mono">{org}</span>. Check the address, or ask its leader for the right link.
         </NotFoundNotice>
       );
@@ -87,7 +90,9 @@ export function ConnectionsView({ org }: { org: string }) {
       </div>
 
       {list.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">No apps are connected yet. Add the first one below.</p>
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">
+          {canManage ? "No apps are connected yet. Add the first one below." : "No apps are connected yet: a leader of this organisation connects them."}
+        </p>
       ) : (
         <ol aria-label="Connected apps" className="space-y-3">
           {list.map((app, i) => (
@@ -98,6 +103,7 @@ export function ConnectionsView({ org }: { org: string }) {
               position={i + 1}
               progress={running ? (reads[app.id] !== undefined ? "read" : "checking") : recheck.isError ? "failed" : undefined}
               read={running ? reads[app.id] : undefined}
+              canManage={canManage}
             />
           ))}
         </ol>
@@ -110,7 +116,7 @@ export function ConnectionsView({ org }: { org: string }) {
         </div>
       )}
 
-      <AddAppForm org={org} />
+      {canManage && <AddAppForm org={org} />}
     </div>
   );
 }
@@ -121,6 +127,7 @@ function AppRow({
   position,
   progress,
   read,
+  canManage,
 }: {
   org: string;
   app: StoredApp;
@@ -128,6 +135,7 @@ function AppRow({
   progress: RowProgress | undefined;
   /** This re-check's read of the app, before the names are given. */
   read: AppRead | undefined;
+  canManage: boolean;
 }) {
   const last = app.lastCheck;
   const check = last?.result ?? null;
@@ -150,7 +158,7 @@ function AppRow({
             short name <span className="font-mono font-medium text-slate-900">{check?.shortName ?? "—"}</span>
           </p>
         </div>
-        <RemoveAppButton org={org} appId={app.id} appName={app.name} />
+        {canManage && <RemoveAppButton org={org} appId={app.id} appName={app.name} />}
       </div>
 
       {read !== undefined && (

@@ -29,18 +29,30 @@ export async function readApiAnswer(response: Response): Promise<unknown> {
   return body;
 }
 
-export async function postCheck(request: CheckRequest): Promise<CheckResult> {
-  let response: Response;
+/**
+ * Calls the dashboard's API and reads its answer. Every change sends a JSON body (`{}` when
+ * there is nothing to say), as the request guard (lib/http/guard.ts) wants; a DELETE sends none.
+ */
+export async function callApi(path: string, init?: { method?: string; body?: unknown; accept?: string }): Promise<unknown> {
+  return readApiAnswer(await sendApi(path, init));
+}
+
+/** `callApi` without reading the answer: for a streamed one. */
+export async function sendApi(path: string, init?: { method?: string; body?: unknown; accept?: string }): Promise<Response> {
+  const method = init?.method ?? "GET";
+  const body = init?.body ?? (method === "POST" || method === "PATCH" ? {} : undefined);
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (init?.accept !== undefined) headers.accept = init.accept;
   try {
-    response = await fetch("/api/check", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(request),
-    });
+    return await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   } catch {
     throw new ApiRequestError("The dashboard could not be reached. Is it still running?", 0);
   }
-  return checkResult.parse(await readApiAnswer(response));
+}
+
+export async function postCheck(request: CheckRequest): Promise<CheckResult> {
+  return checkResult.parse(await callApi("/api/check", { method: "POST", body: request }));
 }
 
 export const checkMutation = () => mutationOptions({ mutationKey: ["check"], mutationFn: postCheck });

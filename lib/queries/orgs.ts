@@ -1,6 +1,6 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { ndjsonValues } from "@/lib/ndjson";
-import { ApiRequestError, readApiAnswer } from "@/lib/queries/check";
+import { ApiRequestError, callApi, readApiAnswer, sendApi } from "@/lib/queries/check";
 import {
   appList,
   checkHistory,
@@ -31,18 +31,7 @@ export const orgKeys = {
 const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
 const appPath = (org: string, app: string) => `${base(org)}/apps/${encodeURIComponent(app)}`;
 
-async function call(path: string, init?: RequestInit): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      ...init,
-      headers: init?.body !== undefined ? { "content-type": "application/json" } : undefined,
-    });
-  } catch {
-    throw new ApiRequestError("The dashboard could not be reached. Is it still running?", 0);
-  }
-  return readApiAnswer(response);
-}
+const call = callApi;
 
 /** A 404 is an answer (no such org or app), not a failure worth retrying. */
 function retryUnlessMissing(failures: number, error: Error) {
@@ -83,7 +72,7 @@ export const addAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "add-app"],
     mutationFn: async (input: AppCreate) =>
-      storedApp.parse(await call(`${base(org)}/apps`, { method: "POST", body: JSON.stringify(input) })),
+      storedApp.parse(await call(`${base(org)}/apps`, { method: "POST", body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });
 
@@ -116,12 +105,7 @@ export const checkAppMutation = (client: QueryClient, org: string) =>
  * answer is the list named over all of them.
  */
 async function streamRecheck(org: string, onRead: (read: AppRead) => void): Promise<AppList> {
-  let response: Response;
-  try {
-    response = await fetch(`${base(org)}/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } });
-  } catch {
-    throw new ApiRequestError("The dashboard could not be reached. Is it still running?", 0);
-  }
+  const response = await sendApi(`${base(org)}/checks`, { method: "POST", accept: RECHECK_STREAM_TYPE });
   if (!response.ok || response.body === null || !(response.headers.get("content-type") ?? "").includes(RECHECK_STREAM_TYPE)) {
     return appList.parse(await readApiAnswer(response));
   }

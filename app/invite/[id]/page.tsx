@@ -1,0 +1,81 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import Link from "next/link";
+import { JoinButton } from "@/components/account/join-button";
+import { SignOutButton } from "@/components/account/sign-out-button";
+import { Card } from "@/components/ui/card";
+import { getAuth } from "@/lib/auth/auth";
+import { pageActor } from "@/lib/auth/page";
+
+export const metadata: Metadata = { title: "Invitation" };
+
+type Props = { params: Promise<{ id: string }> };
+
+type Lookup = { kind: "found"; orgName: string; role: string } | { kind: "not-yours" } | { kind: "missing" };
+
+/** The invitation as its signed-in recipient sees it; better-auth refuses anyone else's. */
+async function lookUpInvitation(id: string): Promise<Lookup> {
+  try {
+    const found = await getAuth().api.getInvitation({ headers: await headers(), query: { id } });
+    return { kind: "found", orgName: found.organizationName, role: found.role };
+  } catch (error) {
+    const status = (error as { statusCode?: unknown }).statusCode;
+    return status === 403 ? { kind: "not-yours" } : { kind: "missing" };
+  }
+}
+
+export default async function InvitePage({ params }: Props) {
+  const { id } = await params;
+  const here = `/invite/${encodeURIComponent(id)}`;
+  const actor = await pageActor();
+
+  if (actor === null) {
+    const next = `?next=${encodeURIComponent(here)}`;
+    return (
+      <Card className="mx-auto max-w-md space-y-3">
+        <h1 className="text-xl font-semibold text-slate-900">You are invited</h1>
+        <p className="text-slate-700">Sign in, or create an account with the email address the invitation was sent to: you then come back here to join.</p>
+        <div className="flex flex-wrap gap-3">
+          <Link href={`/sign-in${next}`} className="rounded-md bg-indigo-700 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-800">
+            Sign in
+          </Link>
+          <Link href={`/sign-up${next}`} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50">
+            Create an account
+          </Link>
+        </div>
+      </Card>
+    );
+  }
+
+  const invitation = await lookUpInvitation(id);
+  return (
+    <Card className="mx-auto max-w-md space-y-3">
+      {invitation.kind === "found" ? (
+        <>
+          <h1 className="text-xl font-semibold break-words text-slate-900">Join {invitation.orgName}</h1>
+          <p className="text-slate-700">
+            You are invited as <strong>{invitation.role}</strong>. You are signed in as <span className="break-all">{actor.email}</span>.
+          </p>
+          <JoinButton invitationId={id} orgName={invitation.orgName} />
+        </>
+      ) : invitation.kind === "not-yours" ? (
+        <>
+          <h1 className="text-xl font-semibold text-slate-900">This invitation is for someone else</h1>
+          <p className="text-slate-700">
+            You are signed in as <span className="break-all">{actor.email}</span>, but the invitation was sent to another address. Sign out, then sign in with
+            that address.
+          </p>
+          <SignOutButton next={here} />
+        </>
+      ) : (
+        <>
+          <h1 className="text-xl font-semibold text-slate-900">Invitation not found</h1>
+          <p className="text-slate-700">It may have expired, been cancelled or been used already. Ask the organisation&apos;s leader for a new one.</p>
+          <Link href="/" className="text-indigo-800 underline">
+            Go to your organisations
+          </Link>
+        </>
+      )}
+    </Card>
+  );
+}

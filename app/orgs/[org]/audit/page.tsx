@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import { AuditView } from "@/components/account/audit-view";
+import { pageOrgAccess } from "@/lib/auth/page";
+import type { AuditFilter } from "@/lib/queries/access";
+
+type Props = { params: Promise<{ org: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const path = (org: string) => `/orgs/${encodeURIComponent(org)}/audit`;
+
+/** One value of a query parameter, or undefined when absent, empty or repeated. */
+function one(value: string | string[] | undefined): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { org } = await params;
+  const access = await pageOrgAccess(org, path(org));
+  return { title: `Audit log of ${access.org.name}` };
+}
+
+export default async function AuditPage({ params, searchParams }: Props) {
+  const { org } = await params;
+  const access = await pageOrgAccess(org, path(org));
+  const query = await searchParams;
+  const filter: AuditFilter = {};
+  const app = one(query.app);
+  const actor = one(query.actor);
+  const before = one(query.before);
+  if (app !== undefined) filter.app = app;
+  if (actor !== undefined) filter.actor = actor;
+  if (before !== undefined) filter.before = before;
+  return <AuditView org={access.org.slug} orgName={access.org.name} filter={filter} />;
+}

@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { safeNext } from "@/components/account/next-path";
+import { SignInForm } from "@/components/account/sign-in-form";
+import { pageActor } from "@/lib/auth/page";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+type Props = { searchParams: Promise<{ next?: string | string[] }> };
+
+export default async function SignInPage({ searchParams }: Props) {
+  const given = safeNext((await searchParams).next, "") || null;
+  const next = given ?? "/";
+  if ((await pageActor()) !== null) redirect(next);
+  // `next` goes on to the sign-up form only when it names somewhere: a bare sign-up then goes to /orgs/new.
+  return <SignInForm next={next} signUpHref={given === null ? "/sign-up" : `/sign-up?next=${encodeURIComponent(given)}`} />;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { auditAction, type AuditEntry } from "@/lib/schemas/access";
+import { actionText } from "./audit-words";
+
+const base = { at: "2025-01-01T00:00:00.000Z", actor: { id: "u1", email: "lead@x.test" } };
+
+describe("actionText", () => {
+  it.each(auditAction.options)("words %s", (action) => {
+    const text = actionText({ ...base, action, app: { id: "a", name: "Attendance" }, member: { id: "m", email: "ann@x.test" }, details: { role: "support", from: "support", to: "developer", name: "CI" } });
+    expect(text).toMatch(/^[a-z]/);
+    expect(text).not.toContain("undefined");
+  });
+
+  it.each(auditAction.options)("words %s without app, member or details", (action) => {
+    const text = actionText({ ...base, action });
+    expect(text).not.toContain("undefined");
+    expect(text).not.toContain("null");
+  });
+
+  it("names both roles of a role change", () => {
+    const entry: AuditEntry = { ...base, action: "member.role-changed", member: { id: "m", email: "ann@x.test" }, details: { from: "support", to: "developer" } };
+    expect(actionText(entry)).toBe("changed the role of ann@x.test from support to developer");
+  });
+});

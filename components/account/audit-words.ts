@@ -1,0 +1,54 @@
+import type { AuditAction, AuditEntry } from "@/lib/schemas/access";
+
+/** A detail of an entry as text, or null when absent or not a plain value. */
+function detail(entry: AuditEntry, key: string): string | null {
+  const value = entry.details?.[key];
+  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+}
+
+const app = (e: AuditEntry) => e.app?.name ?? "an app";
+const member = (e: AuditEntry) => e.member?.email ?? "a member";
+const asRole = (e: AuditEntry) => {
+  const role = detail(e, "role");
+  return role === null ? "" : ` as ${role}`;
+};
+const keyName = (e: AuditEntry) => {
+  const name = detail(e, "name");
+  return name === null ? "an API key" : `the API key “${name}”`;
+};
+
+/** What an entry did, in words: `member.role-changed` → "changed the role of ann@x.test from support to developer". */
+export function actionText(entry: AuditEntry): string {
+  const action: AuditAction = entry.action;
+  switch (action) {
+    case "app.connected":
+      return `connected ${app(entry)}`;
+    case "app.edited":
+      return `edited ${app(entry)}`;
+    case "app.removed":
+      return `removed ${app(entry)}`;
+    case "settings.changed":
+      return "changed the settings";
+    case "member.invited":
+      return `invited ${member(entry)}${asRole(entry)}`;
+    case "member.joined":
+      return `joined${asRole(entry)}`;
+    case "member.removed":
+      return `removed ${member(entry)}`;
+    case "member.role-changed": {
+      const from = detail(entry, "from");
+      const to = detail(entry, "to");
+      return `changed the role of ${member(entry)}${from !== null ? ` from ${from}` : ""}${to !== null ? ` to ${to}` : ""}`;
+    }
+    case "changes.approved":
+      return entry.app === undefined ? "approved changes" : `approved the changes of ${app(entry)}`;
+    case "key.created":
+      return `created ${keyName(entry)}`;
+    case "key.revoked":
+      return `revoked ${keyName(entry)}`;
+    default: {
+      const exhaustive: never = action;
+      return exhaustive;
+    }
+  }
+}

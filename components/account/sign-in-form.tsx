@@ -1,0 +1,104 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { FieldError, fieldClass } from "@/components/ui/field";
+import { authPost } from "@/lib/queries/access";
+import { ApiRequestError } from "@/lib/queries/check";
+import { signIn } from "@/lib/schemas/access";
+
+type Input = z.input<typeof signIn>;
+
+export const WRONG_CREDENTIALS = "That email and password do not match.";
+export const TOO_MANY = "Too many attempts: wait a minute and try again.";
+
+/** What a refused sign-in or sign-up says: never which of email and password was wrong. */
+export function refusalText(error: unknown): string {
+  if (!(error instanceof ApiRequestError)) return "Something went wrong: try again.";
+  if (error.status === 429) return TOO_MANY;
+  if (error.status === 401) return WRONG_CREDENTIALS;
+  if (error.status === 0) return error.message;
+  return "The sign-in could not be completed: try again.";
+}
+
+/** Email and password; on success goes to `next` (already checked to be a path on this site). */
+export function SignInForm({ next, signUpHref }: { next: string; signUpHref: string }) {
+  const id = useId();
+  const router = useRouter();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const form = useForm<Input, unknown, z.output<typeof signIn>>({ resolver: zodResolver(signIn), defaultValues: { email: "", password: "" } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (input) => {
+    setRefusal(null);
+    try {
+      await authPost("/sign-in/email", input);
+    } catch (error) {
+      setRefusal(refusalText(error));
+      form.setFocus("password");
+      return;
+    }
+    router.replace(next);
+    router.refresh();
+  });
+
+  const f = (name: keyof Input) => `${id}-${name}`;
+  return (
+    <Card className="mx-auto max-w-sm space-y-4">
+      <h1 className="text-xl font-semibold text-slate-900">Sign in</h1>
+      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Sign in" className="space-y-3">
+        <div>
+          <label htmlFor={f("email")} className="block text-sm font-medium text-slate-800">
+            Email
+          </label>
+          <input
+            id={f("email")}
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            className={fieldClass}
+            aria-invalid={errors.email !== undefined}
+            aria-describedby={errors.email !== undefined ? `${f("email")}-error` : undefined}
+            {...form.register("email")}
+          />
+          <FieldError id={`${f("email")}-error`} message={errors.email?.message} />
+        </div>
+        <div>
+          <label htmlFor={f("password")} className="block text-sm font-medium text-slate-800">
+            Password
+          </label>
+          <input
+            id={f("password")}
+            type="password"
+            autoComplete="current-password"
+            className={fieldClass}
+            aria-invalid={errors.password !== undefined || refusal !== null}
+            aria-describedby={[errors.password !== undefined ? `${f("password")}-error` : "", refusal !== null ? `${id}-refusal` : ""].join(" ").trim() || undefined}
+            {...form.register("password")}
+          />
+          <FieldError id={`${f("password")}-error`} message={errors.password?.message} />
+        </div>
+        {refusal !== null && (
+          <p id={`${id}-refusal`} role="alert" className="rounded border border-rose-300 bg-rose-50 p-2 text-sm text-rose-900">
+            {refusal}
+          </p>
+        )}
+        <Button type="submit" disabled={isSubmitting} className="w-full">
+          {isSubmitting ? "Signing in…" : "Sign in"}
+        </Button>
+      </form>
+      <p className="text-sm text-slate-700">
+        No account yet?{" "}
+        <Link href={signUpHref} className="text-indigo-800 underline">
+          Create one
+        </Link>
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,98 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { FieldError, fieldClass } from "@/components/ui/field";
+import { authPost } from "@/lib/queries/access";
+import { ApiRequestError } from "@/lib/queries/check";
+import { signUp } from "@/lib/schemas/access";
+import { TOO_MANY } from "./sign-in-form";
+
+type Input = z.input<typeof signUp>;
+const FIELDS = ["name", "email", "password"] as const;
+const LABELS: Record<(typeof FIELDS)[number], { label: string; type: string; autoComplete: string; hint?: string }> = {
+  name: { label: "Name", type: "text", autoComplete: "name" },
+  email: { label: "Email", type: "email", autoComplete: "email" },
+  password: { label: "Password", type: "password", autoComplete: "new-password", hint: "At least 8 characters." },
+};
+
+/** Name, email and password; the account is signed in at once and goes to `next`. */
+export function SignUpForm({ next, signInHref }: { next: string; signInHref: string }) {
+  const id = useId();
+  const router = useRouter();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const form = useForm<Input, unknown, z.output<typeof signUp>>({ resolver: zodResolver(signUp), defaultValues: { name: "", email: "", password: "" } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (input) => {
+    setRefusal(null);
+    try {
+      await authPost("/sign-up/email", input);
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 429) setRefusal(TOO_MANY);
+      else if (error instanceof ApiRequestError && error.status === 422 && error.issues === "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL")
+        form.setError("email", { type: "server", message: "An account with that email exists already: sign in instead." }, { shouldFocus: true });
+      else if (error instanceof ApiRequestError && (error.status === 400 || error.status === 422)) setRefusal(error.message);
+      else setRefusal(error instanceof ApiRequestError && error.status === 0 ? error.message : "The account could not be created: try again.");
+      return;
+    }
+    router.replace(next);
+    router.refresh();
+  });
+
+  return (
+    <Card className="mx-auto max-w-sm space-y-4">
+      <h1 className="text-xl font-semibold text-slate-900">Create an account</h1>
+      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Create an account" className="space-y-3">
+        {FIELDS.map((name) => {
+          const spec = LABELS[name];
+          const fid = `${id}-${name}`;
+          const error = errors[name]?.message;
+          const described = [spec.hint !== undefined ? `${fid}-hint` : "", error !== undefined ? `${fid}-error` : ""].join(" ").trim();
+          return (
+            <div key={name}>
+              <label htmlFor={fid} className="block text-sm font-medium text-slate-800">
+                {spec.label}
+              </label>
+              <input
+                id={fid}
+                type={spec.type}
+                autoComplete={spec.autoComplete}
+                className={fieldClass}
+                aria-invalid={error !== undefined}
+                aria-describedby={described === "" ? undefined : described}
+                {...form.register(name)}
+              />
+              {spec.hint !== undefined && (
+                <p id={`${fid}-hint`} className="mt-1 text-xs text-slate-600">
+                  {spec.hint}
+                </p>
+              )}
+              <FieldError id={`${fid}-error`} message={error} />
+            </div>
+          );
+        })}
+        {refusal !== null && (
+          <p role="alert" className="rounded border border-rose-300 bg-rose-50 p-2 text-sm text-rose-900">
+            {refusal}
+          </p>
+        )}
+        <Button type="submit" disabled={isSubmitting} className="w-full">
+          {isSubmitting ? "Creating the account…" : "Create account"}
+        </Button>
+      </form>
+      <p className="text-sm text-slate-700">
+        Have an account?{" "}
+        <Link href={signInHref} className="text-indigo-800 underline">
+          Sign in
+        </Link>
+      </p>
+    </Card>
+  );
+}
