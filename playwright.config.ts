@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { authFile, DEMO_PASSWORD } from "./e2e/accounts";
 
 // Browser tests run against the production build in Debian's Chromium (never a downloaded browser).
 const port = Number(process.env.E2E_PORT ?? 3210);
@@ -22,7 +23,12 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    // Signs each demo account in once and keeps its session (e2e/auth.setup.ts).
+    { name: "sign-in", testMatch: /auth\.setup\.ts/ },
+    // The existing suites act as the demo's leader; e2e/access.spec.ts picks its own accounts.
+    { name: "chromium", use: { ...devices["Desktop Chrome"], storageState: authFile("leader") }, dependencies: ["sign-in"] },
+  ],
   webServer: {
     command: "node scripts/start.mjs",
     url: `${baseURL}/preview`,
@@ -38,6 +44,10 @@ export default defineConfig({
       E2E_FRESH_DB: "1",
       // The tests serve their own MCP apps on loopback, as the demo does.
       CHECK_ALLOW_HOSTS: "127.0.0.1",
+      // The demo accounts' password, known to the tests; and a budget the whole suite cannot spend.
+      THEOREM_DEMO_PASSWORD: DEMO_PASSWORD,
+      THEOREM_CHECKS_PER_MINUTE: "100000",
+      THEOREM_ANON_CHECKS_PER_MINUTE: "100000",
     },
   },
 });
