@@ -5,7 +5,8 @@ const nextConfig = {
   // Each developer or test run may build into its own folder (NEXT_DIST_DIR) so that builds never collide.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
-  serverExternalPackages: ["better-sqlite3"],
+  // piscina starts worker threads from a file of its own (lib/check/engine-pool.ts): not bundled either.
+  serverExternalPackages: ["better-sqlite3", "piscina"],
   async headers() {
     return [
       {

@@ -12,6 +12,10 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
+    // Never the developer's own database: a test file that stores names its own file, others get memory.
+    env: { DATABASE_URL: ":memory:" },
+    // The engine's worker thread is a bundle of its own: built (when stale) before any test runs.
+    globalSetup: ["./lib/testing/build-worker.setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { buildWorker } from "./build-worker.mjs";
 import { startDemoApps } from "./demo-apps.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -33,6 +34,7 @@ function buildIsStale() {
   return Math.max(...sources.map(newestMtime)) > statSync(stamp).mtimeMs;
 }
 
+await buildWorker();
 if (buildIsStale()) {
   console.log("Building the dashboard (once, or after a change)…");
   const build = spawnSync(next, ["build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });

@@ -13,11 +13,16 @@ export function parseJsonText(text: string): unknown {
   throw new ApiError("bad-json", `The body is not valid JSON${where}: ${message}`, at ? { at } : {});
 }
 
-/** Reads a request body up to `limit` bytes, stopping (and answering 413) as soon as it passes. */
+/** Reads a request body up to `limit` bytes as text (see `readBodyBytes`). */
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  return new TextDecoder("utf-8", { fatal: false }).decode(await readBodyBytes(request, limit));
+}
+
+/** Reads a request body up to `limit` bytes, stopping (and answering 413) as soon as it passes. */
+export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (request.body === null) return "";
+  if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -31,7 +36,7 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
     }
     chunks.push(value);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(limit: number): ApiError {
@@ -40,7 +45,11 @@ function tooLarge(limit: number): ApiError {
 
 /** Reads, parses and validates a JSON body with a shared schema (400, 413 or 422 on failure). */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S, limit = MAX_BODY_BYTES): Promise<z.infer<S>> {
-  const text = await readBodyText(request, limit);
+  return parseBody(await readBodyText(request, limit), schema);
+}
+
+/** Parses and validates body text with a shared schema (400 or 422 on failure). */
+export function parseBody<S extends z.ZodType>(text: string, schema: S): z.infer<S> {
   if (text.trim() === "") throw new ApiError("bad-json", "The body is empty: send a JSON object.");
   return schema.parse(parseJsonText(text));
 }

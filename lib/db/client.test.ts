@@ -46,6 +46,13 @@ describe("databasePath", () => {
     ["/tmp/abs.db", "/tmp/abs.db"],
     ["file:///tmp/abs.db", "/tmp/abs.db"],
   ])("reads DATABASE_URL %j as %s", (url, expected) => {
-    expect(databasePath(url)).toBe(expected);
+    // The tests' own DATABASE_URL (vitest.config.ts) is set aside: this is the unset case.
+    const saved = process.env.DATABASE_URL;
+    delete process.env.DATABASE_URL;
+    try {
+      expect(databasePath(url)).toBe(expected);
+    } finally {
+      process.env.DATABASE_URL = saved;
+    }
   });
 });

@@ -1,22 +1,47 @@
-import { readJson } from "@/lib/api/body";
+import { readBodyBytes } from "@/lib/api/body";
 import { ApiError, withErrors } from "@/lib/api/errors";
 import { actorFrom } from "@/lib/auth/workspace";
-import { runCheck } from "@/lib/check/run";
+import { runRequestTask } from "@/lib/check/engine-pool";
+import { readLive } from "@/lib/check/run";
 import { getDb } from "@/lib/db/client";
+import type { AppListing } from "@/lib/engine/check";
 import { checkCost, clientAddress, spendChecks } from "@/lib/http/rate-limit";
-import { checkRequest } from "@/lib/schemas/check";
+import type { RequestAnswer } from "@/lib/check/engine-worker";
 
 export const dynamic = "force-dynamic";
 
 /**
  * POST /api/check (SPEC §8): the check of a person's apps, given inline or by URL. Inline
  * listings need no account (the preview); reading any app by URL needs a session or an API key.
+ * The body is parsed, checked and serialised in the engine's worker pool; this thread only
+ * reads apps over the network and streams the answer's chunks as they are.
  */
 export const POST = withErrors(async (request: Request) => {
-  const body = await readJson(request, checkRequest);
-  const urlApps = body.apps.filter((app) => app.url !== undefined).length;
   const actor = await actorFrom(request.headers);
-  if (urlApps > 0 && actor === null) throw new ApiError("unauthorized", "Reading an app by URL needs an account: sign in, or send an API key as x-api-key.");
-  await spendChecks(getDb(), actor === null ? { address: clientAddress(request.headers) } : { account: actor.id }, checkCost(urlApps));
-  return Response.json(await runCheck(body));
+  const who = actor === null ? { address: clientAddress(request.headers) } : { account: actor.id };
+  await spendChecks(getDb(), who, checkCost(0));
+  const body = await readBodyBytes(request);
+
+  let answer = await runRequestTask(body);
+  if (answer.kind === "read-live") {
+    if (actor === null) throw new ApiError("unauthorized", "Reading an app by URL needs an account: sign in, or send an API key as x-api-key.");
+    await spendChecks(getDb(), who, answer.apps.length);
+    const read = await Promise.all(answer.apps.map(async (app) => [app.index, await readLive(app)] as const));
+    answer = await runRequestTask(body, Object.fromEntries(read) as Record<number, AppListing>);
+  }
+  return respond(answer);
 });
+
+function respond(answer: RequestAnswer): Response {
+  if (answer.kind === "error") return Response.json(answer.body, { status: answer.status });
+  if (answer.kind !== "answer") throw new Error("The engine asked for live reads twice.");
+  const chunks = answer.chunks;
+  let next = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next < chunks.length) controller.enqueue(chunks[next++]!);
+      else controller.close();
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "application/json; charset=utf-8" } });
+}

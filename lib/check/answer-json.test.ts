@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { checkListings } from "@/lib/engine/check";
+import { resolveTheorem } from "@/lib/engine/theorem";
+import { ATTENDANCE_LISTING } from "@/lib/examples";
+import { CHUNK_CHARS, checkResultChunks, checkResultJson } from "./answer-json";
+
+const result = checkListings(
+  [
+    { name: "Attendance", entries: ATTENDANCE_LISTING.tools },
+    { name: "Empty", entries: [] },
+    { name: "Many", entries: Array.from({ length: 3000 }, (_, i) => ({ name: `t_${i}`, description: "é✓ \"quoted\" \\ back", inputSchema: { type: "object" } })) },
+  ],
+  resolveTheorem(undefined),
+);
+
+describe("the answer, serialised piece by piece", () => {
+  it("is the same JSON as the result, with each app's tools last", () => {
+    const text = [...checkResultJson(result)].join("");
+    expect(JSON.parse(text)).toEqual(result);
+    expect(text).toBe(JSON.stringify({ apps: result.apps.map(({ tools, ...rest }) => ({ ...rest, tools })) }));
+  });
+
+  it("comes in UTF-8 chunks of about the chunk size, never one string for the whole", () => {
+    const chunks = checkResultChunks(result, 4096);
+    expect(chunks.length).toBeGreaterThan(10);
+    const pieces = [...checkResultJson(result)];
+    const longestPiece = Math.max(...pieces.map((p) => p.length));
+    const decoder = new TextDecoder();
+    for (const chunk of chunks.slice(0, -1)) expect(decoder.decode(chunk).length).toBeLessThan(4096 + longestPiece);
+    expect(JSON.parse(Buffer.concat(chunks).toString("utf8"))).toEqual(result);
+    expect(CHUNK_CHARS).toBeGreaterThan(4096);
+  });
+});

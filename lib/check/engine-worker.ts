@@ -1,0 +1,52 @@
+/**
+ * The engine's worker (SPEC §10): runs in a worker thread of the pool (lib/check/engine-pool.ts),
+ * bundled on its own by scripts/build-worker.mjs. What it does — parsing a check request,
+ * naming and sizing every tool, serialising the answer — never holds up the thread that
+ * answers requests.
+ */
+import { parseBody } from "@/lib/api/body";
+import { describeApiError } from "@/lib/api/errors";
+import { checkListings, type AppListing, type TheoremNames } from "@/lib/engine/check";
+import { resolveTheorem } from "@/lib/engine/theorem";
+import { checkRequest, type CheckResult } from "@/lib/schemas/check";
+import { checkResultChunks } from "./answer-json";
+
+/** An app the request names by URL: the main thread reads it (network I/O), then asks again with its listing. */
+export interface LiveAppToRead {
+  index: number;
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export type EngineTask =
+  /** `POST /api/check`'s body. Without `live`, a request naming apps by URL answers which to read. */
+  | { kind: "request"; body: Uint8Array; live?: Record<number, AppListing> }
+  /** Listings read already (an organisation's apps): the result, as an object. */
+  | { kind: "listings"; listings: AppListing[]; theorem: TheoremNames };
+
+export type RequestAnswer =
+  | { kind: "error"; status: number; body: unknown }
+  | { kind: "read-live"; apps: LiveAppToRead[] }
+  | { kind: "answer"; chunks: Uint8Array[] };
+
+export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult {
+  if (task.kind === "listings") return checkListings(task.listings, task.theorem);
+  try {
+    const request = parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest);
+    const byUrl = request.apps.flatMap((app, index) =>
+      app.url === undefined ? [] : [{ index, name: app.name, url: app.url, ...(app.headers ? { headers: app.headers } : {}) }],
+    );
+    if (byUrl.length > 0 && task.live === undefined) return { kind: "read-live", apps: byUrl };
+    const listings = request.apps.map((app, index): AppListing => {
+      if (app.tools !== undefined) return { name: app.name, entries: app.tools };
+      const read = task.live?.[index];
+      if (read === undefined) throw new Error(`The live listing of app ${index} is missing.`);
+      return read;
+    });
+    return { kind: "answer", chunks: checkResultChunks(checkListings(listings, resolveTheorem(request.theorem))) };
+  } catch (error) {
+    const { status, body } = describeApiError(error);
+    return { kind: "error", status, body };
+  }
+}

@@ -1,0 +1,33 @@
+// Bundles the engine's worker thread (lib/check/engine-worker.ts) into one ES module,
+// .theorem-build/engine-worker.mjs, which the worker pool loads. Run before `next build`,
+// `next dev` and the tests; fast (well under a second) and only when a source is newer.
+import { build } from "esbuild";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const outfile = join(root, ".theorem-build", "engine-worker.mjs");
+
+function newest(path) {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  return Math.max(s.mtimeMs, ...readdirSync(path).map((entry) => newest(join(path, entry))));
+}
+
+export async function buildWorker({ force = false } = {}) {
+  const sources = ["lib", "config", "package-lock.json"].map((p) => join(root, p));
+  if (!force && existsSync(outfile) && statSync(outfile).mtimeMs >= Math.max(...sources.map(newest))) return outfile;
+  await build({
+    entryPoints: [join(root, "lib/check/engine-worker.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    tsconfig: join(root, "tsconfig.json"),
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await buildWorker({ force: process.argv.includes("--force") });
