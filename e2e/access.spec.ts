@@ -165,6 +165,18 @@ test.describe("the browser guard", () => {
     expect(after).toEqual(before);
   });
 
+  test("the guard lets a body of up to 32 MiB reach the check whole, and one past it gets 413", async ({ request }) => {
+    // About 20 MB of inline tools: over the 10 MB a Next proxy passes by default.
+    const tools = Array.from({ length: 120_000 }, (_, i) => ({ name: `tool_${i}`, description: "d".repeat(120), inputSchema: { type: "object" } }));
+    const big = JSON.stringify({ apps: [{ name: "Big", tools }] });
+    expect(big.length).toBeGreaterThan(18 * 1024 * 1024);
+    const answer = await request.post("/api/check", { headers: { "content-type": "application/json" }, data: big, timeout: 120_000 });
+    expect(answer.status()).toBe(200);
+    expect(((await answer.json()) as { apps: { listing: { entries: number } }[] }).apps[0]!.listing.entries).toBe(120_000);
+    const over = await request.post("/api/check", { headers: { "content-type": "application/json" }, data: "x".repeat(33 * 1024 * 1024), timeout: 120_000 });
+    expect(over.status()).toBe(413);
+  });
+
   test("pages carry a nonce-based CSP, and the page still runs under it", async ({ page }) => {
     const answer = await page.goto(connectionsPath);
     const policy = answer?.headers()["content-security-policy"] ?? "";

@@ -13,14 +13,14 @@ import type { EngineTask, RequestAnswer } from "./engine-worker";
  */
 
 /** The bundled worker (`npm run build:worker`, which `npm start`, `npm run build` and the tests run first). */
-export const ENGINE_WORKER_FILE = join(process.cwd(), ".theorem-build", "engine-worker.mjs");
+export const ENGINE_WORKER_FILE = join(/* turbopackIgnore: true */ process.cwd(), ".theorem-build", "engine-worker.mjs");
 
 const shared = globalThis as typeof globalThis & { __theoremEnginePool?: Piscina };
 
 function pool(): Piscina {
   if (shared.__theoremEnginePool !== undefined) return shared.__theoremEnginePool;
   const filename = process.env.THEOREM_ENGINE_WORKER ?? ENGINE_WORKER_FILE;
-  if (!existsSync(filename)) throw new Error(`The engine's worker is not built (${filename}): run npm run build:worker.`);
+  if (!existsSync(/* turbopackIgnore: true */ filename)) throw new Error(`The engine's worker is not built (${filename}): run npm run build:worker.`);
   shared.__theoremEnginePool = new Piscina({
     filename,
     // One thread per core beside the one answering requests, at least two.
