@@ -251,3 +251,13 @@ test("the dashboard opens on the demo organisation's connections", async ({ page
   await expect(page).toHaveURL(/\/orgs\/demo\/connections$/);
   await expect(page.getByRole("list", { name: "Connected apps" })).toBeVisible();
 });
+
+test("an app that could never be read is refused on its URL field, and nothing is added", async ({ page }) => {
+  await page.goto(connectionsPath);
+  const form = page.getByRole("form", { name: "Add an app" });
+  await form.getByLabel("Name", { exact: true }).fill("Intranet");
+  await form.getByLabel("URL").fill("http://10.0.0.5/mcp");
+  await form.getByRole("button", { name: "Add app" }).click();
+  await expect(form.getByLabel("URL")).toHaveAccessibleDescription(/could never be read: 10\.0\.0\.5 is a private address/);
+  await expect(appRow(page, "Intranet")).toHaveCount(0);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bareHost, literalAddress, parseAllowList, refusedClass } from "./address";
+import { bareHost, literalAddress, neverReadable, parseAllowList, refusedClass, type Resolver } from "./address";
 
 const none = parseAllowList("");
 
@@ -91,5 +91,45 @@ describe("which addresses a check may reach", () => {
 
   it("takes a host name for a name, not an IP", () => {
     expect(literalAddress("attendance.example.com")).toBeNull();
+  });
+});
+
+describe("an app that could never be read (refused before it is connected)", () => {
+  // Names resolve through this table, never the network.
+  const table: Record<string, string[] | NodeJS.ErrnoException> = {
+    "public.example": ["93.184.216.34"],
+    "inside.example": ["10.0.0.7"],
+    "mixed.example": ["93.184.216.34", "127.0.0.1"],
+    "missing.example": Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }),
+    "flaky.example": Object.assign(new Error("getaddrinfo EAI_AGAIN"), { code: "EAI_AGAIN" }),
+  };
+  const resolve: Resolver = async (host) => {
+    const found = table[host];
+    if (found === undefined) throw new Error(`unexpected lookup of ${host}`);
+    if (found instanceof Error) throw found;
+    return found.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  };
+
+  it.each([
+    ["http://public.example/mcp", null],
+    ["https://93.184.216.34/mcp", null],
+    ["http://inside.example/mcp", "inside.example resolves to 10.0.0.7, a private address, which checks do not reach"],
+    ["http://mixed.example/mcp", "mixed.example resolves to 127.0.0.1, a loopback address, which checks do not reach"],
+    ["http://[::ffff:7f00:1]/mcp", "::ffff:7f00:1 is a loopback address, which checks do not reach"],
+    ["http://[4000::1]/mcp", "4000::1 is an address outside the public IPv6 range, which checks do not reach"],
+    ["http://u:p@public.example/mcp", "its URL holds a user name or password, which are not sent"],
+    ["http://missing.example/mcp", "the name missing.example could not be found (DNS: ENOTFOUND)"],
+    // DNS that could not be asked is not the app's fault: the check will say what happened.
+    ["http://flaky.example/mcp", null],
+  ])("%s → %s", async (url, reason) => {
+    expect(await neverReadable(url, resolve, none)).toBe(reason);
+  });
+
+  it("lets through what CHECK_ALLOW_HOSTS opens, and gives up waiting on DNS after the timeout", async () => {
+    expect(await neverReadable("http://inside.example/mcp", resolve, parseAllowList("10.0.0.0/8"))).toBeNull();
+    const never: Resolver = () => new Promise(() => {});
+    const started = performance.now();
+    expect(await neverReadable("http://slow.example/mcp", never, none, 50)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

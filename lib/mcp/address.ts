@@ -125,3 +125,62 @@ export function refusedClass(address: string, host: string, allow: AllowList, po
   if (addr.kind() === "ipv6" && !addr.match(PUBLIC_IPV6)) return "an address outside the public IPv6 range";
   return null;
 }
+
+/** Where a URL may be fetched: the address to connect to, or why not. */
+export type AddressVerdict =
+  | { ok: true; address: ResolvedAddress }
+  | { ok: false; code: "address-refused" | "connect-failed"; reason: string; dns?: string };
+
+/**
+ * The address `url` is fetched at, checked (SPEC §10): http(s) only, no user name or password,
+ * every address its host resolves to public unicast or allowed. The reasons are sentence ends
+ * ("…, which checks do not reach"), as the app's leader reads them.
+ */
+export async function checkAddress(url: URL, resolve: Resolver, allow: AllowList): Promise<AddressVerdict> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return { ok: false, code: "address-refused", reason: `${url.protocol} URLs are not fetched, only http and https` };
+  }
+  if (url.username !== "" || url.password !== "") {
+    return { ok: false, code: "address-refused", reason: "its URL holds a user name or password, which are not sent" };
+  }
+  const host = bareHost(url);
+  let addresses: ResolvedAddress[];
+  const literal = literalAddress(host);
+  if (literal !== null) {
+    addresses = [literal];
+  } else {
+    try {
+      addresses = await resolve(host);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return { ok: false, code: "connect-failed", reason: `the name ${host} could not be found (DNS${code ? `: ${code}` : ""})`, ...(code ? { dns: code } : {}) };
+    }
+    if (addresses.length === 0) return { ok: false, code: "connect-failed", reason: `the name ${host} has no address (DNS)`, dns: "ENODATA" };
+  }
+  for (const { address } of addresses) {
+    const refused = refusedClass(address, host, allow, Number(url.port || (url.protocol === "https:" ? 443 : 80)));
+    if (refused !== null) {
+      const named = address === host ? `${address} is ${refused}` : `${host} resolves to ${address}, ${refused}`;
+      return { ok: false, code: "address-refused", reason: `${named}, which checks do not reach` };
+    }
+  }
+  return { ok: true, address: addresses[0]! };
+}
+
+/** DNS answers that say a name does not exist (rather than that DNS could not be asked). */
+const NO_SUCH_NAME = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN"]);
+
+/**
+ * Why an app at `url` could never be read, or null: its address is refused, or its name does
+ * not exist. A DNS failure that may pass (a timeout, no network) is not held against it: the
+ * check then says what happened.
+ */
+export async function neverReadable(url: string, resolve: Resolver, allow: AllowList, timeoutMs = 3000): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<null>((done) => (timer = setTimeout(() => done(null), timeoutMs)));
+  const verdict = await Promise.race([checkAddress(new URL(url), resolve, allow), gaveUp]).finally(() => clearTimeout(timer));
+  if (verdict === null) return null;
+  if (verdict.ok) return null;
+  if (verdict.code === "connect-failed" && !NO_SUCH_NAME.has(verdict.dns ?? "")) return null;
+  return verdict.reason;
+}

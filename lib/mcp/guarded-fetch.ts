@@ -7,8 +7,7 @@ import { StringDecoder } from "node:string_decoder";
 import zlib from "node:zlib";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { UnavailableCode } from "@/lib/schemas/check";
-import type { AllowList, ResolvedAddress, Resolver } from "./address";
-import { bareHost, literalAddress, refusedClass } from "./address";
+import { bareHost, checkAddress, type AllowList, type ResolvedAddress, type Resolver } from "./address";
 import { ToolsScanner } from "./listing-scan";
 
 /** SPEC §7: one JSON-RPC answer and one streamed event, counted as decoded (after gzip) UTF-8 bytes. */
@@ -89,34 +88,9 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
   };
 
   async function checkedAddress(url: URL): Promise<ResolvedAddress> {
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      stop(new GuardError("address-refused", `${url.protocol} URLs are not fetched, only http and https`));
-    }
-    if (url.username !== "" || url.password !== "") {
-      stop(new GuardError("address-refused", "its URL holds a user name or password, which are not sent"));
-    }
-    const host = bareHost(url);
-    let addresses: ResolvedAddress[];
-    const literal = literalAddress(host);
-    if (literal !== null) {
-      addresses = [literal];
-    } else {
-      try {
-        addresses = await options.resolve(host);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        return stop(new GuardError("connect-failed", `the name ${host} could not be found (DNS${code ? `: ${code}` : ""})`));
-      }
-      if (addresses.length === 0) stop(new GuardError("connect-failed", `the name ${host} has no address (DNS)`));
-    }
-    for (const { address } of addresses) {
-      const refused = refusedClass(address, host, options.allow, Number(url.port || (url.protocol === "https:" ? 443 : 80)));
-      if (refused !== null) {
-        const named = address === host ? `${address} is ${refused}` : `${host} resolves to ${address}, ${refused}`;
-        stop(new GuardError("address-refused", `${named}, which checks do not reach`));
-      }
-    }
-    return addresses[0]!;
+    const verdict = await checkAddress(url, options.resolve, options.allow);
+    if (!verdict.ok) return stop(new GuardError(verdict.code, verdict.reason));
+    return verdict.address;
   }
 
   function send(url: URL, address: ResolvedAddress, method: string, headers: Headers, body: string | Buffer | undefined, signal: AbortSignal): Promise<http.IncomingMessage> {

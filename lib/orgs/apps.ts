@@ -8,6 +8,7 @@ import { apps } from "@/lib/db/schema";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import type { AppCreate, AppList, AppUpdate, CheckRecord, StoredApp } from "@/lib/schemas/orgs";
 import { ApiError } from "@/lib/api/errors";
+import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import { encryptSecret } from "@/lib/secrets";
 import { DEFAULT_HISTORY, MAX_APPS_PER_ORG, MAX_HISTORY } from "./limits";
 import type { AppRow, NewCheck } from "./store";
@@ -59,6 +60,17 @@ async function checkAll(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Pr
   const durationMs = Math.round(performance.now() - started);
   if (result.apps.length !== rows.length) throw new Error(`The check answered ${result.apps.length} apps for ${rows.length}.`);
   return rows.map((row, i) => ({ id: randomUUID(), app: row.id, checkedAt, durationMs, result: result.apps[i]! }));
+}
+
+/**
+ * Refuses (422, on the `url` field) an app that could never be read: its address is refused
+ * or its name does not exist (SPEC §10). Routes ask it before connecting or moving an app.
+ */
+export async function assertReadable(url: string, resolve: Resolver = systemResolver): Promise<void> {
+  const reason = await neverReadable(url, resolve, allowListFromEnv());
+  if (reason === null) return;
+  const message = `This app could never be read: ${reason}.`;
+  throw new ApiError("invalid-request", message, { issues: [{ path: ["url"], message }] });
 }
 
 /** Throws the 404 for an unknown organisation (or app), so a route can answer it before reading a body. */

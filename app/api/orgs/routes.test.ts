@@ -206,6 +206,9 @@ describe("bad requests", () => {
     ["a header name with a space", { name: "App", url: "http://127.0.0.1:1/mcp", header: { name: "X Key", value: "v" } }, "header"],
     ["a name of the wrong type", { name: 5, url: "http://127.0.0.1:1/mcp" }, "name"],
     ["no URL", { name: "App" }, "url"],
+    ["a private address, which could never be read", { name: "App", url: "http://10.1.2.3/mcp" }, "url"],
+    ["an IPv6 loopback address the allow-list does not name", { name: "App", url: "http://[::1]:1/mcp" }, "url"],
+    ["a URL with a password in it", { name: "App", url: "http://user:pw@127.0.0.1:1/mcp" }, "url"],
   ])("answers 422 with the issues for %s, storing nothing", { timeout: 10_000 }, async (_what, body, field) => {
     const [apps, checks] = [appCount(), checkCount()];
     const response = await add("empty", body);
@@ -230,6 +233,12 @@ describe("bad requests", () => {
     expect(created.lastCheck?.result.status).toBe("unavailable");
     const patch = await appRoute.PATCH(as(`${base}/empty/apps/${created.id}`, json("PATCH", {})), appParams("empty", created.id));
     expect(patch.status).toBe(422);
+    // Moving it where it could never be read is refused, and it stays where it was.
+    const moved = await appRoute.PATCH(as(`${base}/empty/apps/${created.id}`, json("PATCH", { url: "http://192.168.0.10/mcp" })), appParams("empty", created.id));
+    expect(moved.status).toBe(422);
+    expect(((await moved.json()) as { error: { message: string } }).error.message).toMatch(/could never be read: 192\.168\.0\.10 is a private address/);
+    const kept = storedApp.parse(await (await appRoute.GET(as(`${base}/empty/apps/${created.id}`), appParams("empty", created.id))).json());
+    expect(kept.url).toBe("http://127.0.0.1:1/mcp");
     const limit = await appChecksRoute.GET(as(`${base}/empty/apps/${created.id}/checks?limit=0`), appParams("empty", created.id));
     expect(limit.status).toBe(422);
   });

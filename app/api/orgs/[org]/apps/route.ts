@@ -2,7 +2,7 @@ import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendOrgCheck } from "@/lib/http/rate-limit";
-import { addApp, listApps } from "@/lib/orgs/apps";
+import { addApp, assertReadable, listApps } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 import { appCreate } from "@/lib/schemas/orgs";
 
@@ -15,6 +15,7 @@ export const GET = withOrg("view", async ({ access }) => Response.json(listApps(
 export const POST = withOrg("manage", async ({ request, access }) => {
   const ctx = orgContext();
   const input = await readJson(request, appCreate, 64 * 1024);
+  await assertReadable(input.url);
   await spendOrgCheck(access, 1);
   const app = await addApp(ctx, access.org.slug, input);
   recordAudit(ctx.db, {

@@ -2,7 +2,7 @@ import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendOrgCheck } from "@/lib/http/rate-limit";
-import { getApp, removeApp, updateApp } from "@/lib/orgs/apps";
+import { assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 import { appUpdate } from "@/lib/schemas/orgs";
 
@@ -18,6 +18,7 @@ export const PATCH = withOrg<Params>("manage", async ({ request, params, access 
   const ctx = orgContext();
   const before = getApp(ctx, access.org.slug, params.app);
   const input = await readJson(request, appUpdate, 64 * 1024);
+  if (input.url !== undefined) await assertReadable(input.url);
   await spendOrgCheck(access);
   const after = await updateApp(ctx, access.org.slug, params.app, input);
   // Which fields changed, never the header's value.
