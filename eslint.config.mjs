@@ -4,7 +4,7 @@ import nextTs from "eslint-config-next/typescript";
 const config = [
   ...next,
   ...nextTs,
-  { ignores: [".next/**", ".next-*/**", "data/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  { ignores: [".next/**", ".next-*/**", "data/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts", ".theorem-build/**"] },
 ];
 
 export default config;

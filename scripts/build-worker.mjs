@@ -25,6 +25,8 @@ export async function buildWorker({ force = false } = {}) {
     format: "esm",
     target: "node20",
     tsconfig: join(root, "tsconfig.json"),
+    // `server-only` marks modules kept out of the browser; a worker thread is server side.
+    alias: { "server-only": "./lib/testing/server-only-stub.ts" },
     logLevel: "warning",
   });
   return outfile;

@@ -4,33 +4,62 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Piscina from "piscina";
 import type { AppListing, TheoremNames } from "@/lib/engine/check";
+import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckResult } from "@/lib/schemas/check";
 import type { EngineTask, RequestAnswer } from "./engine-worker";
 
 /**
- * The engine's worker pool (piscina): every check is named, sized and serialised in a worker
- * thread, so a check of 100,000 tools does not hold up other requests (SPEC §10).
+ * The worker pools (piscina): apps are read, and every check named, sized and serialised, in
+ * worker threads, so neither a check of 100,000 tools nor apps flooding events hold up other
+ * requests (SPEC §10).
  */
 
 /** The bundled worker (`npm run build:worker`, which `npm start`, `npm run build` and the tests run first). */
 export const ENGINE_WORKER_FILE = join(/* turbopackIgnore: true */ process.cwd(), ".theorem-build", "engine-worker.mjs");
 
-const shared = globalThis as typeof globalThis & { __theoremEnginePool?: Piscina };
+/** Apps read at once by this process, whatever the number of requests (SPEC §10). */
+export const LIVE_READS_AT_ONCE = 64;
+const READ_THREADS = 2;
 
-function pool(): Piscina {
-  if (shared.__theoremEnginePool !== undefined) return shared.__theoremEnginePool;
+const shared = globalThis as typeof globalThis & { __theoremPools?: { engine: Piscina; reads: Piscina } };
+
+function workerFile(): string {
   const filename = process.env.THEOREM_ENGINE_WORKER ?? ENGINE_WORKER_FILE;
   if (!existsSync(/* turbopackIgnore: true */ filename)) throw new Error(`The engine's worker is not built (${filename}): run npm run build:worker.`);
-  shared.__theoremEnginePool = new Piscina({
-    filename,
-    // One thread per core beside the one answering requests, at least two.
-    maxThreads: Math.max(2, availableParallelism()),
-    minThreads: 1,
-    idleTimeout: 60_000,
-    // A worker's heap grows with the largest answer it has built: 32 MiB of body can name 100,000+ tools.
-    resourceLimits: { maxOldGenerationSizeMb: 4096 },
-  });
-  return shared.__theoremEnginePool;
+  return filename;
+}
+
+function pools(): { engine: Piscina; reads: Piscina } {
+  if (shared.__theoremPools !== undefined) return shared.__theoremPools;
+  const filename = workerFile();
+  shared.__theoremPools = {
+    // CPU work, one task per thread: one thread per core, at least two.
+    engine: new Piscina({
+      filename,
+      maxThreads: Math.max(2, availableParallelism()),
+      minThreads: 1,
+      idleTimeout: 60_000,
+      // A worker's heap grows with the largest answer it has built: 32 MiB of body can name 100,000+ tools.
+      resourceLimits: { maxOldGenerationSizeMb: 4096 },
+    }),
+    // Network work, mostly waiting: many reads per thread, 64 in all; the rest wait their turn.
+    reads: new Piscina({
+      filename,
+      minThreads: READ_THREADS,
+      maxThreads: READ_THREADS,
+      concurrentTasksPerWorker: LIVE_READS_AT_ONCE / READ_THREADS,
+      idleTimeout: 60_000,
+    }),
+  };
+  return shared.__theoremPools;
+}
+
+const pool = () => pools().engine;
+
+/** Reads one app over MCP in a worker, within the process's 64 reads at once. */
+export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<AppListing> {
+  const task: EngineTask = { kind: "read", app, allowHosts };
+  return pools().reads.run(task) as Promise<AppListing>;
 }
 
 /** A `POST /api/check` body, in a worker: an error, the apps to read live first, or the answer's chunks. */

@@ -1,13 +1,15 @@
 /**
- * The engine's worker (SPEC §10): runs in a worker thread of the pool (lib/check/engine-pool.ts),
- * bundled on its own by scripts/build-worker.mjs. What it does — parsing a check request,
- * naming and sizing every tool, serialising the answer — never holds up the thread that
- * answers requests.
+ * The engine's worker (SPEC §10): runs in the worker threads of the pools (lib/check/engine-pool.ts),
+ * bundled on its own by scripts/build-worker.mjs. What it does — reading apps over MCP,
+ * parsing a check request, naming and sizing every tool, serialising the answer — never
+ * holds up the thread that answers requests.
  */
 import { parseBody } from "@/lib/api/body";
 import { describeApiError } from "@/lib/api/errors";
 import { checkListings, type AppListing, type TheoremNames } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
+import { parseAllowList } from "@/lib/mcp/address";
+import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
 import { checkRequest, type CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
 
@@ -23,14 +25,17 @@ export type EngineTask =
   /** `POST /api/check`'s body. Without `live`, a request naming apps by URL answers which to read. */
   | { kind: "request"; body: Uint8Array; live?: Record<number, AppListing> }
   /** Listings read already (an organisation's apps): the result, as an object. */
-  | { kind: "listings"; listings: AppListing[]; theorem: TheoremNames };
+  | { kind: "listings"; listings: AppListing[]; theorem: TheoremNames }
+  /** One app read over MCP (many at once per worker): a flood of events is parsed here, not on the request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it. */
+  | { kind: "read"; app: LiveApp; allowHosts: string };
 
 export type RequestAnswer =
   | { kind: "error"; status: number; body: unknown }
   | { kind: "read-live"; apps: LiveAppToRead[] }
   | { kind: "answer"; chunks: Uint8Array[] };
 
-export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult {
+export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult | Promise<AppListing> {
+  if (task.kind === "read") return readLiveApp(task.app, { allow: parseAllowList(task.allowHosts) });
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);
   try {
     const request = parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest);

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAllowList } from "@/lib/mcp/address";
 import type { ZooApp } from "@/lib/mcp/zoo/http";
 import { startHttp } from "@/lib/mcp/zoo/http";
 import { goodServer, startSdkApp } from "@/lib/mcp/zoo/sdk-apps";
 import { runCheck } from "./run";
 
-const allow = parseAllowList("127.0.0.1");
+const allowHosts = "127.0.0.1";
 let good: ZooApp;
 let slow: ZooApp;
 const SLOW_MS = 400;
@@ -33,7 +32,7 @@ describe("runCheck", () => {
           { name: "Attendance", url: good.url },
         ],
       },
-      { allow },
+      { allowHosts },
     );
     expect(result.apps.map((a) => [a.name, a.status])).toEqual([
       ["Notes", "available"],
@@ -47,7 +46,7 @@ describe("runCheck", () => {
   it("reads many live apps at once: 12 slow apps take about as long as one", { timeout: 20_000 }, async () => {
     const apps = Array.from({ length: 12 }, (_, i) => ({ name: `Slow ${i}`, url: slow.url }));
     const started = performance.now();
-    const result = await runCheck({ apps }, { allow });
+    const result = await runCheck({ apps }, { allowHosts });
     const took = performance.now() - started;
     expect(result.apps.every((a) => a.status === "available")).toBe(true);
     expect(result.apps.map((a) => a.name)).toEqual(apps.map((a) => a.name));
@@ -71,7 +70,7 @@ describe("runCheck", () => {
   });
 
   it("refuses a live app on a private address unless the operator allows it", { timeout: 10_000 }, async () => {
-    const result = await runCheck({ apps: [{ name: "Attendance", url: good.url }] }, { allow: parseAllowList("") });
+    const result = await runCheck({ apps: [{ name: "Attendance", url: good.url }] }, { allowHosts: "" });
     expect(result.apps[0]?.unavailable?.code).toBe("address-refused");
     expect(result.apps[0]?.unavailable?.message).toBe("Attendance is unavailable: 127.0.0.1 is a loopback address, which checks do not reach.");
   });

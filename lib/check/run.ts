@@ -1,26 +1,14 @@
 import "server-only";
-import pLimit, { type LimitFunction } from "p-limit";
 import type { AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
-import type { ReadOptions } from "@/lib/mcp/read-app";
-import { readLiveApp } from "@/lib/mcp/read-app";
-import { checkInPool } from "./engine-pool";
+import { checkInPool, readInPool } from "./engine-pool";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 
-/** Live apps read at once by this process, whatever the number of requests (SPEC §10). */
-export const LIVE_CONCURRENCY = 64;
-
-const shared = globalThis as typeof globalThis & { __theoremLiveReads?: LimitFunction };
-const liveReads = (shared.__theoremLiveReads ??= pLimit(LIVE_CONCURRENCY));
-
-/** Reads one app by URL within the process's 64 reads at once. */
-export function readLive(app: { name: string; url: string; headers?: Record<string, string> }, options: ReadOptions = {}): Promise<AppListing> {
-  return liveReads(() => readLiveApp(app, options));
-}
-
-export interface RunOptions extends ReadOptions {
+export interface RunOptions {
   /** Called as each app has been read (in the order reads end), before any name is given. */
   onRead?: (index: number, listing: AppListing) => void;
+  /** Private addresses checks may reach, as `CHECK_ALLOW_HOSTS` names them (default: that variable). */
+  allowHosts?: string;
 }
 
 /**
@@ -33,7 +21,7 @@ export async function runCheck(request: CheckRequest, options: RunOptions = {}):
       const listing =
         app.tools !== undefined
           ? { name: app.name, entries: app.tools }
-          : await readLive({ name: app.name, url: app.url ?? "", headers: app.headers }, options);
+          : await readInPool({ name: app.name, url: app.url ?? "", ...(app.headers ? { headers: app.headers } : {}) }, options.allowHosts);
       options.onRead?.(index, listing);
       return listing;
     }),

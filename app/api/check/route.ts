@@ -1,8 +1,7 @@
 import { readBodyBytes } from "@/lib/api/body";
 import { ApiError, withErrors } from "@/lib/api/errors";
 import { actorFrom } from "@/lib/auth/workspace";
-import { runRequestTask } from "@/lib/check/engine-pool";
-import { readLive } from "@/lib/check/run";
+import { readInPool, runRequestTask } from "@/lib/check/engine-pool";
 import { getDb } from "@/lib/db/client";
 import type { AppListing } from "@/lib/engine/check";
 import { checkCost, clientAddress, spendChecks } from "@/lib/http/rate-limit";
@@ -26,7 +25,7 @@ export const POST = withErrors(async (request: Request) => {
   if (answer.kind === "read-live") {
     if (actor === null) throw new ApiError("unauthorized", "Reading an app by URL needs an account: sign in, or send an API key as x-api-key.");
     await spendChecks(getDb(), who, answer.apps.length);
-    const read = await Promise.all(answer.apps.map(async (app) => [app.index, await readLive(app)] as const));
+    const read = await Promise.all(answer.apps.map(async (app) => [app.index, await readInPool(app)] as const));
     answer = await runRequestTask(body, Object.fromEntries(read) as Record<number, AppListing>);
   }
   return respond(answer);
