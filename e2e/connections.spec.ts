@@ -211,17 +211,19 @@ test("re-check all shows each app's progress as it is read, then their fresh ans
   await expect(row.locator("time")).not.toHaveAttribute("datetime", before!);
 });
 
-test("an app's own page: re-check adds to its history; remove leads back to the list without it", async ({ page, serveApp, addAppByApi }) => {
+test("an app's own page: an unchanged re-check folds into its history row; remove leads back to the list without it", async ({ page, serveApp, addAppByApi }) => {
   const app = await addAppByApi("Rota", await serveApp({ name: "Rota", tools: ROTA_TOOLS }));
   await page.goto(`${connectionsPath}/${app.id}`);
   const history = page.getByRole("table", { name: "Checks of this app, newest first" }).getByRole("rowgroup").nth(1).getByRole("row");
-  await expect(history.first()).toBeVisible();
-  const before = await history.count();
+  await expect(history).toHaveCount(1);
+  await expect(history.first()).toContainText("Unchanged");
 
   await page.getByRole("button", { name: "Re-check", exact: true }).click();
   await expect(page.getByRole("button", { name: "Re-checking…" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Re-check", exact: true })).toBeEnabled({ timeout: 30_000 });
-  await expect(history).toHaveCount(before + 1);
+  // The same listing again: still one row, now standing for two checks.
+  await expect(history).toHaveCount(1);
+  await expect(history.first()).toContainText("2 checks");
 
   await page.getByRole("button", { name: "Remove Rota" }).click();
   await page.getByRole("dialog", { name: "Remove Rota?" }).getByRole("button", { name: "Remove app" }).click();
@@ -260,4 +262,28 @@ test("an app that could never be read is refused on its URL field, and nothing i
   await form.getByRole("button", { name: "Add app" }).click();
   await expect(form.getByLabel("URL")).toHaveAccessibleDescription(/could never be read: 10\.0\.0\.5 is a private address/);
   await expect(appRow(page, "Intranet")).toHaveCount(0);
+});
+
+test("when an app's tools change, its page says which and what it means for people", async ({ page, serveApp, addAppByApi }) => {
+  const tools: object[] = [
+    { name: "my_shifts", title: "My shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+    { name: "swap_shift", title: "Swap a shift", inputSchema: { type: "object" } },
+  ];
+  const app = await addAppByApi("Rota", await serveApp({ name: "Rota", tools }));
+  await page.goto(`${connectionsPath}/${app.id}`);
+  const changes = page.getByRole("region", { name: "Changes to its tools" });
+  await expect(changes).toContainText("have not changed since it was connected");
+
+  // The app drops my_shifts' read-only hint and adds a tool.
+  tools[0] = { name: "my_shifts", title: "My shifts", inputSchema: { type: "object" } };
+  tools.push({ name: "clock_in", inputSchema: { type: "object" } });
+  await page.getByRole("button", { name: "Re-check", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Re-check", exact: true })).toBeEnabled({ timeout: 30_000 });
+
+  const newest = changes.getByRole("list", { name: "Changes, newest first" }).getByRole("listitem").first();
+  await expect(newest).toContainText("Added: clock_in");
+  await expect(newest.getByRole("list", { name: "Tools changed" })).toContainText("my_shifts: its behaviour hints (annotations) changed.");
+  await expect(newest).toContainText("It now asks first (before: runs freely).");
+  const history = page.getByRole("table", { name: "Checks of this app, newest first" }).getByRole("rowgroup").nth(1).getByRole("row");
+  await expect(history.first()).toContainText("1 tool added; 1 tool changed");
 });

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { AppCheckBody } from "@/components/app-check-view";
+import { AppChanges } from "@/components/connections/app-changes";
 import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatWhen } from "@/components/connections/format";
@@ -104,6 +105,7 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
         </section>
       )}
 
+      <AppChanges org={org} appId={stored.id} />
       <CheckHistory org={org} appId={stored.id} />
     </div>
   );

@@ -1,17 +1,19 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { countsText } from "@/components/app-check-view";
 import { ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { LoadError, Loading } from "@/components/connections/states";
 import { formatCount } from "@/lib/engine/listing-size";
 import { TableHead } from "@/components/ui/table";
 import { checksQuery } from "@/lib/queries/orgs";
+import { changeText, runText } from "./history-words";
 
-const HISTORY_COLUMNS = ["Checked", "Status", "Tools", "Size", "Took"].map((label) => ({ key: label, label }));
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
-/** Every check of one app, newest first. */
+const HISTORY_COLUMNS = ["Checked", "Status", "What changed", "Tools", "Size", "Took"].map((label) => ({ key: label, label }));
+
+/** The checks of one app, newest first, runs of the same outcome folded into one row. */
 export function CheckHistory({ org, appId, enabled = true }: { org: string; appId: string; enabled?: boolean }) {
   const history = useQuery({ ...checksQuery(org, appId), enabled });
 
@@ -34,21 +36,33 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
             <TableHead columns={HISTORY_COLUMNS} />
             <tbody className="max-sm:block">
               {history.data.checks.map((c) => (
-                  <tr key={c.id} className="border-t border-slate-200 align-top max-sm:block max-sm:py-2">
-                    <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap max-sm:block max-sm:py-0.5 max-sm:font-medium">
-                      <time dateTime={c.checkedAt}>{formatWhen(c.checkedAt)}</time>
-                    </th>
-                    <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
-                      <ConnectionStatusPill status={c.result.status} />
-                      {c.result.unavailable !== null && <span className="mt-1 block text-xs text-rose-900">{c.result.unavailable.message}</span>}
-                    </td>
-                    <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{countsText(c.result)}</td>
-                    <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">{formatCount(c.result.listing.chars)} characters</td>
-                    <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">
-                      <span className="sm:hidden">took </span>
-                      {formatSeconds(c.durationMs)}
-                    </td>
-                  </tr>
+                <tr key={`${c.to}-${c.from}`} className="border-t border-slate-200 align-top max-sm:block max-sm:py-2">
+                  <th scope="row" className="px-3 py-2 font-normal max-sm:block max-sm:py-0.5 max-sm:font-medium">
+                    {c.count === 1 ? (
+                      <time dateTime={c.to} className="whitespace-nowrap">{formatWhen(c.to)}</time>
+                    ) : (
+                      <>
+                        <span className="block">{runText(c)}</span>
+                        <span className="block text-xs text-slate-600">
+                          <time dateTime={c.from}>{formatWhen(c.from)}</time> – <time dateTime={c.to}>{formatWhen(c.to)}</time>
+                        </span>
+                      </>
+                    )}
+                  </th>
+                  <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
+                    <ConnectionStatusPill status={c.status} />
+                    {c.unavailable !== null && <span className="mt-1 block text-xs text-rose-900">{c.unavailable.message}</span>}
+                  </td>
+                  <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{changeText(c.change)}</td>
+                  <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{c.tools === null ? "None read" : plural(c.tools, "tool", "tools")}</td>
+                  <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">
+                    {c.chars === null ? "—" : `${formatCount(c.chars)} characters${c.stopped ? " (stopped at a bound)" : ""}`}
+                  </td>
+                  <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">
+                    <span className="sm:hidden">took </span>
+                    {formatSeconds(c.durationMs)}
+                  </td>
+                </tr>
               ))}
             </tbody>
           </table>

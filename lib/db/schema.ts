@@ -20,6 +20,23 @@ export const apps = sqliteTable(
   (t) => [index("apps_org_order").on(t.org, t.connectedAt, t.id)],
 );
 
+/**
+ * What an app listed, stored once however often it is read (SPEC §11): keyed by the SHA-256 of
+ * the canonical JSON (RFC 8785) of its entries as listed.
+ */
+export const snapshots = sqliteTable("snapshots", {
+  hash: text("hash").primaryKey(),
+  /** The entries array, as canonical JSON. */
+  entries: text("entries").notNull(),
+  tools: integer("tools", { mode: "number" }).notNull(),
+  chars: integer("chars", { mode: "number" }).notNull(),
+  createdAt: integer("created_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * One read of one app: what it listed (a snapshot), why it was unavailable, and its own
+ * timings. Results (names, policies, cards) are computed from snapshots when asked for.
+ */
 export const checkResults = sqliteTable(
   "check_results",
   {
@@ -27,11 +44,21 @@ export const checkResults = sqliteTable(
     app: text("app")
       .notNull()
       .references(() => apps.id, { onDelete: "cascade" }),
-    /** When the check started, in milliseconds: the check that started last saw the latest list of apps. */
+    /** When the read started, in milliseconds. */
     checkedAt: integer("checked_at", { mode: "number" }).notNull(),
+    /** This app's own read. */
     durationMs: integer("duration_ms", { mode: "number" }).notNull(),
-    /** The app's whole `appCheck` as JSON. */
-    result: text("result").notNull(),
+    /** What it listed; null when nothing was read (it could not be reached), or for a check stored before snapshots. */
+    snapshot: text("snapshot").references(() => snapshots.hash),
+    /** `{code, message}` as JSON when unavailable. */
+    unavailable: text("unavailable"),
+    connectMs: integer("connect_ms", { mode: "number" }),
+    listMs: integer("list_ms", { mode: "number" }),
+    /** Reading stopped at a bound: the snapshot holds the entries read before it. */
+    stopped: integer("stopped", { mode: "boolean" }).notNull().default(false),
+    charsRead: integer("chars_read", { mode: "number" }),
+    /** The whole result as stored before snapshots (older checks only; null since). */
+    result: text("result"),
   },
   (t) => [index("check_results_app_newest").on(t.app, t.checkedAt)],
 );

@@ -4,12 +4,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { runCheck } from "@/lib/check/run";
 import type { Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/client";
 import { DEMO_ORG, seedDemo } from "@/lib/demo/seed";
-import type { CheckRequest } from "@/lib/schemas/check";
-import type { CheckRunner, OrgContext } from "./apps";
+import type { LiveApp } from "@/lib/mcp/read-app";
+import type { AppReader, OrgContext } from "./apps";
 import { addApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, updateApp } from "./apps";
 import { MAX_APPS_PER_ORG } from "./limits";
 import { decryptSecret } from "@/lib/secrets";
@@ -23,15 +22,16 @@ const listings: Record<string, unknown[]> = {
   "http://c.test/mcp": [{ name: "report" }],
 };
 
-const seen: CheckRequest[] = [];
-function inlineCheck(delayMs = 0): CheckRunner {
-  return async (request) => {
-    seen.push(request);
+/** Every app read, in the order reads started. */
+const seen: LiveApp[] = [];
+function inlineRead(delayMs = 0): AppReader {
+  return async (app) => {
+    seen.push(app);
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-    return runCheck({ apps: request.apps.map((a) => ({ name: a.name, tools: listings[a.url ?? ""] ?? [] })) });
+    return { name: app.name, entries: listings[app.url] ?? [] };
   };
 }
-const failingCheck: CheckRunner = () => Promise.reject(new Error("the check broke"));
+const failingRead: AppReader = () => Promise.reject(new Error("the check broke"));
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-orgs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,29 +48,31 @@ beforeEach(() => {
   db = openDatabase(dbFile);
   ensureOrg(db, "acme", "Acme");
   ensureOrg(db, "other", "Other");
-  ctx = { db, check: inlineCheck() };
+  ctx = { db, read: inlineRead() };
   seen.length = 0;
 });
 
 const count = (table: string) => db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
 
 describe("connecting and removing apps", () => {
-  it("checks the new app with every earlier one, in connection order, and stores a record for each", { timeout: 10_000 }, async () => {
+  it("reads the new app alone, names it after every earlier one, and stores one record", { timeout: 10_000 }, async () => {
     const first = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
     const second = await addApp(ctx, "acme", { name: "attendance", url: "http://b.test/mcp" });
 
-    expect(seen.at(-1)?.apps.map((a) => a.url)).toEqual(["http://a.test/mcp", "http://b.test/mcp"]);
+    expect(seen.map((a) => a.url)).toEqual(["http://a.test/mcp", "http://b.test/mcp"]);
     expect(first.lastCheck?.result.shortName).toBe("attendance");
     expect(second.lastCheck?.result.shortName).toBe("attendance_2");
     expect(second.lastCheck?.result.tools.map((t) => t.wholeName)).toEqual(["attendance_2_clock_in", "attendance_2_my_hours"]);
     expect(new Date(second.connectedAt) > new Date(first.connectedAt)).toBe(true);
 
-    const list = listApps(ctx, "acme");
+    const list = await listApps(ctx, "acme");
     expect(list.org).toEqual({ slug: "acme", name: "Acme" });
     expect(list.apps.map((a) => a.id)).toEqual([first.id, second.id]);
-    // The first app's latest check was made with the second one present.
-    expect(list.apps[0]?.lastCheck?.id).not.toBe(first.lastCheck?.id);
-    expect(history(ctx, "acme", first.id)).toHaveLength(2);
+    // The first app was not read again: its one read, with names over today's list.
+    expect(list.apps[0]?.lastCheck?.id).toBe(first.lastCheck?.id);
+    expect(list.apps[1]?.lastCheck?.result.shortName).toBe("attendance_2");
+    expect(history(ctx, "acme", first.id)).toHaveLength(1);
+    expect(count("check_results")).toBe(2);
   });
 
   it("gives the names back when an earlier app is removed", { timeout: 10_000 }, async () => {
@@ -78,46 +80,50 @@ describe("connecting and removing apps", () => {
     const second = await addApp(ctx, "acme", { name: "Attendance", url: "http://b.test/mcp" });
     expect(second.lastCheck?.result.shortName).toBe("attendance_2");
 
+    const reads = seen.length;
     await removeApp(ctx, "acme", first.id);
-    const after = getApp(ctx, "acme", second.id);
+    expect(seen.length).toBe(reads); // a removal reads nothing
+    const after = await getApp(ctx, "acme", second.id);
     expect(after.lastCheck?.result.shortName).toBe("attendance");
     expect(after.lastCheck?.result.tools[0]?.wholeName).toBe("attendance_clock_in");
-    expect(() => getApp(ctx, "acme", first.id)).toThrow(/no app/);
+    await expect(getApp(ctx, "acme", first.id)).rejects.toThrow(/no app/);
     // The removed app's history went with it.
     expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(first.id)).toBe(0);
   });
 
-  it("renames through PATCH and re-checks the organisation with the new name", { timeout: 10_000 }, async () => {
+  it("renames through PATCH, reading that app alone, and names it with the new name", { timeout: 10_000 }, async () => {
     const first = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
     const second = await addApp(ctx, "acme", { name: "Attendance", url: "http://b.test/mcp" });
+    seen.length = 0;
     const renamed = await updateApp(ctx, "acme", second.id, { name: "Timesheets" });
+    expect(seen.map((a) => a.name)).toEqual(["Timesheets"]);
     expect(renamed.name).toBe("Timesheets");
     expect(renamed.lastCheck?.result.shortName).toBe("timesheets");
     expect(renamed.connectedAt).toBe(second.connectedAt);
-    expect(getApp(ctx, "acme", first.id).lastCheck?.result.shortName).toBe("attendance");
+    expect((await getApp(ctx, "acme", first.id)).lastCheck?.result.shortName).toBe("attendance");
   });
 
   it("keeps the header's value to itself: sent to the app, answered as {name, set}", { timeout: 10_000 }, async () => {
     const secret = "Bearer s3cret-value";
     const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp", header: { name: "Authorization", value: secret } });
-    expect(seen.at(-1)?.apps[0]?.headers).toEqual({ Authorization: secret });
+    expect(seen.at(-1)?.headers).toEqual({ Authorization: secret });
     expect(app.header).toEqual({ name: "Authorization", set: true });
-    expect(JSON.stringify(listApps(ctx, "acme"))).not.toContain("s3cret");
-    expect(JSON.stringify(getApp(ctx, "acme", app.id))).not.toContain("s3cret");
+    expect(JSON.stringify(await listApps(ctx, "acme"))).not.toContain("s3cret");
+    expect(JSON.stringify(await getApp(ctx, "acme", app.id))).not.toContain("s3cret");
 
     const cleared = await updateApp(ctx, "acme", app.id, { header: null });
     expect(cleared.header).toBeNull();
-    expect(seen.at(-1)?.apps[0]?.headers).toBeUndefined();
+    expect(seen.at(-1)?.headers).toBeUndefined();
   });
 
   it("stores nothing when the check fails: no app, no record, no change", { timeout: 10_000 }, async () => {
     const kept = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
-    const broken = { db, check: failingCheck };
+    const broken = { db, read: failingRead };
     await expect(addApp(broken, "acme", { name: "Reports", url: "http://c.test/mcp" })).rejects.toThrow("the check broke");
     await expect(updateApp(broken, "acme", kept.id, { name: "Renamed", url: "http://c.test/mcp" })).rejects.toThrow("the check broke");
     expect(count("apps")).toBe(1);
     expect(count("check_results")).toBe(1);
-    expect(getApp(ctx, "acme", kept.id)).toMatchObject({ name: "Attendance", url: "http://a.test/mcp" });
+    expect(await getApp(ctx, "acme", kept.id)).toMatchObject({ name: "Attendance", url: "http://a.test/mcp" });
   });
 
   it(`refuses a ${MAX_APPS_PER_ORG + 1}th app with a clear error`, { timeout: 10_000 }, async () => {
@@ -129,11 +135,11 @@ describe("connecting and removing apps", () => {
 
   it("answers not-found for an unknown organisation, an unknown app and another organisation's app", { timeout: 10_000 }, async () => {
     const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
-    expect(() => listApps(ctx, "nobody")).toThrow(/no organisation "nobody"/);
-    expect(() => listApps(ctx, "Not A Slug!")).toThrow(/no organisation/);
+    await expect(listApps(ctx, "nobody")).rejects.toThrow(/no organisation "nobody"/);
+    await expect(listApps(ctx, "Not A Slug!")).rejects.toThrow(/no organisation/);
     await expect(addApp(ctx, "nobody", { name: "X", url: "http://a.test/mcp" })).rejects.toThrow(/no organisation/);
-    expect(() => getApp(ctx, "acme", "missing")).toThrow(/no app "missing"/);
-    expect(() => getApp(ctx, "other", app.id)).toThrow(/no app/);
+    await expect(getApp(ctx, "acme", "missing")).rejects.toThrow(/no app "missing"/);
+    await expect(getApp(ctx, "other", app.id)).rejects.toThrow(/no app/);
     await expect(removeApp(ctx, "other", app.id)).rejects.toThrow(/no app/);
     await expect(recheckApp(ctx, "acme", "missing")).rejects.toThrow(/no app/);
     expect(count("apps")).toBe(1);
@@ -141,40 +147,70 @@ describe("connecting and removing apps", () => {
 });
 
 describe("checks and their history", () => {
-  it("two re-checks of one app at once both land, whole and in order", { timeout: 10_000 }, async () => {
-    const slow = { db, check: inlineCheck(50) };
+  it("two re-checks of one app at once both land, and fold into one unchanged row", { timeout: 10_000 }, async () => {
+    const slow = { db, read: inlineRead(50) };
     const a = await addApp(slow, "acme", { name: "Attendance", url: "http://a.test/mcp" });
     await addApp(slow, "acme", { name: "Reports", url: "http://c.test/mcp" });
     const [x, y] = await Promise.all([recheckApp(slow, "acme", a.id), recheckApp(slow, "acme", a.id)]);
 
-    const checks = history(ctx, "acme", a.id);
-    expect(checks).toHaveLength(4); // two adds and two re-checks
-    expect(new Set(checks.map((c) => c.id)).size).toBe(4);
-    const times = checks.map((c) => Date.parse(c.checkedAt));
-    expect([...times].sort((p, q) => q - p)).toEqual(times);
-    expect([x.lastCheck?.id, y.lastCheck?.id]).toContain(checks[0]?.id);
-    for (const c of checks) expect(c.result.tools[0]?.wholeName).toBe("attendance_clock_in");
+    expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(a.id)).toBe(3);
+    const rows = history(ctx, "acme", a.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ appId: a.id, count: 3, status: "available", tools: 1, change: null });
+    expect(Date.parse(rows[0]!.from)).toBeLessThanOrEqual(Date.parse(rows[0]!.to));
+    expect([x.lastCheck?.result.tools[0]?.wholeName, y.lastCheck?.result.tools[0]?.wholeName]).toEqual(["attendance_clock_in", "attendance_clock_in"]);
     expect(db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
   });
 
-  it("re-checks the whole organisation and lists every app's history newest first", { timeout: 10_000 }, async () => {
+  it("re-checks the whole organisation, reading every app, and lists every app's history newest first", { timeout: 10_000 }, async () => {
     const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
     const b = await addApp(ctx, "acme", { name: "Reports", url: "http://c.test/mcp" });
     await addApp(ctx, "other", { name: "Elsewhere", url: "http://c.test/mcp" });
+    seen.length = 0;
     const list = await recheckOrg(ctx, "acme");
+    expect(seen.map((app) => app.name).sort()).toEqual(["Attendance", "Reports"]);
     expect(list.apps.map((app) => app.lastCheck?.result.name)).toEqual(["Attendance", "Reports"]);
 
     const all = history(ctx, "acme", undefined);
-    expect(all.map((c) => c.appId).sort()).toEqual([a.id, a.id, a.id, b.id, b.id].sort());
-    expect(all.every((c) => [a.id, b.id].includes(c.appId))).toBe(true);
-    expect(history(ctx, "acme", undefined, 2)).toHaveLength(2);
+    expect(all.map((c) => [c.appId, c.count]).sort()).toEqual([[a.id, 2], [b.id, 2]].sort());
+    expect(history(ctx, "acme", undefined, 1)).toHaveLength(1);
   });
 
-  it(`keeps the newest ${HISTORY_PER_APP} checks of each app`, { timeout: 20_000 }, async () => {
+  it("stores a listing read again and again once: ten identical reads, one snapshot, one history row", { timeout: 20_000 }, async () => {
+    const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://b.test/mcp" });
+    for (let i = 0; i < 9; i++) await recheckApp(ctx, "acme", a.id);
+    expect(count("check_results")).toBe(10);
+    expect(count("snapshots")).toBe(1);
+    expect(history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 10, tools: 2, change: null })]);
+  });
+
+  it("says what changed between runs: tools added, removed and changed, and the size", { timeout: 20_000 }, async () => {
+    const url = "http://changing.test/mcp";
+    listings[url] = [{ name: "clock_in" }, { name: "my_hours", annotations: { readOnlyHint: true } }];
+    try {
+      const a = await addApp(ctx, "acme", { name: "Attendance", url });
+      listings[url] = [{ name: "clock_in", description: "Clocks you in." }, { name: "swap_shift" }];
+      await recheckApp(ctx, "acme", a.id);
+      const [newest, oldest] = history(ctx, "acme", a.id);
+      expect(oldest?.change).toBeNull();
+      expect(newest?.change).toMatchObject({ status: null, added: 1, removed: 1, changed: 1 });
+      expect(newest?.change?.chars).not.toBeNull();
+      expect(count("snapshots")).toBe(2);
+    } finally {
+      delete listings[url];
+    }
+  });
+
+  it(`keeps the newest ${HISTORY_PER_APP} reads of each app, and forgets snapshots nothing points at`, { timeout: 60_000 }, async () => {
     const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
-    for (let i = 0; i < HISTORY_PER_APP + 5; i++) await recheckApp(ctx, "acme", a.id);
+    const insert = db.$client.prepare("INSERT INTO check_results (id, app, checked_at, duration_ms, snapshot, stopped) VALUES (?, ?, ?, 5, (SELECT snapshot FROM check_results WHERE app = ? LIMIT 1), 0)");
+    db.$client.transaction(() => {
+      for (let i = 0; i < HISTORY_PER_APP + 5; i++) insert.run(`old-${i}`, a.id, i, a.id);
+    })();
+    await recheckApp(ctx, "acme", a.id);
     expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(a.id)).toBe(HISTORY_PER_APP);
-    expect(history(ctx, "acme", a.id, 1)[0]?.id).toBe(getApp(ctx, "acme", a.id).lastCheck?.id);
+    await removeApp(ctx, "acme", a.id);
+    expect(count("snapshots")).toBe(0);
   });
 });
 
@@ -201,7 +237,7 @@ describe("stored secrets", () => {
 
     const changed = "Bearer s3cret-on-disk-2";
     await updateApp(ctx, "acme", app.id, { header: { name: "Authorization", value: changed } });
-    expect(seen.at(-1)?.apps[0]?.headers).toEqual({ Authorization: changed });
+    expect(seen.at(-1)?.headers).toEqual({ Authorization: changed });
     expect(onDisk(dbFile).includes(changed)).toBe(false);
     expect(onDisk(dbFile).includes("s3cret-on-disk")).toBe(false);
   });
@@ -228,15 +264,15 @@ describe("stored secrets", () => {
     const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp", header: { name: "Authorization", value: "Bearer X" } });
     const samePlace = await updateApp(ctx, "acme", app.id, { url: "http://a.test:80/other" });
     expect(samePlace.header).toEqual({ name: "Authorization", set: true });
-    expect(seen.at(-1)?.apps[0]?.headers).toEqual({ Authorization: "Bearer X" });
+    expect(seen.at(-1)?.headers).toEqual({ Authorization: "Bearer X" });
 
     const moved = await updateApp(ctx, "acme", app.id, { url: "http://b.test/mcp", header: { name: "X-Key", value: "for-b" } });
     expect(moved.header).toEqual({ name: "X-Key", set: true });
-    expect(seen.at(-1)?.apps[0]?.headers).toEqual({ "X-Key": "for-b" });
+    expect(seen.at(-1)?.headers).toEqual({ "X-Key": "for-b" });
 
     const onward = await updateApp(ctx, "acme", app.id, { url: "https://b.test/mcp" }); // another scheme: another origin
     expect(onward.header).toBeNull();
-    expect(seen.at(-1)?.apps[0]?.headers).toBeUndefined();
+    expect(seen.at(-1)?.headers).toBeUndefined();
   });
 });
 
@@ -272,7 +308,7 @@ describe("a secret stays with its origin", () => {
       expect(JSON.stringify(b.received)).not.toContain("Bearer X");
       expect(b.received.every((h) => h.authorization === undefined)).toBe(true);
       expect(moved.header).toBeNull();
-      expect(getApp(ctx, "acme", app.id).header).toBeNull();
+      expect((await getApp(ctx, "acme", app.id)).header).toBeNull();
       expect(requireApp(db, "acme", app.id)).toMatchObject({ headerName: null, headerValue: null });
     } finally {
       if (allowed === undefined) delete process.env["CHECK_ALLOW_HOSTS"];
@@ -283,15 +319,15 @@ describe("a secret stays with its origin", () => {
 });
 
 describe("the demo seed", () => {
-  it("upserts the demo apps by key: new URLs each start, the same ids and order", { timeout: 10_000 }, () => {
+  it("upserts the demo apps by key: new URLs each start, the same ids and order", { timeout: 10_000 }, async () => {
     const apps = (port: number) => [
       { key: "attendance", name: "Attendance", url: `http://127.0.0.1:${port}/mcp` },
       { key: "calendar", name: "Calendar", url: `http://127.0.0.1:${port + 1}/mcp` },
     ];
     seedDemo(db, apps(4000));
-    const before = listApps(ctx, DEMO_ORG.slug).apps;
+    const before = (await listApps(ctx, DEMO_ORG.slug)).apps;
     seedDemo(db, apps(5000));
-    const after = listApps(ctx, DEMO_ORG.slug).apps;
+    const after = (await listApps(ctx, DEMO_ORG.slug)).apps;
     expect(after.map((a) => a.id)).toEqual(before.map((a) => a.id));
     expect(after.map((a) => a.name)).toEqual(["Attendance", "Calendar"]);
     expect(after.map((a) => a.url)).toEqual(["http://127.0.0.1:5000/mcp", "http://127.0.0.1:5001/mcp"]);

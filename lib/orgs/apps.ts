@@ -1,35 +1,36 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { runCheck, type RunOptions } from "@/lib/check/run";
-import type { AppListing } from "@/lib/engine/check";
+import { ApiError } from "@/lib/api/errors";
+import { checkInPool, readInPool } from "@/lib/check/engine-pool";
 import type { Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/schema";
-import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
-import type { AppCreate, AppList, AppUpdate, CheckRecord, StoredApp } from "@/lib/schemas/orgs";
-import { ApiError } from "@/lib/api/errors";
+import type { AppListing } from "@/lib/engine/check";
+import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
+import type { LiveApp } from "@/lib/mcp/read-app";
+import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp } from "@/lib/schemas/orgs";
 import { encryptSecret } from "@/lib/secrets";
-import { DEFAULT_HISTORY, MAX_APPS_PER_ORG, MAX_HISTORY } from "./limits";
-import type { AppRow, NewCheck } from "./store";
-import { checkHistory, checkInput, insertChecks, orgApps, requireApp, requireOrg, toStoredApp } from "./store";
+import { foldedHistory } from "./history";
+import { MAX_APPS_PER_ORG } from "./limits";
+import type { AppRow, NewRead } from "./store";
+import { checkInput, dropUnusedSnapshots, insertReads, latestRead, listingOf, orgApps, requireApp, requireOrg } from "./store";
 
 /**
- * What the Connections tab does to an organisation's apps. Names depend on the whole list
- * (short names in connection order, whole names across apps), so every check, even of one
- * app, reads every app of the organisation at once (so it costs about the slowest app) and
- * stores a record for each: after a change every app's `lastCheck` has the current names.
+ * What the Connections tab does to an organisation's apps (SPEC §11). Connecting, editing or
+ * re-checking one app reads that app alone; every app's names are then computed over the whole
+ * list from each app's newest read (its snapshot and availability), whenever they are asked for.
+ * "Re-check all" reads every app at once (so it costs about the slowest app).
  */
 
-export type CheckRunner = (request: CheckRequest, options?: Pick<RunOptions, "onRead">) => Promise<CheckResult>;
+/** Reads one app over MCP; tests may read listings some other way. */
+export type AppReader = (app: LiveApp) => Promise<AppListing>;
 /** Told of each app of a re-check as soon as it has been read: its id and the read's outcome. */
 export type OnAppRead = (app: string, listing: AppListing) => void;
 export interface OrgContext {
   db: Conn;
-  /** The live check; tests may read listings some other way. */
-  check?: CheckRunner;
+  read?: AppReader;
 }
-
 
 // One change or check of an organisation at a time (per process): a check's names are only
 // right for the list it read, so a second change waits until the first is stored.
@@ -50,16 +51,38 @@ async function serially<T>(org: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Checks `rows` (the whole organisation, in connection order) and returns one record per app. */
-async function checkAll(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Promise<NewCheck[]> {
-  if (rows.length === 0) return [];
+/** Reads `rows` live, each timed on its own, and answers one record per app. */
+async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Promise<NewRead[]> {
+  const read = ctx.read ?? ((app: LiveApp) => readInPool(app));
   const checkedAt = Date.now();
-  const started = performance.now();
-  const read = onRead === undefined ? undefined : (index: number, listing: AppListing) => onRead(rows[index]!.id, listing);
-  const result = await (ctx.check ?? runCheck)({ apps: rows.map(checkInput) }, { onRead: read });
-  const durationMs = Math.round(performance.now() - started);
-  if (result.apps.length !== rows.length) throw new Error(`The check answered ${result.apps.length} apps for ${rows.length}.`);
-  return rows.map((row, i) => ({ id: randomUUID(), app: row.id, checkedAt, durationMs, result: result.apps[i]! }));
+  return Promise.all(
+    rows.map(async (row) => {
+      const started = performance.now();
+      const input = checkInput(row);
+      const listing = await read({ name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) });
+      const durationMs = Math.round(performance.now() - started);
+      onRead?.(row.id, listing);
+      return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing };
+    }),
+  );
+}
+
+/** The apps with their current results: the engine over every app's newest read, in connection order. */
+async function withResults(ctx: OrgContext, rows: AppRow[]): Promise<StoredApp[]> {
+  const reads = rows.map((row) => latestRead(ctx.db, row.id));
+  const listings = rows.map((row, i) => listingOf(ctx.db, row, reads[i]));
+  const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));
+  return rows.map((row, i) => {
+    const read = reads[i];
+    return {
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      header: row.headerName === null ? null : { name: row.headerName, set: row.headerValue !== null && row.headerValue !== "" },
+      connectedAt: new Date(row.connectedAt).toISOString(),
+      lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[i]! },
+    };
+  });
 }
 
 /**
@@ -79,20 +102,23 @@ export function assertExists(ctx: OrgContext, org: string, app?: string): void {
   if (app !== undefined) requireApp(ctx.db, org, app);
 }
 
-export function listApps(ctx: OrgContext, org: string): AppList {
+export async function listApps(ctx: OrgContext, org: string): Promise<AppList> {
   const found = requireOrg(ctx.db, org);
-  return { org: found, apps: orgApps(ctx.db, org).map((row) => toStoredApp(ctx.db, row)) };
+  return { org: found, apps: await withResults(ctx, orgApps(ctx.db, org)) };
 }
 
-export function getApp(ctx: OrgContext, org: string, id: string): StoredApp {
+export async function getApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
   requireOrg(ctx.db, org);
-  return toStoredApp(ctx.db, requireApp(ctx.db, org, id));
+  requireApp(ctx.db, org, id);
+  const found = (await withResults(ctx, orgApps(ctx.db, org))).find((app) => app.id === id);
+  if (found === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
+  return found;
 }
 
-/** Connects an app (after every app of the organisation, it is the last connected) and checks it. */
+/** Connects an app (after every app of the organisation, it is the last connected) and reads it. */
 export async function addApp(ctx: OrgContext, org: string, input: AppCreate): Promise<StoredApp> {
   requireOrg(ctx.db, org);
-  return serially(org, async () => {
+  const id = await serially(org, async () => {
     const existing = orgApps(ctx.db, org);
     if (existing.length >= MAX_APPS_PER_ORG) {
       throw new ApiError("invalid-request", `An organisation connects at most ${MAX_APPS_PER_ORG} apps: remove one first.`);
@@ -108,27 +134,28 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate): Pr
       // Strictly after the last app, even within one millisecond: a new app is never earlier.
       connectedAt: Math.max(Date.now(), (last?.connectedAt ?? 0) + 1),
     };
-    const records = await checkAll(ctx, [...existing, row]);
-    // The app and its first check are stored together, or neither is.
+    const reads = await readRows(ctx, [row]);
+    // The app and its first read are stored together, or neither is.
     ctx.db.transaction((tx) => {
       tx.insert(apps).values(row).run();
-      insertChecks(tx, records);
+      insertReads(tx, reads);
     });
-    return toStoredApp(ctx.db, row);
+    return row.id;
   });
+  return getApp(ctx, org, id);
 }
 
 const originOf = (url: string) => new URL(url).origin;
 
 /**
- * Changes an app's name, URL or header (`header: null` removes it) and re-checks the
- * organisation. A URL on another origin (scheme, host, port) drops the stored header unless
- * the same change gives one: a secret is never sent where it was not given for.
+ * Changes an app's name, URL or header (`header: null` removes it) and reads it again. A URL on
+ * another origin (scheme, host, port) drops the stored header unless the same change gives one:
+ * a secret is never sent where it was not given for.
  */
 export async function updateApp(ctx: OrgContext, org: string, id: string, input: AppUpdate): Promise<StoredApp> {
   requireOrg(ctx.db, org);
   requireApp(ctx.db, org, id);
-  return serially(org, async () => {
+  await serially(org, async () => {
     const current = requireApp(ctx.db, org, id);
     const changed: AppRow = {
       ...current,
@@ -140,55 +167,51 @@ export async function updateApp(ctx: OrgContext, org: string, id: string, input:
           ? { headerName: null, headerValue: null }
           : {}),
     };
-    const rows = orgApps(ctx.db, org).map((r) => (r.id === id ? changed : r));
-    const records = await checkAll(ctx, rows);
+    const reads = await readRows(ctx, [changed]);
     ctx.db.transaction((tx) => {
       const { name, url, headerName, headerValue } = changed;
       tx.update(apps).set({ name, url, headerName, headerValue }).where(eq(apps.id, id)).run();
-      insertChecks(tx, records);
+      insertReads(tx, reads);
     });
-    return toStoredApp(ctx.db, changed);
   });
+  return getApp(ctx, org, id);
 }
 
-/**
- * Removes an app with its history, then re-checks the others (their names may move back).
- * The removal stands even if that re-check fails; the next check fixes the names.
- */
+/** Removes an app with its history; reads nothing (the others' names are computed when next asked for). */
 export async function removeApp(ctx: OrgContext, org: string, id: string): Promise<void> {
   requireOrg(ctx.db, org);
   requireApp(ctx.db, org, id);
   await serially(org, async () => {
     requireApp(ctx.db, org, id);
     ctx.db.delete(apps).where(eq(apps.id, id)).run();
-    try {
-      insertChecks(ctx.db, await checkAll(ctx, orgApps(ctx.db, org)));
-    } catch (error) {
-      console.error(`Re-checking "${org}" after a removal failed:`, error instanceof Error ? error.message : error);
-    }
+    dropUnusedSnapshots(ctx.db);
   });
 }
 
-/** Re-checks every app of the organisation; `onRead` hears of each app as its read ends. */
+/** Re-checks every app of the organisation at once; `onRead` hears of each app as its read ends. */
 export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRead): Promise<AppList> {
   requireOrg(ctx.db, org);
-  await serially(org, async () => insertChecks(ctx.db, await checkAll(ctx, orgApps(ctx.db, org), onRead)));
+  await serially(org, async () => insertReads(ctx.db, await readRows(ctx, orgApps(ctx.db, org), onRead)));
   return listApps(ctx, org);
 }
 
-/** Re-checks one app: the whole organisation is read, so that its names are right. */
+/** Re-checks one app: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
   requireOrg(ctx.db, org);
   requireApp(ctx.db, org, id);
-  await serially(org, async () => {
-    requireApp(ctx.db, org, id);
-    insertChecks(ctx.db, await checkAll(ctx, orgApps(ctx.db, org)));
-  });
+  await serially(org, async () => insertReads(ctx.db, await readRows(ctx, [requireApp(ctx.db, org, id)])));
   return getApp(ctx, org, id);
 }
 
-export function history(ctx: OrgContext, org: string, app: string | undefined, limit = DEFAULT_HISTORY): CheckRecord[] {
+/** The history of one app (or of them all), folded (lib/orgs/history.ts). */
+export function history(ctx: OrgContext, org: string, app: string | undefined, limit?: number): HistoryEntry[] {
   requireOrg(ctx.db, org);
   if (app !== undefined) requireApp(ctx.db, org, app);
-  return checkHistory(ctx.db, { org, app }, Math.min(Math.max(1, Math.trunc(limit)), MAX_HISTORY));
+  return foldedHistory(ctx.db, { org, app }, limit);
+}
+
+/** An app's own fields, without computing any result (for the audit log). */
+export function appFields(ctx: OrgContext, org: string, id: string): Pick<StoredApp, "id" | "name" | "url"> & { header: boolean } {
+  const row = requireApp(ctx.db, org, id);
+  return { id: row.id, name: row.name, url: row.url, header: row.headerName !== null };
 }

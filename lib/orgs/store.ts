@@ -1,26 +1,33 @@
 import "server-only";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import type { Conn } from "@/lib/db/client";
-import { apps, checkResults, organization } from "@/lib/db/schema";
-import type { AppCheck, CheckAppInput } from "@/lib/schemas/check";
-import type { CheckRecord, Org, StoredApp } from "@/lib/schemas/orgs";
+import { apps, checkResults, organization, snapshots } from "@/lib/db/schema";
+import type { AppListing } from "@/lib/engine/check";
+import { snapshotOf } from "@/lib/engine/changes";
+import { entryChars } from "@/lib/engine/listing-size";
+import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
+import type { Org } from "@/lib/schemas/orgs";
 import { orgSlug } from "@/lib/schemas/orgs";
 import { decryptSecret } from "@/lib/secrets";
 
 /** The stored rows of one organisation, read and written synchronously (better-sqlite3). */
 
 export type AppRow = typeof apps.$inferSelect;
-export interface NewCheck {
+export type ReadRow = typeof checkResults.$inferSelect;
+
+/** One read of one app, as the reader answered it. */
+export interface NewRead {
   id: string;
   app: string;
   checkedAt: number;
+  /** This app's own read. */
   durationMs: number;
-  result: AppCheck;
+  listing: AppListing;
 }
 
-/** Each app keeps its newest checks only: a record holds the whole result, which can be large. */
-export const HISTORY_PER_APP = 50;
+/** Each app keeps its newest reads: a record is a few numbers and a snapshot's hash. */
+export const HISTORY_PER_APP = 1000;
 
 export function findOrg(db: Conn, slug: string): Org | undefined {
   if (!orgSlug.safeParse(slug).success) return undefined;
@@ -73,56 +80,123 @@ export function checkInput(row: AppRow): CheckAppInput {
 
 const newestFirst = [desc(checkResults.checkedAt), desc(sql`${checkResults}.rowid`)] as const;
 
-function toRecord(row: typeof checkResults.$inferSelect): CheckRecord {
-  return {
-    id: row.id,
-    appId: row.app,
-    checkedAt: new Date(row.checkedAt).toISOString(),
-    durationMs: row.durationMs,
-    result: JSON.parse(row.result) as AppCheck,
-  };
+// Snapshots never change once stored: the parsed entries of the most recent ones are kept.
+const parsed = new Map<string, readonly unknown[]>();
+const PARSED_KEPT = 500;
+
+export function snapshotEntries(db: Conn, hash: string): readonly unknown[] {
+  const cached = parsed.get(hash);
+  if (cached !== undefined) return cached;
+  const row = db.select({ entries: snapshots.entries }).from(snapshots).where(eq(snapshots.hash, hash)).get();
+  const entries = row === undefined ? [] : (JSON.parse(row.entries) as unknown[]);
+  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+  parsed.set(hash, entries);
+  return entries;
 }
 
-export function latestCheck(db: Conn, appId: string): CheckRecord | null {
-  const row = db.select().from(checkResults).where(eq(checkResults.app, appId)).orderBy(...newestFirst).limit(1).get();
-  return row === undefined ? null : toRecord(row);
+/** The newest read of an app, or undefined when it was never read. */
+export function latestRead(db: Conn, appId: string): ReadRow | undefined {
+  return db.select().from(checkResults).where(eq(checkResults.app, appId)).orderBy(...newestFirst).limit(1).get();
 }
 
-/** The API's view of an app: the header's value never leaves the server. */
-export function toStoredApp(db: Conn, row: AppRow): StoredApp {
-  return {
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    header: row.headerName === null ? null : { name: row.headerName, set: row.headerValue !== null && row.headerValue !== "" },
-    connectedAt: new Date(row.connectedAt).toISOString(),
-    lastCheck: latestCheck(db, row.id),
-  };
+export function parseUnavailable(text: string | null): Unavailable | null {
+  if (text === null) return null;
+  const found = unavailableSchema.safeParse(JSON.parse(text));
+  return found.success ? found.data : null;
 }
 
-/** Stores one check's records (skipping apps removed meanwhile) and trims each app's history. */
-export function insertChecks(db: Conn, records: NewCheck[]): void {
+/** The result a check stored before snapshots, when it is one. */
+export function legacyResult(row: ReadRow): AppCheck | null {
+  if (row.result === null) return null;
+  const found = appCheck.safeParse(JSON.parse(row.result));
+  return found.success ? found.data : null;
+}
+
+/**
+ * An app as the engine is given it, from its newest read: the snapshot's entries, its
+ * availability and timings. A read stored before snapshots gives back what its result kept of
+ * each tool (name, title, description, declared hints); the next read stores the listing itself.
+ */
+export function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined): AppListing {
+  if (read === undefined) return { name: app.name, entries: [] };
+  const timings = read.connectMs === null ? null : { connectMs: read.connectMs, listMs: read.listMs };
+  const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }) };
+  if (read.snapshot !== null) return { ...base, entries: snapshotEntries(db, read.snapshot) };
+  const legacy = legacyResult(read);
+  const entries = (legacy?.tools ?? []).map((tool) => {
+    const annotations = Object.fromEntries(Object.entries(tool.hints).filter(([, hint]) => hint.declared).map(([key, hint]) => [key, hint.value]));
+    return {
+      name: tool.name,
+      ...(tool.titleFrom === "title" ? { title: tool.title } : {}),
+      ...(tool.description !== null ? { description: tool.description } : {}),
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    };
+  });
+  return { ...base, entries };
+}
+
+/** Stores reads (skipping apps removed meanwhile): each listing once as a snapshot, and trims each app's history. */
+export function insertReads(db: Conn, reads: NewRead[]): void {
   db.transaction((tx) => {
-    for (const record of records) {
-      const exists = tx.select({ id: apps.id }).from(apps).where(eq(apps.id, record.app)).get();
+    for (const read of reads) {
+      const exists = tx.select({ id: apps.id }).from(apps).where(eq(apps.id, read.app)).get();
       if (exists === undefined) continue;
-      tx.insert(checkResults).values({ ...record, result: JSON.stringify(record.result) }).run();
-      tx.run(sql`DELETE FROM ${checkResults} WHERE ${checkResults.app} = ${record.app} AND rowid NOT IN (
-        SELECT rowid FROM ${checkResults} WHERE ${checkResults.app} = ${record.app}
+      const { listing } = read;
+      // Nothing was listed when the app could not be reached: no snapshot then.
+      const listed = listing.entries.length > 0 || !listing.unavailable;
+      let hash: string | null = null;
+      if (listed) {
+        const snapshot = snapshotOf(listing.entries);
+        hash = snapshot.hash;
+        tx.insert(snapshots)
+          .values({ hash, entries: snapshot.text, tools: listing.entries.length, chars: listing.entries.reduce<number>((n, e) => n + entryChars(e), 0), createdAt: read.checkedAt })
+          .onConflictDoNothing()
+          .run();
+      }
+      tx.insert(checkResults)
+        .values({
+          id: read.id,
+          app: read.app,
+          checkedAt: read.checkedAt,
+          durationMs: read.durationMs,
+          snapshot: hash,
+          unavailable: listing.unavailable ? JSON.stringify(listing.unavailable) : null,
+          connectMs: listing.timings?.connectMs ?? null,
+          listMs: listing.timings?.listMs ?? null,
+          stopped: listing.stopped === true,
+          charsRead: listing.charsRead ?? null,
+          result: null,
+        })
+        .run();
+      tx.run(sql`DELETE FROM ${checkResults} WHERE ${checkResults.app} = ${read.app} AND rowid NOT IN (
+        SELECT rowid FROM ${checkResults} WHERE ${checkResults.app} = ${read.app}
         ORDER BY ${checkResults.checkedAt} DESC, rowid DESC LIMIT ${HISTORY_PER_APP})`);
     }
   });
 }
 
-/** Checks newest first: of one app, or of every app of the organisation. */
-export function checkHistory(db: Conn, where: { org: string; app?: string }, limit: number): CheckRecord[] {
+/** Forgets snapshots no read points at any more (after trimming or removing apps). */
+export function dropUnusedSnapshots(db: Conn): void {
+  const used = db.selectDistinct({ hash: checkResults.snapshot }).from(checkResults).where(sql`${checkResults.snapshot} IS NOT NULL`);
+  db.delete(snapshots).where(notInArray(snapshots.hash, used)).run();
+}
+
+/** Reads newest first: of one app, or of every app of the organisation. */
+export function readHistory(db: Conn, where: { org: string; app?: string }, limit: number): ReadRow[] {
   const rows = db
-    .select({ record: checkResults })
+    .select({ read: checkResults })
     .from(checkResults)
     .innerJoin(apps, eq(apps.id, checkResults.app))
     .where(where.app === undefined ? eq(apps.org, where.org) : and(eq(apps.org, where.org), eq(apps.id, where.app)))
     .orderBy(...newestFirst)
     .limit(limit)
     .all();
-  return rows.map((r) => toRecord(r.record));
+  return rows.map((r) => r.read);
+}
+
+/** Snapshots' sizes, by hash. */
+export function snapshotSizes(db: Conn, hashes: string[]): Map<string, { tools: number; chars: number }> {
+  if (hashes.length === 0) return new Map();
+  const rows = db.select({ hash: snapshots.hash, tools: snapshots.tools, chars: snapshots.chars }).from(snapshots).where(inArray(snapshots.hash, hashes)).all();
+  return new Map(rows.map((r) => [r.hash, { tools: r.tools, chars: r.chars }]));
 }

@@ -3,6 +3,7 @@ import { ndjsonValues } from "@/lib/ndjson";
 import { ApiRequestError, callApi, readApiAnswer, sendApi } from "@/lib/queries/check";
 import {
   appList,
+  changeList,
   checkHistory,
   RECHECK_STREAM_TYPE,
   recheckEvent,
@@ -26,6 +27,7 @@ export const orgKeys = {
   apps: (org: string) => ["orgs", org, "apps"] as const,
   app: (org: string, app: string) => ["orgs", org, "apps", app] as const,
   checks: (org: string, app: string, limit: number) => ["orgs", org, "apps", app, "checks", limit] as const,
+  changes: (org: string, app: string) => ["orgs", org, "apps", app, "changes"] as const,
 };
 
 const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
@@ -57,6 +59,14 @@ export const checksQuery = (org: string, app: string, limit = 10) =>
   queryOptions({
     queryKey: orgKeys.checks(org, app, limit),
     queryFn: async () => checkHistory.parse(await call(`${appPath(org, app)}/checks?limit=${limit}`)),
+    retry: retryUnlessMissing,
+  });
+
+/** What changed between the app's snapshots, newest first. */
+export const changesQuery = (org: string, app: string, limit = 10) =>
+  queryOptions({
+    queryKey: orgKeys.changes(org, app),
+    queryFn: async () => changeList.parse(await call(`${appPath(org, app)}/changes?limit=${limit}`)),
     retry: retryUnlessMissing,
   });
 

@@ -56,8 +56,65 @@ export type Org = z.infer<typeof org>;
 export const appList = z.object({ org, apps: z.array(storedApp) });
 export type AppList = z.infer<typeof appList>;
 
+/**
+ * One row of history (SPEC §11): a run of reads of one app with the same outcome (the same
+ * snapshot, the same availability and reason), folded: `count` reads from `from` to `to`.
+ */
+export const historyEntry = z.object({
+  appId: z.string(),
+  from: z.string(), // ISO 8601: the run's first read
+  to: z.string(), // and its last
+  count: z.number().int().min(1),
+  status: z.enum(["available", "unavailable"]),
+  unavailable: unavailable.nullable(),
+  /** The snapshot's hash; null when nothing was listed, or for a read stored before snapshots. */
+  snapshot: z.string().nullable(),
+  tools: z.number().int().nullable(),
+  chars: z.number().int().nullable(),
+  stopped: z.boolean(),
+  /** Of the run's newest read: this app's own connect and list times, and its whole read. */
+  timings: timings.nullable(),
+  durationMs: z.number(),
+  /** What is different from the run before it (null for the oldest run shown, or when nothing but time differs). */
+  change: z
+    .object({
+      status: z.object({ from: z.string(), to: z.string() }).nullable(),
+      reason: z.boolean(),
+      added: z.number().int(),
+      removed: z.number().int(),
+      changed: z.number().int(),
+      chars: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
+    })
+    .nullable(),
+});
+export type HistoryEntry = z.infer<typeof historyEntry>;
+
+/** A tool as a snapshot lists it: its name and fingerprint (SHA-256 of its canonical JSON). */
+const toolPrint = z.object({ name: z.string(), fingerprint: z.string() });
+
+/** GET /api/orgs/{org}/apps/{app}/changes (SPEC §11): what changed between snapshots, newest first. */
+export const snapshotChange = z.object({
+  /** When the app first listed `to`. */
+  at: z.string(),
+  from: z.string(),
+  to: z.string(),
+  added: z.array(toolPrint),
+  removed: z.array(toolPrint),
+  changed: z.array(
+    z.object({
+      name: z.string(),
+      fields: z.array(z.enum(["title", "description", "inputSchema", "outputSchema", "annotations", "other"])),
+      effects: z.array(z.object({ what: z.enum(["wholeName", "policy", "runsTogether", "card", "leftOut"]), from: z.string().nullable(), to: z.string().nullable() })),
+      fingerprints: z.object({ from: z.string(), to: z.string() }),
+    }),
+  ),
+});
+export type SnapshotChange = z.infer<typeof snapshotChange>;
+export const changeList = z.object({ changes: z.array(snapshotChange) });
+export type ChangeList = z.infer<typeof changeList>;
+
 /** GET /api/orgs/{org}/apps/{app}/checks (and GET /api/orgs/{org}/checks): newest first. */
-export const checkHistory = z.object({ checks: z.array(checkRecord) });
+export const checkHistory = z.object({ checks: z.array(historyEntry) });
 export type CheckHistory = z.infer<typeof checkHistory>;
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ndjsonValues } from "@/lib/ndjson";
-import { appList, checkHistory, RECHECK_STREAM_TYPE, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
+import { appList, changeList, checkHistory, RECHECK_STREAM_TYPE, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/scripts/demo-apps.mjs";
 import { serveMcpApp } from "@/scripts/demo-apps.mjs";
 
@@ -17,6 +17,7 @@ const appRoute = await import("./[org]/apps/[app]/route");
 const appCheckRoute = await import("./[org]/apps/[app]/check/route");
 const appChecksRoute = await import("./[org]/apps/[app]/checks/route");
 const orgChecksRoute = await import("./[org]/checks/route");
+const appChangesRoute = await import("./[org]/apps/[app]/changes/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
@@ -130,15 +131,17 @@ describe("the organisation API, live", () => {
     expect(checkCount()).toBe(Number(before) + 2);
 
     const org = checkHistory.parse(await (await orgChecksRoute.GET(as(`${base}/acme/checks`), orgParams("acme"))).json());
-    const times = org.checks.map((c) => Date.parse(c.checkedAt));
+    const times = org.checks.map((c) => Date.parse(c.to));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    expect(org.checks[0]?.id).toBe(list.apps.find((a) => a.id === org.checks[0]?.appId)?.lastCheck?.id);
+    expect(org.checks[0]?.to).toBe(list.apps.find((a) => a.id === org.checks[0]?.appId)?.lastCheck?.checkedAt);
 
+    // Attendance listed the same each time: its reads fold into one row.
     const one = checkHistory.parse(
       await (await appChecksRoute.GET(as(`${base}/acme/apps/${first}/checks?limit=2`), appParams("acme", first))).json(),
     );
-    expect(one.checks).toHaveLength(2);
-    expect(one.checks.every((c) => c.appId === first)).toBe(true);
+    expect(one.checks).toHaveLength(1);
+    expect(one.checks[0]).toMatchObject({ appId: first, status: "available", tools: 2, change: null });
+    expect(one.checks[0]!.count).toBeGreaterThanOrEqual(2);
   });
 
   it("two re-checks of one app at once both answer and both land in the history", { timeout: 20_000 }, async () => {
@@ -146,7 +149,7 @@ describe("the organisation API, live", () => {
     const recheck = () => appCheckRoute.POST(as(`${base}/acme/apps/${first}/check`, { method: "POST" }), appParams("acme", first));
     const [a, b] = await Promise.all([recheck(), recheck()]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(Number(checkCount())).toBe(before + 4); // each one stores a record per app
+    expect(Number(checkCount())).toBe(before + 2); // each one reads and records that app alone
     expect(getDb().$client.pragma("integrity_check", { simple: true })).toBe("ok");
   });
 
@@ -157,6 +160,18 @@ describe("the organisation API, live", () => {
     expect(app.lastCheck?.result.unavailable?.code).toBe("connect-timeout");
     const list = appList.parse(await (await appsRoute.GET(as(`${base}/acme/apps`), orgParams("acme"))).json());
     expect(list.apps[0]?.lastCheck?.result.status).toBe("available");
+  });
+
+  it("re-checks one app in that app's own time, though another takes 3 s", { timeout: 20_000 }, async () => {
+    const started = performance.now();
+    const response = await appCheckRoute.POST(as(`${base}/acme/apps/${first}/check`, { method: "POST" }), appParams("acme", first));
+    const took = performance.now() - started;
+    expect(response.status).toBe(200);
+    const app = storedApp.parse(await response.json());
+    expect(took).toBeLessThan(1500);
+    // Its record keeps its own read: the slow app's 3 s are not part of it.
+    expect(app.lastCheck!.durationMs).toBeLessThan(1500);
+    expect(app.lastCheck!.result.timings!.connectMs).toBeLessThan(1500);
   });
 
   it("streams a line per app as its read ends, the quick ones before the slow one, then the list", { timeout: 20_000 }, async () => {
@@ -260,5 +275,43 @@ describe("bad requests", () => {
     ]);
     expect(answers.map((r) => r.status)).toEqual(answers.map(() => 404));
     expect(appCount()).toBe(apps);
+  });
+});
+
+describe("changes between snapshots", () => {
+  it("says which tool changed, which fields, and what it means for people; unchanged reads add nothing", { timeout: 20_000 }, async () => {
+    const tools: object[] = [
+      { name: "my_hours", title: "My hours", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+      { name: "clock_in", inputSchema: { type: "object" } },
+    ];
+    const app = await serveMcpApp({ name: "Hours", tools });
+    servers.push(app);
+    const created = storedApp.parse(await (await add("empty", { name: "Hours", url: app.url })).json());
+    const changes = async () => changeList.parse(await (await appChangesRoute.GET(as(`${base}/empty/apps/${created.id}/changes`), appParams("empty", created.id))).json()).changes;
+    expect(await changes()).toEqual([]);
+
+    // The app drops a hint and adds a tool; it is read again, twice.
+    tools[0] = { name: "my_hours", title: "My hours", inputSchema: { type: "object" } };
+    tools.push({ name: "swap_shift", inputSchema: { type: "object" } });
+    for (let i = 0; i < 2; i++) expect((await appCheckRoute.POST(as(`${base}/empty/apps/${created.id}/check`, { method: "POST" }), appParams("empty", created.id))).status).toBe(200);
+
+    const [change, ...older] = await changes();
+    expect(older).toEqual([]);
+    expect(change!.from).toMatch(/^[0-9a-f]{64}$/);
+    expect(change!.to).not.toBe(change!.from);
+    expect(change!.added.map((t) => t.name)).toEqual(["swap_shift"]);
+    expect(change!.removed).toEqual([]);
+    expect(change!.changed).toEqual([
+      expect.objectContaining({
+        name: "my_hours",
+        fields: ["annotations"],
+        effects: expect.arrayContaining([{ what: "policy", from: "runs-freely", to: "asks-first" }]),
+      }),
+    ]);
+    const history = checkHistory.parse(await (await appChecksRoute.GET(as(`${base}/empty/apps/${created.id}/checks`), appParams("empty", created.id))).json());
+    expect(history.checks.map((c) => [c.count, c.tools, c.change?.added ?? null, c.change?.changed ?? null])).toEqual([
+      [2, 3, 1, 1],
+      [1, 2, null, null],
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendOrgCheck } from "@/lib/http/rate-limit";
-import { assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
+import { appFields, assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/db";
 import { appUpdate } from "@/lib/schemas/orgs";
 
@@ -11,12 +11,12 @@ export const dynamic = "force-dynamic";
 type Params = { org: string; app: string };
 
 /** GET /api/orgs/{org}/apps/{app} */
-export const GET = withOrg<Params>("view", async ({ params, access }) => Response.json(getApp(orgContext(), access.org.slug, params.app)));
+export const GET = withOrg<Params>("view", async ({ params, access }) => Response.json(await getApp(orgContext(), access.org.slug, params.app)));
 
-/** PATCH /api/orgs/{org}/apps/{app}: changes name, URL or header (leaders), then re-checks the organisation. */
+/** PATCH /api/orgs/{org}/apps/{app}: changes name, URL or header (leaders), then reads it again. */
 export const PATCH = withOrg<Params>("manage", async ({ request, params, access }) => {
   const ctx = orgContext();
-  const before = getApp(ctx, access.org.slug, params.app);
+  const before = appFields(ctx, access.org.slug, params.app);
   const input = await readJson(request, appUpdate, 64 * 1024);
   if (input.url !== undefined) await assertReadable(input.url);
   await spendOrgCheck(access);
@@ -26,16 +26,16 @@ export const PATCH = withOrg<Params>("manage", async ({ request, params, access 
     ...(input.name !== undefined && input.name !== before.name ? { name: { from: before.name, to: after.name } } : {}),
     ...(input.url !== undefined && input.url !== before.url ? { url: { from: before.url, to: after.url } } : {}),
     ...(input.header !== undefined ? { header: input.header === null ? "removed" : `set (${input.header.name})` } : {}),
-    ...(before.header !== null && after.header === null && input.header === undefined ? { header: "dropped: the app moved to another origin" } : {}),
+    ...(before.header && after.header === null && input.header === undefined ? { header: "dropped: the app moved to another origin" } : {}),
   };
   recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.edited", app: { id: after.id, name: after.name }, details: changed });
   return Response.json(after);
 });
 
-/** DELETE /api/orgs/{org}/apps/{app}: 204 once removed (leaders) and the others re-checked. */
+/** DELETE /api/orgs/{org}/apps/{app}: 204 once removed (leaders); nothing is read. */
 export const DELETE = withOrg<Params>("manage", async ({ params, access }) => {
   const ctx = orgContext();
-  const app = getApp(ctx, access.org.slug, params.app);
+  const app = appFields(ctx, access.org.slug, params.app);
   await removeApp(ctx, access.org.slug, params.app);
   recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.removed", app: { id: app.id, name: app.name } });
   return new Response(null, { status: 204 });

@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
+
+/**
+ * What changed between two snapshots of an app (SPEC §11): tools added, removed and changed
+ * (which fields), and what that does for people. Pure: the two sides' results are given.
+ */
+
+export type ChangedField = "title" | "description" | "inputSchema" | "outputSchema" | "annotations" | "other";
+export type EffectKind = "wholeName" | "policy" | "runsTogether" | "card" | "leftOut";
+export interface ToolEffect {
+  what: EffectKind;
+  from: string | null;
+  to: string | null;
+}
+export interface ToolChange {
+  name: string;
+  fields: ChangedField[];
+  effects: ToolEffect[];
+  fingerprints: { from: string; to: string };
+}
+export interface SnapshotChanges {
+  added: { name: string; fingerprint: string }[];
+  removed: { name: string; fingerprint: string }[];
+  changed: ToolChange[];
+}
+/** One side of a diff: the snapshot's entries, and the app's result with them (null: effects are not told). */
+export interface SnapshotSide {
+  entries: readonly unknown[];
+  check: AppCheck | null;
+}
+
+const FIELDS = ["title", "description", "inputSchema", "outputSchema", "annotations"] as const;
+
+/** RFC 8785 canonical JSON; a value it cannot take (too deep to walk) gets a stable stand-in, never an exception. */
+function canonical(value: unknown): string {
+  try {
+    return canonicalize(value) ?? "null";
+  } catch {
+    return "<not canonicalisable>";
+  }
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** A tool's fingerprint: SHA-256 (lower-case hex) of its canonical JSON. */
+export function fingerprint(entry: unknown): string {
+  return sha256(canonical(entry));
+}
+
+/** A snapshot: the canonical JSON of its entries array, in the order listed, and its SHA-256, its key. */
+export function snapshotOf(entries: readonly unknown[]): { hash: string; text: string } {
+  const text = canonical(entries);
+  return { hash: sha256(text), text };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The named tools of a listing, by name; a name listed twice counts at its first place (the engine leaves the second out). */
+function byName(entries: readonly unknown[]): Map<string, Record<string, unknown>> {
+  const found = new Map<string, Record<string, unknown>>();
+  for (const entry of entries) {
+    if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") continue;
+    if (!found.has(entry["name"])) found.set(entry["name"], entry);
+  }
+  return found;
+}
+
+function changedFields(from: Record<string, unknown>, to: Record<string, unknown>): ChangedField[] {
+  const fields: ChangedField[] = FIELDS.filter((key) => canonical(from[key]) !== canonical(to[key]));
+  const others = new Set([...Object.keys(from), ...Object.keys(to)].filter((key) => key !== "name" && !(FIELDS as readonly string[]).includes(key)));
+  if ([...others].some((key) => canonical(from[key]) !== canonical(to[key]))) fields.push("other");
+  return fields;
+}
+
+/** A card as one line: its title, then its lines' labels. */
+function cardText(tool: ToolCheck): string {
+  const labels = tool.card.lines.map((line) => line.label).join(" · ");
+  return labels === "" ? tool.card.title : `${tool.card.title}: ${labels}`;
+}
+
+function effectsOf(from: ToolCheck | undefined, to: ToolCheck | undefined): ToolEffect[] {
+  if (from === undefined || to === undefined) return [];
+  const pairs: [EffectKind, string | null, string | null][] = [
+    ["wholeName", from.wholeName, to.wholeName],
+    ["policy", from.policy, to.policy],
+    ["runsTogether", String(from.runsTogether), String(to.runsTogether)],
+    ["card", cardText(from), cardText(to)],
+    ["leftOut", from.leftOut?.code ?? null, to.leftOut?.code ?? null],
+  ];
+  return pairs.filter(([, a, b]) => a !== b).map(([what, a, b]) => ({ what, from: a, to: b }));
+}
+
+const toolIn = (check: AppCheck | null, name: string) => check?.tools.find((tool) => tool.name === name);
+const byKey = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+export function snapshotChanges(from: SnapshotSide, to: SnapshotSide): SnapshotChanges {
+  const before = byName(from.entries);
+  const after = byName(to.entries);
+  const added = [...after].filter(([name]) => !before.has(name)).map(([name, entry]) => ({ name, fingerprint: fingerprint(entry) }));
+  const removed = [...before].filter(([name]) => !after.has(name)).map(([name, entry]) => ({ name, fingerprint: fingerprint(entry) }));
+  const changed: ToolChange[] = [];
+  for (const [name, old] of before) {
+    const now = after.get(name);
+    if (now === undefined) continue;
+    const prints = { from: fingerprint(old), to: fingerprint(now) };
+    if (prints.from === prints.to) continue;
+    changed.push({ name, fields: changedFields(old, now), effects: effectsOf(toolIn(from.check, name), toolIn(to.check, name)), fingerprints: prints });
+  }
+  return { added: added.sort(byKey), removed: removed.sort(byKey), changed: changed.sort(byKey) };
+}

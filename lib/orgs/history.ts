@@ -1,0 +1,84 @@
+import "server-only";
+import type { Conn } from "@/lib/db/client";
+import { snapshotChanges } from "@/lib/engine/changes";
+import type { HistoryEntry } from "@/lib/schemas/orgs";
+import { DEFAULT_HISTORY, MAX_HISTORY } from "./limits";
+import { legacyResult, parseUnavailable, readHistory, snapshotEntries, snapshotSizes, type ReadRow } from "./store";
+
+/**
+ * History that shows change (SPEC §11): runs of reads with the same outcome fold into one
+ * entry ("unchanged, 14 checks, 2–3 Dec"); an entry that differs from the run before it says how.
+ */
+
+/** Raw reads looked at per entry asked for: enough to fold long unchanged runs. */
+const READS_PER_ENTRY = 50;
+
+/** What makes two reads the same outcome. */
+function outcomeKey(row: ReadRow): string {
+  if (row.snapshot === null && row.result !== null) {
+    const legacy = legacyResult(row);
+    return `legacy|${row.unavailable ?? ""}|${legacy?.listing.chars ?? ""}|${legacy?.tools.length ?? ""}`;
+  }
+  return `${row.snapshot ?? ""}|${row.unavailable ?? ""}|${row.stopped}`;
+}
+
+function entryOf(run: ReadRow[], sizes: Map<string, { tools: number; chars: number }>): HistoryEntry {
+  const newest = run[0]!;
+  const oldest = run.at(-1)!;
+  const unavailable = parseUnavailable(newest.unavailable);
+  const size = newest.snapshot === null ? null : (sizes.get(newest.snapshot) ?? null);
+  const legacy = newest.snapshot === null ? legacyResult(newest) : null;
+  return {
+    appId: newest.app,
+    from: new Date(oldest.checkedAt).toISOString(),
+    to: new Date(newest.checkedAt).toISOString(),
+    count: run.length,
+    status: unavailable === null ? "available" : "unavailable",
+    unavailable,
+    snapshot: newest.snapshot,
+    tools: size?.tools ?? legacy?.tools.length ?? null,
+    chars: size?.chars ?? legacy?.listing.chars ?? null,
+    stopped: newest.stopped,
+    timings: newest.connectMs === null ? null : { connectMs: newest.connectMs, listMs: newest.listMs },
+    durationMs: newest.durationMs,
+    change: null,
+  };
+}
+
+/** What `newer` changed from `older` (both of one app). */
+function changeBetween(db: Conn, older: HistoryEntry, newer: HistoryEntry): HistoryEntry["change"] {
+  const counts =
+    older.snapshot !== null && newer.snapshot !== null && older.snapshot !== newer.snapshot
+      ? snapshotChanges({ entries: snapshotEntries(db, older.snapshot), check: null }, { entries: snapshotEntries(db, newer.snapshot), check: null })
+      : null;
+  const status = older.status !== newer.status ? { from: older.status, to: newer.status } : null;
+  const reason = older.unavailable?.message !== newer.unavailable?.message && newer.unavailable !== null && older.unavailable !== null;
+  const chars = older.chars !== null && newer.chars !== null && older.chars !== newer.chars ? { from: older.chars, to: newer.chars } : null;
+  const change = { status, reason, added: counts?.added.length ?? 0, removed: counts?.removed.length ?? 0, changed: counts?.changed.length ?? 0, chars };
+  const nothing = status === null && !reason && change.added + change.removed + change.changed === 0 && chars === null;
+  return nothing ? null : change;
+}
+
+/** Folds one app's reads (newest first) into entries, newest first. */
+function foldApp(db: Conn, rows: ReadRow[], sizes: Map<string, { tools: number; chars: number }>): HistoryEntry[] {
+  const runs: ReadRow[][] = [];
+  for (const row of rows) {
+    const run = runs.at(-1);
+    if (run !== undefined && outcomeKey(run[0]!) === outcomeKey(row)) run.push(row);
+    else runs.push([row]);
+  }
+  const entries = runs.map((run) => entryOf(run, sizes));
+  for (let i = 0; i < entries.length - 1; i++) entries[i]!.change = changeBetween(db, entries[i + 1]!, entries[i]!);
+  return entries;
+}
+
+/** The history of one app, or of every app of the organisation, newest first, `limit` entries. */
+export function foldedHistory(db: Conn, where: { org: string; app?: string }, limit = DEFAULT_HISTORY): HistoryEntry[] {
+  const wanted = Math.min(Math.max(1, Math.trunc(limit)), MAX_HISTORY);
+  const rows = readHistory(db, where, wanted * READS_PER_ENTRY);
+  const sizes = snapshotSizes(db, [...new Set(rows.flatMap((r) => (r.snapshot === null ? [] : [r.snapshot])))]);
+  const byApp = new Map<string, ReadRow[]>();
+  for (const row of rows) byApp.set(row.app, [...(byApp.get(row.app) ?? []), row]);
+  const entries = [...byApp.values()].flatMap((appRows) => foldApp(db, appRows, sizes));
+  return entries.sort((a, b) => Date.parse(b.to) - Date.parse(a.to)).slice(0, wanted);
+}
