@@ -14,7 +14,7 @@ import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory } from "./history";
 import { MAX_APPS_PER_ORG } from "./limits";
 import type { AppRow, NewRead } from "./store";
-import { checkInput, dropUnusedSnapshots, insertReads, latestRead, listingOf, orgApps, requireApp, requireOrg } from "./store";
+import { checkInput, dropUnusedSnapshots, insertReads, latestReads, listingOf, orgApps, requireApp, requireOrg } from "./store";
 
 /**
  * What the Connections tab does to an organisation's apps (SPEC §11). Connecting, editing or
@@ -68,8 +68,9 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Pr
 }
 
 /** The apps with their current results: the engine over every app's newest read, in connection order. */
-async function withResults(ctx: OrgContext, rows: AppRow[]): Promise<StoredApp[]> {
-  const reads = rows.map((row) => latestRead(ctx.db, row.id));
+async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
+  const newest = latestReads(ctx.db, org);
+  const reads = rows.map((row) => newest.get(row.id));
   const listings = rows.map((row, i) => listingOf(ctx.db, row, reads[i]));
   const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));
   return rows.map((row, i) => {
@@ -104,13 +105,13 @@ export function assertExists(ctx: OrgContext, org: string, app?: string): void {
 
 export async function listApps(ctx: OrgContext, org: string): Promise<AppList> {
   const found = requireOrg(ctx.db, org);
-  return { org: found, apps: await withResults(ctx, orgApps(ctx.db, org)) };
+  return { org: found, apps: await withResults(ctx, org, orgApps(ctx.db, org)) };
 }
 
 export async function getApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
   requireOrg(ctx.db, org);
   requireApp(ctx.db, org, id);
-  const found = (await withResults(ctx, orgApps(ctx.db, org))).find((app) => app.id === id);
+  const found = (await withResults(ctx, org, orgApps(ctx.db, org))).find((app) => app.id === id);
   if (found === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
   return found;
 }

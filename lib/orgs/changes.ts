@@ -5,7 +5,7 @@ import { snapshotChanges } from "@/lib/engine/changes";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import type { SnapshotChange } from "@/lib/schemas/orgs";
 import type { OrgContext } from "./apps";
-import { latestRead, listingOf, orgApps, readHistory, requireApp, requireOrg, snapshotEntries } from "./store";
+import { latestReads, listingOf, orgApps, readHistory, requireApp, requireOrg, snapshotEntries } from "./store";
 
 /** How many changes the API answers by default, and at most. */
 export const DEFAULT_CHANGES = 10;
@@ -37,7 +37,8 @@ export async function appChanges(ctx: OrgContext, org: string, appId: string, li
   // The app's result under each snapshot, with every other app as it is now.
   const rows = orgApps(ctx.db, org);
   const index = rows.findIndex((row) => row.id === appId);
-  const listings = rows.map((row) => listingOf(ctx.db, row, latestRead(ctx.db, row.id)));
+  const newest = latestReads(ctx.db, org);
+  const listings = rows.map((row) => listingOf(ctx.db, row, newest.get(row.id)));
   const checks = new Map<string, AppCheck>();
   const checkOf = async (hash: string): Promise<AppCheck> => {
     const known = checks.get(hash);

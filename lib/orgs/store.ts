@@ -94,9 +94,20 @@ export function snapshotEntries(db: Conn, hash: string): readonly unknown[] {
   return entries;
 }
 
-/** The newest read of an app, or undefined when it was never read. */
-export function latestRead(db: Conn, appId: string): ReadRow | undefined {
-  return db.select().from(checkResults).where(eq(checkResults.app, appId)).orderBy(...newestFirst).limit(1).get();
+/** The newest read of every app of the organisation, by app id, in one query. */
+export function latestReads(db: Conn, org: string): Map<string, ReadRow> {
+  const rows = db
+    .select({ read: checkResults })
+    .from(checkResults)
+    .innerJoin(apps, eq(apps.id, checkResults.app))
+    .where(
+      and(
+        eq(apps.org, org),
+        sql`${checkResults}.rowid = (SELECT newest.rowid FROM ${checkResults} AS newest WHERE newest.app = ${checkResults.app} ORDER BY newest.checked_at DESC, newest.rowid DESC LIMIT 1)`,
+      ),
+    )
+    .all();
+  return new Map(rows.map((r) => [r.read.app, r.read]));
 }
 
 export function parseUnavailable(text: string | null): Unavailable | null {

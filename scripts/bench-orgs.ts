@@ -1,0 +1,106 @@
+/**
+ * Benchmark of an organisation's reads (`npm run bench:orgs`), side by side in one run:
+ *  1. In an organisation of 50 apps where one answers after 2.5 s: re-checking one fast app
+ *     (read it, store it, name the whole list) against reading that app alone. Goal ≤ 1.2×.
+ *  2. The database bytes 100 re-checks of an unchanged 1,000-tool app add, against the size of
+ *     the listing itself. Goal ≤ 1×.
+ * The apps run in a process of their own, on 127.0.0.1, as remote apps would.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { register } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+// Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
+register(
+  "data:text/javascript," +
+    encodeURIComponent(`export async function resolve(s, c, next) { return s === "server-only" ? { url: "data:text/javascript,", shortCircuit: true } : next(s, c); }`),
+);
+process.env["CHECK_ALLOW_HOSTS"] = "127.0.0.1";
+const dir = mkdtempSync(join(tmpdir(), "theorem-bench-orgs-"));
+process.env["DATABASE_URL"] = join(dir, "bench.db");
+
+const { buildWorker } = await import("./build-worker.mjs");
+await buildWorker();
+const { openDatabase } = await import("@/lib/db/client");
+const { addApp, recheckApp } = await import("@/lib/orgs/apps");
+const { ensureOrg } = await import("@/lib/orgs/store");
+const { readInPool } = await import("@/lib/check/engine-pool");
+
+const FAST = 49;
+const child = spawn(
+  process.execPath,
+  [
+    "--input-type=module",
+    "-e",
+    `import { serveMcpApp } from ${JSON.stringify(fileURLToPath(new URL("./demo-apps.mjs", import.meta.url)))};
+     const tool = (name) => ({ name, description: "Looks something up.", inputSchema: { type: "object", properties: { q: { type: "string", title: "Query" } } }, annotations: { readOnlyHint: true } });
+     const fast = [];
+     for (let i = 0; i < ${FAST}; i++) fast.push((await serveMcpApp({ name: "Fast " + i, tools: [tool("look_up"), tool("list_things")] })).url);
+     const slow = (await serveMcpApp({ name: "Slow", tools: [tool("wait")], initializeDelayMs: 2500 })).url;
+     const big = (await serveMcpApp({ name: "Big", tools: Array.from({ length: 1000 }, (_, i) => tool("tool_" + i)) })).url;
+     console.log(JSON.stringify({ fast, slow, big }));
+     process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`,
+  ],
+  { stdio: ["pipe", "pipe", "inherit"] },
+);
+const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+const urls = JSON.parse(line) as { fast: string[]; slow: string; big: string };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const REPS = 11;
+
+const db = openDatabase(join(dir, "bench.db"));
+const ctx = { db };
+ensureOrg(db, "bench", "Bench");
+// The slow app first: every later app's names depend on it.
+await addApp(ctx, "bench", { name: "Slow", url: urls.slow });
+const fast = [];
+for (const [i, url] of urls.fast.entries()) fast.push(await addApp(ctx, "bench", { name: `Fast ${i}`, url }));
+const target = fast[24]!;
+
+// ---- 1. One app's re-check against reading it alone, alternating ----
+const recheck: number[] = [];
+const alone: number[] = [];
+for (let i = 0; i < REPS + 2; i++) {
+  let t = performance.now();
+  await recheckApp(ctx, "bench", target.id);
+  const a = performance.now() - t;
+  t = performance.now();
+  await readInPool({ name: target.name, url: target.url });
+  const b = performance.now() - t;
+  if (i >= 2) {
+    recheck.push(a);
+    alone.push(b);
+  }
+}
+console.log(`1. Re-checking one fast app of 50 (one answers after 2.5 s), medians of ${REPS}:`);
+console.log(`   re-check (read, store, name all 50)  ${ms(median(recheck)).padStart(10)}`);
+console.log(`   reading that app alone               ${ms(median(alone)).padStart(10)}`);
+console.log(`   ratio ${(median(recheck) / median(alone)).toFixed(2)} (goal ≤ 1.2)`);
+
+// ---- 2. Bytes added by 100 unchanged re-checks of a 1,000-tool app ----
+ensureOrg(db, "big", "Big");
+const big = await addApp(ctx, "big", { name: "Big", url: urls.big });
+const file = join(dir, "bench.db");
+const bytes = () => {
+  db.$client.pragma("wal_checkpoint(TRUNCATE)");
+  return statSync(file).size;
+};
+const listingChars = big.lastCheck!.result.listing.chars;
+const before = bytes();
+for (let i = 0; i < 100; i++) await recheckApp(ctx, "big", big.id);
+const added = bytes() - before;
+console.log(`2. 100 re-checks of an unchanged 1,000-tool app (a listing of ${listingChars.toLocaleString("en-GB")} characters):`);
+console.log(`   database bytes added ${added.toLocaleString("en-GB")}, ratio to the listing ${(added / listingChars).toFixed(3)} (goal ≤ 1)`);
+
+db.$client.close();
+child.stdin!.end();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
