@@ -28,15 +28,18 @@ describe("policy badges", () => {
 });
 
 describe("left-out badges", () => {
-  const labels: Record<LeftOutCode, string> = {
-    "name-taken": "Left out: name taken",
-    "theorem-tool": "Left out: Theorem's own",
-    invalid: "Left out: not a tool",
+  const labels: Record<LeftOutCode, [string, string]> = {
+    "name-taken": ["Left out: name taken", "red"],
+    "theorem-tool": ["Left out: Theorem's own", "red"],
+    invalid: ["Left out: not a tool", "red"],
+    // Not wrong, only waiting: a leader's approval brings it in.
+    "awaiting-review": ["Waiting for review", "amber"],
   };
 
-  it.each(leftOutCode.options.map((c) => [c]))("%s is red, labelled, with the engine's message as help", (code: LeftOutCode) => {
+  it.each(leftOutCode.options.map((c) => [c]))("%s is labelled and toned, with the engine's message as help", (code: LeftOutCode) => {
     const leftOut: LeftOut = { code, message: `Why ${code}.` };
-    expect(leftOutBadge(leftOut)).toEqual({ label: labels[code], tone: "red", help: `Why ${code}.` });
+    const [label, tone] = labels[code];
+    expect(leftOutBadge(leftOut)).toEqual({ label, tone, help: `Why ${code}.` });
   });
 });
 

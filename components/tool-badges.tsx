@@ -27,6 +27,8 @@ export function leftOutBadge(leftOut: LeftOut): BadgeSpec {
       return { label: "Left out: Theorem's own", tone: "red", help: leftOut.message };
     case "invalid":
       return { label: "Left out: not a tool", tone: "red", help: leftOut.message };
+    case "awaiting-review":
+      return { label: "Waiting for review", tone: "amber", help: leftOut.message };
     default: {
       const exhaustive: never = leftOut.code;
       return exhaustive;

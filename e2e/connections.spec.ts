@@ -287,3 +287,29 @@ test("when an app's tools change, its page says which and what it means for peop
   const history = page.getByRole("table", { name: "Checks of this app, newest first" }).getByRole("rowgroup").nth(1).getByRole("row");
   await expect(history.first()).toContainText("1 tool added; 1 tool changed");
 });
+
+test("review: with the setting on, a new tool waits with no name until the leader approves it", async ({ page, request, serveApp, addAppByApi }) => {
+  const tools: object[] = [{ name: "my_shifts", title: "My shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }];
+  const app = await addAppByApi("Rota", await serveApp({ name: "Rota", tools }));
+  try {
+    await page.goto(connectionsPath);
+    const setting = page.getByRole("region", { name: "New and changed tools" });
+    await setting.getByRole("combobox", { name: "New and changed tools" }).selectOption("wait-for-review");
+    await expect(setting.getByRole("status")).toHaveText("Nothing is waiting.");
+
+    tools.push({ name: "swap_shift", title: "Swap a shift", inputSchema: { type: "object" } });
+    await page.goto(`${connectionsPath}/${app.id}`);
+    await page.getByRole("button", { name: "Re-check", exact: true }).click();
+    const review = page.getByRole("region", { name: "Review" });
+    await expect(review).toContainText("1 tool new or changed since a leader last approved this app: swap_shift.");
+    await expect(toolRow(page, "rota_swap_shift")).toContainText("Waiting for review");
+
+    await review.getByRole("button", { name: "Approve it" }).click();
+    await expect(review.getByRole("status")).toHaveText("Approved: every tool of this app reaches the assistants.");
+    await expect(toolRow(page, "rota_swap_shift")).not.toContainText("Waiting for review");
+    await page.goto(`/orgs/demo/audit`);
+    await expect(page.getByRole("list", { name: "Audit entries, newest first" }).getByRole("listitem").first()).toContainText("Rota");
+  } finally {
+    expect((await request.patch("/api/orgs/demo/settings", { data: { newTools: "available" } })).status()).toBe(200);
+  }
+});

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { AppCheckBody } from "@/components/app-check-view";
 import { AppChanges } from "@/components/connections/app-changes";
+import { ReviewPanel } from "@/components/connections/review";
 import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatWhen } from "@/components/connections/format";
@@ -96,6 +97,8 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
           </div>
         )}
       </div>
+
+      <ReviewPanel org={org} appId={stored.id} check={check} canManage={canManage} />
 
       {check === null ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">This app has not been checked yet: re-check it to see its tools.</p>

@@ -8,6 +8,7 @@ import { AddAppForm } from "@/components/connections/add-app-form";
 import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/components/connections/connection-status";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
+import { NewToolsSetting, WaitingBadge, waitingTools } from "@/components/connections/review";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
@@ -89,6 +90,8 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
         </div>
       </div>
 
+      <NewToolsSetting org={org} canManage={canManage} waiting={list.reduce((n, app) => n + waitingTools(app.lastCheck?.result).length, 0)} />
+
       {list.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">
           {canManage ? "No apps are connected yet. Add the first one below." : "No apps are connected yet: a leader of this organisation connects them."}
@@ -153,6 +156,7 @@ function AppRow({
               {app.name}
             </Link>
             <ConnectionStatusPill status={status} />
+            <WaitingBadge count={waitingTools(check).length} />
           </div>
           <p className="text-sm text-slate-700">
             short name <span className="font-mono font-medium text-slate-900">{check?.shortName ?? "—"}</span>

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 // No `server-only` here: drizzle-kit reads this file to generate the migrations in drizzle/.
 
@@ -61,6 +61,33 @@ export const checkResults = sqliteTable(
     result: text("result"),
   },
   (t) => [index("check_results_app_newest").on(t.app, t.checkedAt)],
+);
+
+/** An organisation's settings (SPEC §11): `newTools` is `available` (default) or `wait-for-review`. */
+export const orgSettings = sqliteTable("org_settings", {
+  org: text("org")
+    .primaryKey()
+    .references(() => organization.slug, { onDelete: "cascade" }),
+  newTools: text("new_tools").notNull().default("available"),
+});
+
+/**
+ * The tools of an app a leader has approved, by name, with the fingerprint approved: a tool is
+ * approved while its fingerprint is the one here (SPEC §11 review).
+ */
+export const toolApprovals = sqliteTable(
+  "tool_approvals",
+  {
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    approvedAt: integer("approved_at", { mode: "number" }).notNull(),
+    /** The leader's account id, or null when approved as read (while new tools are available at once). */
+    approvedBy: text("approved_by"),
+  },
+  (t) => [primaryKey({ columns: [t.app, t.name] })],
 );
 
 // ---- Accounts (better-auth's tables: its drizzle adapter finds them by these export names) ----

@@ -404,3 +404,34 @@ describe("inputs a careless or hostile app may send", () => {
     expect(entries).toEqual(ATTENDANCE_LISTING.tools);
   });
 });
+
+describe("tools waiting for review (SPEC §11)", () => {
+  const theorem = { connections: [], tools: [] };
+  const entries = [{ name: "clock_in" }, { name: "hours" }, { name: "hours_2" }];
+
+  it("leaves a waiting tool out with no name, so a later tool may take the name it would have had", () => {
+    // The first app's `hours` waits: its other tools keep their names, and the second app is named as before.
+    const [first, second] = checkListings(
+      [
+        { name: "Attendance", entries, awaitingReview: [1] },
+        { name: "Attendance", entries: [{ name: "2_hours" }] },
+      ],
+      theorem,
+    ).apps;
+    const hours = first!.tools[1]!;
+    expect(hours.included).toBe(false);
+    expect(hours.leftOut?.code).toBe("awaiting-review");
+    expect(hours.leftOut?.message).toBe("Left out: `attendance_hours` is new or changed since a leader last approved this app's tools, and waits for review.");
+    expect(first!.tools.filter((t) => t.included).map((t) => t.wholeName)).toEqual(["attendance_clock_in", "attendance_hours_2"]);
+    expect(first!.status).toBe("available");
+    expect(second!.tools[0]).toMatchObject({ wholeName: "attendance_2_2_hours", included: true });
+  });
+
+  it("frees the whole name it would hold: an app's later tool of the same whole name is no longer taken", () => {
+    const same = [{ name: "hours" }, { name: "hours" }];
+    const held = checkListings([{ name: "Rota", entries: same }], theorem).apps[0]!;
+    expect(held.tools.map((t) => t.leftOut?.code ?? null)).toEqual([null, "name-taken"]);
+    const waiting = checkListings([{ name: "Rota", entries: same, awaitingReview: [0] }], theorem).apps[0]!;
+    expect(waiting.tools.map((t) => t.leftOut?.code ?? null)).toEqual(["awaiting-review", null]);
+  });
+});

@@ -28,6 +28,8 @@ export interface AppListing {
   stopped?: boolean;
   /** Characters counted before reading stopped (a lower bound of the listing's size). */
   charsRead?: number;
+  /** Entries (by index) new or changed since a leader approved the app's tools (SPEC §11): left out, they take no name. */
+  awaitingReview?: readonly number[];
 }
 
 export interface TheoremNames {
@@ -168,12 +170,17 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
     }
 
     if (unavailable === null) holders.startApp(appIndex, shortName);
+    const awaiting = new Set(app.awaitingReview ?? []);
     for (const tool of tools) {
       if (tool.name === null || tool.leftOut !== null) continue;
       const named = wholeName(shortName, tool.name);
       tool.wholeName = named.wholeName;
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
       if (unavailable !== null) continue; // tools of an unavailable app take no names
+      if (awaiting.has(tool.index)) {
+        tool.leftOut = { code: "awaiting-review", message: `Left out: \`${named.wholeName}\` is new or changed since a leader last approved this app's tools, and waits for review.` };
+        continue;
+      }
       let leftOut: LeftOut | null = null;
       const holder = ownTools.has(named.wholeName) ? null : holders.holder(named.wholeName);
       if (holder === null) {

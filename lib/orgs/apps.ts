@@ -14,7 +14,7 @@ import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory } from "./history";
 import { MAX_APPS_PER_ORG } from "./limits";
 import type { AppRow, NewRead } from "./store";
-import { checkInput, dropUnusedSnapshots, insertReads, latestReads, listingOf, orgApps, requireApp, requireOrg } from "./store";
+import { approveTools, awaitingReview, checkInput, dropUnusedSnapshots, insertReads, latestReads, listingOf, newToolsOf, orgApps, requireApp, requireOrg } from "./store";
 
 /**
  * What the Connections tab does to an organisation's apps (SPEC §11). Connecting, editing or
@@ -71,7 +71,11 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Pr
 async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
   const newest = latestReads(ctx.db, org);
   const reads = rows.map((row) => newest.get(row.id));
-  const listings = rows.map((row, i) => listingOf(ctx.db, row, reads[i]));
+  const waits = newToolsOf(ctx.db, org) === "wait-for-review";
+  const listings = rows.map((row, i) => {
+    const listing = listingOf(ctx.db, row, reads[i]);
+    return waits ? { ...listing, awaitingReview: awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
+  });
   const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));
   return rows.map((row, i) => {
     const read = reads[i];
@@ -116,8 +120,11 @@ export async function getApp(ctx: OrgContext, org: string, id: string): Promise<
   return found;
 }
 
-/** Connects an app (after every app of the organisation, it is the last connected) and reads it. */
-export async function addApp(ctx: OrgContext, org: string, input: AppCreate): Promise<StoredApp> {
+/**
+ * Connects an app (after every app of the organisation, it is the last connected) and reads it.
+ * Its first listing is approved by whoever connects it (`by`, an account id).
+ */
+export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by: string | null = null): Promise<StoredApp> {
   requireOrg(ctx.db, org);
   const id = await serially(org, async () => {
     const existing = orgApps(ctx.db, org);
@@ -140,6 +147,8 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate): Pr
     ctx.db.transaction((tx) => {
       tx.insert(apps).values(row).run();
       insertReads(tx, reads);
+      const read = latestReads(tx, org).get(row.id);
+      approveTools(tx, row.id, read, listingOf(tx, row, read), by);
     });
     return row.id;
   });
@@ -215,4 +224,21 @@ export function history(ctx: OrgContext, org: string, app: string | undefined, l
 export function appFields(ctx: OrgContext, org: string, id: string): Pick<StoredApp, "id" | "name" | "url"> & { header: boolean } {
   const row = requireApp(ctx.db, org, id);
   return { id: row.id, name: row.name, url: row.url, header: row.headerName !== null };
+}
+
+/**
+ * Approves the tools of the app's newest read (all, or those named) as they are, by the leader
+ * `by`; answers the app with its names (SPEC §11). What is approved is always what was really
+ * read: the newest stored read, taken under the organisation's lock, so never half a re-check.
+ */
+export async function approveApp(ctx: OrgContext, org: string, id: string, by: string, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
+  requireOrg(ctx.db, org);
+  requireApp(ctx.db, org, id);
+  const { approved, snapshot } = await serially(org, async () => {
+    const row = requireApp(ctx.db, org, id);
+    const read = latestReads(ctx.db, org).get(id);
+    if (read === undefined) throw new ApiError("conflict", "This app has not been read yet: re-check it first.");
+    return { approved: approveTools(ctx.db, id, read, listingOf(ctx.db, row, read), by, names), snapshot: read.snapshot };
+  });
+  return { app: await getApp(ctx, org, id), approved, snapshot };
 }

@@ -2,12 +2,12 @@ import "server-only";
 import { and, asc, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import type { Conn } from "@/lib/db/client";
-import { apps, checkResults, organization, snapshots } from "@/lib/db/schema";
+import { apps, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/schema";
 import type { AppListing } from "@/lib/engine/check";
-import { snapshotOf } from "@/lib/engine/changes";
+import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
-import type { Org } from "@/lib/schemas/orgs";
+import type { NewTools, Org } from "@/lib/schemas/orgs";
 import { orgSlug } from "@/lib/schemas/orgs";
 import { decryptSecret } from "@/lib/secrets";
 
@@ -210,4 +210,79 @@ export function snapshotSizes(db: Conn, hashes: string[]): Map<string, { tools: 
   if (hashes.length === 0) return new Map();
   const rows = db.select({ hash: snapshots.hash, tools: snapshots.tools, chars: snapshots.chars }).from(snapshots).where(inArray(snapshots.hash, hashes)).all();
   return new Map(rows.map((r) => [r.hash, { tools: r.tools, chars: r.chars }]));
+}
+
+// ---- Review (SPEC §11) ----
+
+export function newToolsOf(db: Conn, org: string): NewTools {
+  const row = db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).get();
+  return row?.newTools === "wait-for-review" ? "wait-for-review" : "available";
+}
+
+/** Each named tool of a listing (a name listed twice counts at its first place), with its index and fingerprint. */
+function namedTools(entries: readonly unknown[]): Map<string, { index: number; fingerprint: string }> {
+  const named = new Map<string, { index: number; fingerprint: string }>();
+  entries.forEach((entry, index) => {
+    const name = typeof entry === "object" && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>)["name"] : undefined;
+    if (typeof name === "string" && name !== "" && !named.has(name)) named.set(name, { index, fingerprint: fingerprint(entry) });
+  });
+  return named;
+}
+
+// A snapshot's fingerprints never change: kept beside its parsed entries.
+const printed = new Map<string, Map<string, { index: number; fingerprint: string }>>();
+
+function toolsOfListing(read: ReadRow | undefined, listing: AppListing) {
+  if (read?.snapshot == null) return namedTools(listing.entries);
+  const known = printed.get(read.snapshot);
+  if (known !== undefined) return known;
+  const made = namedTools(listing.entries);
+  if (printed.size >= PARSED_KEPT) printed.delete(printed.keys().next().value!);
+  printed.set(read.snapshot, made);
+  return made;
+}
+
+/** The entries of `listing` (an app's newest read) a leader has not approved as they are: new, or changed since. */
+export function awaitingReview(db: Conn, appId: string, read: ReadRow | undefined, listing: AppListing): number[] {
+  const approved = new Map(db.select({ name: toolApprovals.name, fingerprint: toolApprovals.fingerprint }).from(toolApprovals).where(eq(toolApprovals.app, appId)).all().map((r) => [r.name, r.fingerprint]));
+  return [...toolsOfListing(read, listing)].filter(([name, tool]) => approved.get(name) !== tool.fingerprint).map(([, tool]) => tool.index);
+}
+
+/**
+ * Approves tools of `listing` (an app's newest read) as they are: those named, or all. Answers
+ * the names approved; names the listing does not have are refused (409) before anything is stored.
+ */
+export function approveTools(db: Conn, appId: string, read: ReadRow | undefined, listing: AppListing, by: string | null, names?: readonly string[]): string[] {
+  const tools = toolsOfListing(read, listing);
+  const missing = (names ?? []).filter((name) => !tools.has(name));
+  if (missing.length > 0) {
+    throw new ApiError("conflict", `The app no longer lists ${missing.map((n) => `"${n}"`).join(", ")}: re-check it, then approve what it lists.`);
+  }
+  const chosen = names === undefined ? [...tools.keys()] : [...new Set(names)];
+  const now = Date.now();
+  db.transaction((tx) => {
+    for (const name of chosen) {
+      const values = { app: appId, name, fingerprint: tools.get(name)!.fingerprint, approvedAt: now, approvedBy: by };
+      tx.insert(toolApprovals).values(values).onConflictDoUpdate({ target: [toolApprovals.app, toolApprovals.name], set: { fingerprint: values.fingerprint, approvedAt: now, approvedBy: by } }).run();
+    }
+  });
+  return chosen;
+}
+
+/**
+ * Sets `newTools`. Turning review on freezes what every app lists now as approved (by `by`), so
+ * that only what changes from here on waits.
+ */
+export function setNewTools(db: Conn, org: string, value: NewTools, by: string): void {
+  db.transaction((tx) => {
+    const before = newToolsOf(tx, org);
+    tx.insert(orgSettings).values({ org, newTools: value }).onConflictDoUpdate({ target: orgSettings.org, set: { newTools: value } }).run();
+    if (value !== "wait-for-review" || before === "wait-for-review") return;
+    const newest = latestReads(tx, org);
+    for (const row of orgApps(tx, org)) {
+      const read = newest.get(row.id);
+      tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id)).run();
+      approveTools(tx, row.id, read, listingOf(tx, row, read), by);
+    }
+  });
 }

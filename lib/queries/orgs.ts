@@ -4,6 +4,8 @@ import { ApiRequestError, callApi, readApiAnswer, sendApi } from "@/lib/queries/
 import {
   appList,
   changeList,
+  orgSettings,
+  type NewTools,
   checkHistory,
   RECHECK_STREAM_TYPE,
   recheckEvent,
@@ -28,6 +30,7 @@ export const orgKeys = {
   app: (org: string, app: string) => ["orgs", org, "apps", app] as const,
   checks: (org: string, app: string, limit: number) => ["orgs", org, "apps", app, "checks", limit] as const,
   changes: (org: string, app: string) => ["orgs", org, "apps", app, "changes"] as const,
+  settings: (org: string) => ["orgs", org, "settings"] as const,
 };
 
 const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
@@ -96,6 +99,29 @@ export const removeAppMutation = (client: QueryClient, org: string) =>
     onSuccess: (app) => {
       client.removeQueries({ queryKey: orgKeys.app(org, app) });
       // Removing an app frees its names: later apps' short and whole names may move back.
+      return client.invalidateQueries({ queryKey: orgKeys.all(org) });
+    },
+  });
+
+export const settingsQuery = (org: string) =>
+  queryOptions({ queryKey: orgKeys.settings(org), queryFn: async () => orgSettings.parse(await call(`${base(org)}/settings`)), retry: retryUnlessMissing });
+
+/** Changing `newTools` changes which tools wait, so every app's names are asked for again. */
+export const settingsMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "settings"],
+    mutationFn: async (newTools: NewTools) => orgSettings.parse(await call(`${base(org)}/settings`, { method: "PATCH", body: { newTools } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
+  });
+
+/** Approves the app's waiting tools: all of them, or those named. */
+export const approveMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "approve"],
+    mutationFn: async ({ app, tools }: { app: string; tools?: string[] }) =>
+      storedApp.parse(await call(`${appPath(org, app)}/approve`, { method: "POST", body: tools === undefined ? {} : { tools } })),
+    onSuccess: (app) => {
+      storeApp(client, org, app);
       return client.invalidateQueries({ queryKey: orgKeys.all(org) });
     },
   });

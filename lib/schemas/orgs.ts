@@ -89,6 +89,19 @@ export const historyEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntry>;
 
+/** GET/PATCH /api/orgs/{org}/settings (SPEC §11): whether new and changed tools wait for a leader's review. */
+export const newTools = z.enum(["available", "wait-for-review"]);
+export type NewTools = z.infer<typeof newTools>;
+export const orgSettings = z.object({ newTools });
+export type OrgSettings = z.infer<typeof orgSettings>;
+export const orgSettingsUpdate = z.object({ newTools }).strict();
+
+/** POST /api/orgs/{org}/apps/{app}/approve: every tool of the newest read, or those named. */
+export const approveRequest = z
+  .object({ tools: z.array(z.string().min(1).max(500)).min(1, "Name at least one tool, or send {} to approve them all.").max(10_000).optional() })
+  .strict();
+export type ApproveRequest = z.infer<typeof approveRequest>;
+
 /** A tool as a snapshot lists it: its name and fingerprint (SHA-256 of its canonical JSON). */
 const toolPrint = z.object({ name: z.string(), fingerprint: z.string() });
 

@@ -23,6 +23,8 @@ const invitationsRoute = await import("./[org]/invitations/route");
 const keysRoute = await import("./[org]/keys/route");
 const keyRoute = await import("./[org]/keys/[key]/route");
 const auditRoute = await import("./[org]/audit/route");
+const settingsRoute = await import("./[org]/settings/route");
+const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const acceptRoute = await import("../invitations/[invitation]/accept/route");
 const checkRoute = await import("../check/route");
 const { getDb } = await import("@/lib/db/client");
@@ -162,6 +164,8 @@ describe("the role table (SPEC §9): every role × every kind of action", () => 
       ok: 201,
       send: (who: TestAccount) => appsRoute.POST(requestAs(who, `${base}/acme/apps`, post({ name: `By ${who.email}`, url: appUrl })), org("acme")),
     },
+    "change a setting": { ok: 200, send: (who: TestAccount) => settingsRoute.PATCH(requestAs(who, `${base}/acme/settings`, patch({ newTools: "available" })), org("acme")) },
+    "approve changes": { ok: 200, send: (who: TestAccount) => approveRoute.POST(requestAs(who, `${base}/acme/apps/${appId}/approve`, post({})), appOf("acme", appId)) },
     "invite a member": {
       ok: 201,
       send: (who: TestAccount) => invitationsRoute.POST(requestAs(who, `${base}/acme/invitations`, post({ email: `guest-of-${who.email}`, role: "support" })), org("acme")),

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ndjsonValues } from "@/lib/ndjson";
+import { auditList } from "@/lib/schemas/access";
 import { appList, changeList, checkHistory, RECHECK_STREAM_TYPE, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/scripts/demo-apps.mjs";
 import { serveMcpApp } from "@/scripts/demo-apps.mjs";
@@ -18,6 +19,9 @@ const appCheckRoute = await import("./[org]/apps/[app]/check/route");
 const appChecksRoute = await import("./[org]/apps/[app]/checks/route");
 const orgChecksRoute = await import("./[org]/checks/route");
 const appChangesRoute = await import("./[org]/apps/[app]/changes/route");
+const settingsRoute = await import("./[org]/settings/route");
+const approveRoute = await import("./[org]/apps/[app]/approve/route");
+const auditRoute = await import("./[org]/audit/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
@@ -313,5 +317,62 @@ describe("changes between snapshots", () => {
       [2, 3, 1, 1],
       [1, 2, null, null],
     ]);
+  });
+});
+
+describe("review of new and changed tools", () => {
+  it("holds a new tool out, with no name, until a leader approves it; the names of other tools move accordingly", { timeout: 30_000 }, async () => {
+    ensureOrg(getDb(), "review", "Review");
+    joinAs("review", leader, "leader");
+    const tools: object[] = [{ name: "hours", inputSchema: { type: "object" } }];
+    const served = await serveMcpApp({ name: "Rota", tools });
+    servers.push(served);
+    const settings = (body: unknown) => settingsRoute.PATCH(as(`${base}/review/settings`, json("PATCH", body)), orgParams("review"));
+    const app = storedApp.parse(await (await add("review", { name: "Rota", url: served.url })).json());
+    const params = appParams("review", app.id);
+    const recheck = async () => storedApp.parse(await (await appCheckRoute.POST(as(`${base}/review/apps/${app.id}/check`, { method: "POST" }), params)).json());
+    const approve = (body: unknown) => approveRoute.POST(as(`${base}/review/apps/${app.id}/approve`, json("POST", body)), params);
+
+    expect(await (await settingsRoute.GET(as(`${base}/review/settings`), orgParams("review"))).json()).toEqual({ newTools: "available" });
+    expect((await settings({ newTools: "sometimes" })).status).toBe(422);
+    expect((await settings({ newTools: "wait-for-review" })).status).toBe(200);
+
+    // What it listed when review was turned on stays approved; a new tool and a changed one wait.
+    tools.push({ name: "swap", inputSchema: { type: "object" } }, { name: "hours_2", inputSchema: { type: "object" } });
+    tools[0] = { name: "hours", description: "Now with a description.", inputSchema: { type: "object" } };
+    let checked = await recheck();
+    const state = () => checked.lastCheck!.result.tools.map((t) => [t.name, t.included, t.leftOut?.code ?? null, t.wholeName]);
+    expect(state()).toEqual([
+      ["hours", false, "awaiting-review", "rota_hours"],
+      ["swap", false, "awaiting-review", "rota_swap"],
+      ["hours_2", false, "awaiting-review", "rota_hours_2"],
+    ]);
+
+    // Approving a tool that is not listed changes nothing: 409.
+    expect((await approve({ tools: ["gone"] })).status).toBe(409);
+    const some = await approve({ tools: ["swap"] });
+    expect(some.status).toBe(200);
+    checked = storedApp.parse(await some.json());
+    expect(state().map(([name, included]) => [name, included])).toEqual([
+      ["hours", false],
+      ["swap", true],
+      ["hours_2", false],
+    ]);
+    const all = storedApp.parse(await (await approve({})).json());
+    expect(all.lastCheck!.result.tools.every((t) => t.included)).toBe(true);
+
+    // Back to available: nothing waits any more, whatever changes.
+    tools.push({ name: "later", inputSchema: { type: "object" } });
+    expect((await settings({ newTools: "available" })).status).toBe(200);
+    checked = await recheck();
+    expect(checked.lastCheck!.result.tools.every((t) => t.included)).toBe(true);
+
+    const log = auditList.parse(await (await auditRoute.GET(as(`${base}/review/audit`), orgParams("review"))).json());
+    expect(log.entries.map((e) => [e.action, e.details])).toEqual(
+      expect.arrayContaining([
+        ["changes.approved", { tools: ["swap"], snapshot: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+        ["settings.changed", { newTools: { from: "available", to: "wait-for-review" } }],
+      ]),
+    );
   });
 });

@@ -17,7 +17,7 @@ export const POST = withOrg("manage", async ({ request, access }) => {
   const input = await readJson(request, appCreate, 64 * 1024);
   await assertReadable(input.url);
   await spendOrgCheck(access, 1);
-  const app = await addApp(ctx, access.org.slug, input);
+  const app = await addApp(ctx, access.org.slug, input, access.actor.id);
   recordAudit(ctx.db, {
     org: access.org.slug,
     actor: access.actor,
