@@ -48,6 +48,8 @@ export default defineConfig({
       THEOREM_DEMO_PASSWORD: DEMO_PASSWORD,
       THEOREM_CHECKS_PER_MINUTE: "100000",
       THEOREM_ANON_CHECKS_PER_MINUTE: "100000",
+      // No scheduled re-checks in the background of the browser tests: what each test reads is what it asked for.
+      THEOREM_RECHECK_MINUTES: "0",
     },
   },
 });

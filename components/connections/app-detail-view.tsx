@@ -3,12 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
 import { AppCheckBody } from "@/components/app-check-view";
 import { AppChanges } from "@/components/connections/app-changes";
 import { ReviewPanel } from "@/components/connections/review";
 import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
-import { formatWhen } from "@/components/connections/format";
+import { formatWhen, nextCheckText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
@@ -79,6 +80,10 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
               </dd>
               <dt className="text-slate-600">Last checked</dt>
               <dd>{stored.lastCheck === null ? "never" : <time dateTime={stored.lastCheck.checkedAt}>{formatWhen(stored.lastCheck.checkedAt)}</time>}</dd>
+              <dt className="text-slate-600">Next check</dt>
+              <dd>
+                <NextCheck at={stored.nextCheckAt} />
+              </dd>
             </dl>
           </div>
           <div className="flex flex-wrap gap-2">
@@ -112,4 +117,14 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
       <CheckHistory org={org} appId={stored.id} />
     </div>
   );
+}
+
+/** The scheduled re-check, told relative to now, and kept current while the page is open. */
+function NextCheck({ at }: { at: string | null }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return at === null ? <>not scheduled</> : <time dateTime={at}>{nextCheckText(at, now)}</time>;
 }

@@ -9,6 +9,7 @@ function stored(status: "available" | "unavailable" | null): StoredApp {
     url: "https://mcp.example.com/mcp",
     header: null,
     connectedAt: "2026-12-01T10:00:00.000Z",
+    nextCheckAt: null,
     lastCheck:
       status === null
         ? null

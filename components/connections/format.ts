@@ -9,3 +9,16 @@ export function formatWhen(iso: string): string {
 export function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }
+
+/** When the scheduled re-check comes, as people say it: "in 41 min", "in 2 h 5 min", "due now"; "not scheduled" without one. */
+export function nextCheckText(iso: string | null, now: number): string {
+  if (iso === null) return "not scheduled";
+  const ms = Date.parse(iso) - now;
+  if (Number.isNaN(ms)) return "not scheduled";
+  if (ms <= 30_000) return "due now";
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return "in less than a minute";
+  if (minutes < 60) return `in ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `in ${hours} h` : `in ${hours} h ${minutes % 60} min`;
+}

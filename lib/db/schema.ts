@@ -16,8 +16,10 @@ export const apps = sqliteTable(
     headerValue: text("header_value"),
     /** Milliseconds since the epoch; the connection order (ties broken by id) that short names depend on. */
     connectedAt: integer("connected_at", { mode: "number" }).notNull(),
+    /** When the scheduled re-check is next due, in milliseconds; null until the schedule first places it. */
+    nextCheckAt: integer("next_check_at", { mode: "number" }),
   },
-  (t) => [index("apps_org_order").on(t.org, t.connectedAt, t.id)],
+  (t) => [index("apps_org_order").on(t.org, t.connectedAt, t.id), index("apps_next_check").on(t.nextCheckAt)],
 );
 
 /**

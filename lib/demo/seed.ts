@@ -27,7 +27,7 @@ export function seedDemo(db: Conn, list: DemoApp[]): void {
       if (existing !== undefined) {
         tx.update(apps).set({ url: app.url }).where(eq(apps.id, id)).run();
       } else {
-        tx.insert(apps).values({ id, org: DEMO_ORG.slug, name: app.name, url: app.url, headerName: null, headerValue: null, connectedAt: connectedAt++ }).run();
+        tx.insert(apps).values({ id, org: DEMO_ORG.slug, name: app.name, url: app.url, headerName: null, headerValue: null, connectedAt: connectedAt++, nextCheckAt: null }).run();
       }
     }
   });

@@ -12,7 +12,7 @@ import type { LiveApp } from "@/lib/mcp/read-app";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp } from "@/lib/schemas/orgs";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory } from "./history";
-import { MAX_APPS_PER_ORG } from "./limits";
+import { MAX_APPS_PER_ORG, recheckInterval } from "./limits";
 import type { AppRow, NewRead } from "./store";
 import { approveTools, awaitingReview, checkInput, dropUnusedSnapshots, insertReads, latestReads, listingOf, newToolsOf, orgApps, requireApp, requireOrg } from "./store";
 
@@ -85,6 +85,7 @@ async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promis
       url: row.url,
       header: row.headerName === null ? null : { name: row.headerName, set: row.headerValue !== null && row.headerValue !== "" },
       connectedAt: new Date(row.connectedAt).toISOString(),
+      nextCheckAt: row.nextCheckAt === null ? null : new Date(row.nextCheckAt).toISOString(),
       lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[i]! },
     };
   });
@@ -141,6 +142,8 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by:
       headerValue: input.header ? encryptSecret(input.header.value) : null,
       // Strictly after the last app, even within one millisecond: a new app is never earlier.
       connectedAt: Math.max(Date.now(), (last?.connectedAt ?? 0) + 1),
+      // Read now, so next due one interval from now (lib/orgs/schedule.ts); null when the schedule is off.
+      nextCheckAt: recheckInterval() > 0 ? Date.now() + recheckInterval() : null,
     };
     const reads = await readRows(ctx, [row]);
     // The app and its first read are stored together, or neither is.

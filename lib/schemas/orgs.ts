@@ -44,6 +44,8 @@ export const storedApp = z.object({
   /** The header's name and whether a value is stored; the value itself is never returned. */
   header: z.object({ name: z.string(), set: z.boolean() }).nullable(),
   connectedAt: z.string(), // ISO 8601: the order that short names depend on
+  /** When the scheduled re-check is next due (null: not placed yet, or scheduled re-checks are off). */
+  nextCheckAt: z.string().nullable(),
   /** The latest check, with names computed over the whole organisation's current list. */
   lastCheck: checkRecord.nullable(),
 });

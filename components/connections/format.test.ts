@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { nextCheckText } from "./format";
+
+describe("the next scheduled check, in words", () => {
+  const now = Date.parse("2026-12-03T10:00:00Z");
+  it.each([
+    [null, "not scheduled"],
+    ["not a time", "not scheduled"],
+    ["2026-12-03T09:00:00Z", "due now"],
+    ["2026-12-03T10:00:20Z", "due now"],
+    ["2026-12-03T10:00:45Z", "in 1 min"],
+    ["2026-12-03T10:41:00Z", "in 41 min"],
+    ["2026-12-03T11:00:00Z", "in 1 h"],
+    ["2026-12-03T12:05:00Z", "in 2 h 5 min"],
+  ])("%s → %s", (iso, text) => {
+    expect(nextCheckText(iso, now)).toBe(text);
+  });
+});
