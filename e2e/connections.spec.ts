@@ -286,6 +286,11 @@ test("when an app's tools change, its page says which and what it means for peop
   await expect(newest).toContainText("It now asks first (before: runs freely).");
   const history = page.getByRole("table", { name: "Checks of this app, newest first" }).getByRole("rowgroup").nth(1).getByRole("row");
   await expect(history.first()).toContainText("1 tool added; 1 tool changed");
+
+  // The trends: charts, and the same figures in a table for keyboards and screen readers.
+  const trends = page.getByRole("region", { name: "Size and timings over time" });
+  await trends.getByText("The figures as a table").click();
+  await expect(trends.getByRole("table", { name: /Size and timings of the app's last 2 checks/ }).getByRole("row")).toHaveCount(3);
 });
 
 test("review: with the setting on, a new tool waits with no name until the leader approves it", async ({ page, request, serveApp, addAppByApi }) => {

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { AppCheckBody } from "@/components/app-check-view";
 import { AppChanges } from "@/components/connections/app-changes";
+import { AppTrends } from "@/components/connections/app-trends";
 import { ReviewPanel } from "@/components/connections/review";
 import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
@@ -114,6 +115,7 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
       )}
 
       <AppChanges org={org} appId={stored.id} />
+      <AppTrends org={org} appId={stored.id} />
       <CheckHistory org={org} appId={stored.id} />
     </div>
   );

@@ -9,9 +9,9 @@ import type { AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
-import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp } from "@/lib/schemas/orgs";
+import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
 import { encryptSecret } from "@/lib/secrets";
-import { foldedHistory } from "./history";
+import { foldedHistory, readTrends } from "./history";
 import { MAX_APPS_PER_ORG, recheckInterval } from "./limits";
 import type { AppRow, NewRead } from "./store";
 import { approveTools, awaitingReview, checkInput, dropUnusedSnapshots, insertReads, latestReads, listingOf, newToolsOf, orgApps, requireApp, requireOrg } from "./store";
@@ -244,4 +244,11 @@ export async function approveApp(ctx: OrgContext, org: string, id: string, by: s
     return { approved: approveTools(ctx.db, id, read, listingOf(ctx.db, row, read), by, names), snapshot: read.snapshot };
   });
   return { app: await getApp(ctx, org, id), approved, snapshot };
+}
+
+/** The app's size and timings over its reads (lib/orgs/history.ts). */
+export function trends(ctx: OrgContext, org: string, app: string, limit?: number): TrendPoint[] {
+  requireOrg(ctx.db, org);
+  requireApp(ctx.db, org, app);
+  return readTrends(ctx.db, { org, app }, limit);
 }

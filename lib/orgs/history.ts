@@ -1,7 +1,7 @@
 import "server-only";
 import type { Conn } from "@/lib/db/client";
 import { snapshotChanges } from "@/lib/engine/changes";
-import type { HistoryEntry } from "@/lib/schemas/orgs";
+import type { HistoryEntry, TrendPoint } from "@/lib/schemas/orgs";
 import { DEFAULT_HISTORY, MAX_HISTORY } from "./limits";
 import { legacyResult, parseUnavailable, readHistory, snapshotEntries, snapshotSizes, type ReadRow } from "./store";
 
@@ -81,4 +81,20 @@ export function foldedHistory(db: Conn, where: { org: string; app?: string }, li
   for (const row of rows) byApp.set(row.app, [...(byApp.get(row.app) ?? []), row]);
   const entries = [...byApp.values()].flatMap((appRows) => foldApp(db, appRows, sizes));
   return entries.sort((a, b) => Date.parse(b.to) - Date.parse(a.to)).slice(0, wanted);
+}
+
+/** Reads shown in the trends, at most. */
+export const MAX_TREND_POINTS = 500;
+
+/** Each of the app's newest reads (`limit` of them), oldest first: its size and its own timings. */
+export function readTrends(db: Conn, where: { org: string; app: string }, limit = 100): TrendPoint[] {
+  const rows = readHistory(db, where, Math.min(Math.max(1, Math.trunc(limit)), MAX_TREND_POINTS)).reverse();
+  const sizes = snapshotSizes(db, [...new Set(rows.flatMap((r) => (r.snapshot === null ? [] : [r.snapshot])))]);
+  return rows.map((row) => ({
+    at: new Date(row.checkedAt).toISOString(),
+    status: row.unavailable === null ? "available" : "unavailable",
+    chars: row.snapshot === null ? (legacyResult(row)?.listing.chars ?? null) : (sizes.get(row.snapshot)?.chars ?? null),
+    connectMs: row.connectMs,
+    listMs: row.listMs,
+  }));
 }

@@ -5,6 +5,7 @@ import {
   appList,
   changeList,
   orgSettings,
+  trendList,
   type NewTools,
   checkHistory,
   RECHECK_STREAM_TYPE,
@@ -31,6 +32,7 @@ export const orgKeys = {
   checks: (org: string, app: string, limit: number) => ["orgs", org, "apps", app, "checks", limit] as const,
   changes: (org: string, app: string) => ["orgs", org, "apps", app, "changes"] as const,
   settings: (org: string) => ["orgs", org, "settings"] as const,
+  trends: (org: string, app: string) => ["orgs", org, "apps", app, "trends"] as const,
 };
 
 const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
@@ -102,6 +104,10 @@ export const removeAppMutation = (client: QueryClient, org: string) =>
       return client.invalidateQueries({ queryKey: orgKeys.all(org) });
     },
   });
+
+/** The app's size and timings over its newest reads, oldest first. */
+export const trendsQuery = (org: string, app: string) =>
+  queryOptions({ queryKey: orgKeys.trends(org, app), queryFn: async () => trendList.parse(await call(`${appPath(org, app)}/trends?limit=100`)), retry: retryUnlessMissing });
 
 export const settingsQuery = (org: string) =>
   queryOptions({ queryKey: orgKeys.settings(org), queryFn: async () => orgSettings.parse(await call(`${base(org)}/settings`)), retry: retryUnlessMissing });

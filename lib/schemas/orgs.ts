@@ -104,6 +104,17 @@ export const approveRequest = z
   .strict();
 export type ApproveRequest = z.infer<typeof approveRequest>;
 
+/** GET /api/orgs/{org}/apps/{app}/trends?limit=N: each read's size and timings, oldest first, for the app page's charts. */
+export const trendPoint = z.object({
+  at: z.string(),
+  status: z.enum(["available", "unavailable"]),
+  chars: z.number().int().nullable(),
+  connectMs: z.number().nullable(),
+  listMs: z.number().nullable(),
+});
+export type TrendPoint = z.infer<typeof trendPoint>;
+export const trendList = z.object({ points: z.array(trendPoint) });
+
 /** A tool as a snapshot lists it: its name and fingerprint (SHA-256 of its canonical JSON). */
 const toolPrint = z.object({ name: z.string(), fingerprint: z.string() });
 

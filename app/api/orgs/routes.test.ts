@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ndjsonValues } from "@/lib/ndjson";
 import { auditList } from "@/lib/schemas/access";
-import { appList, changeList, checkHistory, RECHECK_STREAM_TYPE, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
+import { appList, changeList, checkHistory, RECHECK_STREAM_TYPE, trendList, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/scripts/demo-apps.mjs";
 import { serveMcpApp } from "@/scripts/demo-apps.mjs";
 
@@ -22,6 +22,7 @@ const appChangesRoute = await import("./[org]/apps/[app]/changes/route");
 const settingsRoute = await import("./[org]/settings/route");
 const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const auditRoute = await import("./[org]/audit/route");
+const trendsRoute = await import("./[org]/apps/[app]/trends/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
@@ -317,6 +318,17 @@ describe("changes between snapshots", () => {
       [2, 3, 1, 1],
       [1, 2, null, null],
     ]);
+
+    // Every read's own size and timings, oldest first, for the charts.
+    const trends = trendList.parse(await (await trendsRoute.GET(as(`${base}/empty/apps/${created.id}/trends`), appParams("empty", created.id))).json());
+    expect(trends.points).toHaveLength(3);
+    const [first, second, third] = trends.points;
+    expect(Date.parse(first!.at)).toBeLessThanOrEqual(Date.parse(third!.at));
+    expect(second!.chars).toBe(third!.chars);
+    expect(third!.chars).toBeGreaterThan(first!.chars!);
+    expect(trends.points.every((p) => p.status === "available" && typeof p.connectMs === "number" && typeof p.listMs === "number")).toBe(true);
+    const tooMany = await trendsRoute.GET(as(`${base}/empty/apps/${created.id}/trends?limit=501`), appParams("empty", created.id));
+    expect(tooMany.status).toBe(422);
   });
 });
 
