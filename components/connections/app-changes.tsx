@@ -5,7 +5,7 @@ import { formatWhen } from "@/components/connections/format";
 import { LoadError, Loading } from "@/components/connections/states";
 import { changesQuery } from "@/lib/queries/orgs";
 import type { SnapshotChange } from "@/lib/schemas/orgs";
-import { effectText, fieldsText, shortHash } from "./change-words";
+import { changeAnchor, effectText, fieldsText, shortHash } from "./change-words";
 
 /** What changed in the app's listing, newest first: tools added, removed and changed, and what each change does for people. */
 export function AppChanges({ org, appId }: { org: string; appId: string }) {
@@ -34,7 +34,7 @@ export function AppChanges({ org, appId }: { org: string; appId: string }) {
 
 function ChangeItem({ change }: { change: SnapshotChange }) {
   return (
-    <li className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm">
+    <li id={changeAnchor(change.to)} tabIndex={-1} className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm target:ring-2 target:ring-indigo-500">
       <p className="text-slate-800">
         <time dateTime={change.at}>{formatWhen(change.at)}</time>
         <span className="ml-2 font-mono text-xs text-slate-600" title={`${change.from} → ${change.to}`}>

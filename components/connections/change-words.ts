@@ -37,3 +37,6 @@ export function effectText(effect: Effect): string {
 
 /** The short form of a snapshot's hash, as shown beside it. */
 export const shortHash = (hash: string) => hash.slice(0, 12);
+
+/** The id of a change on the app's page, by the snapshot it changed to: history rows link to it. */
+export const changeAnchor = (to: string) => `change-${shortHash(to)}`;

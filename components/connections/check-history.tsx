@@ -7,6 +7,7 @@ import { LoadError, Loading } from "@/components/connections/states";
 import { formatCount } from "@/lib/engine/listing-size";
 import { TableHead } from "@/components/ui/table";
 import { checksQuery } from "@/lib/queries/orgs";
+import { changeAnchor } from "./change-words";
 import { changeText, runText } from "./history-words";
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
@@ -53,7 +54,15 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
                     <ConnectionStatusPill status={c.status} />
                     {c.unavailable !== null && <span className="mt-1 block text-xs text-rose-900">{c.unavailable.message}</span>}
                   </td>
-                  <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{changeText(c.change)}</td>
+                  <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
+                    {c.change !== null && c.snapshot !== null && c.change.added + c.change.removed + c.change.changed > 0 ? (
+                      <a href={`#${changeAnchor(c.snapshot)}`} className="text-indigo-800 underline">
+                        {changeText(c.change)}
+                      </a>
+                    ) : (
+                      changeText(c.change)
+                    )}
+                  </td>
                   <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{c.tools === null ? "None read" : plural(c.tools, "tool", "tools")}</td>
                   <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">
                     {c.chars === null ? "—" : `${formatCount(c.chars)} characters${c.stopped ? " (stopped at a bound)" : ""}`}

@@ -95,9 +95,17 @@ export function ReviewPanel({ org, appId, check, canManage }: { org: string; app
             {waiting.length === 1 ? "it" : "them"} until then.
           </p>
           {canManage ? (
-            <Button variant="secondary" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId })}>
-              {approve.isPending ? "Approving…" : `Approve ${waiting.length === 1 ? "it" : `all ${waiting.length}`}`}
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="secondary" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId })}>
+                {approve.isPending ? "Approving…" : `Approve ${waiting.length === 1 ? "it" : `all ${waiting.length}`}`}
+              </Button>
+              {waiting.length > 1 &&
+                waiting.map((tool) => (
+                  <Button key={tool.index} variant="ghost" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId, tools: [tool.name!] })}>
+                    Approve {tool.name} only
+                  </Button>
+                ))}
+            </div>
           ) : (
             <p>A leader of this organisation approves them.</p>
           )}

@@ -184,6 +184,27 @@ describe("checks and their history", () => {
     expect(history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 10, tools: 2, change: null })]);
   });
 
+  it("an app of 15,000 tools re-checked 20 times grows the database by less than its listing's size", { timeout: 60_000 }, async () => {
+    const url = "http://big.test/mcp";
+    listings[url] = Array.from({ length: 15_000 }, (_, i) => ({ name: `tool_${i}`, annotations: { readOnlyHint: true } }));
+    try {
+      const a = await addApp(ctx, "acme", { name: "Catalogue", url });
+      const listingChars = a.lastCheck!.result.listing.chars;
+      expect(listingChars).toBeGreaterThan(200_000);
+      const size = () => {
+        db.$client.pragma("wal_checkpoint(TRUNCATE)");
+        return readFileSync(dbFile).byteLength;
+      };
+      const before = size();
+      for (let i = 0; i < 20; i++) await recheckApp(ctx, "acme", a.id);
+      expect(size() - before).toBeLessThan(listingChars);
+      expect(count("snapshots")).toBe(1);
+      expect(history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 21, tools: 15_000 })]);
+    } finally {
+      delete listings[url];
+    }
+  });
+
   it("says what changed between runs: tools added, removed and changed, and the size", { timeout: 20_000 }, async () => {
     const url = "http://changing.test/mcp";
     listings[url] = [{ name: "clock_in" }, { name: "my_hours", annotations: { readOnlyHint: true } }];
