@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Piscina from "piscina";
-import type { AppListing, TheoremNames } from "@/lib/engine/check";
+import { checkListings, type AppListing, type TheoremNames } from "@/lib/engine/check";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckResult } from "@/lib/schemas/check";
 import type { EngineTask, RequestAnswer } from "./engine-worker";
@@ -68,8 +68,17 @@ export function runRequestTask(body: Uint8Array, live?: Record<number, AppListin
   return pool().run(task) as Promise<RequestAnswer>;
 }
 
-/** Listings read already, named and sized in a worker. */
-export function checkInPool(listings: AppListing[], theorem: TheoremNames): Promise<CheckResult> {
+/**
+ * Up to this many entries in all, the engine runs on the calling thread: naming them takes
+ * about as long as handing them to a worker thread and back (about 10 ms on a busy machine),
+ * so an organisation of small apps answers at once; past it, the work goes to the pool.
+ */
+export const INLINE_ENTRIES = 500;
+
+/** Listings read already, named and sized: in a worker, unless they are few (`INLINE_ENTRIES`). */
+export async function checkInPool(listings: AppListing[], theorem: TheoremNames): Promise<CheckResult> {
+  const entries = listings.reduce((n, listing) => n + listing.entries.length, 0);
+  if (entries <= INLINE_ENTRIES) return checkListings(listings, theorem);
   const task: EngineTask = { kind: "listings", listings, theorem };
   return pool().run(task) as Promise<CheckResult>;
 }
