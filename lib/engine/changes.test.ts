@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { checkListings } from "./check";
-import { fingerprint, snapshotChanges, snapshotOf } from "./changes";
+import { fingerprint, listingHash, snapshotChanges, snapshotOf } from "./changes";
 import { resolveTheorem } from "./theorem";
 
 /** A side of a diff: the entries, and the engine's own result for an app "Rota" listing them. */
@@ -19,8 +19,11 @@ describe("fingerprints and snapshot keys", () => {
   });
 
   it("key a listing by its entries in the order listed", () => {
-    expect(snapshotOf([swap, mine]).hash).toBe(snapshotOf([JSON.parse(JSON.stringify(swap)), mine]).hash);
-    expect(snapshotOf([swap, mine]).hash).not.toBe(snapshotOf([mine, swap]).hash);
+    expect(listingHash([swap, mine])).toBe(listingHash([JSON.parse(JSON.stringify(swap)), mine]));
+    expect(listingHash([swap, mine])).not.toBe(listingHash([mine, swap]));
+    expect(listingHash([swap, mine])).toMatch(/^[0-9a-f]{64}$/);
+    expect(listingHash([{ b: 2, a: 1 }])).toBe(createHash("sha256").update('[{"a":1,"b":2}]').digest("hex"));
+    expect(snapshotOf([swap, mine]).hash).toBe(listingHash([swap, mine]));
     expect(snapshotOf([{ b: 1, a: [2, { d: 1, c: 0 }] }]).text).toBe('[{"a":[2,{"c":0,"d":1}],"b":1}]');
   });
 
@@ -28,6 +31,8 @@ describe("fingerprints and snapshot keys", () => {
     let deep: unknown = {};
     for (let i = 0; i < 100_000; i++) deep = { d: deep };
     expect(fingerprint(deep)).toMatch(/^[0-9a-f]{64}$/);
+    expect(fingerprint(deep)).toBe(fingerprint(deep));
+    expect(listingHash([deep])).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 
@@ -36,10 +41,23 @@ describe("what changed between two snapshots", () => {
     expect(snapshotChanges(side([swap, mine]), side([swap, mine]))).toEqual({ added: [], removed: [], changed: [] });
   });
 
+  it("a tool added: its name and fingerprint", () => {
+    const extra = { name: "clock_in" };
+    expect(snapshotChanges(side([swap]), side([swap, extra]))).toEqual({ added: [{ name: "clock_in", fingerprint: fingerprint(extra) }], removed: [], changed: [] });
+  });
+
+  it("a tool removed: its name and its last fingerprint", () => {
+    expect(snapshotChanges(side([swap, mine]), side([swap]))).toEqual({ added: [], removed: [{ name: "my_shifts", fingerprint: fingerprint(mine) }], changed: [] });
+  });
+
   it("tools added and removed, with their fingerprints, sorted by name", () => {
     const extra = { name: "clock_in" };
-    const diff = snapshotChanges(side([swap, mine]), side([mine, extra]));
-    expect(diff.added).toEqual([{ name: "clock_in", fingerprint: fingerprint(extra) }]);
+    const later = { name: "a_later" };
+    const diff = snapshotChanges(side([swap, mine]), side([mine, extra, later]));
+    expect(diff.added).toEqual([
+      { name: "a_later", fingerprint: fingerprint(later) },
+      { name: "clock_in", fingerprint: fingerprint(extra) },
+    ]);
     expect(diff.removed).toEqual([{ name: "swap_shift", fingerprint: fingerprint(swap) }]);
     expect(diff.changed).toEqual([]);
   });
@@ -49,12 +67,10 @@ describe("what changed between two snapshots", () => {
     const [change] = snapshotChanges(side([mine]), side([dropped])).changed;
     expect(change?.fields).toEqual(["annotations"]);
     expect(change?.fingerprints).toEqual({ from: fingerprint(mine), to: fingerprint(dropped) });
-    expect(change?.effects).toEqual(
-      expect.arrayContaining([
-        { what: "policy", from: "runs-freely", to: "asks-first" },
-        { what: "runsTogether", from: "true", to: "false" },
-      ]),
-    );
+    expect(change?.effects).toEqual([
+      { what: "policy", from: "runs-freely", to: "asks-first" },
+      { what: "runsTogether", from: "true", to: "false" },
+    ]);
   });
 
   it("a description changed only: that field, and nothing for people", () => {

@@ -33,18 +33,21 @@ export interface SnapshotSide {
 
 const FIELDS = ["title", "description", "inputSchema", "outputSchema", "annotations"] as const;
 
-/** RFC 8785 canonical JSON; a value it cannot take (too deep to walk) gets a stable stand-in, never an exception. */
+/**
+ * RFC 8785 canonical JSON. A value canonicalize cannot walk (nested too deep for its recursion)
+ * gets a stand-in naming only its type, so hashing never throws; two such values of one type share it.
+ */
 function canonical(value: unknown): string {
   try {
     return canonicalize(value) ?? "null";
   } catch {
-    return "<not canonicalisable>";
+    return `<uncanonicalizable>${Array.isArray(value) ? "array" : value === null ? "null" : typeof value}`;
   }
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** A tool's fingerprint: SHA-256 (lower-case hex) of its canonical JSON. */
+/** A tool's fingerprint: SHA-256 (lower-case hex) of its canonical JSON, so `{"b":2,"a":1}` hashes the text `{"a":1,"b":2}`. */
 export function fingerprint(entry: unknown): string {
   return sha256(canonical(entry));
 }
@@ -55,6 +58,11 @@ export function snapshotOf(entries: readonly unknown[]): { hash: string; text: s
   return { hash: sha256(text), text };
 }
 
+/** A listing's key: SHA-256 of the canonical JSON of the whole entries array, so `[a, b]` and `[b, a]` differ. */
+export function listingHash(entries: readonly unknown[]): string {
+  return snapshotOf(entries).hash;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -63,7 +71,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function byName(entries: readonly unknown[]): Map<string, Record<string, unknown>> {
   const found = new Map<string, Record<string, unknown>>();
   for (const entry of entries) {
-    if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") continue;
+    if (!isObject(entry) || typeof entry["name"] !== "string") continue;
     if (!found.has(entry["name"])) found.set(entry["name"], entry);
   }
   return found;
@@ -97,6 +105,13 @@ function effectsOf(from: ToolCheck | undefined, to: ToolCheck | undefined): Tool
 const toolIn = (check: AppCheck | null, name: string) => check?.tools.find((tool) => tool.name === name);
 const byKey = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/**
+ * Tools added, removed and changed between two snapshots of one app, each list sorted by name.
+ * A changed tool tells which fields differ (canonical JSON) and, from the two results, what
+ * differs for people: dropping `readOnlyHint: true` from `my_shifts` gives fields
+ * `["annotations"]` and the effect `{ what: "policy", from: "runs-freely", to: "asks-first" }`.
+ * Only tools whose own entry changed are listed, even if another app's change moved their result.
+ */
 export function snapshotChanges(from: SnapshotSide, to: SnapshotSide): SnapshotChanges {
   const before = byName(from.entries);
   const after = byName(to.entries);

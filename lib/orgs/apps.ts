@@ -114,11 +114,12 @@ export async function listApps(ctx: OrgContext, org: string): Promise<AppList> {
 }
 
 export async function getApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
-  requireOrg(ctx.db, org);
-  requireApp(ctx.db, org, id);
-  const found = (await withResults(ctx, org, orgApps(ctx.db, org))).find((app) => app.id === id);
-  if (found === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
-  return found;
+  const rows = orgApps(ctx.db, org);
+  if (!rows.some((row) => row.id === id)) {
+    requireOrg(ctx.db, org); // the organisation's own 404 first, when it is the one missing
+    throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
+  }
+  return (await withResults(ctx, org, rows)).find((app) => app.id === id)!;
 }
 
 /**
@@ -210,7 +211,6 @@ export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRea
 
 /** Re-checks one app: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
-  requireOrg(ctx.db, org);
   requireApp(ctx.db, org, id);
   await serially(org, async () => insertReads(ctx.db, await readRows(ctx, [requireApp(ctx.db, org, id)])));
   return getApp(ctx, org, id);
