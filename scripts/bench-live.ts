@@ -7,6 +7,9 @@
  *     slowest of them alone; goal: ratio ≤ 1.2.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { once } from "node:events";
 import { register } from "node:module";
 import { performance } from "node:perf_hooks";
@@ -23,8 +26,18 @@ register(
     ),
 );
 process.env["CHECK_ALLOW_HOSTS"] = "127.0.0.1";
+// Reading an app by URL needs an account (SPEC §9): one signed up in a database of this run's own.
+const benchDir = mkdtempSync(join(tmpdir(), "theorem-bench-live-"));
+process.env["DATABASE_URL"] = join(benchDir, "bench.db");
+// Every route call spends the account's check budget: this run makes hundreds.
+process.env["THEOREM_CHECKS_PER_MINUTE"] = "1000000";
+process.on("exit", () => rmSync(benchDir, { recursive: true, force: true }));
 
 const { POST } = await import("@/app/api/check/route");
+const { buildWorker } = await import("./build-worker.mjs");
+await buildWorker();
+const { signUp } = await import("@/lib/auth/test-accounts");
+const account = await signUp("bench@example.test");
 const { runCheck } = await import("@/lib/check/run");
 const { readLiveApp } = await import("@/lib/mcp/read-app");
 
@@ -73,7 +86,7 @@ async function throughRoute() {
   const response = await POST(
     new Request("http://localhost/api/check", {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", cookie: account.cookie },
       body: JSON.stringify({ apps: [{ name: "Bench", url: urls.big }] }),
     }),
   );
