@@ -55,6 +55,19 @@ export interface GuardOptions {
    * measured as it streams and cut off at the first entry past it.
    */
   listingBudget?: () => number;
+  /**
+   * Given, asked about every request body: a watch for the answer to it (a tool call's), told of
+   * each of its events and given a stage its decoded body passes through after it is counted.
+   */
+  watchAnswer?: (requestBody: string | Buffer | undefined) => AnswerWatch | null;
+}
+
+/** How one answer is followed (see `watchAnswer`). */
+export interface AnswerWatch {
+  /** An event of the answer's stream ended, with its bytes. */
+  onEvent?: (bytes: number) => void;
+  /** A stage after the counter, given the answer's status and type: what it passes on is what the transport reads. */
+  stage?: (answer: { eventStream: boolean; status: number; contentType: string }) => Transform | null;
 }
 
 export interface GuardedFetch {
@@ -122,7 +135,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
   }
 
   /** Decodes (gzip, deflate, br) and counts the body as it streams; past a bound it is destroyed. */
-  function bodyOf(response: http.IncomingMessage, signal: AbortSignal, listsTools: boolean): ReadableStream<Uint8Array> {
+  function bodyOf(response: http.IncomingMessage, signal: AbortSignal, listsTools: boolean, watch: AnswerWatch | null): ReadableStream<Uint8Array> {
     const encoding = (response.headers["content-encoding"] ?? "identity").toLowerCase().trim();
     const decoder =
       encoding === "gzip" || encoding === "x-gzip"
@@ -135,15 +148,17 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
     const isEventStream = (response.headers["content-type"] ?? "").toLowerCase().includes("text/event-stream");
     const budget = listsTools && options.listingBudget !== undefined ? options.listingBudget() : null;
     const scanner = budget === null ? null : new ToolsScanner(budget);
-    const counter = isEventStream ? eventCounter(eventLimit, scanner) : byteCounter(responseLimit, scanner);
+    const counter = isEventStream ? eventCounter(eventLimit, scanner, watch?.onEvent) : byteCounter(responseLimit, scanner);
+    const stage = watch?.stage?.({ eventStream: isEventStream, status: response.statusCode ?? 0, contentType: response.headers["content-type"] ?? "" }) ?? null;
     const stages: (NodeJS.ReadableStream | NodeJS.WritableStream)[] = decoder === null ? [response, counter] : [response, decoder, counter];
+    if (stage !== null) stages.push(stage);
     const onAbort = () => response.destroy(new GuardError("connect-failed", "reading was stopped"));
     signal.addEventListener("abort", onAbort, { once: true });
     pipeline(stages as [NodeJS.ReadableStream, NodeJS.WritableStream], (error) => {
       signal.removeEventListener("abort", onAbort);
       if (error instanceof GuardError && error.bound !== undefined) options.onStop(error);
     });
-    return Readable.toWeb(counter) as ReadableStream<Uint8Array>;
+    return Readable.toWeb(stage ?? counter) as ReadableStream<Uint8Array>;
   }
 
   async function guarded(input: string | URL, init?: RequestInit): Promise<Response> {
@@ -183,11 +198,11 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
         response.destroy();
         stop(new GuardError("auth-required", `it asks to sign in (HTTP ${status}); give its credentials as headers to check it`));
       }
-      return toResponse(response, signal, listsTools(body));
+      return toResponse(response, signal, listsTools(body), options.watchAnswer?.(body) ?? null);
     }
   }
 
-  function toResponse(response: http.IncomingMessage, signal: AbortSignal, listsTools: boolean): Response {
+  function toResponse(response: http.IncomingMessage, signal: AbortSignal, listsTools: boolean, watch: AnswerWatch | null): Response {
     const status = response.statusCode ?? 0;
     if (status < 200 || status > 599) {
       response.destroy();
@@ -206,7 +221,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
       response.resume();
       return new Response(null, { status, statusText: response.statusMessage, headers });
     }
-    return new Response(bodyOf(response, signal, listsTools), { status, statusText: response.statusMessage, headers });
+    return new Response(bodyOf(response, signal, listsTools, watch), { status, statusText: response.statusMessage, headers });
   }
 
   return {
@@ -301,7 +316,7 @@ function lineEnd(chunk: Buffer, from: number): number {
  * Counts the bytes of the lines of one event (up to the blank line that ends it), and feeds
  * the data of each event to the scanner, one event (one message) at a time.
  */
-function eventCounter(limit: number, scanner: ToolsScanner | null): Transform {
+function eventCounter(limit: number, scanner: ToolsScanner | null, onEvent?: (bytes: number) => void): Transform {
   let eventBytes = 0;
   let lineBytes = 0;
   let afterCR = false;
@@ -338,6 +353,9 @@ function eventCounter(limit: number, scanner: ToolsScanner | null): Transform {
         if (b === 10 || b === 13) {
           flushData(i);
           if (lineBytes === 0) {
+            // An event that passed the bound and ended within one chunk is stopped all the same.
+            if (eventBytes > limit) return done(tooLarge("event", limit));
+            if (eventBytes > 0) onEvent?.(eventBytes);
             eventBytes = 0;
             scanner?.reset();
           } else if (state >= 2 || (state === 0 && field === 4)) {
