@@ -13,6 +13,8 @@ export type Answer = (res: http.ServerResponse, id: number, page: number, params
 export interface RawBehaviour {
   initialize?: Answer;
   list?: Answer;
+  /** The answer to `tools/call` (the try of a tool, SPEC §14). */
+  call?: Answer;
   /** Any request at all, before the JSON-RPC dispatch (status codes, redirects). */
   http?: Handler;
 }
@@ -76,6 +78,7 @@ export async function startRawApp(behaviour: RawBehaviour): Promise<ZooApp> {
       if (behaviour.list !== undefined) return behaviour.list(res, msg.id, page, params);
       return sendJson(res, result(msg.id, { tools: [] }));
     }
+    if (msg.method === "tools/call" && behaviour.call !== undefined) return behaviour.call(res, msg.id, 0, params);
     sendJson(res, { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });
   });
 }
@@ -95,3 +98,19 @@ export function* gzipBomb(id: number, inflated: number): Generator<Buffer> {
   for (let i = 0; i < inflated / (1024 * 1024); i++) yield mib;
   yield zlib.gzipSync("]}}");
 }
+
+/** An app that lists `tools` on one page and answers every tools/call with `call`. */
+export function callableApp(tools: readonly object[], call: Answer): RawBehaviour {
+  return { list: (res, id) => sendJson(res, result(id, { tools })), call };
+}
+
+/** A JSON-RPC answer to tools/call `bytes` long (about): one text content of that many `x`, sent 64 KiB at a time. */
+export function* hugeAnswer(id: number, bytes: number): Generator<string> {
+  yield `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"`;
+  const block = "x".repeat(64 * 1024);
+  for (let sent = 0; sent < bytes; sent += block.length) yield block;
+  yield `"}]}}`;
+}
+
+/** One SSE event carrying a JSON-RPC message. */
+export const sseEvent = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;

@@ -89,3 +89,55 @@ export async function startOldSseApp(makeServer: () => AnyServer): Promise<ZooAp
     res.writeHead(405).end();
   }, "/sse");
 }
+
+/**
+ * The tools the try tests call (SPEC §14), served by the SDK's own McpServer: a 1 KiB answer, progress
+ * notifications, the tool's own error, a slow tool, structured content with an image, and one whose
+ * arguments the form and the route check (`clock_in`: a number of hours, an employee ID hidden from the card).
+ */
+export function tryServer(): McpServer {
+  const server = new McpServer({ name: "try-zoo", version: "1.0.0" });
+  server.registerTool("kilobyte", { title: "One kilobyte", description: "Answers 1 KiB of text.", annotations: { readOnlyHint: true } }, async () => ({
+    content: [{ type: "text" as const, text: "k".repeat(1024) }],
+  }));
+  server.registerTool(
+    "clock_in",
+    {
+      title: "Clock in",
+      description: "Records arrival.",
+      inputSchema: { hours: z.number().min(0).max(24), employee_id: z.string().optional(), note: z.string().optional() },
+      annotations: { destructiveHint: false, openWorldHint: true },
+    },
+    async ({ hours, note }) => ({ content: [{ type: "text" as const, text: `Clocked in for ${hours} hours${note ? ` (${note})` : ""}.` }] }),
+  );
+  server.registerTool("steps", { title: "Steps", inputSchema: { steps: z.number().int().min(1).max(50) } }, async ({ steps }, extra) => {
+    const token = extra._meta?.progressToken;
+    for (let i = 1; i <= steps; i++) {
+      if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: i, total: steps } });
+    }
+    return { content: [{ type: "text" as const, text: `${steps} steps done` }] };
+  });
+  server.registerTool("fails", { title: "Fails", description: "Answers its own error." }, async () => ({
+    content: [{ type: "text" as const, text: "No employee 42 here: <b>not HTML</b>" }],
+    isError: true,
+  }));
+  server.registerTool("slow", { title: "Slow", inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      extra.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return { content: [{ type: "text" as const, text: "finally" }] };
+  });
+  server.registerTool("report", { title: "Report", outputSchema: { rows: z.array(z.object({ day: z.string(), hours: z.number() })) } }, async () => ({
+    content: [
+      { type: "text" as const, text: "Two days." },
+      { type: "image" as const, data: Buffer.alloc(300, 7).toString("base64"), mimeType: "image/png" },
+      { type: "resource_link" as const, uri: "https://example.test/report.csv", name: "report.csv", mimeType: "text/csv" },
+    ],
+    structuredContent: { rows: [{ day: "Mon", hours: 8 }, { day: "Tue", hours: 7.5 }] },
+  }));
+  return server;
+}

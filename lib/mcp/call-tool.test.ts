@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllowList } from "./address";
+import { describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
+import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "./guarded-fetch";
+import type { ZooApp } from "./zoo/http";
+import { callableApp, hugeAnswer, result, sendJson, sseEvent, startRawApp, stream } from "./zoo/raw-apps";
+import { startOldSseApp, startSdkApp, tryServer } from "./zoo/sdk-apps";
+
+// SPEC §14 against loopback apps this file starts (and stops): each answer's bounds, and the refusals.
+const LOOPBACK: TryOptions = { allow: parseAllowList("127.0.0.1") };
+const MiB = 1024 * 1024;
+const apps: ZooApp[] = [];
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()));
+});
+async function zoo<T extends ZooApp>(started: Promise<T>): Promise<T> {
+  const app = await started;
+  apps.push(app);
+  return app;
+}
+
+function answerOf(tried: TryResult) {
+  if (tried.kind !== "answer") throw new Error(`Expected an answer, got ${JSON.stringify(tried)}`);
+  return tried.answer;
+}
+
+const calls = (app: ZooApp) => app.seen.filter((s) => s.endsWith("tools/call")).length;
+const TOOL = [{ name: "dump", inputSchema: { type: "object" } }];
+
+describe("trying a tool of an SDK app", () => {
+  let sse: ZooApp;
+  let json: ZooApp;
+  beforeAll(async () => {
+    sse = await zoo(startSdkApp(tryServer));
+    json = await zoo(startSdkApp(tryServer, { json: true }));
+  });
+
+  it("answers 1 KiB over an event stream: its size, one event, the time, the text", async () => {
+    const answer = answerOf(await tryTool({ name: "Zoo", url: sse.url }, { tool: "kilobyte", arguments: {} }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(answer.refused).toBeUndefined();
+    expect(answer.content).toEqual([{ type: "text", text: "k".repeat(1024), bytes: 1024, cut: false }]);
+    expect(answer.events).toBe(1);
+    expect(answer.largestEventBytes).toBeGreaterThan(1024);
+    expect(answer.bytes).toBeGreaterThanOrEqual(answer.largestEventBytes);
+    expect(answer.ms).toBeGreaterThan(0);
+    expect(answer.isError).toBe(false);
+  });
+
+  it("answers 1 KiB as plain JSON: no events", async () => {
+    const answer = answerOf(await tryTool({ name: "Zoo", url: json.url }, { tool: "kilobyte", arguments: {} }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(answer.events).toBe(0);
+    expect(answer.bytes).toBeGreaterThan(1024);
+    expect(answer.content[0]).toMatchObject({ type: "text", bytes: 1024 });
+  });
+
+  it("counts progress notifications as events", async () => {
+    const answer = answerOf(await tryTool({ name: "Zoo", url: sse.url }, { tool: "steps", arguments: { steps: 5 } }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(answer.progress).toBe(5);
+    expect(answer.events).toBe(6);
+    expect(answer.content).toEqual([{ type: "text", text: "5 steps done", bytes: 12, cut: false }]);
+  });
+
+  it("answers the tool's own error (isError) as answered, the text as the tool wrote it", async () => {
+    const answer = answerOf(await tryTool({ name: "Zoo", url: sse.url }, { tool: "fails", arguments: {} }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(answer.isError).toBe(true);
+    expect(answer.content).toEqual([{ type: "text", text: "No employee 42 here: <b>not HTML</b>", bytes: 36, cut: false }]);
+  });
+
+  it("shows structured content as JSON and names an image and a link with their sizes", async () => {
+    const answer = answerOf(await tryTool({ name: "Zoo", url: json.url }, { tool: "report", arguments: {} }, LOOPBACK));
+    const structured = { rows: [{ day: "Mon", hours: 8 }, { day: "Tue", hours: 7.5 }] };
+    expect(answer.content).toEqual([
+      { type: "text", text: "Two days.", bytes: 9, cut: false },
+      { type: "image", mimeType: "image/png", bytes: 300 },
+      { type: "resource_link", uri: "https://example.test/report.csv", name: "report.csv", mimeType: "text/csv" },
+      { type: "structured", json: JSON.stringify(structured, null, 2), bytes: JSON.stringify(structured).length, cut: false },
+    ]);
+  });
+
+  it("stops a slow tool at the deadline it is given, and tells the app to stop", async () => {
+    const started = performance.now();
+    const answer = answerOf(await tryTool({ name: "Zoo", url: sse.url }, { tool: "slow", arguments: { ms: 10_000 } }, { ...LOOPBACK, callTimeoutMs: 300 }));
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(answer.outcome).toBe("refused");
+    expect(answer.refused).toEqual({ code: "call-timeout", message: expect.stringMatching(/^Zoo did not answer the call of slow within 0\.3 s, so it was stopped/) });
+    await expect.poll(() => sse.seen.some((s) => s.endsWith("notifications/cancelled")), { timeout: 2000 }).toBe(true);
+  });
+
+  it("refuses a tool the app no longer lists, before calling anything", async () => {
+    const before = calls(sse);
+    const answer = answerOf(await tryTool({ name: "Zoo", url: sse.url }, { tool: "clock_out", arguments: {} }, LOOPBACK));
+    expect(answer.refused).toEqual({ code: "unknown-tool", message: 'Zoo lists no tool named "clock_out" (it lists 6 tools): it may have been renamed or removed; re-check the app.' });
+    expect(calls(sse)).toBe(before);
+  });
+
+  it("refuses arguments that do not fit the schema, naming the argument, before any call", async () => {
+    const before = calls(sse);
+    const tried = await tryTool({ name: "Zoo", url: sse.url }, { tool: "clock_in", arguments: { hours: "eight", employee_id: "e-1" } }, LOOPBACK);
+    expect(tried.kind).toBe("invalid-arguments");
+    if (tried.kind !== "invalid-arguments") return;
+    expect(tried.issues).toEqual([{ path: ["hours"], code: "invalid_type", message: "The argument “hours” is wrong: expected number, received string." }]);
+    expect(tried.message).toBe("The argument “hours” is wrong: expected number, received string.");
+    const missing = await tryTool({ name: "Zoo", url: sse.url }, { tool: "clock_in", arguments: {} }, LOOPBACK);
+    expect(missing.kind === "invalid-arguments" && missing.issues[0]?.message).toBe("The argument “hours” is required.");
+    expect(calls(sse)).toBe(before);
+    // The same arguments, right, are called.
+    const answer = answerOf(await tryTool({ name: "Zoo", url: sse.url }, { tool: "clock_in", arguments: { hours: 8, employee_id: "e-1" } }, LOOPBACK));
+    expect(answer.content[0]).toMatchObject({ text: "Clocked in for 8 hours." });
+    expect(calls(sse)).toBe(before + 1);
+  });
+
+  it("ends its session in every outcome", async () => {
+    await expect.poll(() => (sse as Awaited<ReturnType<typeof startSdkApp>>).openSessions(), { timeout: 3000 }).toBe(0);
+  });
+
+  it("describes a tool for the form: title, policy, schema", async () => {
+    const described = await describeTool({ name: "Zoo", url: json.url }, "clock_in", LOOPBACK);
+    expect(described).toMatchObject({ kind: "tool", tool: { name: "clock_in", title: "Clock in", policy: "asks-first", inputSchema: { type: "object", required: ["hours"] } } });
+  });
+
+  it("tries a tool of an app on the older HTTP+SSE transport", async () => {
+    const old = await zoo(startOldSseApp(tryServer));
+    const answer = answerOf(await tryTool({ name: "Old", url: old.url }, { tool: "kilobyte", arguments: {} }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(answer.content[0]).toMatchObject({ bytes: 1024 });
+  });
+});
+
+describe("the bounds of an answer", () => {
+  it("stops a 17 MiB answer at 16 MiB", { timeout: 20_000 }, async () => {
+    const app = await zoo(
+      startRawApp(
+        callableApp(TOOL, async (res, id) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          await stream(res, hugeAnswer(id, 17 * MiB));
+        }),
+      ),
+    );
+    const answer = answerOf(await tryTool({ name: "Huge", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer.refused).toEqual({ code: "answer-too-large", message: `Huge's answer passed 16 MiB (${RESPONSE_BYTE_LIMIT.toLocaleString("en-US")} bytes), so reading stopped.` });
+    expect(answer.bytes).toBeLessThanOrEqual(RESPONSE_BYTE_LIMIT);
+    expect(answer.bytes).toBeGreaterThan(RESPONSE_BYTE_LIMIT - MiB);
+  });
+
+  it("reads an 8 MiB answer whole, keeping 64 KiB of it for display with its real size", { timeout: 20_000 }, async () => {
+    const app = await zoo(
+      startRawApp(
+        callableApp(TOOL, async (res, id) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          await stream(res, hugeAnswer(id, 8 * MiB));
+        }),
+      ),
+    );
+    const answer = answerOf(await tryTool({ name: "Big", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(answer.content).toEqual([{ type: "text", text: "x".repeat(64 * 1024), bytes: 8 * MiB, cut: true }]);
+  });
+
+  it("stops one streamed event past 4 MiB", { timeout: 20_000 }, async () => {
+    const app = await zoo(
+      startRawApp(
+        callableApp(TOOL, async (res, id) => {
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          res.write("event: message\ndata: ");
+          await stream(res, hugeAnswer(id, 5 * MiB));
+        }),
+      ),
+    );
+    const answer = answerOf(await tryTool({ name: "Flood", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer.refused).toEqual({ code: "event-too-large", message: `One streamed event of Flood's answer passed 4 MiB (${EVENT_BYTE_LIMIT.toLocaleString("en-US")} bytes), so reading stopped.` });
+  });
+
+  it("says so when the app drops the connection in the middle of its answer", async () => {
+    const app = await zoo(
+      startRawApp(
+        callableApp(TOOL, async (res, id) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.write(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"half`);
+          setTimeout(() => res.destroy(), 50);
+        }),
+      ),
+    );
+    const answer = answerOf(await tryTool({ name: "Flaky", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer.refused?.code).toBe("connection-dropped");
+    expect(answer.refused?.message).toMatch(/^Flaky closed the connection before its answer was complete \(\d+ bytes read\)\.$/);
+  });
+
+  it("says so when an event stream ends without the answer", async () => {
+    const app = await zoo(
+      startRawApp(
+        callableApp(TOOL, async (res) => {
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          res.end(sseEvent({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } }));
+        }),
+      ),
+    );
+    const answer = answerOf(await tryTool({ name: "Quitter", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer.refused?.code).toBe("connection-dropped");
+    expect(answer.refused?.message).toMatch(/^Quitter ended its event stream without answering the call \(1 event, \d+ bytes\)\.$/);
+    expect(answer.events).toBe(1);
+  });
+
+  it.each([
+    ["HTML sent as JSON", "application/json", "<html>oops</html>", /^Junk's answer to the call is not JSON: expected a JSON value but found “<” at byte 1\.$/],
+    ["a result that is not a tool's", "application/json", JSON.stringify(result(2, { content: "all of it" })), /^Junk's answer to the call is not a tool's result: its `content` is not an array\.$/],
+  ])("refuses %s as an invalid answer", async (_what, type, body, message) => {
+    const app = await zoo(startRawApp(callableApp(TOOL, (res) => void res.writeHead(200, { "content-type": type }).end(body))));
+    const answer = answerOf(await tryTool({ name: "Junk", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer.refused?.code).toBe("invalid-answer");
+    expect(answer.refused?.message).toMatch(message);
+  });
+
+  it("refuses a JSON-RPC error, in the app's words", async () => {
+    const app = await zoo(startRawApp(callableApp(TOOL, (res, id) => sendJson(res, { jsonrpc: "2.0", id, error: { code: -32602, message: "hours must be a number" } }))));
+    const answer = answerOf(await tryTool({ name: "Strict", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer.refused).toEqual({ code: "call-failed", message: "Strict answered the call with an error, not a result: hours must be a number (code -32602)." });
+  });
+
+  it("refuses an app it cannot reach, in the check's words", async () => {
+    const app = await zoo(startRawApp({}));
+    await app.close();
+    const answer = answerOf(await tryTool({ name: "Gone", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer.refused).toEqual({ code: "connect-failed", message: `Gone is unavailable: nothing answers at 127.0.0.1:${app.port} (connection refused).` });
+  });
+});

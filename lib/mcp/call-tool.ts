@@ -1,0 +1,633 @@
+import "server-only";
+import { Transform } from "node:stream";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { z } from "zod";
+import { formatCount } from "@/lib/engine/listing-size";
+import { readHints, toolPolicy } from "@/lib/engine/policy";
+import { toolTitle } from "@/lib/engine/title";
+import {
+  argumentIssues,
+  argumentIssuesMessage,
+  CALL_TIMEOUT_MS,
+  CONTENT_LIMIT,
+  type ArgumentIssue,
+  type ToolToTry,
+  type TryAnswer,
+  type TryContentItem,
+  type TryRefusalCode,
+} from "@/lib/schemas/try";
+import type { AllowList, Resolver } from "./address";
+import { allowListFromEnv, systemResolver } from "./address";
+import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
+import { EVENT_BYTE_LIMIT, GuardError, guardedFetch, RESPONSE_BYTE_LIMIT } from "./guarded-fetch";
+import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS, MAX_PAGES } from "./read-app";
+
+/**
+ * Calls one tool of a live app (SPEC §14): connects (Streamable HTTP, else the older HTTP+SSE)
+ * within 3 s, finds the tool in its listing within 8 s, checks the arguments against the
+ * tool's input schema (no call when they do not fit), then calls it through the SDK within
+ * 60 s. The answer is counted as it streams and stopped past 16 MiB, or past 4 MiB of one
+ * event; a JSON answer reaches the SDK cut down (lib/mcp/answer-reducer.ts), so memory stays
+ * flat whatever its size. Never throws: every failure is a refusal in one sentence.
+ */
+
+export interface TryTarget {
+  /** The app's name, for the sentences. */
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface TryCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface TryOptions {
+  resolve?: Resolver;
+  /** Private addresses that may be reached; default: `CHECK_ALLOW_HOSTS`. */
+  allow?: AllowList;
+  clock?: () => number;
+  connectTimeoutMs?: number;
+  listTimeoutMs?: number;
+  /** The call's own deadline (default 60 s); tests pass a short one. */
+  callTimeoutMs?: number;
+  maxPages?: number;
+  responseByteLimit?: number;
+  eventByteLimit?: number;
+  /** Bytes of content kept for display (default 64 KiB). */
+  contentLimit?: number;
+}
+
+export type TryResult =
+  | { kind: "answer"; answer: TryAnswer }
+  /** The arguments do not fit the tool's schema: nothing was called. */
+  | { kind: "invalid-arguments"; message: string; issues: ArgumentIssue[] };
+
+export type DescribeResult = { kind: "tool"; tool: ToolToTry } | { kind: "refused"; refused: { code: TryRefusalCode; message: string } };
+
+const CLIENT_INFO = { name: "theorem-connections", version: "0.1.0" };
+const ANY_RESULT = z.unknown();
+/** The call is made with `request`, never `callTool`: no output schema is compiled or checked. */
+const NO_VALIDATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "This client does not check output schemas." }),
+};
+const CLIENT_OPTIONS = { capabilities: {}, jsonSchemaValidator: NO_VALIDATION };
+const NO_RETRY = { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 };
+const CLOSED = new Error("The try of this tool is over.");
+const TERMINATE_TIMEOUT_MS = 1000;
+/** After an event stream ends, how long the SDK has to hand over the answer it carried. */
+const END_GRACE_MS = 500;
+const MiB = 1024 * 1024;
+
+type Phase = "connect" | "list" | "call";
+
+class Deadline extends Error {}
+/** The app's event stream for the call ended without the answer. */
+class StreamEnded extends Error {}
+/** The connection broke while the answer was being read. */
+class Dropped extends Error {}
+/** A reason already worded. */
+class Refusal extends Error {
+  constructor(
+    readonly code: TryRefusalCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function isGarbled(e: unknown): boolean {
+  if (e instanceof SyntaxError) return true;
+  if (e instanceof Error && e.name === "ZodError") return true;
+  return e instanceof Error && /^(Received a response for an unknown message ID|Unknown message type)/.test(e.message);
+}
+
+const seconds = (ms: number) => `${formatCount(ms / 1000)} s`;
+const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);
+const bytesText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "byte" : "bytes"}`;
+const mib = (limit: number) => `${formatCount(limit / MiB)} MiB (${limit.toLocaleString("en-US")} bytes)`;
+
+/** Whether a request body is a JSON-RPC `tools/call`. */
+function callsTool(body: string | Buffer | undefined): boolean {
+  if (body === undefined || body.length > 32 * MiB || !body.includes("tools/call")) return false;
+  try {
+    return (JSON.parse(body.toString()) as { method?: unknown }).method === "tools/call";
+  } catch {
+    return false;
+  }
+}
+
+/** One connection to the app: opened, asked, and always closed. */
+class Session {
+  readonly clock: () => number;
+  private readonly master = new AbortController();
+  private readonly guard;
+  private client: Client | null = null;
+  private transport: Transport | null = null;
+  private finished = false;
+  /** The first stop the guard (or the answer's stage) reported. */
+  failure: unknown = null;
+  phase: Phase = "connect";
+  private breakOff: (e: unknown) => void = () => {};
+  private broken: Promise<never>;
+  private endTimer: NodeJS.Timeout | undefined;
+  /** The call's answer as it streams. */
+  readonly answer = { bytes: 0, events: 0, largestEventBytes: 0, reducer: null as JsonReducer | null };
+  readonly connectTimeout: number;
+  readonly listTimeout: number;
+  readonly callTimeout: number;
+  private readonly responseLimit: number;
+  private readonly eventLimit: number;
+  private readonly contentLimit: number;
+
+  constructor(
+    readonly target: TryTarget,
+    readonly options: TryOptions,
+  ) {
+    this.clock = options.clock ?? (() => performance.now());
+    this.connectTimeout = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+    this.listTimeout = options.listTimeoutMs ?? LIST_TIMEOUT_MS;
+    this.callTimeout = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    this.responseLimit = options.responseByteLimit ?? RESPONSE_BYTE_LIMIT;
+    this.eventLimit = options.eventByteLimit ?? EVENT_BYTE_LIMIT;
+    this.contentLimit = options.contentLimit ?? CONTENT_LIMIT;
+    this.broken = new Promise<never>((_, reject) => (this.breakOff = reject));
+    this.broken.catch(() => {});
+    this.guard = guardedFetch({
+      resolve: options.resolve ?? systemResolver,
+      allow: options.allow ?? allowListFromEnv(),
+      signal: this.master.signal,
+      privateHeaders: Object.keys(target.headers ?? {}),
+      responseByteLimit: this.responseLimit,
+      eventByteLimit: this.eventLimit,
+      onStop: (e) => this.fail(e),
+      watchAnswer: (body) =>
+        callsTool(body)
+          ? {
+              onEvent: (bytes) => {
+                this.answer.events++;
+                this.answer.largestEventBytes = Math.max(this.answer.largestEventBytes, bytes);
+              },
+              stage: ({ eventStream, status, contentType }) => (status === 200 && (eventStream || /application\/json/i.test(contentType)) ? this.answerStage(eventStream) : null),
+            }
+          : null,
+    });
+  }
+
+  /** Remembers the first reason to stop, and ends whatever is waiting. */
+  fail(e: unknown): void {
+    if (this.finished || this.failure !== null) return;
+    this.failure = e;
+    this.breakOff(e);
+  }
+
+  /**
+   * Counts the call's answer (and stops it past 16 MiB in all, where an event stream has no
+   * bound of its own); a JSON answer goes through the reducer, so the SDK parses a small copy.
+   */
+  private answerStage(eventStream: boolean): Transform {
+    const reducer = eventStream ? null : new JsonReducer({ cutAt: this.contentLimit, keepBytes: 4 * this.contentLimit, skipDepth: 3, measure: [STRUCTURED] });
+    this.answer.reducer = reducer;
+    const limit = this.responseLimit;
+    const mine = (e: unknown) => e instanceof GuardError || e instanceof NotJsonError || e instanceof CutShortError;
+    const stopWith = (e: Error): Error => {
+      this.fail(e);
+      return e;
+    };
+    return new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        this.answer.bytes += chunk.length;
+        if (this.answer.bytes > limit) return done(stopWith(new GuardError("listing-too-large", "the answer passed its bound", { kind: "response", limit })));
+        if (reducer === null) return done(null, chunk);
+        try {
+          const out = reducer.push(chunk);
+          done(null, out.length > 0 ? out : undefined);
+        } catch (e) {
+          done(stopWith(e as Error));
+        }
+      },
+      flush: (done) => {
+        if (reducer !== null) {
+          try {
+            reducer.end();
+          } catch (e) {
+            return done(stopWith(e as Error));
+          }
+        } else {
+          // The stream is over: if the SDK has not handed over the answer by now, there is none.
+          this.endTimer = setTimeout(() => this.fail(new StreamEnded()), END_GRACE_MS);
+        }
+        done();
+      },
+      destroy: (error, done) => {
+        if (error !== null && !mine(error)) this.fail(new Dropped(error.message));
+        done(error);
+      },
+    });
+  }
+
+  /** The work, or the first of: its deadline, a stop, a garbled message. */
+  async within<T>(ms: number, work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Deadline()), ms)));
+    try {
+      return await Promise.race([work, late, this.broken]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Notifications being sent (a cancellation, above all): the session waits for them, briefly, before it ends. */
+  private readonly sending = new Set<Promise<unknown>>();
+
+  private tracked<T extends Transport>(transport: T): T {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const sent = send(message, options);
+      if (!("id" in message)) {
+        const settled = sent.catch(() => {});
+        this.sending.add(settled);
+        void settled.finally(() => this.sending.delete(settled));
+      }
+      return sent;
+    };
+    return transport;
+  }
+
+  private watch(c: Client): void {
+    c.onerror = (e) => {
+      if (isGarbled(e)) this.fail(e);
+      else if (this.phase === "call" && e instanceof Error && /^SSE stream disconnected/.test(e.message)) this.fail(new Dropped(e.message));
+    };
+  }
+
+  async connect(): Promise<void> {
+    const url = new URL(this.target.url);
+    const requestInit: RequestInit = { headers: this.target.headers ?? {} };
+    this.client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
+    this.watch(this.client);
+    this.transport = this.tracked(new StreamableHTTPClientTransport(url, { fetch: this.guard.fetch, requestInit, reconnectionOptions: NO_RETRY }));
+    let first: StreamableHTTPError;
+    try {
+      await this.client.connect(this.transport, { timeout: this.connectTimeout + 1000 });
+      return;
+    } catch (e) {
+      if (this.failure !== null || !(e instanceof StreamableHTTPError) || e.code === undefined || e.code < 400 || e.code > 499) throw e;
+      first = e;
+    }
+    // MCP's backwards compatibility: a 4xx to the POST means an older server, with an event stream at GET.
+    this.client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
+    this.watch(this.client);
+    this.transport = this.tracked(new SSEClientTransport(url, { fetch: this.guard.fetch, requestInit }));
+    try {
+      await this.client.connect(this.transport, { timeout: this.connectTimeout + 1000 });
+    } catch (e) {
+      if (this.failure !== null || isGarbled(e) || e instanceof McpError) throw e;
+      const second = e instanceof SseError && e.code !== undefined ? `HTTP ${e.code}` : clip(e instanceof Error ? e.message : String(e), 120);
+      throw new Refusal(
+        "connect-failed",
+        `${this.target.name} is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP ${first.code}, and the older event stream (GET) failed too (${second}).`,
+      );
+    }
+  }
+
+  /** The listing's entry named `name` (the first, if two are), reading pages only until it is found; null when none is. */
+  async findTool(name: string): Promise<{ entry: Record<string, unknown> | null; listed: number }> {
+    const maxPages = this.options.maxPages ?? MAX_PAGES;
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let listed = 0;
+    for (let page = 1; ; page++) {
+      const result = await this.client!.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ANY_RESULT, { timeout: this.listTimeout + 1000 });
+      const tools = isObject(result) ? result["tools"] : undefined;
+      if (!Array.isArray(tools)) throw new Refusal("invalid-listing", `${this.target.name} is unavailable: page ${page} of its tools/list has no \`tools\` array.`);
+      listed += tools.length;
+      const entry = tools.find((t): t is Record<string, unknown> => isObject(t) && t["name"] === name);
+      if (entry !== undefined) return { entry, listed };
+      const next = (result as Record<string, unknown>)["nextCursor"];
+      if (next === undefined || next === null) return { entry: null, listed };
+      if (typeof next !== "string" || seen.has(next) || page >= maxPages) {
+        throw new Refusal("invalid-listing", `${this.target.name} is unavailable: its tools/list does not end (page ${page} gives ${typeof next !== "string" ? "a cursor that is not a string" : seen.has(next) ? "a cursor seen before" : `more than ${formatCount(maxPages)} pages`}).`);
+      }
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  /** tools/call, with its progress counted; resolves to the result as the SDK parsed it (cut down, for a JSON answer). */
+  async call(call: TryCall, onProgress: () => void): Promise<unknown> {
+    const abort = new AbortController();
+    try {
+      return await this.within(
+        this.callTimeout,
+        this.client!.request({ method: "tools/call", params: { name: call.tool, arguments: call.arguments } }, ANY_RESULT, {
+          timeout: this.callTimeout + 1000,
+          signal: abort.signal,
+          onprogress: onProgress,
+        }),
+      );
+    } catch (e) {
+      // Tells the app to stop working on it (notifications/cancelled), then the session ends.
+      if (e instanceof Deadline || this.failure !== null) abort.abort(e);
+      throw e;
+    }
+  }
+
+  /** A failure of connecting or listing, worded as the check words it (the app is unavailable). */
+  describeOpening(e: unknown): { code: TryRefusalCode; message: string } {
+    const name = this.target.name;
+    if (e instanceof Refusal) return { code: e.code, message: e.message };
+    if (e instanceof Deadline) {
+      return this.phase === "connect"
+        ? { code: "connect-timeout", message: `${name} is unavailable: it did not finish connecting (MCP initialize) within ${seconds(this.connectTimeout)}.` }
+        : { code: "list-timeout", message: `${name} is unavailable: it did not list its tools within ${seconds(this.listTimeout)}.` };
+    }
+    const guardError = this.failure instanceof GuardError ? this.failure : e instanceof GuardError ? e : null;
+    if (guardError !== null) {
+      if (guardError.bound === undefined) return { code: guardError.code, message: `${name} is unavailable: ${guardError.reason}.` };
+      if (this.phase === "connect") return { code: "connect-failed", message: `${name} is unavailable: while connecting, ${guardError.reason}.` };
+      return { code: "listing-too-large", message: `${name} is unavailable: one answer to its tools/list was too large: ${guardError.reason}.` };
+    }
+    const what = this.phase === "connect" ? "initialize" : "tools/list";
+    const code = this.phase === "connect" ? "connect-failed" : "invalid-listing";
+    if (isGarbled(e)) return { code, message: `${name} is unavailable: its answer to ${what} ${e instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
+    if (e instanceof StreamableHTTPError) return { code: "connect-failed", message: `${name} is unavailable: it answered ${what} with ${e.code === -1 ? "a type that is not JSON or an event stream" : `HTTP ${e.code}`}.` };
+    if (e instanceof McpError) {
+      if (e.code === -32000 && /Connection closed/i.test(e.message)) return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
+      return { code, message: `${name} is unavailable: it answered ${what} with an error: ${clip(e.message, 160)} (code ${e.code}).` };
+    }
+    return { code, message: `${name} is unavailable: reading its ${what} failed (${clip(e instanceof Error ? e.message : String(e), 160)}).` };
+  }
+
+  /** A failure of the call itself. */
+  describeCall(e: unknown, tool: string): { code: TryRefusalCode; message: string } {
+    const name = this.target.name;
+    const failure = this.failure ?? e;
+    const read = bytesText(this.answer.bytes);
+    if (e instanceof Deadline && this.failure === null) {
+      return { code: "call-timeout", message: `${name} did not answer the call of ${tool} within ${seconds(this.callTimeout)}, so it was stopped (${read} read).` };
+    }
+    if (failure instanceof GuardError) {
+      if (failure.bound?.kind === "event") return { code: "event-too-large", message: `One streamed event of ${name}'s answer passed ${mib(failure.bound.limit)}, so reading stopped.` };
+      if (failure.bound !== undefined) return { code: "answer-too-large", message: `${name}'s answer passed ${mib(failure.bound.limit)}, so reading stopped.` };
+      return { code: failure.code, message: `${name} is unavailable: ${failure.reason}.` };
+    }
+    if (failure instanceof NotJsonError) return { code: "invalid-answer", message: `${name}'s answer to the call is not JSON: ${failure.message}.` };
+    if (failure instanceof CutShortError || failure instanceof Dropped) {
+      return { code: "connection-dropped", message: `${name} closed the connection before its answer was complete (${read} read).` };
+    }
+    if (failure instanceof StreamEnded) {
+      const events = `${formatCount(this.answer.events)} ${this.answer.events === 1 ? "event" : "events"}`;
+      return { code: "connection-dropped", message: `${name} ended its event stream without answering the call (${events}, ${read}).` };
+    }
+    if (isGarbled(failure)) {
+      return { code: "invalid-answer", message: `${name}'s answer to the call ${failure instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
+    }
+    if (failure instanceof StreamableHTTPError) {
+      const type = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(failure.message);
+      if (type !== null) return { code: "invalid-answer", message: `${name} answered the call with ${clip(type[1] ?? "", 80)}, not JSON or an event stream.` };
+      return { code: "call-failed", message: `${name} answered the call with HTTP ${failure.code}.` };
+    }
+    if (failure instanceof McpError) {
+      if (failure.code === -32000 && /Connection closed/i.test(failure.message)) {
+        return { code: "connection-dropped", message: `${name} closed the connection before it answered the call (${read} read).` };
+      }
+      return { code: "call-failed", message: `${name} answered the call with an error, not a result: ${clip(failure.message.replace(/^MCP error -?\d+: /, ""), 300)} (code ${failure.code}).` };
+    }
+    const text = failure instanceof Error ? failure.message : String(failure);
+    if (/terminated|aborted|socket|ECONNRESET|EPIPE|other side closed/i.test(text)) {
+      return { code: "connection-dropped", message: `${name} closed the connection before its answer was complete (${read} read).` };
+    }
+    return { code: "call-failed", message: `The call of ${tool} failed: ${clip(text, 200)}.` };
+  }
+
+  async close(): Promise<void> {
+    this.finished = true;
+    clearTimeout(this.endTimer);
+    const transport = this.transport;
+    const sessionId = transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
+    const protocolVersion = transport instanceof StreamableHTTPClientTransport ? transport.protocolVersion : undefined;
+    if (this.sending.size > 0) await Promise.race([Promise.all(this.sending), new Promise((r) => setTimeout(r, TERMINATE_TIMEOUT_MS / 2))]);
+    await this.client?.close().catch(() => {});
+    const release = () => {
+      this.master.abort(CLOSED);
+      this.guard.destroy();
+    };
+    if (sessionId === undefined) return release();
+    // End the session (MCP: DELETE with its id), bounded, without holding up the answer.
+    const headers: Record<string, string> = { ...this.target.headers, "mcp-session-id": sessionId };
+    if (protocolVersion !== undefined) headers["mcp-protocol-version"] = protocolVersion;
+    void this.guard
+      .fetch(this.target.url, { method: "DELETE", headers, signal: AbortSignal.timeout(TERMINATE_TIMEOUT_MS) })
+      .then((r) => r.body?.cancel())
+      .catch(() => {});
+    setTimeout(release, TERMINATE_TIMEOUT_MS).unref();
+  }
+}
+
+const STRUCTURED: JsonPath = ["result", "structuredContent"];
+
+function refusedAnswer(tool: string, refused: { code: TryRefusalCode; message: string }, measured?: { bytes: number; events: number; largestEventBytes: number; ms: number; progress: number }): TryAnswer {
+  return {
+    outcome: "refused",
+    bytes: measured?.bytes ?? 0,
+    events: measured?.events ?? 0,
+    largestEventBytes: measured?.largestEventBytes ?? 0,
+    ms: measured?.ms ?? 0,
+    content: [],
+    isError: false,
+    progress: measured?.progress ?? 0,
+    tool,
+    refused,
+  };
+}
+
+/** Opens a session, runs `work` in it, and closes it in every outcome. */
+async function inSession<T>(target: TryTarget, options: TryOptions, work: (session: Session) => Promise<T>): Promise<T> {
+  const session = new Session(target, options);
+  try {
+    return await work(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** Connects and finds the tool; a refusal when either fails or the tool is not listed. */
+async function openAndFind(session: Session, tool: string): Promise<{ entry: Record<string, unknown> } | { refused: { code: TryRefusalCode; message: string } }> {
+  try {
+    await session.within(session.connectTimeout, session.connect());
+    session.phase = "list";
+    const found = await session.within(session.listTimeout, session.findTool(tool));
+    if (found.entry === null) {
+      const lists = `${formatCount(found.listed)} ${found.listed === 1 ? "tool" : "tools"}`;
+      return { refused: { code: "unknown-tool", message: `${session.target.name} lists no tool named ${JSON.stringify(clip(tool, 100))} (it lists ${lists}): it may have been renamed or removed; re-check the app.` } };
+    }
+    return { entry: found.entry };
+  } catch (e) {
+    return { refused: session.describeOpening(e) };
+  }
+}
+
+/** What the try form needs of one tool of a live app: its title, policy and input schema. */
+export async function describeTool(target: TryTarget, tool: string, options: TryOptions = {}): Promise<DescribeResult> {
+  return inSession(target, options, async (session) => {
+    const found = await openAndFind(session, tool);
+    if ("refused" in found) return { kind: "refused", refused: found.refused };
+    return { kind: "tool", tool: toolToTryOf(found.entry) };
+  });
+}
+
+/** A listing entry as the try form shows it. */
+export function toolToTryOf(entry: Record<string, unknown>): ToolToTry {
+  const annotations = isObject(entry["annotations"]) ? entry["annotations"] : null;
+  const name = String(entry["name"]);
+  return {
+    name,
+    title: toolTitle({ name, title: entry["title"] }, annotations).title,
+    policy: toolPolicy(readHints(annotations).hints),
+    inputSchema: entry["inputSchema"] ?? null,
+  };
+}
+
+/**
+ * Calls `call.tool` of the app with `call.arguments`, after checking them against its input
+ * schema (SPEC §14). The answer is "answered" whenever the tool answered, `isError` included
+ * (the tool's own error, shown as the tool's); anything else is "refused" with the reason.
+ */
+export async function tryTool(target: TryTarget, call: TryCall, options: TryOptions = {}): Promise<TryResult> {
+  return inSession(target, options, async (session) => {
+    const found = await openAndFind(session, call.tool);
+    if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused) };
+    const issues = argumentIssues(found.entry["inputSchema"], call.arguments);
+    if (issues.length > 0) return { kind: "invalid-arguments", message: argumentIssuesMessage(issues), issues };
+
+    session.phase = "call";
+    let progress = 0;
+    const started = session.clock();
+    const measured = () => ({ bytes: session.answer.bytes, events: session.answer.events, largestEventBytes: session.answer.largestEventBytes, ms: session.clock() - started, progress });
+    let result: unknown;
+    try {
+      result = await session.call(call, () => progress++);
+    } catch (e) {
+      return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()) };
+    }
+    const ms = session.clock() - started;
+    if (!isObject(result) || (result["content"] !== undefined && !Array.isArray(result["content"]))) {
+      const why = !isObject(result) ? "its result is not an object" : "its `content` is not an array";
+      return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-answer", message: `${target.name}'s answer to the call is not a tool's result: ${why}.` }, measured()) };
+    }
+    const reducer = session.answer.reducer;
+    const content = displayContent(result, reducer, options.contentLimit ?? CONTENT_LIMIT);
+    return {
+      kind: "answer",
+      answer: {
+        outcome: "answered",
+        bytes: session.answer.bytes,
+        events: session.answer.events,
+        largestEventBytes: session.answer.largestEventBytes,
+        ms,
+        content,
+        isError: result["isError"] === true,
+        progress,
+        tool: call.tool,
+      },
+    };
+  });
+}
+
+// ---- What is shown of an answer ----
+
+interface Trace {
+  cuts: ReadonlyMap<string, number>;
+  skipped: ReadonlyMap<string, number>;
+  sizes: ReadonlyMap<string, number>;
+}
+
+const NO_TRACE: Trace = { cuts: new Map(), skipped: new Map(), sizes: new Map() };
+
+/** The first `max` UTF-8 bytes of a text, on whole characters. */
+function firstBytes(text: string, max: number): string {
+  if (text.length <= max / 3) return text;
+  const bytes = Buffer.from(text);
+  if (bytes.length <= max) return text;
+  return bytes.subarray(0, Math.max(0, max)).toString("utf8").replace(/\uFFFD$/, "");
+}
+
+/** Bytes a base64 text of `length` characters (ending as `text` does) decodes to. */
+function base64Bytes(length: number, text: string): number {
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((length * 3) / 4) - padding);
+}
+
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+
+/**
+ * The answer's content for display: texts (up to `limit` bytes in all, inert: the page never
+ * renders them as HTML), structured content as formatted JSON, the rest named with its size.
+ * Sizes are the answer's own, from the reducer's record where it cut a string short.
+ */
+export function displayContent(result: Record<string, unknown>, reducer: Trace | null, limit = CONTENT_LIMIT): TryContentItem[] {
+  const trace = reducer ?? NO_TRACE;
+  let room = limit;
+  const sizeOf = (path: JsonPath, value: string) => trace.cuts.get(pathKey(path)) ?? Buffer.byteLength(value);
+  const take = (text: string, full: number, cut: boolean) => {
+    const shown = firstBytes(text, room);
+    room -= Buffer.byteLength(shown);
+    return { text: shown, bytes: full, cut: cut || shown.length < text.length };
+  };
+  const items: TryContentItem[] = [];
+  const content = Array.isArray(result["content"]) ? result["content"] : [];
+  content.forEach((item: unknown, i) => {
+    const at: JsonPath = ["result", "content", i];
+    const path = (...rest: JsonPath) => [...at, ...rest];
+    if (!isObject(item)) {
+      items.push({ type: "other", kind: typeof item, bytes: Buffer.byteLength(JSON.stringify(item) ?? "") });
+      return;
+    }
+    const type = str(item["type"]) ?? "unknown";
+    const text = str(item["text"]);
+    if (type === "text" && text !== null) {
+      const full = sizeOf(path("text"), text);
+      items.push({ type: "text", ...take(text, full, trace.cuts.has(pathKey(path("text")))) });
+    } else if ((type === "image" || type === "audio") && str(item["data"]) !== null) {
+      const data = str(item["data"])!;
+      items.push({ type, mimeType: str(item["mimeType"]), bytes: base64Bytes(sizeOf(path("data"), data), data) });
+    } else if (type === "resource" && isObject(item["resource"])) {
+      const resource = item["resource"];
+      const body = str(resource["text"]);
+      const blob = str(resource["blob"]);
+      const meta = { uri: str(resource["uri"]), mimeType: str(resource["mimeType"]) };
+      if (body !== null) {
+        const shown = take(body, sizeOf(path("resource", "text"), body), trace.cuts.has(pathKey(path("resource", "text"))));
+        items.push({ type: "resource", ...meta, text: shown.text, bytes: shown.bytes, cut: shown.cut });
+      } else {
+        items.push({ type: "resource", ...meta, text: null, bytes: blob === null ? 0 : base64Bytes(sizeOf(path("resource", "blob"), blob), blob), cut: false });
+      }
+    } else if (type === "resource_link") {
+      items.push({ type: "resource_link", uri: str(item["uri"]), name: str(item["name"]), mimeType: str(item["mimeType"]) });
+    } else {
+      items.push({ type: "other", kind: clip(type, 60), bytes: Buffer.byteLength(JSON.stringify(item)) });
+    }
+  });
+  const more = trace.skipped.get(pathKey(["result", "content"]));
+  if (more !== undefined && more > 0) items.push({ type: "more", count: more });
+  if (result["structuredContent"] !== undefined) {
+    const json = JSON.stringify(result["structuredContent"], null, 2) ?? "null";
+    const inner = pathKey(STRUCTURED).slice(0, -1);
+    const wasCut = [...trace.cuts.keys(), ...trace.skipped.keys()].some((k) => k.startsWith(inner));
+    const full = trace.sizes.get(pathKey(STRUCTURED)) ?? Buffer.byteLength(JSON.stringify(result["structuredContent"]));
+    const shown = take(json, full, wasCut);
+    items.push({ type: "structured", json: shown.text, bytes: shown.bytes, cut: shown.cut });
+  }
+  return items;
+}
