@@ -1,0 +1,155 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import pkg from "@/package.json";
+import { appUrl } from "@/lib/schemas/check";
+
+/** Where a listing comes from: a file, stdin (`-`), or a live app. */
+export type Source = { kind: "file"; path: string } | { kind: "url"; url: string; headers: Record<string, string> };
+
+export interface CliOptions {
+  /** The app being checked: connected last, after every `--after` app. */
+  app: { name: string; source: Source };
+  /** Apps the person connected before it, earliest first. */
+  after: { name: string; source: Source }[];
+  /** Theorem's own names (the `theorem` object of SPEC §8), from a file. */
+  theoremFile?: string;
+  json: boolean;
+  strict: boolean;
+}
+
+/** Bad usage or input (exit 2): one line saying what is wrong. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export type ParsedArgs = { kind: "check"; options: CliOptions } | { kind: "done"; output: string };
+
+/** The exit codes of SPEC §15. */
+export const EXIT = { ok: 0, fails: 1, usage: 2, couldNotCheck: 3 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+const HELP_AFTER = `
+The app is the one given by --url or --listing; --after apps were connected before it, in order.
+A listing is what /preview accepts: a tools/list result {"tools": [...]}, a JSON-RPC answer
+holding one, or the bare array. Live apps are read as the dashboard reads them (3 s to connect,
+8 s to list, 250,000 characters); private addresses only when CHECK_ALLOW_HOSTS names them.
+
+Exit codes:
+  0  the app is available and every tool is included
+  1  the app is unavailable, or a tool is left out (with --strict, also any warning)
+  2  bad usage or input
+  3  could not check from here (DNS failure, refused connection, refused address)
+
+Examples:
+  theorem-check --listing tools.json --name Attendance
+  theorem-check --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN" --name Attendance --json
+  theorem-check --listing - --name Attendance --after Calendar=calendar.json --strict < tools.json
+`;
+
+/** Accepts an option once: a second `--url` is a mistake, not an override. */
+function once(flag: string) {
+  return (value: string, previous: string | undefined) => {
+    if (previous !== undefined) throw new InvalidArgumentError(`give ${flag} once.`);
+    return value;
+  };
+}
+
+function collect(value: string, previous: string[] | undefined) {
+  return [...(previous ?? []), value];
+}
+
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** An app's URL, as the check API takes it: http(s), and no credentials (those go in a header). */
+function checkedUrl(url: string, flag: string): string {
+  const parsed = appUrl.safeParse(url);
+  if (!parsed.success) throw new UsageError(`${flag} ${url} is not an http:// or https:// URL.`);
+  const u = new URL(parsed.data);
+  if (u.username !== "" || u.password !== "") throw new UsageError(`${flag} ${u.host}: give credentials with --header, not in the URL.`);
+  return parsed.data;
+}
+
+/** `Name: value` as curl takes it: the name before the first colon, the value after it, trimmed. */
+function header(text: string): [string, string] {
+  const colon = text.indexOf(":");
+  if (colon <= 0) throw new UsageError(`--header ${JSON.stringify(text)} is not 'Name: value'.`);
+  return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
+}
+
+function afterApp(text: string): { name: string; source: Source } {
+  const eq = text.indexOf("=");
+  if (eq <= 0 || eq === text.length - 1) throw new UsageError(`--after ${JSON.stringify(text)} is not NAME=FILE or NAME=URL.`);
+  const name = text.slice(0, eq);
+  const where = text.slice(eq + 1);
+  if (URL_LIKE.test(where)) return { name, source: { kind: "url", url: checkedUrl(where, `--after ${name}=`), headers: {} } };
+  return { name, source: { kind: "file", path: where } };
+}
+
+function program(write: (text: string) => void): Command {
+  return new Command()
+    .name("theorem-check")
+    .description("Checks how Theorem names, asks for and sizes an MCP app's tools, as the Connections check does, without a server.")
+    .version(pkg.version, "-V, --version")
+    .addOption(new Option("--url <url>", "read the app live over MCP").argParser(once("--url")).conflicts("listing"))
+    .option("--header <header>", "a header for --url, as 'Name: value' (repeatable)", collect)
+    .option("--listing <file>", "the app's listing from a file, or - for stdin", once("--listing"))
+    .option("--name <name>", "the app's name, as connected", once("--name"))
+    .option("--after <name=source>", "an app connected earlier, from a file or URL (repeatable, in order)", collect)
+    .option("--theorem <file>", 'Theorem\'s own names: {"connections"?: [...], "tools"?: [...]}', once("--theorem"))
+    .option("--json", "print the answer of POST /api/check (SPEC §8)")
+    .option("--strict", "fail on warnings (tool notes) too")
+    .addHelpText("after", HELP_AFTER)
+    .helpOption("-h, --help", "show this help")
+    .allowExcessArguments(false)
+    .exitOverride()
+    .configureOutput({ writeOut: write, writeErr: () => {}, outputError: () => {} });
+}
+
+/** One line from commander's message: `error: unknown option '--jsn'\n(Did you mean --json?)`. */
+function oneLine(message: string): string {
+  return message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ");
+}
+
+/**
+ * Reads the command line (without `node` and the script). Throws `UsageError` for anything
+ * that cannot be checked: unknown flags, a missing `--name`, both or neither of `--url` and
+ * `--listing`, a header that is not `Name: value`, a URL that is not http(s).
+ */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  let output = "";
+  const cmd = program((text) => (output += text));
+  try {
+    cmd.parse([...argv], { from: "user" });
+  } catch (e) {
+    if (!(e instanceof CommanderError)) throw e;
+    if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "done", output };
+    throw new UsageError(`${oneLine(e.message)} (see theorem-check --help)`);
+  }
+  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; json?: boolean; strict?: boolean }>();
+  const headerArgs = o.header ?? [];
+  if (o.url === undefined && o.listing === undefined) throw new UsageError("give the app as --url URL or --listing FILE (- for stdin).");
+  if (o.name === undefined) throw new UsageError("give the app's name with --name NAME.");
+  if (headerArgs.length > 0 && o.url === undefined) throw new UsageError("--header goes with --url: a listing file is not fetched.");
+  const headers: Record<string, string> = {};
+  for (const [name, value] of headerArgs.map(header)) {
+    // The last of two headers whose names differ only in case wins, as one header would.
+    for (const known of Object.keys(headers)) if (known.toLowerCase() === name.toLowerCase()) delete headers[known];
+    headers[name] = value;
+  }
+  const source: Source = o.url !== undefined ? { kind: "url", url: checkedUrl(o.url, "--url"), headers } : { kind: "file", path: o.listing! };
+  const after = (o.after ?? []).map(afterApp);
+  const fromStdin = [source, ...after.map((a) => a.source)].filter((s) => s.kind === "file" && s.path === "-").length;
+  if (fromStdin + (o.theorem === "-" ? 1 : 0) > 1) throw new UsageError("only one listing can come from stdin (-).");
+  return {
+    kind: "check",
+    options: {
+      app: { name: o.name, source },
+      after,
+      ...(o.theorem !== undefined ? { theoremFile: o.theorem } : {}),
+      json: o.json === true,
+      strict: o.strict === true,
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { readFile } from "node:fs/promises";
+import type { z } from "zod";
+import { parseJson } from "@/lib/json-text";
+import { readListingText } from "@/lib/listing-input";
+import { checkRequest, type CheckRequest } from "@/lib/schemas/check";
+import { UsageError, type CliOptions, type Source } from "./args";
+
+export interface InputIo {
+  /** Everything on stdin, once (for `-`). */
+  readStdin: () => Promise<Uint8Array>;
+  /** A file's bytes; default `fs.readFile`. */
+  readFile?: (path: string) => Promise<Uint8Array>;
+}
+
+/** What the file could not be read for, as a person would say it. */
+function unreadable(path: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why =
+    code === "ENOENT" ? "there is no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" || code === "EPERM" ? "it may not be read (permission)" : `it could not be read (${code ?? String(e)})`;
+  return new UsageError(`cannot read ${path}: ${why}.`);
+}
+
+// Decoded as the check route decodes a body: UTF-8, a byte-order mark dropped.
+const decode = (bytes: Uint8Array) => new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+
+async function readText(path: string, io: InputIo): Promise<string> {
+  if (path === "-") return decode(await io.readStdin());
+  try {
+    return decode(await (io.readFile ?? readFile)(path));
+  } catch (e) {
+    throw unreadable(path, e);
+  }
+}
+
+const shown = (path: string) => (path === "-" ? "stdin" : path);
+
+/** A listing file as `/preview` takes it: the `tools` array, `{"tools": [...]}`, or a JSON-RPC answer holding one. */
+export async function readListingFile(path: string, io: InputIo): Promise<unknown[]> {
+  const text = await readText(path, io);
+  if (text.trim() === "") throw new UsageError(`${shown(path)} is empty: give the JSON a tools/list returns, or its tools array.`);
+  const read = readListingText(text);
+  if (!read.ok) throw new UsageError(`${shown(path)}: ${read.message}`);
+  return read.tools;
+}
+
+/** The `theorem` object of SPEC §8 from a file; its shape is checked with the request's schema. */
+export async function readTheoremFile(path: string, io: InputIo): Promise<unknown> {
+  const text = await readText(path, io);
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    const where = parsed.at ? `line ${parsed.at.line}, column ${parsed.at.column}` : "an unknown place";
+    throw new UsageError(`${shown(path)}: Not valid JSON: it breaks at ${where} (${parsed.message}).`);
+  }
+  return parsed.value;
+}
+
+async function appInput(name: string, source: Source, io: InputIo): Promise<Record<string, unknown>> {
+  if (source.kind === "url") return { name, url: source.url, ...(Object.keys(source.headers).length > 0 ? { headers: source.headers } : {}) };
+  return { name, tools: await readListingFile(source.path, io) };
+}
+
+/** Which flag an issue of the request is about: `apps.2.headers.X` → `--header X`. */
+function flagOf(path: readonly PropertyKey[], options: CliOptions): string {
+  const [top, index, field, key] = path;
+  if (top === "theorem") return `--theorem ${options.theoremFile ?? ""}`.trim();
+  if (top !== "apps" || typeof index !== "number") return "";
+  if (index < options.after.length) return `--after ${options.after[index]!.name}=…`;
+  if (field === "headers") return typeof key === "string" ? `--header ${key}` : "--header";
+  if (field === "tools") return "--listing";
+  return field === "name" ? "--name" : field === "url" ? "--url" : "";
+}
+
+/** The first issue as one line, naming the flag it is about. */
+function issueLine(error: z.ZodError, options: CliOptions): string {
+  const first = error.issues[0];
+  const flag = first === undefined ? "" : flagOf(first.path, options);
+  const message = (first?.message ?? "The input is not of the expected shape.").replace(/\.$/, "");
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : "";
+  return `${flag === "" ? "" : `${flag}: `}${message}${more}.`;
+}
+
+/**
+ * The `POST /api/check` body these options stand for (SPEC §8): the `--after` apps in order,
+ * then the app; `theorem` from `--theorem`. Checked with the route's own schema.
+ */
+export async function buildRequest(options: CliOptions, io: InputIo): Promise<CheckRequest> {
+  const apps: Record<string, unknown>[] = [];
+  for (const a of options.after) apps.push(await appInput(a.name, a.source, io));
+  apps.push(await appInput(options.app.name, options.app.source, io));
+  const body: Record<string, unknown> = { apps };
+  if (options.theoremFile !== undefined) body["theorem"] = await readTheoremFile(options.theoremFile, io);
+  const parsed = checkRequest.safeParse(body);
+  if (!parsed.success) throw new UsageError(issueLine(parsed.error, options));
+  return parsed.data;
+}

@@ -1,0 +1,86 @@
+import "server-only";
+import { checkResultJson } from "@/lib/check/answer-json";
+import { checkListings, type AppListing } from "@/lib/engine/check";
+import { resolveTheorem } from "@/lib/engine/theorem";
+import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
+import { EXIT, parseArgs, UsageError, type ExitCode } from "./args";
+import { buildRequest, type InputIo } from "./inputs";
+import { printable, report } from "./table";
+import { notReached, verdict } from "./verdict";
+
+export interface CliIo extends InputIo {
+  /** Writes to stdout; resolves once the text is handed on (so large answers are not held in memory). */
+  out: (text: string) => Promise<void> | void;
+  err: (text: string) => Promise<void> | void;
+  /** `CHECK_ALLOW_HOSTS` for live reads; left out, the reader takes it from the environment. */
+  allowHosts?: string;
+}
+
+/** Pieces of the answer are written in strings of about this many characters. */
+const WRITE_CHARS = 256 * 1024;
+
+async function writeJson(result: CheckResult, out: CliIo["out"]): Promise<void> {
+  let pending = "";
+  for (const piece of checkResultJson(result)) {
+    pending += piece;
+    if (pending.length >= WRITE_CHARS) {
+      await out(pending);
+      pending = "";
+    }
+  }
+  await out(`${pending}\n`);
+}
+
+/**
+ * Reads every app of the request as `POST /api/check` does, in-process: inline listings as
+ * given, live apps over MCP all at once through the same reader, then the same engine.
+ * Answers the result and, per app, whether it was reached at all.
+ */
+export async function checkRequestHere(request: CheckRequest, allowHosts?: string): Promise<{ result: CheckResult; reached: boolean[] }> {
+  const reached = request.apps.map(() => true);
+  // The MCP client is most of the bundle: loaded only when an app is read live.
+  const anyLive = request.apps.some((app) => app.url !== undefined);
+  const readLiveApp = anyLive ? (await import("@/lib/mcp/read-app")).readLiveApp : null;
+  const options = anyLive && allowHosts !== undefined ? { allow: (await import("@/lib/mcp/address")).parseAllowList(allowHosts) } : {};
+  const listings = await Promise.all(
+    request.apps.map(async (app, index): Promise<AppListing> => {
+      if (app.url === undefined || readLiveApp === null) return { name: app.name, entries: app.tools ?? [] };
+      const listing = await readLiveApp({ name: app.name, url: app.url, ...(app.headers ? { headers: app.headers } : {}) }, options);
+      if (notReached(app.name, listing.unavailable)) reached[index] = false;
+      return listing;
+    }),
+  );
+  return { result: checkListings(listings, resolveTheorem(request.theorem)), reached };
+}
+
+/**
+ * `theorem-check` (SPEC §15): parses the command line, checks the app after the `--after`
+ * apps, prints the §8 answer (`--json`) or a readable report, and answers the exit code.
+ * Bad usage or input is one line on stderr and exit 2; nothing is read then.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  let request: CheckRequest;
+  let json: boolean;
+  let strict: boolean;
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed.kind === "done") {
+      await io.out(parsed.output);
+      return EXIT.ok;
+    }
+    ({ json, strict } = parsed.options);
+    request = await buildRequest(parsed.options, io);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    await io.err(`theorem-check: ${e.message.replace(/\s*[\r\n]+\s*/g, " ")}\n`);
+    return EXIT.usage;
+  }
+  const { result, reached } = await checkRequestHere(request, io.allowHosts);
+  const judged = verdict(result, reached, strict);
+  const { code } = judged;
+  const reason = printable(judged.reason);
+  if (json) await writeJson(result, io.out);
+  else await io.out(`${report(result)}\n${code === EXIT.ok ? "OK" : code === EXIT.couldNotCheck ? "COULD NOT CHECK" : "FAILS"}: ${reason}\n`);
+  if (code === EXIT.couldNotCheck) await io.err(`theorem-check: ${reason}\n`);
+  return code;
+}

@@ -1,0 +1,131 @@
+import { formatCount } from "@/lib/engine/listing-size";
+import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
+
+export const POLICY_WORDS: Record<Policy, string> = {
+  "asks-first": "asks first",
+  "runs-freely": "runs freely",
+};
+
+/** Why a tool is not in the model's list, in a word or two (the full sentence follows the table). */
+export function leftOutWords(code: LeftOutCode): string {
+  switch (code) {
+    case "name-taken":
+      return "name taken";
+    case "theorem-tool":
+      return "Theorem's own tool";
+    case "invalid":
+      return "not a tool";
+    case "awaiting-review":
+      return "awaiting review";
+    default: {
+      const exhaustive: never = code;
+      return exhaustive;
+    }
+  }
+}
+
+// Control characters (C0, DEL, C1) and bidirectional overrides in what an app sent could
+// move the cursor, recolour the terminal or reorder the line: each is shown as U+FFFD.
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** App-given text on one line, safe to print: line breaks and tabs folded to spaces, controls replaced. */
+export function printable(text: string): string {
+  return text.replace(/[\t\n\r]+/g, " ").replace(UNPRINTABLE, "\uFFFD");
+}
+
+const width = (text: string) => [...text].length;
+
+function clip(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
+}
+
+/** Rows as aligned columns, two spaces apart; the last column is not padded. */
+export function columns(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, width(cell))));
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat((widths[i] ?? 0) - width(cell))))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+/** SPEC §7's deadlines, as lib/mcp/read-app.ts keeps them (not imported: the MCP client loads only for live reads). */
+export const CONNECT_LIMIT_MS = 3000;
+export const LIST_LIMIT_MS = 8000;
+
+const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${formatCount(Math.round(ms / 100) / 10)} s`);
+
+export function timingsLine(timings: Timings | null): string {
+  if (timings === null) return "Timings: none (read from a file, or not connected).";
+  const connect = `connected in ${seconds(timings.connectMs)} of ${seconds(CONNECT_LIMIT_MS)}`;
+  return `Timings: ${connect}${timings.listMs === null ? "" : `, listed in ${seconds(timings.listMs)} of ${seconds(LIST_LIMIT_MS)}`}.`;
+}
+
+export function sizeLine(app: AppCheck): string {
+  const { chars, limit, entries, stopped, largest } = app.listing;
+  const share = limit > 0 ? ((chars / limit) * 100).toFixed(1) : "0";
+  const biggest = largest.slice(0, 3).map((t) => `${printable(t.name ?? `entry ${t.index + 1}`)} (${formatCount(t.chars)})`);
+  const over = chars > limit || stopped ? " — over the limit" : "";
+  return `Listing: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${formatCount(entries)} ${entries === 1 ? "entry" : "entries"}${biggest.length > 0 ? `; largest ${biggest.join(", ")}` : ""}.`;
+}
+
+function toolRow(tool: ToolCheck, available: boolean): string[] {
+  const whole = tool.wholeName ?? `(entry ${tool.index + 1})`;
+  const title = clip(printable(tool.title), 40);
+  if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code)];
+  const badges = `${POLICY_WORDS[tool.policy]}, ${tool.runsTogether ? "runs together" : "runs alone"}`;
+  return [whole, title, badges, tool.included ? "" : available ? "not included" : "app unavailable"];
+}
+
+/** One app's check in full: status, reason, size, timings, its tools as a table, what was left out and why, notes. */
+export function appReport(app: AppCheck): string[] {
+  const lines: string[] = [];
+  const status = app.status === "available" ? "available" : `UNAVAILABLE (${app.unavailable?.code ?? "unknown"})`;
+  lines.push(`${printable(app.name)} — short name ${app.shortName} — ${status}`);
+  if (app.unavailable !== null) lines.push(`  ${printable(app.unavailable.message)}`);
+  for (const note of app.notes) lines.push(`  ${printable(note.message)}`);
+  lines.push(sizeLine(app), timingsLine(app.timings), "");
+  if (app.tools.length === 0) {
+    lines.push("It lists no tools.");
+    return lines;
+  }
+  const available = app.status === "available";
+  lines.push(...columns([["WHOLE NAME", "TITLE", "BADGES", "LEFT OUT"], ...app.tools.map((t) => toolRow(t, available))]));
+  const leftOut = app.tools.filter((t) => t.leftOut !== null);
+  if (leftOut.length > 0) {
+    lines.push("", "Left out:");
+    for (const t of leftOut) lines.push(`  ${t.wholeName ?? `entry ${t.index + 1}`}: ${printable(t.leftOut!.message.replace(/^Left out: /, ""))}`);
+  }
+  const noted = app.tools.filter((t) => t.notes.length > 0);
+  if (noted.length > 0) {
+    lines.push("", "Warnings (--strict fails on them):");
+    for (const t of noted) for (const n of t.notes) lines.push(`  ${t.wholeName ?? `entry ${t.index + 1}`}: ${printable(n.message)}`);
+  }
+  return lines;
+}
+
+/** An earlier app in a line: its short name and what it takes. */
+function earlierLine(app: AppCheck, position: number): string {
+  const included = app.tools.filter((t) => t.included).length;
+  const what =
+    app.status === "available"
+      ? `available, ${formatCount(included)} of ${formatCount(app.tools.length)} tools included`
+      : `unavailable: ${printable(app.unavailable?.message ?? "")}`;
+  return `  ${position}. ${printable(app.name)} → ${app.shortName}: ${what}`;
+}
+
+/** The readable answer: the app's check in full, then the apps connected before it in a line each. */
+export function report(result: CheckResult): string {
+  const app = result.apps[result.apps.length - 1];
+  if (app === undefined) return "";
+  const lines = appReport(app);
+  const earlier = result.apps.slice(0, -1);
+  if (earlier.length > 0) {
+    lines.push("", "Connected before it:");
+    earlier.forEach((a, i) => lines.push(earlierLine(a, i + 1)));
+  }
+  return `${lines.join("\n")}\n`;
+}

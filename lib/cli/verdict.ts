@@ -1,0 +1,71 @@
+import type { AppCheck, CheckResult, Unavailable } from "@/lib/schemas/check";
+import { EXIT, type ExitCode } from "./args";
+
+/**
+ * The live reader's reasons that say the app was never reached from here (the end of its
+ * `<name> is unavailable: <reason>.`, worded in lib/mcp/address.ts and guarded-fetch.ts):
+ * a name DNS could not find, nothing listening, no route. Each is anchored at the start of
+ * the reason, which the reader writes itself, so text an app sends cannot pass for one.
+ */
+const NOT_REACHED: readonly RegExp[] = [
+  /^nothing answers at \S+ \(connection refused\)$/,
+  /^the name \S+ could not be found \(DNS(: [A-Z_]+)?\)$/,
+  /^the name \S+ has no address \(DNS\)$/,
+  /^\S+ cannot be reached \((EHOSTUNREACH|ENETUNREACH|ETIMEDOUT)\)$/,
+  /^the connection to \S+ failed \(E[A-Z]+\)$/,
+];
+
+/**
+ * Whether a live app's `unavailable` is a fact about where the check ran rather than about
+ * the app (exit 3): its address is refused by the address rule (`CHECK_ALLOW_HOSTS` does not
+ * name it), its name is not found, or nothing could be reached there. An app that answered,
+ * however badly, or too slowly, is the app's own failure (exit 1).
+ */
+export function notReached(appName: string, unavailable: Unavailable | null | undefined): boolean {
+  if (unavailable === null || unavailable === undefined) return false;
+  if (unavailable.code === "address-refused") return true;
+  if (unavailable.code !== "connect-failed") return false;
+  const prefix = `${appName} is unavailable: `;
+  if (!unavailable.message.startsWith(prefix) || !unavailable.message.endsWith(".")) return false;
+  const reason = unavailable.message.slice(prefix.length, -1);
+  return NOT_REACHED.some((re) => re.test(reason));
+}
+
+export interface Verdict {
+  code: ExitCode;
+  /** One sentence: why this exit code. */
+  reason: string;
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/** Warnings `--strict` fails on: every note on the app's tools. */
+export function warningCount(app: AppCheck): number {
+  return app.tools.reduce((n, t) => n + t.notes.length, 0);
+}
+
+/**
+ * The exit code of a check (SPEC §15). `reached[i]` is false for a live app that was never
+ * reached from here: then nothing was checked (3), whatever else the answer says. Otherwise
+ * 0 when the app (the last one) is available and every tool of it is included; 1 when it is
+ * unavailable or a tool is left out, or, with `strict`, when a tool has a note.
+ */
+export function verdict(result: CheckResult, reached: readonly boolean[], strict: boolean): Verdict {
+  const unreached = result.apps.findIndex((_, i) => reached[i] === false);
+  if (unreached >= 0) {
+    const app = result.apps[unreached]!;
+    return { code: EXIT.couldNotCheck, reason: `Could not check from here: ${app.unavailable?.message ?? `${app.name} was not reached.`}` };
+  }
+  const app = result.apps[result.apps.length - 1];
+  if (app === undefined) return { code: EXIT.usage, reason: "No app was given." };
+  if (app.status === "unavailable") return { code: EXIT.fails, reason: app.unavailable?.message ?? `${app.name} is unavailable.` };
+  const leftOut = app.tools.filter((t) => !t.included).length;
+  if (leftOut > 0) {
+    return { code: EXIT.fails, reason: `${plural(leftOut, "tool", "tools")} of ${app.tools.length.toLocaleString("en-US")} ${leftOut === 1 ? "is" : "are"} left out of ${app.name}.` };
+  }
+  const warnings = warningCount(app);
+  if (strict && warnings > 0) return { code: EXIT.fails, reason: `${app.name} has ${plural(warnings, "warning", "warnings")}, and --strict fails on them.` };
+  const n = app.tools.length;
+  const all = n === 0 ? "lists no tools" : n === 1 ? "its one tool is included" : `all ${n.toLocaleString("en-US")} of its tools are included`;
+  return { code: EXIT.ok, reason: `${app.name} is available and ${all}.` };
+}
