@@ -17,6 +17,17 @@ describe("actionText", () => {
     expect(text).not.toContain("null");
   });
 
+  it.each([
+    [{ tool: "clock_in", outcome: "answered" }, true, "tried the tool clock_in of Attendance: answered"],
+    [{ tool: "clock_in", outcome: "answered", isError: true }, true, "tried the tool clock_in of Attendance: answered with the tool's own error"],
+    [{ tool: "clock_in", outcome: "refused", code: "call-timeout" }, true, "tried the tool clock_in of Attendance: refused (call-timeout)"],
+    [{ tool: "clock_in", outcome: "invalid-arguments" }, true, "tried the tool clock_in of Attendance: not called, its arguments did not fit"],
+    [{ tool: "clock_in", outcome: "answered", url: "https://mcp.example.com" }, false, "tried the tool clock_in at https://mcp.example.com: answered"],
+  ])("words a try %j", (details, withApp, text) => {
+    const entry: AuditEntry = { ...base, action: "tool.tried", ...(withApp ? { app: { id: "a", name: "Attendance" } } : {}), details };
+    expect(actionText(entry)).toBe(text);
+  });
+
   it("names both roles of a role change", () => {
     const entry: AuditEntry = { ...base, action: "member.role-changed", member: { id: "m", email: "ann@x.test" }, details: { from: "support", to: "developer" } };
     expect(actionText(entry)).toBe("changed the role of ann@x.test from support to developer");

@@ -17,6 +17,26 @@ const keyName = (e: AuditEntry) => {
   return name === null ? "an API key" : `the API key “${name}”`;
 };
 
+/** A try (SPEC §14): the tool, where, and how it went (never its arguments' values, which the log does not keep). */
+function triedText(e: AuditEntry): string {
+  const tool = detail(e, "tool");
+  const url = detail(e, "url");
+  const where = e.app !== undefined ? ` of ${app(e)}` : url !== null ? ` at ${url}` : "";
+  const outcome = detail(e, "outcome");
+  const code = detail(e, "code");
+  const how =
+    outcome === "answered"
+      ? e.details?.["isError"] === true
+        ? ": answered with the tool's own error"
+        : ": answered"
+      : outcome === "refused"
+        ? `: refused${code !== null ? ` (${code})` : ""}`
+        : outcome === "invalid-arguments"
+          ? ": not called, its arguments did not fit"
+          : "";
+  return `tried ${tool !== null ? `the tool ${tool}` : "a tool"}${where}${how}`;
+}
+
 /** What an entry did, in words: `member.role-changed` → "changed the role of ann@x.test from support to developer". */
 export function actionText(entry: AuditEntry): string {
   const action: AuditAction = entry.action;
@@ -46,6 +66,8 @@ export function actionText(entry: AuditEntry): string {
       return `created ${keyName(entry)}`;
     case "key.revoked":
       return `revoked ${keyName(entry)}`;
+    case "tool.tried":
+      return triedText(entry);
     default: {
       const exhaustive: never = action;
       return exhaustive;

@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Piscina from "piscina";
 import { checkListings, type AppListing, type TheoremNames } from "@/lib/engine/check";
+import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckResult } from "@/lib/schemas/check";
 import type { EngineTask, RequestAnswer } from "./engine-worker";
@@ -60,6 +61,18 @@ const pool = () => pools().engine;
 export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<AppListing> {
   const task: EngineTask = { kind: "read", app, allowHosts };
   return pools().reads.run(task) as Promise<AppListing>;
+}
+
+/** Tries a tool (SPEC §14) in a worker, one of the process's 64 reads at once. */
+export function tryInPool(target: TryTarget, call: TryCall, options: { callTimeoutMs?: number } = {}, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<TryResult> {
+  const task: EngineTask = { kind: "try", target, call, allowHosts, ...options };
+  return pools().reads.run(task) as Promise<TryResult>;
+}
+
+/** One tool of a live app, for the try form, read in a worker. */
+export function describeInPool(target: TryTarget, tool: string, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<DescribeResult> {
+  const task: EngineTask = { kind: "describe-tool", target, tool, allowHosts };
+  return pools().reads.run(task) as Promise<DescribeResult>;
 }
 
 /** A `POST /api/check` body, in a worker: an error, the apps to read live first, or the answer's chunks. */

@@ -9,6 +9,7 @@ import { describeApiError } from "@/lib/api/errors";
 import { checkListings, type AppListing, type TheoremNames } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { parseAllowList } from "@/lib/mcp/address";
+import { describeTool, tryTool, type DescribeResult, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
 import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
 import { checkRequest, type CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
@@ -27,15 +28,21 @@ export type EngineTask =
   /** Listings read already (an organisation's apps): the result, as an object. */
   | { kind: "listings"; listings: AppListing[]; theorem: TheoremNames }
   /** One app read over MCP (many at once per worker): a flood of events is parsed here, not on the request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it. */
-  | { kind: "read"; app: LiveApp; allowHosts: string };
+  | { kind: "read"; app: LiveApp; allowHosts: string }
+  /** A tool tried (SPEC §14), read here for the same reason: a flood of its events is parsed off the request thread. */
+  | { kind: "try"; target: TryTarget; call: TryCall; allowHosts: string; callTimeoutMs?: number }
+  /** One tool of a live app, for the try form. */
+  | { kind: "describe-tool"; target: TryTarget; tool: string; allowHosts: string };
 
 export type RequestAnswer =
   | { kind: "error"; status: number; body: unknown }
   | { kind: "read-live"; apps: LiveAppToRead[] }
   | { kind: "answer"; chunks: Uint8Array[] };
 
-export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult | Promise<AppListing> {
+export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult | Promise<AppListing> | Promise<TryResult> | Promise<DescribeResult> {
   if (task.kind === "read") return readLiveApp(task.app, { allow: parseAllowList(task.allowHosts) });
+  if (task.kind === "try") return tryTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) });
+  if (task.kind === "describe-tool") return describeTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);
   try {
     const request = parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest);

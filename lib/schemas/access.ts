@@ -59,6 +59,7 @@ export const auditAction = z.enum([
   "changes.approved",
   "key.created",
   "key.revoked",
+  "tool.tried",
 ]);
 export type AuditAction = z.infer<typeof auditAction>;
 

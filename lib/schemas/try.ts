@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { appHeaders, appUrl, policy, unavailableCode } from "./check";
+import { appHeaders, appName, appUrl, policy, unavailableCode } from "./check";
 import { orgSlug } from "./orgs";
 
 /**
@@ -22,11 +22,11 @@ export const tryRequest = z.object({ tool: toolName, arguments: callArguments.de
 export type TryRequest = z.infer<typeof tryRequest>;
 
 /** POST /api/try: a URL of the preview; `org`, when given, is whose leader or developer the account tries as (and whose audit log has it). */
-export const previewTryRequest = tryRequest.extend({ url: appUrl, headers: appHeaders.optional(), org: orgSlug.optional() });
+export const previewTryRequest = tryRequest.extend({ url: appUrl, headers: appHeaders.optional(), name: appName.optional(), org: orgSlug.optional() });
 export type PreviewTryRequest = z.infer<typeof previewTryRequest>;
 
 /** POST /api/try/tool: the tool of a preview's URL, to build its form. */
-export const previewToolRequest = z.object({ url: appUrl, headers: appHeaders.optional(), tool: toolName, org: orgSlug.optional() });
+export const previewToolRequest = z.object({ url: appUrl, headers: appHeaders.optional(), name: appName.optional(), tool: toolName, org: orgSlug.optional() });
 export type PreviewToolRequest = z.infer<typeof previewToolRequest>;
 
 /** A tool as the try form needs it: its title and policy (for the approval card) and its input schema. */
@@ -44,6 +44,11 @@ export const tryRefusalCode = z.enum([
   "call-failed",
 ]);
 export type TryRefusalCode = z.infer<typeof tryRefusalCode>;
+export const tryRefusal = z.object({ code: tryRefusalCode, message: z.string() });
+
+/** GET …/apps/{app}/try?tool= and POST /api/try/tool: the tool, or (a live read only) why it could not be read. */
+export const toolToTryAnswer = z.object({ tool: toolToTry.nullable(), refused: tryRefusal.optional() });
+export type ToolToTryAnswer = z.infer<typeof toolToTryAnswer>;
 
 /** One piece of an answer's content as the page shows it: text inert, the rest named with its size. */
 export const tryContentItem = z.discriminatedUnion("type", [
@@ -76,7 +81,7 @@ export const tryAnswer = z.object({
   progress: z.number().int(),
   /** The tool that was called, as listed. */
   tool: z.string(),
-  refused: z.object({ code: tryRefusalCode, message: z.string() }).optional(),
+  refused: tryRefusal.optional(),
 });
 export type TryAnswer = z.infer<typeof tryAnswer>;
 

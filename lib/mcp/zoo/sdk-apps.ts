@@ -13,9 +13,14 @@ import { startHttp } from "./http";
 type AnyServer = McpServer | Server;
 
 /** Serves MCP over Streamable HTTP with the SDK's own server transport, one session per client. */
-export async function startSdkApp(makeServer: () => AnyServer, options: { json?: boolean } = {}): Promise<ZooApp & { openSessions: () => number }> {
+export async function startSdkApp(
+  makeServer: () => AnyServer,
+  options: { json?: boolean; requireHeader?: { name: string; value: string } } = {},
+): Promise<ZooApp & { openSessions: () => number }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const app = await startHttp(async (req, res, body) => {
+    const needed = options.requireHeader;
+    if (needed !== undefined && req.headers[needed.name.toLowerCase()] !== needed.value) return void res.writeHead(401).end();
     const id = req.headers["mcp-session-id"];
     const known = typeof id === "string" ? sessions.get(id) : undefined;
     if (known !== undefined) return known.handleRequest(req, res, body);

@@ -1,0 +1,26 @@
+import { readJson } from "@/lib/api/body";
+import { ApiError } from "@/lib/api/errors";
+import { withOrg } from "@/lib/auth/workspace";
+import { orgContext } from "@/lib/orgs/db";
+import { requireApp } from "@/lib/orgs/store";
+import { orgToolToTry, tryOrgApp } from "@/lib/orgs/try";
+import { tryRequest } from "@/lib/schemas/try";
+
+export const dynamic = "force-dynamic";
+
+type Params = { org: string; app: string };
+
+/** POST /api/orgs/{org}/apps/{app}/try {tool, arguments}: calls the tool (leaders and developers, SPEC §14); 422 naming an argument that does not fit, before any call. */
+export const POST = withOrg<Params>("try", async ({ request, params, access }) => {
+  const ctx = orgContext();
+  requireApp(ctx.db, access.org.slug, params.app); // the app's 404 before its body is read
+  const input = await readJson(request, tryRequest, 1024 * 1024);
+  return Response.json(await tryOrgApp(ctx, access.org.slug, params.app, access.actor, input));
+});
+
+/** GET /api/orgs/{org}/apps/{app}/try?tool=NAME: the tool as its newest read listed it (title, policy, input schema), for the try form. */
+export const GET = withOrg<Params>("try", async ({ request, params, access }) => {
+  const tool = new URL(request.url).searchParams.get("tool");
+  if (tool === null || tool === "") throw new ApiError("invalid-request", "Name the tool: ?tool=NAME.", { issues: [{ path: ["tool"], message: "Name the tool." }] });
+  return Response.json({ tool: orgToolToTry(orgContext(), access.org.slug, params.app, tool) });
+});

@@ -1,0 +1,106 @@
+import "server-only";
+import { ApiError } from "@/lib/api/errors";
+import { recordAudit } from "@/lib/audit/log";
+import { myOrgs } from "@/lib/auth/members";
+import { can, roleNeeded } from "@/lib/auth/roles";
+import type { Actor } from "@/lib/auth/workspace";
+import { describeInPool, tryInPool } from "@/lib/check/engine-pool";
+import { getDb } from "@/lib/db/client";
+import { checkCost, spendChecks } from "@/lib/http/rate-limit";
+import { toolToTryOf, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
+import type { PreviewToolRequest, PreviewTryRequest, ToolToTry, ToolToTryAnswer, TryAnswer, TryRequest } from "@/lib/schemas/try";
+import type { OrgContext } from "./apps";
+import { checkInput, latestReads, listingOf, requireApp } from "./store";
+
+/**
+ * Trying a tool (SPEC §14), for the two routes: an organisation's app (its URL and stored
+ * header from the store) or a preview's URL. Each try spends a check with one app read, is
+ * made in the reads' worker pool, and is written to the audit log: the tool's name and the
+ * outcome, never an argument's value (any may be a secret).
+ */
+
+/** Calls through the pool; tests and the benchmark may call some other way. */
+export type ToolCaller = (target: TryTarget, call: TryCall) => Promise<TryResult>;
+const inPool: ToolCaller = (target, call) => tryInPool(target, call);
+
+/** What the audit log keeps of a try: the tool and how it went; for arguments that did not fit, their names only. */
+function auditDetails(tool: string, result: TryResult): Record<string, unknown> {
+  if (result.kind === "invalid-arguments") {
+    return { tool, outcome: "invalid-arguments", arguments: [...new Set(result.issues.map((i) => String(i.path[0] ?? "")))].filter((a) => a !== "") };
+  }
+  const { answer } = result;
+  return {
+    tool,
+    outcome: answer.outcome,
+    ...(answer.refused ? { code: answer.refused.code } : {}),
+    ...(answer.isError ? { isError: true } : {}),
+    bytes: answer.bytes,
+    ms: Math.round(answer.ms),
+  };
+}
+
+/** The answer, or the 422 naming the arguments that do not fit (the tool was not called). */
+function answerOf(result: TryResult): TryAnswer {
+  if (result.kind === "invalid-arguments") throw new ApiError("invalid-request", result.message, { issues: result.issues.map((i) => ({ ...i, path: ["arguments", ...i.path] })) });
+  return result.answer;
+}
+
+/** Tries a tool of one of the organisation's apps, as `actor` (a leader or developer there: `withOrg("try")`). */
+export async function tryOrgApp(ctx: OrgContext, org: string, appId: string, actor: Actor, input: TryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
+  const row = requireApp(ctx.db, org, appId);
+  await spendChecks(getDb(), { account: actor.id }, checkCost(1));
+  const stored = checkInput(row);
+  const result = await call({ name: row.name, url: row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, { tool: input.tool, arguments: input.arguments });
+  recordAudit(ctx.db, { org, actor, action: "tool.tried", app: { id: row.id, name: row.name }, details: auditDetails(input.tool, result) });
+  return answerOf(result);
+}
+
+/** One tool of an organisation's app as its newest read listed it, for the try form. */
+export function orgToolToTry(ctx: OrgContext, org: string, appId: string, tool: string): ToolToTry {
+  const row = requireApp(ctx.db, org, appId);
+  const entries = listingOf(ctx.db, row, latestReads(ctx.db, org).get(row.id)).entries;
+  const entry = entries.find((e): e is Record<string, unknown> => typeof e === "object" && e !== null && (e as { name?: unknown }).name === tool);
+  if (entry === undefined) throw new ApiError("not-found", `The newest read of ${row.name} lists no tool named ${JSON.stringify(tool)}: re-check the app.`);
+  return toolToTryOf(entry);
+}
+
+/**
+ * The organisation a preview's try is made as (SPEC §14: an account that is a leader or
+ * developer of some organisation): the one named, or the first where the account may try.
+ * Support only: 403; naming one the account is not a member of: 404, as for none.
+ */
+export function previewTryOrg(actor: Actor, slug?: string): string {
+  const orgs = myOrgs(actor.id).filter((o) => actor.via.kind === "session" || o.slug === actor.via.org);
+  if (slug !== undefined) {
+    const named = orgs.find((o) => o.slug === slug);
+    if (named === undefined) throw new ApiError("not-found", `There is no organisation "${slug}".`);
+    if (!can(named.role, "try")) throw new ApiError("forbidden", roleNeeded("try", named.role));
+    return named.slug;
+  }
+  const allowed = orgs.find((o) => can(o.role, "try"));
+  if (allowed === undefined) {
+    throw new ApiError("forbidden", orgs.length === 0 ? "Only a leader or a developer of an organisation may try tools; you are in none." : roleNeeded("try", orgs[0]!.role));
+  }
+  return allowed.slug;
+}
+
+const previewName = (input: { url: string; name?: string | undefined }) => input.name ?? new URL(input.url).host;
+const previewTarget = (input: PreviewTryRequest | PreviewToolRequest): TryTarget => ({ name: previewName(input), url: input.url, ...(input.headers ? { headers: input.headers } : {}) });
+
+/** Tries a tool of a preview's URL, recorded in the audit log of the organisation it is made as (the URL's origin, never its path or headers). */
+export async function tryPreview(actor: Actor, input: PreviewTryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
+  const org = previewTryOrg(actor, input.org);
+  const db = getDb();
+  await spendChecks(db, { account: actor.id }, checkCost(1));
+  const result = await call(previewTarget(input), { tool: input.tool, arguments: input.arguments });
+  recordAudit(db, { org, actor, action: "tool.tried", details: { ...auditDetails(input.tool, result), url: new URL(input.url).origin, name: previewName(input) } });
+  return answerOf(result);
+}
+
+/** One tool of a preview's URL, read live, for the try form; or why it could not be read. */
+export async function previewToolToTry(actor: Actor, input: PreviewToolRequest): Promise<ToolToTryAnswer> {
+  previewTryOrg(actor, input.org);
+  await spendChecks(getDb(), { account: actor.id }, checkCost(1));
+  const described = await describeInPool(previewTarget(input), input.tool);
+  return described.kind === "refused" ? { tool: null, refused: described.refused } : { tool: described.tool };
+}
