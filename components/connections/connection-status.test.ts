@@ -7,6 +7,7 @@ function stored(status: "available" | "unavailable" | null): StoredApp {
     id: "a1",
     name: "Attendance",
     url: "https://mcp.example.com/mcp",
+    personal: false,
     header: null,
     connectedAt: "2026-12-01T10:00:00.000Z",
     nextCheckAt: null,

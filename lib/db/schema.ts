@@ -9,6 +9,11 @@ export const apps = sqliteTable(
     org: text("org")
       .notNull()
       .references(() => organization.slug, { onDelete: "cascade" }),
+    /**
+     * The account whose personal app this is (SPEC §12): only that person's assistant has it.
+     * Null for the organisation's own apps, which every member's assistant has.
+     */
+    owner: text("owner").references(() => user.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     url: text("url").notNull(),
     headerName: text("header_name"),

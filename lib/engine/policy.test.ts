@@ -90,7 +90,7 @@ describe("runsTogether and planBatch (SPEC §5)", () => {
   ]);
 
   it("groups consecutive read-only calls; every other call is alone", () => {
-    expect(planBatch(["a_read1", "a_read2", "a_write", "a_read1", "a_write", "a_write", "a_read2", "a_read1"], together)).toEqual([
+    expect(planBatch(["a_read1", "a_read2", "a_write", "a_read1", "a_write", "a_write", "a_read2", "a_read1"], together).groups).toEqual([
       [0, 1],
       [2],
       [3],
@@ -100,11 +100,18 @@ describe("runsTogether and planBatch (SPEC §5)", () => {
     ]);
   });
 
-  it("runs a call of an unknown tool alone", () => {
-    expect(planBatch(["a_read1", "nope", "a_read2"], together)).toEqual([[0], [1], [2]]);
+  it("puts a call naming no included tool in unknown and in no group, without parting its neighbours", () => {
+    expect(planBatch(["a_read1", "nope", "a_read2", "a_write", "A_READ1"], together)).toEqual({ groups: [[0, 2], [3]], unknown: [1, 4] });
   });
 
   it("plans an empty batch as no groups", () => {
-    expect(planBatch([], together)).toEqual([]);
+    expect(planBatch([], together)).toEqual({ groups: [], unknown: [] });
+  });
+
+  it("plans 10,000 calls in order, every call in exactly one place", () => {
+    const calls = Array.from({ length: 10_000 }, (_, i) => ["a_read1", "a_write", "a_read2", "x"][i % 4]!);
+    const { groups, unknown } = planBatch(calls, together);
+    expect([...groups.flat(), ...unknown].sort((a, b) => a - b)).toEqual(calls.map((_, i) => i));
+    expect(groups.flat()).toEqual(calls.flatMap((c, i) => (c === "x" ? [] : [i])));
   });
 });

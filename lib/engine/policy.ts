@@ -67,16 +67,27 @@ export function runsTogether(hints: Hints): boolean {
   return hints.readOnlyHint.value;
 }
 
+/** A batch plan (SPEC §13): groups of call positions, in order, and the calls naming no included tool. */
+export interface BatchPlan {
+  groups: number[][];
+  unknown: number[];
+}
+
 /**
- * Plans a batch of calls the model asked for at once (SPEC §5): consecutive calls of tools
- * that run together form one group; every other call is a group of its own. Returns the
- * groups as lists of call positions, in order. A call of an unknown tool runs alone.
+ * Plans a batch of calls the model asked for at once (SPEC §5, §13): consecutive calls of
+ * tools that run together form one group; every other call is a group of its own. A call
+ * naming no included tool is in `unknown` and in no group: it is never run, so it does not
+ * part the calls around it.
  */
-export function planBatch(calls: readonly string[], runsTogetherByName: ReadonlyMap<string, boolean>): number[][] {
+export function planBatch(calls: readonly string[], runsTogetherByName: ReadonlyMap<string, boolean>): BatchPlan {
   const groups: number[][] = [];
+  const unknown: number[] = [];
   let open: number[] | null = null;
   calls.forEach((wholeName, i) => {
-    if (runsTogetherByName.get(wholeName) === true) {
+    const together = runsTogetherByName.get(wholeName);
+    if (together === undefined) {
+      unknown.push(i);
+    } else if (together) {
       if (open === null) {
         open = [];
         groups.push(open);
@@ -87,5 +98,5 @@ export function planBatch(calls: readonly string[], runsTogetherByName: Readonly
       groups.push([i]);
     }
   });
-  return groups;
+  return { groups, unknown };
 }

@@ -9,8 +9,9 @@ import { openDatabase } from "@/lib/db/client";
 import { DEMO_ORG, seedDemo } from "@/lib/demo/seed";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { AppReader, OrgContext } from "./apps";
-import { addApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, updateApp } from "./apps";
-import { MAX_APPS_PER_ORG } from "./limits";
+import { addApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, scopeList, updateApp } from "./apps";
+import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS } from "./limits";
+import { runDue } from "./schedule";
 import { decryptSecret } from "@/lib/secrets";
 import { checkInput, ensureOrg, HISTORY_PER_APP, requireApp } from "./store";
 
@@ -353,5 +354,46 @@ describe("the demo seed", () => {
     expect(after.map((a) => a.name)).toEqual(["Attendance", "Calendar"]);
     expect(after.map((a) => a.url)).toEqual(["http://127.0.0.1:5000/mcp", "http://127.0.0.1:5001/mcp"]);
     expect(after.map((a) => a.connectedAt)).toEqual(before.map((a) => a.connectedAt));
+  });
+});
+
+describe("personal apps (SPEC §12)", () => {
+  const person = (id: string) => {
+    db.$client.prepare("INSERT INTO user (id, name, email, email_verified, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 0)").run(id, id, `${id}@acme.test`);
+    return id;
+  };
+
+  it("names a person's list over the organisation's apps and theirs, and keeps the organisation's names apart", async () => {
+    const sam = person("sam");
+    await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    const mine = await addApp(ctx, "acme", { name: "Attendance", url: "http://b.test/mcp" }, sam, sam);
+    expect(mine).toMatchObject({ personal: true, lastCheck: { result: { shortName: "attendance_2" } } });
+    expect((await listApps(ctx, "acme")).apps.map((a) => a.name)).toEqual(["Attendance"]);
+    const theirs = await scopeList(ctx, { org: "acme", person: sam });
+    expect(theirs.map((a) => [a.personal, a.lastCheck?.result.shortName])).toEqual([
+      [false, "attendance"],
+      [true, "attendance_2"],
+    ]);
+    // Somebody else's list has the organisation's app only.
+    expect((await scopeList(ctx, { org: "acme", person: person("kim") })).map((a) => a.personal)).toEqual([false]);
+    // Not reachable as one of the organisation's apps.
+    await expect(getApp(ctx, "acme", mine.id)).rejects.toMatchObject({ code: "not-found" });
+    await expect(removeApp(ctx, "acme", mine.id)).rejects.toMatchObject({ code: "not-found" });
+    await expect(removeApp(ctx, "acme", mine.id, "kim")).rejects.toMatchObject({ code: "not-found" });
+  });
+
+  it(`lets a person have ${MAX_PERSONAL_APPS} personal apps, refuses one more, and the schedule re-reads them`, { timeout: 30_000 }, async () => {
+    const sam = person("sam");
+    for (let i = 0; i < MAX_PERSONAL_APPS; i++) await addApp(ctx, "acme", { name: `Tool box ${i}`, url: "http://c.test/mcp" }, sam, sam);
+    await expect(addApp(ctx, "acme", { name: "One more", url: "http://c.test/mcp" }, sam, sam)).rejects.toThrow(`at most ${MAX_PERSONAL_APPS} personal apps`);
+    // The organisation may still connect its own.
+    await addApp(ctx, "acme", { name: "Org app", url: "http://a.test/mcp" });
+    const list = await scopeList(ctx, { org: "acme", person: sam });
+    expect(list).toHaveLength(MAX_PERSONAL_APPS + 1);
+    expect(new Set(list.map((a) => a.lastCheck?.result.shortName)).size).toBe(MAX_PERSONAL_APPS + 1);
+    seen.length = 0;
+    db.$client.prepare("UPDATE apps SET next_check_at = 0").run();
+    expect(await runDue(ctx, 60_000, Date.now(), 500)).toBe(MAX_PERSONAL_APPS + 1);
+    expect(seen).toHaveLength(MAX_PERSONAL_APPS + 1);
   });
 });

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { checkInPool, readInPool } from "@/lib/check/engine-pool";
 import type { Conn } from "@/lib/db/client";
@@ -12,9 +12,26 @@ import type { LiveApp } from "@/lib/mcp/read-app";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
-import { MAX_APPS_PER_ORG, recheckInterval } from "./limits";
-import type { AppRow, NewRead } from "./store";
-import { approveTools, awaitingReview, checkInput, dropUnusedSnapshots, insertReads, latestReads, listingOf, newToolsOf, orgApps, requireApp, requireOrg } from "./store";
+import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
+import type { AppRow, NewRead, Scope } from "./store";
+import {
+  anyApp,
+  approveTools,
+  awaitingReview,
+  checkInput,
+  dropUnusedSnapshots,
+  insertReads,
+  lastConnectedAt,
+  latestReads,
+  listingOf,
+  newToolsOf,
+  orgApps,
+  personalCount,
+  requireApp,
+  requireOrg,
+  requirePersonalApp,
+  scopeApps,
+} from "./store";
 
 /**
  * What the Connections tab does to an organisation's apps (SPEC §11). Connecting, editing or
@@ -67,14 +84,18 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Pr
   );
 }
 
-/** The apps with their current results: the engine over every app's newest read, in connection order. */
+/**
+ * The apps of a list with their current results: the engine over every app's newest read, in
+ * connection order. Review (SPEC §11) holds back the organisation's apps only: a person's own
+ * app is theirs to trust.
+ */
 async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
   const newest = latestReads(ctx.db, org);
   const reads = rows.map((row) => newest.get(row.id));
   const waits = newToolsOf(ctx.db, org) === "wait-for-review";
   const listings = rows.map((row, i) => {
     const listing = listingOf(ctx.db, row, reads[i]);
-    return waits ? { ...listing, awaitingReview: awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
+    return waits && row.owner === null ? { ...listing, awaitingReview: awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
   });
   const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));
   return rows.map((row, i) => {
@@ -83,12 +104,18 @@ async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promis
       id: row.id,
       name: row.name,
       url: row.url,
+      personal: row.owner !== null,
       header: row.headerName === null ? null : { name: row.headerName, set: row.headerValue !== null && row.headerValue !== "" },
       connectedAt: new Date(row.connectedAt).toISOString(),
       nextCheckAt: row.nextCheckAt === null ? null : new Date(row.nextCheckAt).toISOString(),
       lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[i]! },
     };
   });
+}
+
+/** A scope's list with its results (the organisation's own, or one person's). */
+export async function scopeList(ctx: OrgContext, scope: Scope): Promise<StoredApp[]> {
+  return withResults(ctx, scope.org, scopeApps(ctx.db, scope));
 }
 
 /**
@@ -123,26 +150,29 @@ export async function getApp(ctx: OrgContext, org: string, id: string): Promise<
 }
 
 /**
- * Connects an app (after every app of the organisation, it is the last connected) and reads it.
+ * Connects an app (after every app of the organisation, it is the last connected) and reads it:
+ * one of the organisation's, or with `owner` (an account id) a personal app of that person.
  * Its first listing is approved by whoever connects it (`by`, an account id).
  */
-export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by: string | null = null): Promise<StoredApp> {
+export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by: string | null = null, owner: string | null = null): Promise<StoredApp> {
   requireOrg(ctx.db, org);
   const id = await serially(org, async () => {
-    const existing = orgApps(ctx.db, org);
-    if (existing.length >= MAX_APPS_PER_ORG) {
+    if (owner === null && orgApps(ctx.db, org).length >= MAX_APPS_PER_ORG) {
       throw new ApiError("invalid-request", `An organisation connects at most ${MAX_APPS_PER_ORG} apps: remove one first.`);
     }
-    const last = existing.at(-1);
+    if (owner !== null && personalCount(ctx.db, org, owner) >= MAX_PERSONAL_APPS) {
+      throw new ApiError("invalid-request", `A person connects at most ${MAX_PERSONAL_APPS} personal apps: remove one first.`);
+    }
     const row: AppRow = {
       id: randomUUID(),
       org,
+      owner,
       name: input.name,
       url: input.url,
       headerName: input.header?.name ?? null,
       headerValue: input.header ? encryptSecret(input.header.value) : null,
-      // Strictly after the last app, even within one millisecond: a new app is never earlier.
-      connectedAt: Math.max(Date.now(), (last?.connectedAt ?? 0) + 1),
+      // Strictly after the last app (of anyone), even within one millisecond: a new app is never earlier.
+      connectedAt: Math.max(Date.now(), lastConnectedAt(ctx.db, org) + 1),
       // Read now, so next due one interval from now (lib/orgs/schedule.ts); null when the schedule is off.
       nextCheckAt: recheckInterval() > 0 ? Date.now() + recheckInterval() : null,
     };
@@ -156,7 +186,13 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by:
     });
     return row.id;
   });
-  return getApp(ctx, org, id);
+  return owner === null ? getApp(ctx, org, id) : personalApp(ctx, org, owner, id);
+}
+
+/** A personal app of `owner`, with its names computed over that person's list. */
+export async function personalApp(ctx: OrgContext, org: string, owner: string, id: string): Promise<StoredApp> {
+  requirePersonalApp(ctx.db, org, owner, id);
+  return (await scopeList(ctx, { org, person: owner })).find((app) => app.id === id)!;
 }
 
 const originOf = (url: string) => new URL(url).origin;
@@ -191,13 +227,22 @@ export async function updateApp(ctx: OrgContext, org: string, id: string, input:
   return getApp(ctx, org, id);
 }
 
-/** Removes an app with its history; reads nothing (the others' names are computed when next asked for). */
-export async function removeApp(ctx: OrgContext, org: string, id: string): Promise<void> {
+/** Removes an app with its history (a personal app of `owner`, when given); reads nothing (the others' names are computed when next asked for). */
+export async function removeApp(ctx: OrgContext, org: string, id: string, owner: string | null = null): Promise<void> {
   requireOrg(ctx.db, org);
-  requireApp(ctx.db, org, id);
+  const require = () => (owner === null ? requireApp(ctx.db, org, id) : requirePersonalApp(ctx.db, org, owner, id));
+  require();
   await serially(org, async () => {
-    requireApp(ctx.db, org, id);
+    require();
     ctx.db.delete(apps).where(eq(apps.id, id)).run();
+    dropUnusedSnapshots(ctx.db);
+  });
+}
+
+/** Removes every personal app the person has in the organisation (when they leave it). */
+export async function removePersonalApps(ctx: OrgContext, org: string, owner: string): Promise<void> {
+  await serially(org, async () => {
+    ctx.db.delete(apps).where(and(eq(apps.org, org), eq(apps.owner, owner))).run();
     dropUnusedSnapshots(ctx.db);
   });
 }
@@ -209,11 +254,22 @@ export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRea
   return listApps(ctx, org);
 }
 
-/** Re-checks one app: only it is read, in its own time. */
+/** Re-checks one of the organisation's apps: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
   requireApp(ctx.db, org, id);
   await serially(org, async () => insertReads(ctx.db, await readRows(ctx, [requireApp(ctx.db, org, id)])));
   return getApp(ctx, org, id);
+}
+
+/** Reads one app again, the organisation's or a personal one, answering nothing (the schedule's re-check). */
+export async function rereadApp(ctx: OrgContext, org: string, id: string): Promise<void> {
+  const found = () => {
+    const row = anyApp(ctx.db, org, id);
+    if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
+    return row;
+  };
+  found();
+  await serially(org, async () => insertReads(ctx.db, await readRows(ctx, [found()])));
 }
 
 /** The history of one app (or of them all), folded (lib/orgs/history.ts). */

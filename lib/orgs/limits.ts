@@ -4,6 +4,8 @@ export const MAX_HISTORY = 100;
 
 /** Every answer names the whole list of an organisation's apps, and "re-check all" reads them all: their number bounds what one request costs. */
 export const MAX_APPS_PER_ORG = 100;
+/** A person may connect as many personal apps of their own, besides the organisation's (SPEC §12). */
+export const MAX_PERSONAL_APPS = 100;
 
 /** The interval in milliseconds, or 0 when scheduled re-checks are off. */
 export function recheckInterval(value = process.env.THEOREM_RECHECK_MINUTES): number {

@@ -1,7 +1,7 @@
 import "server-only";
 import { asc, eq, isNull, lte } from "drizzle-orm";
 import { apps } from "@/lib/db/schema";
-import { recheckApp, type OrgContext } from "./apps";
+import { rereadApp, type OrgContext } from "./apps";
 import { recheckInterval } from "./limits";
 
 /**
@@ -44,7 +44,7 @@ export async function runDue(ctx: OrgContext, interval: number, now: number, max
   let read = 0;
   for (const app of due) {
     try {
-      await recheckApp(ctx, app.org, app.id);
+      await rereadApp(ctx, app.org, app.id);
       read++;
     } catch (error) {
       // Removed meanwhile, or the read itself broke: the app is tried again next interval.

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import type { Conn } from "@/lib/db/client";
 import { apps, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/schema";
@@ -49,15 +49,21 @@ export function ensureOrg(db: Conn, slug: string, name: string): void {
     .run();
 }
 
-/** The organisation's apps in connection order: earliest first, ties broken by id. */
 /**
- * The two queries every answer about an organisation makes, prepared once per connection:
+ * The queries every answer about an organisation makes, prepared once per connection:
  * building a drizzle query costs more than running these (about 1 ms each for 50 apps).
  */
 function preparedOf(db: Conn) {
   const org = sql.placeholder("org");
+  const inOrder = [asc(apps.connectedAt), asc(apps.id)] as const;
   return {
-    apps: db.select().from(apps).where(eq(apps.org, org)).orderBy(asc(apps.connectedAt), asc(apps.id)).prepare(),
+    apps: db.select().from(apps).where(and(eq(apps.org, org), isNull(apps.owner))).orderBy(...inOrder).prepare(),
+    personApps: db
+      .select()
+      .from(apps)
+      .where(and(eq(apps.org, org), or(isNull(apps.owner), eq(apps.owner, sql.placeholder("person")))))
+      .orderBy(...inOrder)
+      .prepare(),
     newest: db
       .select({ read: checkResults })
       .from(checkResults)
@@ -78,14 +84,64 @@ function prepared(db: Conn) {
   return found;
 }
 
+/**
+ * Whose list of apps (SPEC §12): the organisation's own (every member's assistant has them), or
+ * one person's, `person` being their account id: the organisation's apps and their own personal
+ * apps, together in connection order.
+ */
+export interface Scope {
+  org: string;
+  person?: string;
+}
+
+/** The organisation's own apps in connection order: earliest first, ties broken by id. */
 export function orgApps(db: Conn, org: string): AppRow[] {
   return prepared(db).apps.all({ org });
 }
 
+/** The apps of a scope in connection order: a person's personal apps among the organisation's. */
+export function scopeApps(db: Conn, scope: Scope): AppRow[] {
+  return scope.person === undefined ? orgApps(db, scope.org) : prepared(db).personApps.all({ org: scope.org, person: scope.person });
+}
+
+/** The newest connection time of any app of the organisation, personal ones included (0 when none). */
+export function lastConnectedAt(db: Conn, org: string): number {
+  const row = db.select({ at: sql<number | null>`max(${apps.connectedAt})` }).from(apps).where(eq(apps.org, org)).get();
+  return row?.at ?? 0;
+}
+
+/** How many personal apps the person has in the organisation. */
+export function personalCount(db: Conn, org: string, person: string): number {
+  return db.select({ n: sql<number>`count(*)` }).from(apps).where(and(eq(apps.org, org), eq(apps.owner, person))).get()?.n ?? 0;
+}
+
+/** One of the organisation's own apps (never a personal one), or the 404. */
 export function requireApp(db: Conn, org: string, id: string): AppRow {
-  const row = db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id))).get();
+  const row = db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), isNull(apps.owner))).get();
   if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
   return row;
+}
+
+/** One of the person's own personal apps, or the 404 (an org app, or someone else's, is not theirs). */
+export function requirePersonalApp(db: Conn, org: string, person: string, id: string): AppRow {
+  const row = db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), eq(apps.owner, person))).get();
+  if (row === undefined) throw new ApiError("not-found", `You have no personal app "${id}" here.`);
+  return row;
+}
+
+/** Any app of the organisation, org or personal (for the schedule, which re-reads them all). */
+export function anyApp(db: Conn, org: string, id: string): AppRow | undefined {
+  return db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id))).get();
+}
+
+/** Every personal app of the organisation, by owner, in connection order (for the lookup's "someone else's app"). */
+export function personalApps(db: Conn, org: string): AppRow[] {
+  return db
+    .select()
+    .from(apps)
+    .where(and(eq(apps.org, org), sql`${apps.owner} IS NOT NULL`))
+    .orderBy(asc(apps.connectedAt), asc(apps.id))
+    .all();
 }
 
 /** The stored header's value in the clear, or null; one that cannot be decrypted is not sent (the app then asks for it). */

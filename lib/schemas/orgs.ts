@@ -41,6 +41,8 @@ export const storedApp = z.object({
   id: z.string(),
   name: z.string(),
   url: z.string(),
+  /** A person's own app (SPEC §12), not the organisation's. */
+  personal: z.boolean(),
   /** The header's name and whether a value is stored; the value itself is never returned. */
   header: z.object({ name: z.string(), set: z.boolean() }).nullable(),
   connectedAt: z.string(), // ISO 8601: the order that short names depend on

@@ -3,6 +3,8 @@ import { recordAudit } from "@/lib/audit/log";
 import { changeRole, findMember, removeMember } from "@/lib/auth/members";
 import { withOrg } from "@/lib/auth/workspace";
 import { getDb } from "@/lib/db/client";
+import { removePersonalApps } from "@/lib/orgs/apps";
+import { orgContext } from "@/lib/orgs/db";
 import { memberUpdate } from "@/lib/schemas/access";
 
 export const dynamic = "force-dynamic";
@@ -18,9 +20,10 @@ export const PATCH = withOrg<Params>("manage", async ({ request, params, access 
   return Response.json(changed);
 });
 
-/** DELETE /api/orgs/{org}/members/{member}: 204. */
+/** DELETE /api/orgs/{org}/members/{member}: 204; the member's personal apps here go with them. */
 export const DELETE = withOrg<Params>("manage", async ({ request, params, access }) => {
   const removed = await removeMember(request.headers, access, params.member);
+  await removePersonalApps(orgContext(), access.org.slug, removed.userId);
   recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "member.removed", member: { id: removed.id, email: removed.email }, details: { role: removed.role } });
   return new Response(null, { status: 204 });
 });

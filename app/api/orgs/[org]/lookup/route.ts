@@ -1,0 +1,12 @@
+import { withOrg } from "@/lib/auth/workspace";
+import { orgContext } from "@/lib/orgs/db";
+import { lookUpTool, scopeOf } from "@/lib/orgs/people";
+import { lookupQuery } from "@/lib/schemas/people";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/orgs/{org}/lookup?q=…[&person=…] (SPEC §12): tools by whole name, listed name or title, and why a whole name is missing. */
+export const GET = withOrg("view", async ({ request, access }) => {
+  const query = lookupQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  return Response.json(await lookUpTool(orgContext(), access, scopeOf(access, query.person), query.q));
+});

@@ -1,0 +1,30 @@
+import { readJson } from "@/lib/api/body";
+import { recordAudit } from "@/lib/audit/log";
+import { withOrg } from "@/lib/auth/workspace";
+import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { addApp, assertReadable, scopeList } from "@/lib/orgs/apps";
+import { orgContext } from "@/lib/orgs/db";
+import { ownScope } from "@/lib/orgs/people";
+import { appCreate } from "@/lib/schemas/orgs";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/orgs/{org}/me/apps (SPEC §12): the caller's list, the organisation's apps and their own, in connection order. */
+export const GET = withOrg("personal", async ({ access }) => Response.json({ org: { slug: access.org.slug, name: access.org.name }, apps: await scopeList(orgContext(), ownScope(access)) }));
+
+/** POST /api/orgs/{org}/me/apps: connects a personal app (any role); 201 once read, named within the caller's list. */
+export const POST = withOrg("personal", async ({ request, access }) => {
+  const ctx = orgContext();
+  const input = await readJson(request, appCreate, 64 * 1024);
+  await assertReadable(input.url);
+  await spendOrgCheck(access, 1);
+  const app = await addApp(ctx, access.org.slug, input, access.actor.id, access.actor.id);
+  recordAudit(ctx.db, {
+    org: access.org.slug,
+    actor: access.actor,
+    action: "app.connected",
+    app: { id: app.id, name: app.name },
+    details: { url: app.url, header: input.header ? input.header.name : null, personal: true },
+  });
+  return Response.json(app, { status: 201 });
+});

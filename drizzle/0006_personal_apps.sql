@@ -1,0 +1,1 @@
+ALTER TABLE `apps` ADD `owner` text REFERENCES user(id) ON DELETE cascade;

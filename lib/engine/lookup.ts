@@ -1,0 +1,201 @@
+import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
+import type { TheoremNames } from "./check";
+import { baseShortName } from "./short-name";
+import { wholeName } from "./whole-name";
+
+/**
+ * The support lookup (SPEC §12): find tools by whole name, listed name or title across a
+ * person's (or the organisation's) apps, and for a whole name that no tool has, say why in one
+ * sentence with the facts. Pure: it is given every app's check, in connection order.
+ */
+
+export interface LookupApp {
+  id: string;
+  name: string;
+  personal: boolean;
+  /** The app's current check within the list looked in; null when it has never been read. */
+  check: AppCheck | null;
+}
+
+/** A personal app of someone else, checked within that person's own list. */
+export interface ElsewhereApp extends LookupApp {
+  /** Whose it is, as the person is shown (their name). */
+  person: string;
+}
+
+export interface LookupHit {
+  app: { id: string; name: string; shortName: string; personal: boolean };
+  tool: ToolCheck;
+}
+
+/** What the answer is about, so a page can link it: a tool of an app, an app, or Theorem's own names. */
+export type LookupSubject = { kind: "tool"; app: string; tool: number } | { kind: "app"; app: string } | { kind: "theorem" } | null;
+
+export interface LookupAnswer {
+  hits: LookupHit[];
+  /** How many tools matched; `hits` holds at most `HIT_LIMIT` of them. */
+  total: number;
+  answer: string | null;
+  about: LookupSubject;
+}
+
+export const HIT_LIMIT = 100;
+
+/** A query that could be a whole name: the characters whole names are made of (SPEC §2.1). */
+const NAME_SHAPED = /^[A-Za-z0-9_-]{1,64}$/;
+
+const code = (text: string) => `\`${text}\``;
+
+/** An unavailable app's reason without the app's name said twice ("X is unavailable: …" → "…"). */
+function reasonOf(app: LookupApp): string {
+  const message = app.check?.unavailable?.message ?? "";
+  const lead = `${app.name} is unavailable: `;
+  return message.startsWith(lead) ? message.slice(lead.length).replace(/\.$/, "") : message.replace(/\.$/, "");
+}
+
+/** Why a tool that has a whole name is not given it, as the rest of a sentence about it; null when it is included. */
+function notGiven(app: LookupApp, tool: ToolCheck): string | null {
+  if (tool.included) return null;
+  const check = app.check;
+  if (check?.status === "unavailable") return `${app.name} is unavailable, so none of its tools are given: ${reasonOf(app)}`;
+  switch (tool.leftOut?.code) {
+    case "awaiting-review":
+      return `it is new or changed since a leader last approved ${app.name}'s tools, and waits for their review`;
+    case "theorem-tool":
+      return `that is one of Theorem's own tools, so it is left out`;
+    case "name-taken":
+      return tool.leftOut.takenBy
+        ? `it is left out: the name already belongs to ${code(tool.leftOut.takenBy.tool)} of ${tool.leftOut.takenBy.app}, connected earlier`
+        : `it is left out: the name is taken`;
+    case "invalid":
+    case undefined:
+      return `it is left out`;
+  }
+}
+
+function matches(tool: ToolCheck, needle: string): boolean {
+  return (
+    (tool.wholeName !== null && tool.wholeName.toLowerCase().includes(needle)) ||
+    (tool.name !== null && tool.name.toLowerCase().includes(needle)) ||
+    tool.title.toLowerCase().includes(needle)
+  );
+}
+
+/** The tools matching `q` (case-insensitive substring of whole name, listed name or title): exact whole names first. */
+function findHits(q: string, apps: readonly LookupApp[]): { hits: LookupHit[]; total: number } {
+  const needle = q.toLowerCase();
+  const exact: LookupHit[] = [];
+  const rest: LookupHit[] = [];
+  let total = 0;
+  for (const app of apps) {
+    if (app.check === null) continue;
+    const place = { id: app.id, name: app.name, shortName: app.check.shortName, personal: app.personal };
+    for (const tool of app.check.tools) {
+      if (!matches(tool, needle)) continue;
+      total++;
+      const hit = { app: place, tool };
+      if (tool.wholeName?.toLowerCase() === needle) exact.push(hit);
+      else if (rest.length < HIT_LIMIT) rest.push(hit);
+    }
+  }
+  return { hits: [...exact, ...rest].slice(0, HIT_LIMIT), total };
+}
+
+/** A tool of `app` that would be the name `q` asks for: its whole name is `q`, or it lists `q` itself. */
+function toolFor(app: LookupApp, q: string, rest: string | null): ToolCheck | undefined {
+  const tools = app.check?.tools ?? [];
+  const expected = rest === null || app.check === null ? null : wholeName(app.check.shortName, rest).wholeName;
+  return tools.find((t) => t.wholeName !== null && (t.wholeName === q || t.wholeName === expected || t.name === q));
+}
+
+/**
+ * The one sentence for a whole name no included tool has, or null when one has it (or the
+ * query cannot be a whole name). Reasons, first that applies: Theorem's own tool; a tool with
+ * that name that is not given it (its app unavailable, awaiting review, left out); an app named
+ * `…_2` because its short name is Theorem's own connection or an earlier app's; someone else's
+ * personal app; the app with that short name has no such tool, or was never read; no app has
+ * that short name.
+ */
+function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereApp[], hits: readonly LookupHit[]): { answer: string | null; about: LookupSubject } {
+  const none = { answer: null, about: null };
+  if (!NAME_SHAPED.test(q)) return none;
+  const lower = q.toLowerCase();
+  const given = hits.find((h) => h.tool.included && h.tool.wholeName?.toLowerCase() === lower);
+  if (given !== undefined) return none;
+
+  // 1. Theorem's own tool.
+  if (theorem.tools.includes(q)) {
+    const app = apps.find((a) => a.check?.tools.some((t) => t.wholeName === q));
+    const tool = app?.check?.tools.find((t) => t.wholeName === q);
+    const also = app && tool ? ` ${app.name}'s ${code(tool.name ?? "")} would have that name, so it is left out.` : "";
+    return { answer: `${code(q)} is one of Theorem's own tools: the assistant has it from Theorem, not from an app.${also}`, about: { kind: "theorem" } };
+  }
+
+  // 2. A tool that would have exactly this name, but is not given it.
+  for (const app of apps) {
+    const tool = app.check?.tools.find((t) => t.wholeName === q);
+    if (tool === undefined) continue;
+    return { answer: `${code(q)} is ${app.name}'s tool ${code(tool.name ?? "")}, but ${notGiven(app, tool) ?? "it is left out"}.`, about: { kind: "tool", app: app.id, tool: tool.index } };
+  }
+
+  // 3. An app whose short name is not its base, because Theorem or an earlier app holds the base.
+  for (const app of apps) {
+    if (app.check === null) continue;
+    const base = baseShortName(app.name);
+    if (app.check.shortName === base || !q.startsWith(`${base}_`)) continue;
+    const tool = toolFor(app, q, q.slice(base.length + 1));
+    if (tool === undefined || tool.wholeName === null) continue;
+    const earlier = apps.find((a) => a !== app && a.check?.shortName === base);
+    const why = theorem.connections.includes(base)
+      ? `${code(base)} is one of Theorem's own connections`
+      : `${code(base)} is the short name of ${earlier?.name ?? "an earlier app"}, connected earlier`;
+    const left = notGiven(app, tool);
+    return {
+      answer: `${why}, so ${app.name}'s tools are named ${code(`${app.check.shortName}_…`)}: this tool is ${code(tool.wholeName)}${left === null ? "" : `, and ${left}`}.`,
+      about: { kind: "tool", app: app.id, tool: tool.index },
+    };
+  }
+
+  // 4. Someone else's personal app.
+  for (const app of elsewhere) {
+    const tool = app.check?.tools.find((t) => t.wholeName === q || t.name === q);
+    if (tool === undefined) continue;
+    const shown = tool.wholeName === q ? code(q) : `${code(q)} (there ${code(tool.wholeName ?? q)})`;
+    return { answer: `${shown} is a tool of ${app.name}, a personal app of ${app.person}: only their assistant has it.`, about: null };
+  }
+
+  // 5. The app with that short name: never read, unavailable with nothing read, or no such tool.
+  const owners = apps.filter((a) => a.check !== null && q.startsWith(`${a.check.shortName}_`)).sort((a, b) => b.check!.shortName.length - a.check!.shortName.length);
+  const unread = apps.find((a) => a.check === null && q.startsWith(`${baseShortName(a.name)}_`));
+  const owner = owners[0];
+  if (owner !== undefined && owner.check !== null) {
+    const short = owner.check.shortName;
+    const rest = q.slice(short.length + 1);
+    if (owner.check.status === "unavailable" && owner.check.tools.length === 0) {
+      return { answer: `${code(q)} would come from ${owner.name} (${code(short)}), which is unavailable, so its tools are not known: ${reasonOf(owner)}.`, about: { kind: "app", app: owner.id } };
+    }
+    const listed = owner.check.tools.filter((t) => t.name !== null).length;
+    return {
+      answer: `${owner.name} (${code(short)}) lists no tool ${code(rest)}: it lists ${listed} ${listed === 1 ? "tool" : "tools"}${owner.check.status === "unavailable" ? `, and is unavailable: ${reasonOf(owner)}` : ""}.`,
+      about: { kind: "app", app: owner.id },
+    };
+  }
+  if (unread !== undefined) {
+    return { answer: `${code(q)} would come from ${unread.name}, which has not been read yet, so its tools are not known: re-check it.`, about: { kind: "app", app: unread.id } };
+  }
+  const own = theorem.connections.find((c) => q.startsWith(`${c}_`));
+  if (own !== undefined) {
+    return { answer: `${code(own)} is one of Theorem's own connections, and no app connected here has a tool that would be ${code(q)}.`, about: { kind: "theorem" } };
+  }
+  const like = hits.find((h) => h.tool.wholeName !== null)?.tool.wholeName;
+  if (like) {
+    return { answer: `No tool's whole name is ${code(q)}: whole names begin with their app's short name, as ${code(like)} does.`, about: null };
+  }
+  return { answer: `No app connected here gives ${code(q)}: no app's short name is the beginning of it.`, about: null };
+}
+
+/** Looks `q` up (already trimmed and bounded) among `apps`, a list in connection order. */
+export function lookup(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereApp[] = []): LookupAnswer {
+  const { hits, total } = findHits(q, apps);
+  return { hits, total, ...explain(q, apps, theorem, elsewhere, hits) };
+}

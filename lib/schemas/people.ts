@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { appCheck, toolCheck } from "./check";
+
+/**
+ * People, the lookup and the batch plan (SPEC §12–§13), as the routes answer and parse them
+ * and the pages read them.
+ */
+
+/** GET /api/orgs/{org}/people */
+export const person = z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.string() });
+export type Person = z.infer<typeof person>;
+export const peopleList = z.object({ people: z.array(person) });
+
+/** GET /api/orgs/{org}/people/{id}/check: §8's apps with each app's id and whether it is personal; apps never read apart. */
+export const personCheck = z.object({
+  apps: z.array(appCheck.extend({ id: z.string(), personal: z.boolean() })),
+  unread: z.array(z.object({ id: z.string(), name: z.string(), personal: z.boolean() })),
+});
+export type PersonCheck = z.infer<typeof personCheck>;
+
+export const QUERY_MAX = 200;
+
+/** GET /api/orgs/{org}/lookup?q=…[&person=…] */
+export const lookupQuery = z.object({
+  q: z
+    .string({ error: "Give a whole name, listed name or title to look up (q)." })
+    .trim()
+    .min(1, "Give a whole name, listed name or title to look up (q).")
+    .max(QUERY_MAX, `A lookup is at most ${QUERY_MAX} characters: whole names are at most 64.`),
+  person: z.string().min(1).max(200).optional(),
+});
+export type LookupQuery = z.infer<typeof lookupQuery>;
+
+export const lookupSubject = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("tool"), app: z.string(), tool: z.number().int() }),
+    z.object({ kind: z.literal("app"), app: z.string() }),
+    z.object({ kind: z.literal("theorem") }),
+  ])
+  .nullable();
+
+export const lookupAnswer = z.object({
+  hits: z.array(
+    z.object({
+      app: z.object({ id: z.string(), name: z.string(), shortName: z.string(), personal: z.boolean() }),
+      tool: toolCheck,
+    }),
+  ),
+  /** Every tool that matched; `hits` holds the first 100. */
+  total: z.number().int(),
+  answer: z.string().nullable(),
+  /** What the answer is about, for its link. */
+  about: lookupSubject,
+});
+export type LookupAnswer = z.infer<typeof lookupAnswer>;
+
+export const PLAN_MAX_CALLS = 10_000;
+
+/** POST /api/orgs/{org}/plan */
+export const planRequest = z
+  .object({
+    calls: z
+      .array(z.string().max(500, "A call names a tool's whole name (at most 64 characters)."), { error: "Give `calls`: the whole names called, in the model's order." })
+      .max(PLAN_MAX_CALLS, `A plan is at most ${PLAN_MAX_CALLS.toLocaleString("en-GB")} calls.`),
+    person: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+export type PlanRequest = z.infer<typeof planRequest>;
+
+export const planAnswer = z.object({ groups: z.array(z.array(z.number().int())), unknown: z.array(z.number().int()) });
+export type PlanAnswer = z.infer<typeof planAnswer>;
