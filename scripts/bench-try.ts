@@ -1,0 +1,165 @@
+/**
+ * Benchmark of trying a tool (`npm run bench:try`), against an app this script serves from a
+ * process of its own (the SDK's McpServer answering plain JSON):
+ *  1. time: a tool answering 8 MiB, through the try route (POST …/apps/{app}/try, called with a
+ *     Request: session, budget, connect, list, argument check, call in the reads' worker pool,
+ *     audit) and through lib/mcp/call-tool alone, against the bare SDK client (connect,
+ *     callTool, end the session), side by side, medians; goal: route / bare ≤ 1.2.
+ *  2. memory: one call each, in a fresh process (after a warm-up call), the peak growth of the
+ *     process's RSS (worker threads included) over the answer's size; goal ≤ 2×. The 17 MiB
+ *     answer is the one the try stops at 16 MiB.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { once } from "node:events";
+import { register } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+// Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
+register(
+  "data:text/javascript," +
+    encodeURIComponent(`export async function resolve(s, c, next) { return s === "server-only" ? { url: "data:text/javascript,", shortCircuit: true } : next(s, c); }`),
+);
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const MiB = 1024 * 1024;
+const ANSWER = 8 * MiB;
+const REPS = 9;
+const WARMUP = 2;
+const self = fileURLToPath(import.meta.url);
+const memoryMode = process.argv[2] === "--memory" ? { path: process.argv[3] as Path, bytes: Number(process.argv[4]), url: process.argv[5]! } : null;
+type Path = "route" | "module" | "bare";
+
+process.env["CHECK_ALLOW_HOSTS"] = "127.0.0.1";
+process.env["THEOREM_CHECKS_PER_MINUTE"] = "1000000";
+const benchDir = mkdtempSync(join(tmpdir(), "theorem-bench-try-"));
+process.env["DATABASE_URL"] = join(benchDir, "bench.db");
+process.on("exit", () => rmSync(benchDir, { recursive: true, force: true }));
+
+/** The three ways of calling `dump` with `bytes`, each checking it got the whole answer. */
+async function paths(url: string) {
+  const { buildWorker } = await import("./build-worker.mjs");
+  await buildWorker();
+  const { signUp } = await import("@/lib/auth/test-accounts");
+  const orgsRoute = await import("@/app/api/orgs/route");
+  const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
+  const tryRoute = await import("@/app/api/orgs/[org]/apps/[app]/try/route");
+  const { tryTool } = await import("@/lib/mcp/call-tool");
+  const { parseAllowList } = await import("@/lib/mcp/address");
+  const account = await signUp("bench@example.test");
+  const json = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json", cookie: account.cookie }, body: JSON.stringify(body) });
+  await orgsRoute.POST(new Request("http://localhost/api/orgs", json({ name: "Bench", slug: "bench" })));
+  const connected = await appsRoute.POST(new Request("http://localhost/api/orgs/bench/apps", json({ name: "Bench", url })), { params: Promise.resolve({ org: "bench" }) });
+  const appId = ((await connected.json()) as { id: string }).id;
+
+  const expectText = (bytes: number, got: number | undefined, outcome: string, how: string) => {
+    const refusedAt = bytes > 16 * MiB;
+    if (refusedAt ? outcome !== "refused" : got !== bytes) throw new Error(`${how} read ${got} of ${bytes} bytes (${outcome})`);
+  };
+  const tool = (bytes: number) => (bytes === 1024 ? { tool: "small", arguments: {} } : { tool: "dump", arguments: { bytes } });
+  return {
+    route: async (bytes: number) => {
+      const response = await tryRoute.POST(new Request(`http://localhost/api/orgs/bench/apps/${appId}/try`, json(tool(bytes))), { params: Promise.resolve({ org: "bench", app: appId }) });
+      const answer = (await response.json()) as { outcome: string; content: { bytes?: number }[] };
+      expectText(bytes, answer.content[0]?.bytes, answer.outcome, "the route");
+    },
+    module: async (bytes: number) => {
+      const tried = await tryTool({ name: "Bench", url }, tool(bytes), { allow: parseAllowList("127.0.0.1") });
+      if (tried.kind !== "answer") throw new Error(tried.message);
+      expectText(bytes, tried.answer.content[0]?.type === "text" ? tried.answer.content[0].bytes : undefined, tried.answer.outcome, "call-tool");
+    },
+    bare: async (bytes: number) => {
+      const client = new Client({ name: "bench", version: "1" });
+      const transport = new StreamableHTTPClientTransport(new URL(url));
+      await client.connect(transport);
+      const result = (await client.callTool({ name: tool(bytes).tool, arguments: tool(bytes).arguments })) as { content: { text: string }[] };
+      await transport.terminateSession();
+      await client.close();
+      const got = result.content[0]?.text.length;
+      if (got !== bytes) throw new Error(`the bare client read ${got} of ${bytes} bytes`);
+    },
+  } satisfies Record<Path, (bytes: number) => Promise<void>>;
+}
+
+if (memoryMode !== null) {
+  // One call in a fresh process: the peak growth of RSS (and of this thread's heap) while it reads.
+  const run = (await paths(memoryMode.url))[memoryMode.path];
+  for (let i = 0; i < 3; i++) await run(1024);
+  gc();
+  const before = process.memoryUsage();
+  let rss = before.rss;
+  let heap = before.heapUsed;
+  let buffers = before.arrayBuffers;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    rss = Math.max(rss, now.rss);
+    heap = Math.max(heap, now.heapUsed);
+    buffers = Math.max(buffers, now.arrayBuffers);
+  }, 2);
+  await run(memoryMode.bytes);
+  clearInterval(sampler);
+  const now = process.memoryUsage();
+  process.stdout.write(
+    `${JSON.stringify({ rss: Math.max(rss, now.rss) - before.rss, heap: Math.max(heap, now.heapUsed) - before.heapUsed, buffers: Math.max(buffers, now.arrayBuffers) - before.arrayBuffers })}\n`,
+  );
+  process.exit(0);
+}
+
+// ---- The app, in a process of its own ----
+const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../lib/mcp/zoo/bench-try-apps.ts", import.meta.url))], { stdio: ["pipe", "pipe", "inherit"] });
+const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+const { url } = JSON.parse(line) as { url: string };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+const run = await paths(url);
+const order: Path[] = ["route", "module", "bare"];
+for (let i = 0; i < WARMUP; i++) for (const p of order) await run[p](ANSWER);
+const times: Record<Path, number[]> = { route: [], module: [], bare: [] };
+// Round after round, so that machine noise falls on all three alike.
+for (let i = 0; i < REPS; i++) {
+  for (const p of order) {
+    const t = performance.now();
+    await run[p](ANSWER);
+    times[p].push(performance.now() - t);
+  }
+}
+const [route, module, bare] = order.map((p) => median(times[p])) as [number, number, number];
+console.log(`A tool answering ${ANSWER / MiB} MiB (plain JSON), median of ${REPS}:`);
+console.log(`  ${"POST …/apps/{app}/try (the route, worker pool)".padEnd(52)} ${ms(route).padStart(10)}`);
+console.log(`  ${"lib/mcp/call-tool alone (connect, list, call)".padEnd(52)} ${ms(module).padStart(10)}`);
+console.log(`  ${"bare SDK client (connect, callTool)".padEnd(52)} ${ms(bare).padStart(10)}`);
+console.log(`  route / bare: ${(route / bare).toFixed(2)} (goal ≤ 1.20); call-tool / bare: ${(module / bare).toFixed(2)}`);
+
+console.log(`\nMemory, one call in a fresh process after a warm-up, peak growth (RSS over the answer's size; heap and buffers of this thread):`);
+const NAMES: Record<Path, string> = { route: "the route", module: "call-tool in this thread", bare: "bare SDK" };
+for (const [path, bytes] of [
+  ["route", ANSWER],
+  ["module", ANSWER],
+  ["bare", ANSWER],
+  ["route", 17 * MiB],
+  ["module", 17 * MiB],
+  ["bare", 17 * MiB],
+] as const) {
+  const measured = spawnSync(process.execPath, ["--import", "tsx", self, "--memory", path, String(bytes), url], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const last = measured.stdout.trim().split("\n").at(-1) ?? "";
+  const { rss, heap, buffers } = JSON.parse(last) as { rss: number; heap: number; buffers: number };
+  const what = `${NAMES[path]}, ${bytes / MiB} MiB${bytes > 16 * MiB ? (path === "bare" ? " (read whole)" : " (stopped at 16)") : ""}`;
+  const mb = (n: number) => `${(n / MiB).toFixed(1).padStart(5)} MiB`;
+  const inThread = path === "route" ? "(in a worker thread)" : `heap +${mb(heap)} · buffers +${mb(buffers)}`;
+  console.log(`  ${what.padEnd(50)} RSS +${mb(rss)} = ${(rss / bytes).toFixed(2)}× · ${inThread}`);
+}
+console.log("  goal: the route ≤ 2.00×. What the try holds is its heap; the buffers are the socket's reads, garbage the next collection frees.");
+
+child.stdin!.end();
+await once(child, "exit");
