@@ -1,8 +1,10 @@
 import { SizeMeter } from "@/components/size-meter";
+import { LinkedToolsTable } from "@/components/linked-tools-table";
 import { ToolsTable } from "@/components/tools-table";
 import { UnavailableReason } from "@/components/unavailable-reason";
 import { Badge } from "@/components/ui/badge";
 import type { AppCheck, Timings } from "@/lib/schemas/check";
+import { CodeText } from "@/components/code-text";
 
 export const CONNECT_LIMIT_MS = 3000;
 export const LIST_LIMIT_MS = 8000;
@@ -54,22 +56,27 @@ export function TimingsLine({ timings }: { timings: Timings }) {
   );
 }
 
-/** The check's findings below its heading: the leader's reason first, then notes, counts, timings, size and tools. */
-export function AppCheckBody({ app }: { app: AppCheck }) {
+/**
+ * The check's findings below its heading: the leader's reason first, then notes, counts,
+ * timings, size and tools; `linked` keeps the tools table's view in the page's address.
+ */
+export function AppCheckBody({ app, linked = false, keep }: { app: AppCheck; linked?: boolean; keep?: Record<string, string> }) {
   return (
     <>
       {app.unavailable !== null && <UnavailableReason unavailable={app.unavailable} />}
       {app.notes.length > 0 && (
         <ul className="list-disc pl-5 text-sm text-slate-700">
           {app.notes.map((n, i) => (
-            <li key={`${n.code}-${i}`}>{n.message}</li>
+            <li key={`${n.code}-${i}`}>
+              <CodeText text={n.message} />
+            </li>
           ))}
         </ul>
       )}
       <p className="text-sm text-slate-700">{countsText(app)}</p>
       {app.timings !== null && <TimingsLine timings={app.timings} />}
       <SizeMeter listing={app.listing} />
-      <ToolsTable app={app} />
+      {linked ? <LinkedToolsTable app={app} {...(keep ? { keep } : {})} /> : <ToolsTable app={app} />}
     </>
   );
 }

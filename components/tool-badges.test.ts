@@ -55,7 +55,7 @@ describe("toolBadgeSpecs", () => {
     ["a tool whose name is taken", taken, ["Left out: name taken"]],
     ["a tool named as one of Theorem's", theorem, ["Left out: Theorem's own"]],
     ["an entry that is not a tool", invalid, ["Left out: not a tool"]],
-    ["a tool of an unavailable app", down, ["Not listed: app unavailable", "Runs freely", "Runs together"]],
+    ["a tool of an unavailable app", down, ["Not listed: app unavailable"]],
   ])("shows %s as %j", (_what, tool, labels) => {
     expect(toolBadgeSpecs(tool!).map((b) => b.label)).toEqual(labels);
   });

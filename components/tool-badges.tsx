@@ -45,9 +45,9 @@ const UNAVAILABLE_BADGE: BadgeSpec = {
 /** What a person would want to know of one tool at a glance, as badges. */
 export function toolBadgeSpecs(tool: ToolCheck): BadgeSpec[] {
   if (tool.leftOut !== null) return [leftOutBadge(tool.leftOut)];
-  const specs = [POLICY_BADGE[tool.policy], runsTogetherBadge(tool.runsTogether)];
-  if (!tool.included) specs.unshift(UNAVAILABLE_BADGE);
-  return specs;
+  // A tool that reaches no one neither runs freely nor asks: only why it is not listed.
+  if (!tool.included) return [UNAVAILABLE_BADGE];
+  return [POLICY_BADGE[tool.policy], runsTogetherBadge(tool.runsTogether)];
 }
 
 export function ToolBadges({ tool }: { tool: ToolCheck }) {

@@ -1,11 +1,13 @@
 "use client";
 
-import { Fragment, useId, useMemo, useState } from "react";
+import { Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ApprovalCardPreview } from "@/components/approval-card";
 import { ToolBadges } from "@/components/tool-badges";
 import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
 import type { AppCheck, Hints, ToolCheck } from "@/lib/schemas/check";
+import { CodeText } from "@/components/code-text";
 
 export const TOOLS_PAGE_SIZE = 50;
 
@@ -16,7 +18,16 @@ const TOOL_COLUMNS = [
   { key: "details", label: <span className="sr-only">Details</span> },
 ];
 
-type Filter = "all" | "asks-first" | "runs-freely" | "left-out";
+export type Filter = "all" | "asks-first" | "runs-freely" | "left-out";
+
+/** What a table shows, as a link keeps it: the search, the filter and the tool whose details are open. */
+export interface ToolsView {
+  q: string;
+  show: Filter;
+  tool: number | null;
+}
+
+export const isFilter = (value: string | null): value is Filter => value !== null && value in FILTERS;
 
 const FILTERS: Record<Filter, { label: string; keep: (t: ToolCheck) => boolean }> = {
   all: { label: "All tools", keep: () => true },
@@ -31,13 +42,20 @@ function matches(tool: ToolCheck, query: string): boolean {
   return [tool.name, tool.wholeName, tool.title].some((s) => s?.toLowerCase().includes(q));
 }
 
-/** The tools of one app: whole name, title and badges, a page at a time, with details per tool. */
-export function ToolsTable({ app }: { app: AppCheck }) {
-  const [query, setQuery] = useState("");
-  const [filter, setFilter] = useState<Filter>("all");
-  const [page, setPage] = useState(0);
-  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+/**
+ * The tools of one app: whole name, title and badges, a page at a time, with details per tool.
+ * `initial` opens it as a link asked (a search, a filter, one tool's details, scrolled to and
+ * focused); `onViewChange` hears each change, so a page can keep it in its address.
+ */
+export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; initial?: Partial<ToolsView>; onViewChange?: (view: ToolsView) => void }) {
+  const linked = initial?.tool !== undefined && initial.tool !== null && app.tools.some((t) => t.index === initial.tool) ? initial.tool : null;
+  const [query, setQuery] = useState(linked === null ? (initial?.q ?? "") : "");
+  const [filter, setFilter] = useState<Filter>(linked === null ? (initial?.show ?? "all") : "all");
+  const [page, setPage] = useState(linked === null ? 0 : Math.floor(app.tools.findIndex((t) => t.index === linked) / TOOLS_PAGE_SIZE));
+  const [open, setOpen] = useState<ReadonlySet<number>>(linked === null ? new Set() : new Set([linked]));
+  const [last, setLast] = useState<number | null>(linked);
   const id = useId();
+  const linkedRow = useRef<HTMLTableRowElement>(null);
 
   const shown = useMemo(
     () => app.tools.filter((t) => FILTERS[filter].keep(t) && matches(t, query.trim())),
@@ -47,13 +65,27 @@ export function ToolsTable({ app }: { app: AppCheck }) {
   const current = Math.min(page, pages - 1);
   const rows = shown.slice(current * TOOLS_PAGE_SIZE, (current + 1) * TOOLS_PAGE_SIZE);
 
-  const toggle = (index: number) =>
+  // A link to one tool lands on its row: scrolled into view and focused, its details open.
+  useEffect(() => {
+    if (linked === null || linkedRow.current === null) return;
+    linkedRow.current.scrollIntoView({ block: "center" });
+    linkedRow.current.focus({ preventScroll: true });
+  }, [linked]);
+
+  const report = (view: Partial<ToolsView>) => onViewChange?.({ q: query, show: filter, tool: last, ...view });
+
+  const toggle = (index: number) => {
+    const closing = open.has(index);
     setOpen((s) => {
       const next = new Set(s);
-      if (next.has(index)) next.delete(index);
+      if (closing) next.delete(index);
       else next.add(index);
       return next;
     });
+    const tool = closing ? (last === index ? null : last) : index;
+    setLast(tool);
+    report({ tool });
+  };
 
   if (app.tools.length === 0) {
     return <p className="text-sm text-slate-700">This app lists no tools.</p>;
@@ -71,6 +103,7 @@ export function ToolsTable({ app }: { app: AppCheck }) {
             onChange={(e) => {
               setQuery(e.target.value);
               setPage(0);
+              report({ q: e.target.value });
             }}
             placeholder="Name or title"
           />
@@ -83,6 +116,7 @@ export function ToolsTable({ app }: { app: AppCheck }) {
             onChange={(e) => {
               setFilter(e.target.value as Filter);
               setPage(0);
+              report({ show: e.target.value as Filter });
             }}
           >
             {(Object.keys(FILTERS) as Filter[]).map((f) => (
@@ -112,9 +146,22 @@ export function ToolsTable({ app }: { app: AppCheck }) {
                 const isOpen = open.has(tool.index);
                 return (
                   <Fragment key={tool.index}>
-                    <tr className="border-t border-slate-200 align-top max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:py-1" data-testid="tool-row">
+                    <tr
+                      ref={tool.index === linked ? linkedRow : undefined}
+                      tabIndex={tool.index === linked ? -1 : undefined}
+                      id={`tool-${tool.index}`}
+                      className={`border-t border-slate-200 align-top max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:py-1 ${tool.index === linked ? "bg-indigo-50/60 outline-none focus-visible:outline-2 focus-visible:outline-indigo-600" : ""}`}
+                      data-testid="tool-row"
+                    >
                       <td className="px-3 py-2 font-mono break-all max-sm:col-span-2 max-sm:pb-0">
-                        {tool.wholeName !== null ? <span className="block">{tool.wholeName}</span> : <span className="italic text-slate-600">no name</span>}
+                        {tool.wholeName !== null ? (
+                          <span className="flex flex-wrap items-center gap-x-2">
+                            <span>{tool.wholeName}</span>
+                            <CopyButton text={tool.wholeName} label="whole name" compact />
+                          </span>
+                        ) : (
+                          <span className="italic text-slate-600">no name</span>
+                        )}
                         {tool.name !== null && tool.wholeName !== null && tool.name !== tool.wholeName && (
                           <span className="block text-xs text-slate-600">listed as {tool.name}</span>
                         )}
@@ -124,7 +171,11 @@ export function ToolsTable({ app }: { app: AppCheck }) {
                       </th>
                       <td className="px-3 py-2 max-sm:pt-0">
                         <ToolBadges tool={tool} />
-                        {tool.leftOut !== null && <span className="mt-1 block text-xs text-rose-900">{tool.leftOut.message}</span>}
+                        {tool.leftOut !== null && (
+                          <span className="mt-1 block text-xs text-rose-900">
+                            <CodeText text={tool.leftOut.message} />
+                          </span>
+                        )}
                       </td>
                       <td className="px-3 py-2 text-right max-sm:pt-0">
                         <Button variant="ghost" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(tool.index)}>
@@ -206,7 +257,9 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
           <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Notes</h3>
           <ul className="mt-1 list-disc space-y-0.5 pl-5">
             {tool.notes.map((n, i) => (
-              <li key={`${n.code}-${i}`}>{n.message}</li>
+              <li key={`${n.code}-${i}`}>
+                <CodeText text={n.message} />
+              </li>
             ))}
           </ul>
         </div>

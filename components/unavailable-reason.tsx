@@ -1,4 +1,5 @@
 import type { Unavailable, UnavailableCode } from "@/lib/schemas/check";
+import { CodeText } from "@/components/code-text";
 
 export const UNAVAILABLE_HEADING: Record<UnavailableCode, string> = {
   "connect-timeout": "Too slow to connect",
@@ -15,7 +16,9 @@ export function UnavailableReason({ unavailable }: { unavailable: Unavailable })
   return (
     <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-rose-950">
       <p className="font-semibold">Unavailable: {UNAVAILABLE_HEADING[unavailable.code]}</p>
-      <p className="mt-1 text-sm">{unavailable.message}</p>
+      <p className="mt-1 text-sm">
+        <CodeText text={unavailable.message} />
+      </p>
     </div>
   );
 }

@@ -153,6 +153,18 @@ const calendarTools = [
       required: ["room", "start", "minutes"],
     },
   },
+  {
+    // Support is asked why `calendar_add_event` is missing: Theorem's own Calendar makes this one `calendar_2_add_event`.
+    name: "add_event",
+    title: "Add event",
+    description: "Adds an event to the shared office calendar.",
+    inputSchema: {
+      type: "object",
+      properties: { eventId: { type: "string" }, title: { type: "string", title: "Title" }, date: { type: "string", format: "date", title: "Date" } },
+      required: ["title", "date"],
+    },
+    annotations: { destructiveHint: false, openWorldHint: false },
+  },
 ];
 
 const memoryTools = [

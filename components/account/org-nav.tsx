@@ -7,6 +7,8 @@ import { cn } from "@/lib/cn";
 
 const TABS = [
   { segment: "connections", label: "Connections" },
+  { segment: "me", label: "My apps" },
+  { segment: "people", label: "People" },
   { segment: "members", label: "Members" },
   { segment: "keys", label: "API keys" },
   { segment: "audit", label: "Audit log" },

@@ -7,6 +7,7 @@ import { FieldError, fieldClass } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
 import { ApiRequestError } from "@/lib/queries/check";
 import { addAppMutation } from "@/lib/queries/orgs";
+import { addMyAppMutation } from "@/lib/queries/people";
 import { appCreate, type AppCreate, type StoredApp } from "@/lib/schemas/orgs";
 
 type Field = "name" | "url" | "headerName" | "headerValue";
@@ -45,11 +46,15 @@ function issuesToErrors(issues: unknown): Errors {
   return errors;
 }
 
-/** Connects a new app to the organisation: it goes last in the connection order and is checked once. */
-export function AddAppForm({ org, onAdded }: { org: string; onAdded?: (app: StoredApp) => void }) {
+/**
+ * Connects a new app to the organisation (or, `personal`, one of the person's own): it goes
+ * last in the connection order and is checked once.
+ */
+export function AddAppForm({ org, onAdded, personal = false }: { org: string; onAdded?: (app: StoredApp) => void; personal?: boolean }) {
   const id = useId();
   const client = useQueryClient();
-  const add = useMutation(addAppMutation(client, org));
+  const add = useMutation(personal ? addMyAppMutation(client, org) : addAppMutation(client, org));
+  const title = personal ? "Add an app of your own" : "Add an app";
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
@@ -115,9 +120,13 @@ export function AddAppForm({ org, onAdded }: { org: string; onAdded?: (app: Stor
 
   return (
     <Card className="space-y-3" aria-labelledby={`${id}-title`}>
-      <CardTitle id={`${id}-title`}>Add an app</CardTitle>
-      <p className="text-sm text-slate-700">It is connected after the others and checked once before it appears in the list.</p>
-      <form onSubmit={onSubmit} noValidate aria-label="Add an app" className="grid gap-3 md:grid-cols-2">
+      <CardTitle id={`${id}-title`}>{title}</CardTitle>
+      <p className="text-sm text-slate-700">
+        {personal
+          ? "Only your assistant gets its tools. It is connected after every app so far and checked once before it appears in your list."
+          : "It is connected after the others and checked once before it appears in the list."}
+      </p>
+      <form onSubmit={onSubmit} noValidate aria-label={title} className="grid gap-3 md:grid-cols-2">
         <div>
           <label htmlFor={f("name")} className="block text-sm font-medium text-slate-800">
             Name

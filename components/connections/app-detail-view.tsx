@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { AppCheckBody } from "@/components/app-check-view";
 import { AppChanges } from "@/components/connections/app-changes";
+import { BatchPlan } from "@/components/connections/batch-plan";
 import { AppTrends } from "@/components/connections/app-trends";
 import { ReviewPanel } from "@/components/connections/review";
 import { CheckHistory } from "@/components/connections/check-history";
@@ -110,9 +111,11 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">This app has not been checked yet: re-check it to see its tools.</p>
       ) : (
         <section aria-label={`Check of ${stored.name}`} className="space-y-4">
-          <AppCheckBody app={check} />
+          <AppCheckBody app={check} linked />
         </section>
       )}
+
+      {check !== null && check.status === "available" && <BatchPlan org={org} apps={[check]} />}
 
       <AppChanges org={org} appId={stored.id} />
       <AppTrends org={org} appId={stored.id} />

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { CONNECT_LIMIT_MS, countsText, LIST_LIMIT_MS } from "@/components/app-check-view";
 import { AddAppForm } from "@/components/connections/add-app-form";
+import { LookupBox } from "@/components/connections/lookup-box";
 import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/components/connections/connection-status";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
@@ -90,6 +91,10 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
         </div>
       </div>
 
+      {list.length > 0 && <OrgSummary apps={list} />}
+
+      <LookupBox org={org} />
+
       <NewToolsSetting org={org} canManage={canManage} waiting={list.reduce((n, app) => n + waitingTools(app.lastCheck?.result).length, 0)} />
 
       {list.length === 0 ? (
@@ -121,6 +126,27 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
 
       {canManage && <AddAppForm org={org} />}
     </div>
+  );
+}
+
+/** The organisation at a glance: how many apps reach the assistant, and how many tools. */
+export function summaryText(apps: readonly StoredApp[]): string {
+  const read = apps.filter((a) => a.lastCheck !== null);
+  const available = read.filter((a) => a.lastCheck!.result.status === "available");
+  const tools = available.reduce((n, a) => n + a.lastCheck!.result.tools.filter((t) => t.included).length, 0);
+  const unread = apps.length - read.length;
+  return [
+    `${available.length} of ${apps.length} ${apps.length === 1 ? "app" : "apps"} available`,
+    `${formatCount(tools)} ${tools === 1 ? "tool reaches" : "tools reach"} the assistant`,
+    ...(unread > 0 ? [`${unread} not read yet`] : []),
+  ].join(" · ");
+}
+
+function OrgSummary({ apps }: { apps: readonly StoredApp[] }) {
+  return (
+    <p className="text-sm font-medium text-slate-800" data-testid="org-summary">
+      {summaryText(apps)}
+    </p>
   );
 }
 

@@ -5,13 +5,14 @@ import { useId, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { ApiRequestError } from "@/lib/queries/check";
 import { removeAppMutation } from "@/lib/queries/orgs";
+import { removeMyAppMutation } from "@/lib/queries/people";
 
-/** Remove, behind a modal confirmation (Escape or Cancel keeps the app). */
-export function RemoveAppButton({ org, appId, appName, onRemoved }: { org: string; appId: string; appName: string; onRemoved?: () => void }) {
+/** Remove (one of the organisation's apps, or with `personal` one of the caller's own), behind a modal confirmation (Escape or Cancel keeps the app). */
+export function RemoveAppButton({ org, appId, appName, onRemoved, personal = false }: { org: string; appId: string; appName: string; onRemoved?: () => void; personal?: boolean }) {
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const client = useQueryClient();
-  const remove = useMutation(removeAppMutation(client, org));
+  const remove = useMutation(personal ? removeMyAppMutation(client, org) : removeAppMutation(client, org));
 
   return (
     <>

@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { PeopleView } from "@/components/people/people-view";
+import { pageOrgAccess } from "@/lib/auth/page";
+
+type Props = { params: Promise<{ org: string }> };
+
+const path = (org: string) => `/orgs/${encodeURIComponent(org)}/people`;
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { org } = await params;
+  const access = await pageOrgAccess(org, path(org));
+  return { title: `People of ${access.org.name}` };
+}
+
+export default async function PeoplePage({ params }: Props) {
+  const { org } = await params;
+  const access = await pageOrgAccess(org, path(org));
+  return <PeopleView org={access.org.slug} orgName={access.org.name} self={access.memberId} />;
+}

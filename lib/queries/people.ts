@@ -1,0 +1,64 @@
+import { keepPreviousData, mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
+import { ApiRequestError, callApi } from "@/lib/queries/check";
+import { orgKeys } from "@/lib/queries/orgs";
+import { appList, storedApp, type AppCreate } from "@/lib/schemas/orgs";
+import { lookupAnswer, peopleList, personCheck, planAnswer } from "@/lib/schemas/people";
+
+/** People, one's own apps, the lookup and the batch plan (SPEC §12–§13), under the organisation's keys. */
+export const peopleKeys = {
+  people: (org: string) => [...orgKeys.all(org), "people"] as const,
+  person: (org: string, person: string) => [...orgKeys.all(org), "people", person] as const,
+  mine: (org: string) => [...orgKeys.all(org), "me"] as const,
+  lookup: (org: string, q: string, person?: string) => [...orgKeys.all(org), "lookup", q, person ?? null] as const,
+};
+
+const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
+const noRetryOnAnswer = (failures: number, error: Error) => !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500) && failures < 1;
+
+export const peopleQuery = (org: string) =>
+  queryOptions({ queryKey: peopleKeys.people(org), queryFn: async () => peopleList.parse(await callApi(`${base(org)}/people`)), retry: noRetryOnAnswer });
+
+export const personCheckQuery = (org: string, person: string) =>
+  queryOptions({
+    queryKey: peopleKeys.person(org, person),
+    queryFn: async () => personCheck.parse(await callApi(`${base(org)}/people/${encodeURIComponent(person)}/check`)),
+    retry: noRetryOnAnswer,
+  });
+
+export const myAppsQuery = (org: string) =>
+  queryOptions({ queryKey: peopleKeys.mine(org), queryFn: async () => appList.parse(await callApi(`${base(org)}/me/apps`)), retry: noRetryOnAnswer });
+
+export const lookupToolQuery = (org: string, q: string, person?: string) =>
+  queryOptions({
+    queryKey: peopleKeys.lookup(org, q, person),
+    queryFn: async () => {
+      const params = new URLSearchParams({ q, ...(person ? { person } : {}) });
+      return lookupAnswer.parse(await callApi(`${base(org)}/lookup?${params}`));
+    },
+    enabled: q.trim() !== "",
+    placeholderData: keepPreviousData,
+    retry: noRetryOnAnswer,
+  });
+
+export const addMyAppMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "add-my-app"],
+    mutationFn: async (input: AppCreate) => storedApp.parse(await callApi(`${base(org)}/me/apps`, { method: "POST", body: input })),
+    onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
+  });
+
+export const removeMyAppMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "remove-my-app"],
+    mutationFn: async (app: string) => {
+      await callApi(`${base(org)}/me/apps/${encodeURIComponent(app)}`, { method: "DELETE" });
+      return app;
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
+  });
+
+export const planMutation = (org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "plan"],
+    mutationFn: async (input: { calls: string[]; person?: string }) => planAnswer.parse(await callApi(`${base(org)}/plan`, { method: "POST", body: input })),
+  });
