@@ -6,9 +6,11 @@ import { AppCheckView, StatusPill } from "@/components/app-check-view";
 import { Button } from "@/components/ui/button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
+import { TrySourceProvider } from "@/components/try/try-slot";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
 import { readListingText } from "@/lib/listing-input";
 import { ApiRequestError, checkMutation } from "@/lib/queries/check";
+import type { TrySource } from "@/lib/queries/try";
 import { checkRequest, type CheckAppInput, type CheckRequest } from "@/lib/schemas/check";
 
 type Mode = "listing" | "url";
@@ -24,9 +26,10 @@ const FIELD_KEY: Record<string, string> = { name: "name", url: "url", headers: "
 
 /**
  * What an app developer uses before shipping: paste a listing (or give a URL), name the
- * app, list the apps the person connected before it, and see the check.
+ * app, list the apps the person connected before it, and see the check. With `canTry` (a
+ * leader or developer of some organisation), the tools of a live URL may be tried (SPEC §14).
  */
-export function PreviewForm() {
+export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
   const id = useId();
   const [name, setName] = useState("");
   const [mode, setMode] = useState<Mode>("listing");
@@ -38,6 +41,8 @@ export function PreviewForm() {
   const [nextKey, setNextKey] = useState(1);
   const [errors, setErrors] = useState<Errors>({});
   const check = useMutation(checkMutation());
+  /** The live URL the shown check read, with its header: where its tools are tried. */
+  const [tried, setTried] = useState<TrySource | null>(null);
 
   const f = (field: string) => `${id}-${field}`;
   const invalid = (field: string) => ({
@@ -84,6 +89,8 @@ export function PreviewForm() {
       return;
     }
     setErrors({});
+    const previewed = built.request.apps.at(-1);
+    setTried(previewed?.url !== undefined ? { kind: "preview", url: previewed.url, name: previewed.name, ...(previewed.headers ? { headers: previewed.headers } : {}) } : null);
     check.mutate(built.request);
   }
 
@@ -266,7 +273,9 @@ export function PreviewForm() {
               </ul>
             </div>
           )}
-          <AppCheckView app={previewed} />
+          <TrySourceProvider source={canTry ? tried : null}>
+            <AppCheckView app={previewed} />
+          </TrySourceProvider>
         </Card>
       )}
     </div>

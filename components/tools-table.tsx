@@ -3,6 +3,7 @@
 import { Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ApprovalCardPreview } from "@/components/approval-card";
 import { ToolBadges } from "@/components/tool-badges";
+import { TrySlot } from "@/components/try/try-slot";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
@@ -272,6 +273,7 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
           <ApprovalCardPreview card={tool.card} />
         </div>
       )}
+      <TrySlot tool={tool} />
       <p className="text-xs text-slate-600">Listing entry {tool.index + 1}, {tool.chars.toLocaleString("en-US")} characters.</p>
     </div>
   );

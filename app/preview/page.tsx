@@ -1,9 +1,20 @@
 import type { Metadata } from "next";
 import { PreviewForm } from "@/components/preview-form";
+import { myOrgs } from "@/lib/auth/members";
+import { pageActor } from "@/lib/auth/page";
+import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Preview a listing" };
 
-export default function PreviewPage() {
+/** Whether the viewer may try a live URL's tools (SPEC §14): a leader or developer of some organisation. */
+async function mayTry(): Promise<boolean> {
+  const actor = await pageActor();
+  if (actor === null) return false;
+  return myOrgs(actor.id).some((o) => can(o.role, "try") && (actor.via.kind === "session" || o.slug === actor.via.org));
+}
+
+export default async function PreviewPage() {
+  const canTry = await mayTry();
   return (
     <div className="space-y-4">
       <div>
@@ -13,7 +24,7 @@ export default function PreviewPage() {
           and how close the listing is to the 250,000-character bound, before you ship.
         </p>
       </div>
-      <PreviewForm />
+      <PreviewForm canTry={canTry} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AppDetailView } from "@/components/connections/app-detail-view";
+import { TrySourceProvider } from "@/components/try/try-slot";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can } from "@/lib/auth/roles";
 import { lookUp } from "../lookup";
@@ -29,5 +30,10 @@ export default async function AppPage({ params }: Props) {
   const access = await pageOrgAccess(org, path(org, app));
   const id = safeDecode(app);
   if (lookUp(org, id) === null) notFound();
-  return <AppDetailView org={access.org.slug} appId={id} canManage={can(access.role, "manage")} />;
+  // Leaders and developers may try its tools (SPEC §14); support sees no Try control.
+  return (
+    <TrySourceProvider source={can(access.role, "try") ? { kind: "org", org: access.org.slug, app: id } : null}>
+      <AppDetailView org={access.org.slug} appId={id} canManage={can(access.role, "manage")} />
+    </TrySourceProvider>
+  );
 }

@@ -1,0 +1,75 @@
+import { formatCount } from "@/lib/engine/listing-size";
+import { ANSWER_BYTE_LIMIT, CALL_TIMEOUT_MS, EVENT_BYTE_LIMIT, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
+import type { BadgeTone } from "@/components/ui/badge";
+
+/** How a try went, as the page tells it apart: the tool's own error is an answer, not a refusal. */
+export type TryOutcome = "answered" | "tool-error" | "refused";
+
+export function outcomeOf(answer: TryAnswer): TryOutcome {
+  if (answer.outcome === "refused") return "refused";
+  return answer.isError ? "tool-error" : "answered";
+}
+
+export const OUTCOMES: Record<TryOutcome, { label: string; tone: BadgeTone }> = {
+  answered: { label: "Answered", tone: "green" },
+  "tool-error": { label: "Answered with the tool's own error", tone: "amber" },
+  refused: { label: "Refused", tone: "red" },
+};
+
+const KiB = 1024;
+const MiB = 1024 * 1024;
+
+/** A size in bytes as people read it: `1,024 bytes`, `8.00 MiB (8,388,608 bytes)`. */
+export function sizeText(bytes: number): string {
+  const exact = `${bytes.toLocaleString("en-US")} ${bytes === 1 ? "byte" : "bytes"}`;
+  if (bytes < 10 * KiB) return exact;
+  return bytes < MiB ? `${(bytes / KiB).toFixed(1)} KiB (${exact})` : `${(bytes / MiB).toFixed(2)} MiB (${exact})`;
+}
+
+/** The answer's figures against their bounds (SPEC §7, §14). */
+export function figures(answer: TryAnswer): { label: string; value: string; over: boolean }[] {
+  return [
+    { label: "Answer size", value: `${sizeText(answer.bytes)} of 16 MiB`, over: answer.bytes > ANSWER_BYTE_LIMIT || answer.refused?.code === "answer-too-large" },
+    {
+      label: "Streamed events",
+      value: answer.events === 0 ? "none (a plain JSON answer)" : `${formatCount(answer.events)}, the largest ${sizeText(answer.largestEventBytes)} of 4 MiB`,
+      over: answer.largestEventBytes > EVENT_BYTE_LIMIT || answer.refused?.code === "event-too-large",
+    },
+    ...(answer.progress > 0 ? [{ label: "Progress notifications", value: formatCount(answer.progress), over: false }] : []),
+    { label: "Time", value: `${(answer.ms / 1000).toFixed(2)} s of ${CALL_TIMEOUT_MS / 1000} s`, over: answer.refused?.code === "call-timeout" },
+  ];
+}
+
+/** What one piece of content is, in words, with its size: `Image (image/png), 300 bytes`. */
+export function contentLabel(item: TryContentItem): string {
+  switch (item.type) {
+    case "text":
+      return `Text, ${sizeText(item.bytes)}${item.cut ? ", cut for display" : ""}`;
+    case "structured":
+      return `Structured content (JSON), ${sizeText(item.bytes)}${item.cut ? ", cut for display" : ""}`;
+    case "image":
+      return `Image${item.mimeType !== null ? ` (${item.mimeType})` : ""}, ${sizeText(item.bytes)}, not shown`;
+    case "audio":
+      return `Audio${item.mimeType !== null ? ` (${item.mimeType})` : ""}, ${sizeText(item.bytes)}, not played`;
+    case "resource":
+      return `Resource ${item.uri ?? "without a URI"}${item.mimeType !== null ? ` (${item.mimeType})` : ""}, ${sizeText(item.bytes)}${item.text === null ? ", not shown" : item.cut ? ", cut for display" : ""}`;
+    case "resource_link":
+      return `Link to a resource: ${item.name ?? "unnamed"} (${item.uri ?? "no URI"}${item.mimeType !== null ? `, ${item.mimeType}` : ""})`;
+    case "other":
+      return `Content of type “${item.kind}”, ${sizeText(item.bytes)}, not shown`;
+    case "more":
+      return `${formatCount(item.count)} more ${item.count === 1 ? "item" : "items"}, not read for display`;
+    default: {
+      const exhaustive: never = item;
+      return exhaustive;
+    }
+  }
+}
+
+/** The text a piece of content shows (always as text, never as HTML), or null. */
+export function contentText(item: TryContentItem): string | null {
+  if (item.type === "text") return item.text;
+  if (item.type === "structured") return item.json;
+  if (item.type === "resource") return item.text;
+  return null;
+}

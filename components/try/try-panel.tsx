@@ -1,0 +1,217 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useMemo, useState } from "react";
+import { useForm, type UseFormReturn } from "react-hook-form";
+import { ApprovalCardPreview } from "@/components/approval-card";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { FieldError, fieldClass } from "@/components/ui/field";
+import { approvalCard } from "@/lib/engine/approval-card";
+import { ApiRequestError } from "@/lib/queries/check";
+import { toolToTryQuery, tryMutation, type TrySource } from "@/lib/queries/try";
+import type { ToolToTry } from "@/lib/schemas/try";
+import { argumentFields, argumentsOf, emptyValues, fieldOfArgument, optionLabel, tryFormSchema, type ArgumentField, type FieldValues } from "./argument-fields";
+import { TryAnswerView } from "./try-answer";
+
+/**
+ * Trying one tool (SPEC §14), for leaders and developers: the arguments, typed into a form made
+ * from the tool's input schema; then the approval card exactly as the person would see it with
+ * them; then, once confirmed, the call and its answer.
+ */
+export function TryPanel({ source, tool, title }: { source: TrySource; tool: string; title: string }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  if (!open) {
+    return (
+      <Button variant="secondary" onClick={() => setOpen(true)} aria-label={`Try this tool: ${title}`}>
+        Try this tool
+      </Button>
+    );
+  }
+  return (
+    <section id={id} aria-label={`Try ${title}`} className="space-y-3 rounded-lg border border-indigo-200 bg-indigo-50/40 p-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold text-slate-900">Try {title}</h3>
+        <Button variant="ghost" onClick={() => setOpen(false)}>
+          Close<span className="sr-only"> the try of {title}</span>
+        </Button>
+      </div>
+      <TryLoader source={source} tool={tool} />
+    </section>
+  );
+}
+
+function TryLoader({ source, tool }: { source: TrySource; tool: string }) {
+  const described = useQuery(toolToTryQuery(source, tool));
+  if (described.isPending) return <p role="status" className="text-sm text-slate-700">Reading the tool&apos;s arguments…</p>;
+  if (described.isError) {
+    return (
+      <p role="alert" className="text-sm text-rose-900">
+        The tool could not be read: {described.error instanceof ApiRequestError ? described.error.message : "something went wrong."}
+      </p>
+    );
+  }
+  const { tool: found, refused } = described.data;
+  if (found === null) {
+    return (
+      <p role="alert" className="text-sm text-rose-900">
+        The tool could not be read: {refused?.message ?? "the app does not list it."}
+      </p>
+    );
+  }
+  return <TrySteps source={source} tool={found} />;
+}
+
+type Step = { at: "form" } | { at: "review"; args: Record<string, unknown> } | { at: "answer"; args: Record<string, unknown> };
+
+function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
+  const client = useQueryClient();
+  const fields = useMemo(() => argumentFields(tool.inputSchema), [tool.inputSchema]);
+  const schema = useMemo(() => tryFormSchema(fields, tool.inputSchema), [fields, tool.inputSchema]);
+  const form = useForm<FieldValues>({ resolver: zodResolver(schema), defaultValues: emptyValues(fields) });
+  const [step, setStep] = useState<Step>({ at: "form" });
+  const call = useMutation(tryMutation(client, source));
+  const id = useId();
+
+  const onReview = form.handleSubmit((values) => {
+    call.reset();
+    setStep({ at: "review", args: argumentsOf(fields, values).arguments });
+  });
+
+  const confirm = (args: Record<string, unknown>) =>
+    call.mutate(
+      { tool: tool.name, args },
+      {
+        onSuccess: () => setStep({ at: "answer", args }),
+        onError: (error) => {
+          // 422: the app's schema (read again for the call) refused an argument: back to its field.
+          if (!(error instanceof ApiRequestError) || error.status !== 422 || !Array.isArray(error.issues)) return;
+          setStep({ at: "form" });
+          let placed = false;
+          for (const issue of error.issues as { path?: unknown[]; message?: string }[]) {
+            const key = fieldOfArgument(fields, issue.path?.[1]);
+            form.setError(key ?? "root", { type: "server", message: issue.message ?? error.message }, { shouldFocus: !placed });
+            placed = true;
+          }
+        },
+      },
+    );
+
+  if (step.at === "form") {
+    const rootError = form.formState.errors.root?.message;
+    return (
+      <form onSubmit={(e) => void onReview(e)} noValidate aria-label={`Arguments of ${tool.title}`} className="space-y-3">
+        {fields.length === 0 ? (
+          <p className="text-sm text-slate-700">This tool takes no arguments.</p>
+        ) : (
+          <div className="grid gap-3 md:grid-cols-2">
+            {fields.map((field) => (
+              <ArgumentInput key={field.key} field={field} id={`${id}-${field.key}`} form={form} />
+            ))}
+          </div>
+        )}
+        <p className="text-xs text-slate-600">An empty field is not sent. Values are sent to the app as typed and never stored.</p>
+        {rootError !== undefined && (
+          <p role="alert" className="text-sm text-rose-900">
+            {rootError}
+          </p>
+        )}
+        <Button type="submit">Review the approval card</Button>
+      </form>
+    );
+  }
+
+  const card = approvalCard(tool.title, tool.inputSchema, step.args);
+  const asks = tool.policy === "asks-first";
+  return (
+    <div className="space-y-3">
+      <div className="space-y-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <h4 className="text-sm font-semibold text-slate-900">The approval card with these arguments</h4>
+          <Badge tone={asks ? "amber" : "green"}>{asks ? "Asks first" : "Runs freely"}</Badge>
+        </div>
+        <p className="text-sm text-slate-700">
+          {asks
+            ? "This tool asks first: before it runs, the person sees this card and must allow it."
+            : "This tool runs freely: the assistant calls it without asking; this is the card it would show if it asked."}
+        </p>
+        <ApprovalCardPreview card={card} editable={false} />
+      </div>
+      {step.at === "review" ? (
+        <div className="space-y-2">
+          <p className="text-sm text-slate-800">Confirming calls the tool now, for real, with these arguments.</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <Button onClick={() => confirm(step.args)} disabled={call.isPending}>
+              {call.isPending ? "Calling…" : "Confirm and call"}
+            </Button>
+            <Button variant="secondary" onClick={() => setStep({ at: "form" })} disabled={call.isPending}>
+              Change the arguments
+            </Button>
+            {call.isPending && (
+              <span role="status" className="text-sm text-slate-700">
+                Calling {tool.title}: up to 60 s…
+              </span>
+            )}
+          </div>
+          {call.isError && !(call.error instanceof ApiRequestError && call.error.status === 422) && (
+            <p role="alert" className="text-sm text-rose-900">
+              The call could not be made: {call.error instanceof ApiRequestError ? call.error.message : "something went wrong."}
+            </p>
+          )}
+        </div>
+      ) : (
+        <div className="space-y-2">
+          {call.data !== undefined && <TryAnswerView answer={call.data} title={tool.title} />}
+          <Button variant="secondary" onClick={() => setStep({ at: "form" })}>
+            Try again
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ArgumentInput({ field, id, form }: { field: ArgumentField; id: string; form: UseFormReturn<FieldValues> }) {
+  const error = form.formState.errors[field.key]?.message;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const described = [hintId, error !== undefined ? errorId : ""].join(" ").trim();
+  const common = { id, "aria-invalid": error !== undefined, "aria-describedby": described, ...form.register(field.key) };
+  const what = field.kind === "json" ? `JSON${field.shape !== null ? ` ${field.shape}` : ""}` : field.kind === "enum" ? "one of the values" : field.kind;
+  return (
+    <div className={field.kind === "json" ? "md:col-span-2" : undefined}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {field.label}
+        {field.required && <span aria-hidden="true"> *</span>}
+      </label>
+      {field.kind === "boolean" ? (
+        <select className={fieldClass} {...common}>
+          <option value="">(not sent)</option>
+          <option value="true">true</option>
+          <option value="false">false</option>
+        </select>
+      ) : field.kind === "enum" ? (
+        <select className={fieldClass} {...common}>
+          <option value="">(not sent)</option>
+          {field.options.map((option, i) => (
+            <option key={i} value={String(i)}>
+              {optionLabel(option)}
+            </option>
+          ))}
+        </select>
+      ) : field.kind === "json" ? (
+        <textarea className={`${fieldClass} h-24 font-mono`} spellCheck={false} placeholder={field.shape === "array" ? "[]" : field.shape === "object" ? "{}" : "JSON"} {...common} />
+      ) : (
+        <input className={fieldClass} type="text" inputMode={field.kind === "string" ? undefined : field.kind === "integer" ? "numeric" : "decimal"} autoComplete="off" {...common} />
+      )}
+      <p id={hintId} className="mt-1 text-xs text-slate-600">
+        <span className="font-mono">{field.name}</span> · {what}
+        {field.required ? " · required" : ""}
+        {field.description !== null ? ` · ${field.description}` : ""}
+      </p>
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}

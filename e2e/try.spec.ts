@@ -1,0 +1,126 @@
+import { authFile } from "./accounts";
+import { attachScreenshot, connectionsPath, expect, ORG, seriousViolations, test } from "./fixtures";
+
+// SPEC §14 as a leader does it: open an app, type a tool's arguments, see the approval card the
+// person would see with them, confirm, read the answer and its size. Support has no Try at all.
+
+const SHIFT_TOOLS = [
+  {
+    name: "swap_shift",
+    title: "Swap a shift",
+    description: "Swaps your shift with a colleague's.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        shift_id: { type: "string" },
+        colleague: { type: "string", title: "Colleague" },
+        hours: { type: "number", title: "Hours" },
+        reason: { type: "string", enum: ["illness", "swap", "other"] },
+      },
+      required: ["shift_id", "colleague"],
+    },
+    annotations: { destructiveHint: true },
+  },
+];
+
+test.describe.configure({ timeout: 60_000 });
+
+test("a leader tries a tool: arguments, the approval card with them, then the answer and its size", async ({ page, serveApp, addAppByApi, request }, testInfo) => {
+  const url = await serveApp({ name: "Shifts", tools: SHIFT_TOOLS });
+  const app = await addAppByApi("Shifts", url);
+  await page.goto(`${connectionsPath}/${encodeURIComponent(app.id)}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Shifts" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Details of Swap a shift" }).click();
+  await page.getByRole("button", { name: "Try this tool: Swap a shift" }).click();
+  const panel = page.getByRole("region", { name: "Try Swap a shift" });
+  const form = panel.getByRole("form", { name: "Arguments of Swap a shift" });
+
+  // The form says what is missing before anything is sent.
+  await form.getByRole("button", { name: "Review the approval card" }).click();
+  await expect(form.getByLabel("Colleague")).toHaveAccessibleDescription(/The argument “colleague” is required\./);
+
+  await form.getByLabel("Shift id").fill("shift-8812");
+  await form.getByLabel("Colleague").fill("Ann <b>Lee</b>");
+  await form.getByLabel("Hours").fill("7.5");
+  await form.getByLabel("Reason").selectOption("swap");
+  await form.getByRole("button", { name: "Review the approval card" }).click();
+
+  // The card as the person would see it with these arguments: the ID argument left off.
+  const card = panel.getByRole("figure", { name: "Approval card: Swap a shift" });
+  await expect(card).toBeVisible();
+  await expect(card.getByText("Colleague:")).toBeVisible();
+  await expect(card.getByText("Ann <b>Lee</b>", { exact: true })).toBeVisible();
+  await expect(card.getByText("7.5", { exact: true })).toBeVisible();
+  await expect(card.getByText("swap", { exact: true })).toBeVisible();
+  await expect(card.getByText("shift-8812")).toHaveCount(0);
+  await expect(panel.getByText("Left off the card as IDs:")).toContainText("shift_id");
+  await expect(panel.getByText("This tool asks first: before it runs, the person sees this card and must allow it.")).toBeVisible();
+
+  await panel.getByRole("button", { name: "Confirm and call" }).click();
+  const answer = panel.getByRole("region", { name: "Answer of Swap a shift" });
+  await expect(answer.getByText("Answered", { exact: true })).toBeVisible();
+  await expect(answer.getByText(/^\d[\d,]* bytes of 16 MiB$/)).toBeVisible();
+  await expect(answer.getByText("none (a plain JSON answer)")).toBeVisible();
+  await expect(answer.getByText(/^\d+\.\d\d s of 60 s$/)).toBeVisible();
+  const content = answer.getByRole("list", { name: "Content of the answer" });
+  await expect(content.getByText("Shifts ran swap_shift (a demo: nothing changed).")).toBeVisible();
+  await expect(content.getByText(/^Text, 4\d bytes$/)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await attachScreenshot(page, testInfo, "try-answer");
+
+  // The try is in the audit log by tool and outcome, never by the arguments' values.
+  const log = await request.get(`/api/orgs/${ORG}/audit?app=${encodeURIComponent(app.id)}`);
+  const entries = ((await log.json()) as { entries: { action: string; details?: Record<string, unknown> }[] }).entries;
+  expect(entries[0]).toMatchObject({ action: "tool.tried", details: { tool: "swap_shift", outcome: "answered" } });
+  expect(JSON.stringify(entries[0])).not.toContain("shift-8812");
+});
+
+test("in /preview, a leader tries a tool of the live URL just checked", async ({ page, serveApp }) => {
+  const url = await serveApp({ name: "Shifts", tools: SHIFT_TOOLS });
+  await page.goto("/preview");
+  await page.getByLabel("App name").fill("Shifts");
+  await page.getByLabel("A live app (URL)").check();
+  await page.getByLabel("App URL").fill(url);
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(page.getByRole("region", { name: "Check of Shifts" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Details of Swap a shift" }).click();
+  await page.getByRole("button", { name: "Try this tool: Swap a shift" }).click();
+  const panel = page.getByRole("region", { name: "Try Swap a shift" });
+  await panel.getByLabel("Shift id").fill("s-1");
+  await panel.getByLabel("Colleague").fill("Sam");
+  await panel.getByLabel("Hours").fill("eight");
+  await panel.getByRole("button", { name: "Review the approval card" }).click();
+  await expect(panel.getByLabel("Hours")).toHaveAccessibleDescription(/Give a number\./);
+  await panel.getByLabel("Hours").fill("8");
+  await panel.getByRole("button", { name: "Review the approval card" }).click();
+  await expect(panel.getByRole("figure", { name: "Approval card: Swap a shift" }).getByText("Sam", { exact: true })).toBeVisible();
+  await panel.getByRole("button", { name: "Confirm and call" }).click();
+  await expect(panel.getByRole("region", { name: "Answer of Swap a shift" }).getByText("Shifts ran swap_shift (a demo: nothing changed).")).toBeVisible();
+});
+
+test.describe("support", () => {
+  test.use({ storageState: authFile("support") });
+
+  test("sees a tool's approval card but no Try control", async ({ page }) => {
+    await page.goto(`${connectionsPath}/demo-attendance`);
+    await expect(page.getByRole("heading", { level: 1, name: "Attendance" })).toBeVisible();
+    await page.getByRole("button", { name: "Details of Clock in" }).click();
+    await expect(page.getByRole("figure", { name: "Approval card: Clock in" })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Try this tool/ })).toHaveCount(0);
+    await expect(page.getByText("Try it", { exact: true })).toHaveCount(0);
+  });
+
+  test("has no Try in /preview either", async ({ page, serveApp }) => {
+    const url = await serveApp({ name: "Shifts", tools: SHIFT_TOOLS });
+    await page.goto("/preview");
+    await page.getByLabel("App name").fill("Shifts");
+    await page.getByLabel("A live app (URL)").check();
+    await page.getByLabel("App URL").fill(url);
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    await page.getByRole("button", { name: "Details of Swap a shift" }).click();
+    await expect(page.getByRole("figure", { name: "Approval card: Swap a shift" })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Try this tool/ })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,52 @@
+import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
+import { ApiRequestError, callApi } from "@/lib/queries/check";
+import { toolToTryAnswer, tryAnswer, type TryAnswer } from "@/lib/schemas/try";
+
+/**
+ * Trying a tool (SPEC §14) as the pages do it: the tool's schema for the form, then the call.
+ * An organisation's app is tried by its id (the server sends its stored header); a preview's
+ * URL carries its own header, which never goes into a query key.
+ */
+
+/** Where a try goes: one of the organisation's apps, or a URL of the preview. */
+export type TrySource = { kind: "org"; org: string; app: string } | { kind: "preview"; url: string; name: string; headers?: Record<string, string> };
+
+const appPath = (org: string, app: string) => `/api/orgs/${encodeURIComponent(org)}/apps/${encodeURIComponent(app)}`;
+
+export const tryKeys = {
+  tool: (source: TrySource, tool: string) =>
+    source.kind === "org" ? (["orgs", source.org, "apps", source.app, "try", tool] as const) : (["try", source.url, Object.keys(source.headers ?? {}).join(","), tool] as const),
+};
+
+/** A 4xx is an answer (no such tool, not allowed), not a failure worth retrying. */
+function retryOnce(failures: number, error: Error) {
+  return !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500) && failures < 1;
+}
+
+/** The tool as the try form needs it: its title, policy and input schema. */
+export const toolToTryQuery = (source: TrySource, tool: string) =>
+  queryOptions({
+    queryKey: tryKeys.tool(source, tool),
+    queryFn: async () =>
+      toolToTryAnswer.parse(
+        source.kind === "org"
+          ? await callApi(`${appPath(source.org, source.app)}/try?tool=${encodeURIComponent(tool)}`)
+          : await callApi("/api/try/tool", { method: "POST", body: { url: source.url, name: source.name, tool, ...(source.headers ? { headers: source.headers } : {}) } }),
+      ),
+    // Read once per tool while the page is open: the try itself reads the tool's schema again.
+    staleTime: Infinity,
+    retry: retryOnce,
+  });
+
+/** Calls the tool; the organisation's audit log has a new entry afterwards. */
+export const tryMutation = (client: QueryClient, source: TrySource) =>
+  mutationOptions({
+    mutationKey: source.kind === "org" ? ["orgs", source.org, "apps", source.app, "try"] : ["try", source.url],
+    mutationFn: async ({ tool, args }: { tool: string; args: Record<string, unknown> }): Promise<TryAnswer> =>
+      tryAnswer.parse(
+        source.kind === "org"
+          ? await callApi(`${appPath(source.org, source.app)}/try`, { method: "POST", body: { tool, arguments: args } })
+          : await callApi("/api/try", { method: "POST", body: { url: source.url, name: source.name, tool, arguments: args, ...(source.headers ? { headers: source.headers } : {}) } }),
+      ),
+    onSuccess: () => (source.kind === "org" ? client.invalidateQueries({ queryKey: ["orgs", source.org, "audit"] }) : undefined),
+  });
