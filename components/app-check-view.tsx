@@ -5,9 +5,7 @@ import { UnavailableReason } from "@/components/unavailable-reason";
 import { Badge } from "@/components/ui/badge";
 import type { AppCheck, Timings } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
-
-export const CONNECT_LIMIT_MS = 3000;
-export const LIST_LIMIT_MS = 8000;
+import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 
 /** How many tools run freely, ask first, and are left out. */
 export function toolCounts(app: AppCheck) {
@@ -43,12 +41,12 @@ function seconds(ms: number) {
 export function TimingsLine({ timings }: { timings: Timings }) {
   return (
     <p className="text-sm text-slate-700">
-      Connected in <span className={timings.connectMs > CONNECT_LIMIT_MS ? "font-semibold text-rose-800" : ""}>{seconds(timings.connectMs)}</span> of{" "}
-      {seconds(CONNECT_LIMIT_MS)}
+      Connected in <span className={timings.connectMs > CONNECT_TIMEOUT_MS ? "font-semibold text-rose-800" : ""}>{seconds(timings.connectMs)}</span> of{" "}
+      {seconds(CONNECT_TIMEOUT_MS)}
       {timings.listMs !== null && (
         <>
-          ; listed in <span className={timings.listMs > LIST_LIMIT_MS ? "font-semibold text-rose-800" : ""}>{seconds(timings.listMs)}</span> of{" "}
-          {seconds(LIST_LIMIT_MS)}
+          ; listed in <span className={timings.listMs > LIST_TIMEOUT_MS ? "font-semibold text-rose-800" : ""}>{seconds(timings.listMs)}</span> of{" "}
+          {seconds(LIST_TIMEOUT_MS)}
         </>
       )}
       .

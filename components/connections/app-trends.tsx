@@ -2,12 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
-import { CONNECT_LIMIT_MS, LIST_LIMIT_MS } from "@/components/app-check-view";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { LoadError, Loading } from "@/components/connections/states";
 import { formatCount } from "@/lib/engine/listing-size";
 import { trendsQuery } from "@/lib/queries/orgs";
-import { LISTING_CHAR_LIMIT } from "@/lib/schemas/check";
+import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import type { TrendPoint } from "@/lib/schemas/orgs";
 import { boundY, chartMax, seriesPath, type ChartBox } from "./trend-chart";
 
@@ -53,8 +52,8 @@ function TrendBody({ points }: { points: TrendPoint[] }) {
             { values: connect, className: "stroke-emerald-700" },
             { values: list, className: "stroke-amber-700" },
           ]}
-          bound={LIST_LIMIT_MS}
-          extraBound={CONNECT_LIMIT_MS}
+          bound={LIST_TIMEOUT_MS}
+          extraBound={CONNECT_TIMEOUT_MS}
           boundLabel="8 s"
           extraLabel="3 s"
           legend={[

@@ -3,7 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { CONNECT_LIMIT_MS, countsText, LIST_LIMIT_MS } from "@/components/app-check-view";
+import { countsText } from "@/components/app-check-view";
+import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { LookupBox } from "@/components/connections/lookup-box";
 import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/components/connections/connection-status";
@@ -220,11 +221,11 @@ function AppRow({
                 "not measured"
               ) : (
                 <>
-                  connect <Over ms={check.timings.connectMs} limit={CONNECT_LIMIT_MS} />
+                  connect <Over ms={check.timings.connectMs} limit={CONNECT_TIMEOUT_MS} />
                   {check.timings.listMs !== null && (
                     <>
                       {" "}
-                      · list <Over ms={check.timings.listMs} limit={LIST_LIMIT_MS} />
+                      · list <Over ms={check.timings.listMs} limit={LIST_TIMEOUT_MS} />
                     </>
                   )}
                 </>

@@ -1,5 +1,6 @@
 import { formatCount } from "@/lib/engine/listing-size";
-import { ANSWER_BYTE_LIMIT, CALL_TIMEOUT_MS, EVENT_BYTE_LIMIT, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
+import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
+import { CALL_TIMEOUT_MS, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
 import type { BadgeTone } from "@/components/ui/badge";
 
 /** How a try went, as the page tells it apart: the tool's own error is an answer, not a refusal. */
@@ -29,7 +30,7 @@ export function sizeText(bytes: number): string {
 /** The answer's figures against their bounds (SPEC §7, §14). */
 export function figures(answer: TryAnswer): { label: string; value: string; over: boolean }[] {
   return [
-    { label: "Answer size", value: `${sizeText(answer.bytes)} of 16 MiB`, over: answer.bytes > ANSWER_BYTE_LIMIT || answer.refused?.code === "answer-too-large" },
+    { label: "Answer size", value: `${sizeText(answer.bytes)} of 16 MiB`, over: answer.bytes > RESPONSE_BYTE_LIMIT || answer.refused?.code === "answer-too-large" },
     {
       label: "Streamed events",
       value: answer.events === 0 ? "none (a plain JSON answer)" : `${formatCount(answer.events)}, the largest ${sizeText(answer.largestEventBytes)} of 4 MiB`,

@@ -1,3 +1,4 @@
+import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
 import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
 
@@ -52,16 +53,12 @@ export function columns(rows: readonly (readonly string[])[]): string[] {
   );
 }
 
-/** SPEC §7's deadlines, as lib/mcp/read-app.ts keeps them (not imported: the MCP client loads only for live reads). */
-export const CONNECT_LIMIT_MS = 3000;
-export const LIST_LIMIT_MS = 8000;
-
 const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${formatCount(Math.round(ms / 100) / 10)} s`);
 
 export function timingsLine(timings: Timings | null): string {
   if (timings === null) return "Timings: none (read from a file, or not connected).";
-  const connect = `connected in ${seconds(timings.connectMs)} of ${seconds(CONNECT_LIMIT_MS)}`;
-  return `Timings: ${connect}${timings.listMs === null ? "" : `, listed in ${seconds(timings.listMs)} of ${seconds(LIST_LIMIT_MS)}`}.`;
+  const connect = `connected in ${seconds(timings.connectMs)} of ${seconds(CONNECT_TIMEOUT_MS)}`;
+  return `Timings: ${connect}${timings.listMs === null ? "" : `, listed in ${seconds(timings.listMs)} of ${seconds(LIST_TIMEOUT_MS)}`}.`;
 }
 
 export function sizeLine(app: AppCheck): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
-import { checkResult, LISTING_CHAR_LIMIT } from "@/lib/schemas/check";
+import { checkResult } from "@/lib/schemas/check";
+import { LISTING_CHAR_LIMIT } from "./limits";
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import type { AppListing, TheoremNames } from "./check";
 import { checkListings } from "./check";

@@ -9,7 +9,7 @@ import type {
   ToolCheck,
   Unavailable,
 } from "@/lib/schemas/check";
-import { LISTING_CHAR_LIMIT } from "@/lib/schemas/check";
+import { LISTING_CHAR_LIMIT } from "./limits";
 import { approvalCard, cardNotes } from "./approval-card";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
 import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";

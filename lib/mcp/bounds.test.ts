@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllowList } from "./address";
-import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "./guarded-fetch";
+import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { readLiveApp } from "./read-app";
 import type { ZooApp } from "./zoo/http";
 import type { Answer } from "./zoo/raw-apps";

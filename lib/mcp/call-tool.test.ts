@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllowList } from "./address";
 import { describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
-import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "./guarded-fetch";
+import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { ZooApp } from "./zoo/http";
 import { callableApp, hugeAnswer, result, sendJson, sseEvent, startRawApp, stream } from "./zoo/raw-apps";
 import { startOldSseApp, startSdkApp, tryServer } from "./zoo/sdk-apps";

@@ -7,6 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
+import { CONNECT_TIMEOUT_MS, EVENT_BYTE_LIMIT, LIST_TIMEOUT_MS, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
 import { readHints, toolPolicy } from "@/lib/engine/policy";
 import { toolTitle } from "@/lib/engine/title";
@@ -24,8 +25,8 @@ import {
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
-import { EVENT_BYTE_LIMIT, GuardError, guardedFetch, RESPONSE_BYTE_LIMIT } from "./guarded-fetch";
-import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS, MAX_PAGES } from "./read-app";
+import { GuardError, guardedFetch } from "./guarded-fetch";
+import { MAX_PAGES } from "./read-app";
 
 /**
  * Calls one tool of a live app (SPEC §14): connects (Streamable HTTP, else the older HTTP+SSE)

@@ -1,7 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, describe, it } from "vitest";
 import { parseAllowList } from "./address";
-import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS, readLiveApp } from "./read-app";
+import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
+import { readLiveApp } from "./read-app";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ZooApp } from "./zoo/http";

@@ -6,13 +6,11 @@ import { pipeline, Readable, Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import zlib from "node:zlib";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { UnavailableCode } from "@/lib/schemas/check";
 import { bareHost, checkAddress, type AllowList, type ResolvedAddress, type Resolver } from "./address";
 import { ToolsScanner } from "./listing-scan";
 
-/** SPEC §7: one JSON-RPC answer and one streamed event, counted as decoded (after gzip) UTF-8 bytes. */
-export const RESPONSE_BYTE_LIMIT = 16 * 1024 * 1024;
-export const EVENT_BYTE_LIMIT = 4 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 
 export type BoundKind = "response" | "event" | "listing";

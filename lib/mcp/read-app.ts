@@ -9,14 +9,12 @@ import { z } from "zod";
 import type { AppListing } from "@/lib/engine/check";
 import { entryChars, formatCount, largestTools } from "@/lib/engine/listing-size";
 import type { Unavailable } from "@/lib/schemas/check";
-import { LISTING_CHAR_LIMIT } from "@/lib/schemas/check";
+import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
 import { GuardError, guardedFetch } from "./guarded-fetch";
 
-/** SPEC §7 deadlines, and a cap on pages so an endless cursor ends even when it is fast. */
-export const CONNECT_TIMEOUT_MS = 3000;
-export const LIST_TIMEOUT_MS = 8000;
+/** A cap on pages, so an endless cursor ends even when it is fast. */
 export const MAX_PAGES = 1000;
 const TERMINATE_TIMEOUT_MS = 1000;
 

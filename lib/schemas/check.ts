@@ -5,8 +5,6 @@ import { z } from "zod";
  * engine's types and the pages all come from these schemas.
  */
 
-export const LISTING_CHAR_LIMIT = 250_000;
-
 /** App names are free text (two apps may share one: that is how `_2` arises). */
 export const appName = z
   .string({ error: "Give the app a name." })

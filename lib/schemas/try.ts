@@ -8,9 +8,7 @@ import { orgSlug } from "./orgs";
  * checks before any call and the form validates with.
  */
 
-/** SPEC §7's bounds on one answer, and what of it the answer carries for display. */
-export const ANSWER_BYTE_LIMIT = 16 * 1024 * 1024;
-export const EVENT_BYTE_LIMIT = 4 * 1024 * 1024;
+/** SPEC §14's deadline on a call, and what of the answer the try carries for display (SPEC §7's bounds: lib/engine/limits.ts). */
 export const CALL_TIMEOUT_MS = 60_000;
 export const CONTENT_LIMIT = 64 * 1024;
 
