@@ -71,10 +71,17 @@ export function AppCheckBody({ app, linked = false, keep }: { app: AppCheck; lin
           ))}
         </ul>
       )}
-      <p className="text-sm text-slate-700">{countsText(app)}</p>
-      {app.timings !== null && <TimingsLine timings={app.timings} />}
-      <SizeMeter listing={app.listing} />
-      {linked ? <LinkedToolsTable app={app} {...(keep ? { keep } : {})} /> : <ToolsTable app={app} />}
+      {app.status === "unavailable" && app.tools.length === 0 ? (
+        // Nothing was read: no size to measure, and no "lists no tools", which would be a different fact.
+        <p className="text-sm text-slate-700">Its tools could not be read: the reason above says why.</p>
+      ) : (
+        <>
+          <p className="text-sm text-slate-700">{countsText(app)}</p>
+          {app.timings !== null && <TimingsLine timings={app.timings} />}
+          <SizeMeter listing={app.listing} />
+          {linked ? <LinkedToolsTable app={app} {...(keep ? { keep } : {})} /> : <ToolsTable app={app} />}
+        </>
+      )}
     </>
   );
 }

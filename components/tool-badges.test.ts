@@ -28,18 +28,19 @@ describe("policy badges", () => {
 });
 
 describe("left-out badges", () => {
-  const labels: Record<LeftOutCode, [string, string]> = {
-    "name-taken": ["Left out: name taken", "red"],
-    "theorem-tool": ["Left out: Theorem's own", "red"],
-    invalid: ["Left out: not a tool", "red"],
+  // Label, tone, and the part of the help page that explains it.
+  const labels: Record<LeftOutCode, [string, string, string]> = {
+    "name-taken": ["Left out: name taken", "red", "left-out"],
+    "theorem-tool": ["Left out: Theorem's own", "red", "left-out"],
+    invalid: ["Left out: not a tool", "red", "left-out"],
     // Not wrong, only waiting: a leader's approval brings it in.
-    "awaiting-review": ["Waiting for review", "amber"],
+    "awaiting-review": ["Waiting for review", "amber", "review"],
   };
 
   it.each(leftOutCode.options.map((c) => [c]))("%s is labelled and toned, with the engine's message as help", (code: LeftOutCode) => {
     const leftOut: LeftOut = { code, message: `Why ${code}.` };
-    const [label, tone] = labels[code];
-    expect(leftOutBadge(leftOut)).toEqual({ label, tone, help: `Why ${code}.` });
+    const [label, tone, topic] = labels[code];
+    expect(leftOutBadge(leftOut)).toEqual({ label, tone, help: `Why ${code}.`, topic });
   });
 });
 

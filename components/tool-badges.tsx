@@ -1,34 +1,37 @@
 import type { LeftOut, Policy, ToolCheck } from "@/lib/schemas/check";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import Link from "next/link";
+import { badgeVariants, type BadgeTone } from "@/components/ui/badge";
 
 interface BadgeSpec {
   label: string;
   tone: BadgeTone;
   help: string;
+  /** The part of the help page (`/help#…`) that explains it. */
+  topic: string;
 }
 
 export const POLICY_BADGE: Record<Policy, BadgeSpec> = {
-  "asks-first": { label: "Asks first", tone: "amber", help: "The assistant asks the person before it uses this tool." },
-  "runs-freely": { label: "Runs freely", tone: "green", help: "The assistant uses this tool without asking." },
+  "asks-first": { label: "Asks first", tone: "amber", help: "The assistant asks the person before it uses this tool.", topic: "asks-first" },
+  "runs-freely": { label: "Runs freely", tone: "green", help: "The assistant uses this tool without asking.", topic: "asks-first" },
 };
 
 export function runsTogetherBadge(runsTogether: boolean): BadgeSpec {
   return runsTogether
-    ? { label: "Runs together", tone: "blue", help: "It only reads (readOnlyHint: true), so it may run at the same time as other such tools." }
-    : { label: "Runs alone", tone: "slate", help: "It is taken to change something, so it runs alone, in order." };
+    ? { label: "Runs together", tone: "blue", help: "It only reads (readOnlyHint: true), so it may run at the same time as other such tools.", topic: "runs-together" }
+    : { label: "Runs alone", tone: "slate", help: "It is taken to change something, so it runs alone, in order.", topic: "runs-together" };
 }
 
 /** The badge of a tool that is not in the model's list, by why. */
 export function leftOutBadge(leftOut: LeftOut): BadgeSpec {
   switch (leftOut.code) {
     case "name-taken":
-      return { label: "Left out: name taken", tone: "red", help: leftOut.message };
+      return { label: "Left out: name taken", tone: "red", help: leftOut.message, topic: "left-out" };
     case "theorem-tool":
-      return { label: "Left out: Theorem's own", tone: "red", help: leftOut.message };
+      return { label: "Left out: Theorem's own", tone: "red", help: leftOut.message, topic: "left-out" };
     case "invalid":
-      return { label: "Left out: not a tool", tone: "red", help: leftOut.message };
+      return { label: "Left out: not a tool", tone: "red", help: leftOut.message, topic: "left-out" };
     case "awaiting-review":
-      return { label: "Waiting for review", tone: "amber", help: leftOut.message };
+      return { label: "Waiting for review", tone: "amber", help: leftOut.message, topic: "review" };
     default: {
       const exhaustive: never = leftOut.code;
       return exhaustive;
@@ -40,6 +43,7 @@ const UNAVAILABLE_BADGE: BadgeSpec = {
   label: "Not listed: app unavailable",
   tone: "violet",
   help: "The app is unavailable, so none of its tools reach the assistant.",
+  topic: "unavailable",
 };
 
 /** What a person would want to know of one tool at a glance, as badges. */
@@ -54,9 +58,9 @@ export function ToolBadges({ tool }: { tool: ToolCheck }) {
   return (
     <span className="flex flex-wrap gap-1">
       {toolBadgeSpecs(tool).map((b) => (
-        <Badge key={b.label} tone={b.tone} title={b.help}>
+        <Link key={b.label} href={`/help#${b.topic}`} title={b.help} className={`${badgeVariants({ tone: b.tone })} hover:underline`}>
           {b.label}
-        </Badge>
+        </Link>
       ))}
     </span>
   );

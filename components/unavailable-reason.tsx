@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Unavailable, UnavailableCode } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
 
@@ -17,7 +18,10 @@ export function UnavailableReason({ unavailable }: { unavailable: Unavailable })
     <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-rose-950">
       <p className="font-semibold">Unavailable: {UNAVAILABLE_HEADING[unavailable.code]}</p>
       <p className="mt-1 text-sm">
-        <CodeText text={unavailable.message} />
+        <CodeText text={unavailable.message} />{" "}
+        <Link href={`/help#unavailable-${unavailable.code}`} className="underline hover:text-rose-800">
+          What this means
+        </Link>
       </p>
     </div>
   );

@@ -203,7 +203,7 @@ test("re-check all shows each app's progress as it is read, then their fresh ans
   await expect(page.getByRole("status").filter({ hasText: /^Re-checking \d+ apps: \d+ read…/ })).toBeVisible();
   // Rota answers at once: its row says so while the slow app is still being read.
   await expect(row.getByText("Read · naming…")).toBeVisible();
-  await expect(row.getByText(/its names come once every app is read/)).toBeVisible();
+  await expect(row.getByText(/Its tools are named when every app has been read/)).toBeVisible();
   await expect(slow.getByText("Checking…")).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: /^Re-checked \d+ apps\.$/ })).toBeVisible({ timeout: 30_000 });
   await expect(row.getByText("Available", { exact: true })).toBeVisible();

@@ -52,6 +52,10 @@ test.describe("support", () => {
     await form.getByLabel("Name", { exact: true }).fill("Calendar");
     await form.getByLabel("URL", { exact: true }).fill(url);
     await form.getByRole("button", { name: "Add app" }).click();
+    // Asked first: the organisation's Calendar is `calendar_2`, so this one will be `calendar_3`.
+    const confirm = form.getByRole("alertdialog");
+    await expect(confirm).toContainText("calendar is one of Theorem's own connections, and Calendar is calendar_2. Connect another Calendar? It will be calendar_3");
+    await confirm.getByRole("button", { name: "Connect it as calendar_3" }).click();
     await expect(form.getByRole("status")).toHaveText("Added Calendar.", { timeout: 20_000 });
 
     const mine = page.getByTestId("person-app").filter({ hasText: "Personal" });

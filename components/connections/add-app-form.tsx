@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent } from "react";
+import { CodeText } from "@/components/code-text";
 import { Button } from "@/components/ui/button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
@@ -9,6 +10,8 @@ import { ApiRequestError } from "@/lib/queries/check";
 import { addAppMutation } from "@/lib/queries/orgs";
 import { addMyAppMutation } from "@/lib/queries/people";
 import { appCreate, type AppCreate, type StoredApp } from "@/lib/schemas/orgs";
+import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
+import { resolveTheorem } from "@/lib/engine/theorem";
 
 type Field = "name" | "url" | "headerName" | "headerValue";
 type Values = Record<Field, string>;
@@ -37,6 +40,31 @@ function validate(v: Values): { input: AppCreate } | { errors: Errors } {
   return { errors };
 }
 
+/**
+ * What connecting `name` after `existing` (the list's names, in order) will be called, when it
+ * is not its own base short name: whether Theorem holds the base, the earlier apps of the same
+ * base with their short names, and the short name it will get. Null when it gets its base.
+ */
+export function shortNameClash(existing: readonly string[], name: string): { theorem: boolean; earlier: { name: string; shortName: string }[]; shortName: string } | null {
+  const { connections } = resolveTheorem(undefined);
+  const base = baseShortName(name);
+  const assigned = assignShortNames([...existing, name], connections);
+  const shortName = assigned.at(-1)!.shortName;
+  if (shortName === base) return null;
+  const earlier = existing.flatMap((other, i) => (baseShortName(other) === base ? [{ name: other, shortName: assigned[i]!.shortName }] : []));
+  return { theorem: connections.includes(base), earlier, shortName };
+}
+
+/** The question asked before connecting an app that will not get its base short name. */
+export function clashQuestion(name: string, clash: NonNullable<ReturnType<typeof shortNameClash>>): string {
+  const base = baseShortName(name);
+  const earlier = clash.earlier.map((e) => `${e.name} is \`${e.shortName}\``).join(", ");
+  const why = clash.theorem
+    ? `\`${base}\` is one of Theorem's own connections${earlier === "" ? "" : `, and ${earlier}`}.`
+    : `There is already an app called ${clash.earlier[0]?.name ?? name}${clash.earlier.length > 1 ? ` (${earlier})` : ""}.`;
+  return `${why} Connect another ${name}? It will be \`${clash.shortName}\`, and its tools \`${clash.shortName}_…\`.`;
+}
+
 function issuesToErrors(issues: unknown): Errors {
   const errors: Errors = {};
   if (!Array.isArray(issues)) return errors;
@@ -50,7 +78,18 @@ function issuesToErrors(issues: unknown): Errors {
  * Connects a new app to the organisation (or, `personal`, one of the person's own): it goes
  * last in the connection order and is checked once.
  */
-export function AddAppForm({ org, onAdded, personal = false }: { org: string; onAdded?: (app: StoredApp) => void; personal?: boolean }) {
+export function AddAppForm({
+  org,
+  onAdded,
+  personal = false,
+  existing = [],
+}: {
+  org: string;
+  onAdded?: (app: StoredApp) => void;
+  personal?: boolean;
+  /** The names of the list the app joins, in connection order: to say before connecting when it will be named `…_2`. */
+  existing?: readonly string[];
+}) {
   const id = useId();
   const client = useQueryClient();
   const add = useMutation(personal ? addMyAppMutation(client, org) : addAppMutation(client, org));
@@ -59,6 +98,10 @@ export function AddAppForm({ org, onAdded, personal = false }: { org: string; on
   const [errors, setErrors] = useState<Errors>({});
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [added, setAdded] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<{ input: AppCreate; question: string; shortName: string } | null>(null);
+  // What is in the fields now: an add that ends while the person types something else leaves it alone.
+  const current = useRef<Values>(EMPTY);
+  current.current = values;
   const nameRef = useRef<HTMLInputElement>(null);
 
   const f = (field: Field) => `${id}-${field}`;
@@ -92,13 +135,28 @@ export function AddAppForm({ org, onAdded, personal = false }: { org: string; on
       return;
     }
     setErrors({});
-    add.mutate(result.input, {
+    const clash = shortNameClash(existing, result.input.name);
+    if (clash !== null && confirm?.input.name !== result.input.name) {
+      setConfirm({ input: result.input, question: clashQuestion(result.input.name, clash), shortName: clash.shortName });
+      return;
+    }
+    connect(result.input);
+  }
+
+  function connect(input: AppCreate) {
+    setConfirm(null);
+    const submitted = values;
+    add.mutate(input, {
       onSuccess: (app) => {
-        setValues(EMPTY);
-        setTouched({});
         setAdded(app.name);
         onAdded?.(app);
-        nameRef.current?.focus();
+        // Cleared only if still what was sent: never what the person typed since.
+        if (JSON.stringify(current.current) === JSON.stringify(submitted)) {
+          setValues(EMPTY);
+          setTouched({});
+          setErrors({});
+          nameRef.current?.focus();
+        }
       },
       onError: (error) => {
         if (error instanceof ApiRequestError && error.status === 422) setErrors(issuesToErrors(error.issues));
@@ -163,6 +221,28 @@ export function AddAppForm({ org, onAdded, personal = false }: { org: string; on
             {add.isPending ? "Connecting to the app and reading its tools…" : added !== null ? `Added ${added}.` : ""}
           </p>
         </div>
+        {confirm !== null && (
+          <div role="alertdialog" aria-labelledby={`${id}-confirm`} className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 md:col-span-2">
+            <p id={`${id}-confirm`}>
+              <CodeText text={confirm.question} />
+            </p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              <Button type="button" onClick={() => connect(confirm.input)}>
+                Connect it as {confirm.shortName}
+              </Button>
+              <Button
+                type="button"
+                variant="secondary"
+                onClick={() => {
+                  setConfirm(null);
+                  nameRef.current?.focus();
+                }}
+              >
+                Change the name
+              </Button>
+            </div>
+          </div>
+        )}
         {add.isError && !serverFieldErrors && (
           <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-sm text-rose-950 md:col-span-2">
             <p className="font-semibold">The app could not be added</p>

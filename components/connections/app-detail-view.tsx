@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { AppCheckBody } from "@/components/app-check-view";
 import { AppChanges } from "@/components/connections/app-changes";
 import { BatchPlan } from "@/components/connections/batch-plan";
+import { EditAppForm } from "@/components/connections/edit-app-form";
 import { AppTrends } from "@/components/connections/app-trends";
 import { ReviewPanel } from "@/components/connections/review";
 import { CheckHistory } from "@/components/connections/check-history";
@@ -24,6 +25,8 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
   const router = useRouter();
   const app = useQuery(appQuery(org, appId));
   const recheck = useMutation(checkAppMutation(client, org));
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
   const listHref = `/orgs/${encodeURIComponent(org)}/connections`;
 
   const back = (
@@ -92,12 +95,27 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
             <Button variant="secondary" disabled={recheck.isPending} onClick={() => recheck.mutate(stored.id)}>
               {recheck.isPending ? "Re-checking…" : "Re-check"}
             </Button>
+            {canManage && (
+              <Button variant="secondary" aria-expanded={editing} onClick={() => { setEditing((e) => !e); setSaved(false); }}>
+                Edit
+              </Button>
+            )}
             {canManage && <RemoveAppButton org={org} appId={stored.id} appName={stored.name} onRemoved={() => router.push(listHref)} />}
           </div>
         </div>
         <p role="status" className="text-sm text-slate-700">
-          {recheck.isPending ? "Connecting to the app and reading its tools…" : ""}
+          {recheck.isPending ? "Connecting to the app and reading its tools…" : saved ? `Saved and read again: its short name is ${check?.shortName ?? "not known yet"}.` : ""}
         </p>
+        {editing && (
+          <EditAppForm
+            org={org}
+            app={stored}
+            onDone={(done) => {
+              setEditing(false);
+              setSaved(done);
+            }}
+          />
+        )}
         {recheck.isError && (
           <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
             The re-check could not run: {recheck.error instanceof ApiRequestError ? recheck.error.message : "something went wrong reading the answer."}

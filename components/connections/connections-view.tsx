@@ -7,6 +7,7 @@ import { countsText } from "@/components/app-check-view";
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { LookupBox } from "@/components/connections/lookup-box";
+import { CodeText } from "@/components/code-text";
 import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/components/connections/connection-status";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
@@ -125,7 +126,7 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
         </div>
       )}
 
-      {canManage && <AddAppForm org={org} />}
+      {canManage && <AddAppForm org={org} existing={list.map((a) => a.name)} />}
     </div>
   );
 }
@@ -195,8 +196,8 @@ function AppRow({
       {read !== undefined && (
         <p className={cn("mt-2 text-sm", read.unavailable === null ? "text-slate-700" : "text-rose-900")}>
           {read.unavailable === null
-            ? `Read${read.timings !== null ? ` in ${formatSeconds(read.timings.connectMs + (read.timings.listMs ?? 0))}` : ""}; its names come once every app is read.`
-            : `Read: ${read.unavailable.message}`}
+            ? `Read${read.timings !== null ? ` in ${formatSeconds(read.timings.connectMs + (read.timings.listMs ?? 0))}` : ""}. Its tools are named when every app has been read: an earlier app may hold a name.`
+            : <CodeText text={read.unavailable.message} />}
         </p>
       )}
       {last === null || check === null ? (
@@ -238,10 +239,13 @@ function AppRow({
               <time dateTime={last.checkedAt}>{formatWhen(last.checkedAt)}</time>
             </dd>
           </div>
-          {check.unavailable !== null && (
+          {/* While a re-check runs, its own read says why: the old reason is not said twice. */}
+          {check.unavailable !== null && read === undefined && (
             <div className="sm:col-span-2 lg:col-span-4">
               <dt className="sr-only">Why it is unavailable</dt>
-              <dd className="text-rose-900">{check.unavailable.message}</dd>
+              <dd className="text-rose-900">
+                <CodeText text={check.unavailable.message} />
+              </dd>
             </div>
           )}
         </dl>

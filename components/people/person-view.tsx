@@ -73,7 +73,7 @@ export function PersonView({ org, person, name, mine }: { org: string; person: s
     <div className="space-y-6">
       {heading}
       <LookupBox org={org} person={person} />
-      {mine && <AddAppForm org={org} personal />}
+      {mine && <AddAppForm org={org} personal existing={apps.map((a) => a.name)} />}
       <section aria-labelledby="person-apps" className="space-y-2">
         <h2 id="person-apps" className="text-lg font-semibold text-slate-900">
           {apps.length + unread.length} {apps.length + unread.length === 1 ? "app" : "apps"}, {personal} of {mine ? "your" : "their"} own

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AppListing, TheoremNames } from "./check";
 import { checkListings } from "./check";
-import { HIT_LIMIT, lookup, type ElsewhereApp, type LookupApp } from "./lookup";
+import { HIT_LIMIT, lookup, type ElsewhereTool, type LookupApp } from "./lookup";
 
 const theorem: TheoremNames = { connections: ["calendar", "web"], tools: ["memory_save", "web_search"] };
 
@@ -24,7 +24,7 @@ const dup = { name: "Tickets", entries: [tool("open"), tool("open")] };
 
 const list = appsOf([memory, calendar, attendance, attendance2, down, downWithTools, webby, dup, { name: "Wiki", entries: [tool("page")], id: "wiki", unread: true }]);
 
-const elsewhere: ElsewhereApp[] = appsOf([{ name: "Diary", entries: [tool("write")], personal: true, id: "diary" }]).map((a) => ({ ...a, person: "Sam Support" }));
+const elsewhere: ElsewhereTool[] = [{ person: "Sam Support", app: "Diary", tool: "write", wholeName: "diary_write" }];
 
 describe("the lookup's sentence for a whole name nothing gives (SPEC §12)", () => {
   const cases: { why: string; q: string; answer: string | null; about?: unknown }[] = [

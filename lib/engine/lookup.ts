@@ -17,10 +17,14 @@ export interface LookupApp {
   check: AppCheck | null;
 }
 
-/** A personal app of someone else, checked within that person's own list. */
-export interface ElsewhereApp extends LookupApp {
-  /** Whose it is, as the person is shown (their name). */
+/** A tool of someone else's personal app, named as in that person's own list. */
+export interface ElsewhereTool {
+  /** Whose app it is, as the person is shown (their name). */
   person: string;
+  app: string;
+  /** The tool's name as listed, and its whole name in the owner's list. */
+  tool: string;
+  wholeName: string;
 }
 
 export interface LookupHit {
@@ -116,7 +120,7 @@ function toolFor(app: LookupApp, q: string, rest: string | null): ToolCheck | un
  * personal app; the app with that short name has no such tool, or was never read; no app has
  * that short name.
  */
-function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereApp[], hits: readonly LookupHit[]): { answer: string | null; about: LookupSubject } {
+function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereTool[], hits: readonly LookupHit[]): { answer: string | null; about: LookupSubject } {
   const none = { answer: null, about: null };
   if (!NAME_SHAPED.test(q)) return none;
   const lower = q.toLowerCase();
@@ -157,11 +161,10 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
   }
 
   // 4. Someone else's personal app.
-  for (const app of elsewhere) {
-    const tool = app.check?.tools.find((t) => t.wholeName === q || t.name === q);
-    if (tool === undefined) continue;
-    const shown = tool.wholeName === q ? code(q) : `${code(q)} (there ${code(tool.wholeName ?? q)})`;
-    return { answer: `${shown} is a tool of ${app.name}, a personal app of ${app.person}: only their assistant has it.`, about: null };
+  const theirs = elsewhere.find((t) => t.wholeName === q) ?? elsewhere.find((t) => t.tool === q);
+  if (theirs !== undefined) {
+    const shown = theirs.wholeName === q ? code(q) : `${code(q)} (there ${code(theirs.wholeName)})`;
+    return { answer: `${shown} is a tool of ${theirs.app}, a personal app of ${theirs.person}: only their assistant has it.`, about: null };
   }
 
   // 5. The app with that short name: never read, unavailable with nothing read, or no such tool.
@@ -195,7 +198,7 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
 }
 
 /** Looks `q` up (already trimmed and bounded) among `apps`, a list in connection order. */
-export function lookup(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereApp[] = []): LookupAnswer {
+export function lookup(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereTool[] = []): LookupAnswer {
   const { hits, total } = findHits(q, apps);
   return { hits, total, ...explain(q, apps, theorem, elsewhere, hits) };
 }

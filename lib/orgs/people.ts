@@ -2,13 +2,14 @@ import "server-only";
 import { findMember, listMembers } from "@/lib/auth/members";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { resolveTheorem } from "@/lib/engine/theorem";
-import { lookup, type ElsewhereApp, type LookupAnswer, type LookupApp } from "@/lib/engine/lookup";
+import { lookup, type ElsewhereTool, type LookupAnswer, type LookupApp } from "@/lib/engine/lookup";
 import { planBatch, type BatchPlan } from "@/lib/engine/policy";
-import { baseShortName } from "@/lib/engine/short-name";
+import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
+import { wholeName } from "@/lib/engine/whole-name";
 import type { PersonCheck } from "@/lib/schemas/people";
 import type { StoredApp } from "@/lib/schemas/orgs";
 import { scopeList, type OrgContext } from "./apps";
-import { personalApps, requireOrg, type Scope } from "./store";
+import { latestReads, listingOf, personalApps, requireOrg, scopeApps, type Scope } from "./store";
 
 /**
  * People (SPEC §12): each member's assistant has the organisation's apps and the member's own,
@@ -37,22 +38,29 @@ export async function personCheck(ctx: OrgContext, scope: Scope): Promise<Person
 }
 
 /**
- * The personal apps of everyone else that could give `q`, each checked in its owner's own list:
- * only the owners of an app whose base short name begins `q` are checked at all.
+ * The tools of everyone else's personal apps that could be `q`, each named as in its owner's
+ * list. Only apps whose base short name begins `q` are looked at, and only their short names
+ * are computed (from the names of the owner's list): no one else's whole check is run.
  */
-async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): Promise<ElsewhereApp[]> {
+function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): ElsewhereTool[] {
+  const candidates = personalApps(ctx.db, scope.org).filter((row) => row.owner !== scope.person && q.startsWith(`${baseShortName(row.name)}_`));
+  if (candidates.length === 0) return [];
   const names = new Map(listMembers(access).members.map((m) => [m.userId, m.name || m.email]));
-  const owners = new Set(
-    personalApps(ctx.db, scope.org)
-      .filter((row) => names.has(row.owner!))
-      .filter((row) => row.owner !== scope.person && q.startsWith(`${baseShortName(row.name)}_`))
-      .map((row) => row.owner!),
-  );
-  if (owners.size === 0) return [];
-  const found: ElsewhereApp[] = [];
-  for (const owner of owners) {
-    const list = await scopeList(ctx, { org: scope.org, person: owner });
-    for (const app of list) if (app.personal) found.push({ ...asLookupApp(app), person: names.get(owner)! });
+  const newest = latestReads(ctx.db, scope.org);
+  const { connections } = resolveTheorem(undefined);
+  const found: ElsewhereTool[] = [];
+  for (const row of candidates) {
+    const person = names.get(row.owner!);
+    if (person === undefined) continue;
+    const list = scopeApps(ctx.db, { org: scope.org, person: row.owner! });
+    const short = assignShortNames(list.map((a) => a.name), connections)[list.findIndex((a) => a.id === row.id)]?.shortName;
+    if (short === undefined) continue;
+    for (const entry of listingOf(ctx.db, row, newest.get(row.id)).entries) {
+      const tool = typeof entry === "object" && entry !== null ? (entry as { name?: unknown }).name : undefined;
+      if (typeof tool !== "string" || tool === "") continue;
+      const named = wholeName(short, tool).wholeName;
+      if (named === q || tool === q) found.push({ person, app: row.name, tool, wholeName: named });
+    }
   }
   return found;
 }
@@ -64,7 +72,7 @@ export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scop
   const first = lookup(q, list, theorem);
   // Someone else's personal apps are only checked when the list itself gives no tool of that name.
   if (first.answer === null) return first;
-  const others = await elsewhere(ctx, access, scope, q);
+  const others = elsewhere(ctx, access, scope, q);
   return others.length === 0 ? first : lookup(q, list, theorem, others);
 }
 

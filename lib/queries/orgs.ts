@@ -12,6 +12,7 @@ import {
   recheckEvent,
   storedApp,
   type AppCreate,
+  type AppUpdate,
   type AppList,
   type RecheckEvent,
   type StoredApp,
@@ -128,6 +129,18 @@ export const approveMutation = (client: QueryClient, org: string) =>
       storedApp.parse(await call(`${appPath(org, app)}/approve`, { method: "POST", body: tools === undefined ? {} : { tools } })),
     onSuccess: (app) => {
       storeApp(client, org, app);
+      return client.invalidateQueries({ queryKey: orgKeys.all(org) });
+    },
+  });
+
+/** PATCH an app's name, URL or header: it keeps its place in the connection order, and is read again. */
+export const updateAppMutation = (client: QueryClient, org: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "update-app"],
+    mutationFn: async ({ app, change }: { app: string; change: AppUpdate }) => storedApp.parse(await call(appPath(org, app), { method: "PATCH", body: change })),
+    onSuccess: (app) => {
+      storeApp(client, org, app);
+      // A new name can move other apps' short names.
       return client.invalidateQueries({ queryKey: orgKeys.all(org) });
     },
   });

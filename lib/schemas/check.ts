@@ -63,8 +63,9 @@ export const checkAppInput = z
     url: appUrl.optional(),
     headers: appHeaders.optional(),
   })
-  .refine((a) => (a.tools === undefined) !== (a.url === undefined), {
-    message: "Give an app either `tools` (a listing) or `url` (a live app), not both.",
+  .superRefine((a, ctx) => {
+    if (a.tools === undefined && a.url === undefined) ctx.addIssue({ code: "custom", message: "Give the app `tools` (a listing) or `url` (a live app)." });
+    if (a.tools !== undefined && a.url !== undefined) ctx.addIssue({ code: "custom", message: "Give the app either `tools` (a listing) or `url` (a live app), not both." });
   });
 export type CheckAppInput = z.infer<typeof checkAppInput>;
 

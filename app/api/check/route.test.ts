@@ -138,6 +138,14 @@ describe("POST /api/check: bad requests", () => {
     expect(body.error.message.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ["neither", { name: "A" }, "Give the app `tools` (a listing) or `url` (a live app)."],
+    ["both", { name: "A", tools: [], url: "https://a.example/mcp" }, "Give the app either `tools` (a listing) or `url` (a live app), not both."],
+  ])("says which of tools and url is wrong when an app has %s", async (_what, app, message) => {
+    const body = (await (await postJson({ apps: [app] })).json()) as ErrorBody;
+    expect(body.error.issues!.map((i) => (i as { message?: string }).message)).toEqual([message]);
+  });
+
   it("answers 413 for a declared length over 32 MiB without reading the body", async () => {
     let pulled = 0;
     const stream = new ReadableStream<Uint8Array>({

@@ -1,0 +1,161 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { UNAVAILABLE_HEADING } from "@/components/unavailable-reason";
+
+export const metadata: Metadata = { title: "How the check works" };
+
+/** SPEC §7's limits, as said to a person. */
+const LIMITS = [
+  { what: "Connecting", bound: "3 s", measured: "from the start of the connection to the end of the MCP initialize handshake" },
+  { what: "Listing", bound: "8 s", measured: "from the first tools/list request to its last page" },
+  { what: "Listing size", bound: "250,000 characters", measured: "the characters of every entry the app lists, as JSON, left-out and invalid ones included" },
+  { what: "One answer", bound: "16 MiB", measured: "the bytes of one JSON-RPC response" },
+  { what: "One streamed event", bound: "4 MiB", measured: "the bytes of one event of a streamed answer" },
+] as const;
+
+
+const code = (text: string) => <code className="rounded bg-slate-100 px-1 font-mono text-[0.92em]">{text}</code>;
+
+function Topic({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-4 space-y-2">
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      <div className="space-y-2 text-slate-800">{children}</div>
+    </section>
+  );
+}
+
+/** The platform's rules for tools in the product's words (SPEC §1–§7), one anchor per badge and reason. */
+export default function HelpPage() {
+  return (
+    <div className="max-w-3xl space-y-8">
+      <div>
+        <h1 className="text-2xl font-semibold text-slate-900">How the check works</h1>
+        <p className="mt-1 text-slate-700">
+          What Theorem does with the tools of the apps a person connects: how each tool is named for the model, which ones ask the person first, what
+          they are shown, which run together, and the limits an app must stay within. Every badge and reason in the dashboard links to its part here.
+        </p>
+        <nav aria-label="On this page" className="mt-3 text-sm">
+          <ul className="flex flex-wrap gap-x-4 gap-y-1">
+            {[
+              ["short-names", "Short names"],
+              ["whole-names", "Whole names"],
+              ["left-out", "Left out"],
+              ["asks-first", "Asks first / runs freely"],
+              ["runs-together", "Runs together"],
+              ["approval-card", "Approval card"],
+              ["limits", "Limits"],
+              ["unavailable", "Unavailable"],
+              ["review", "Review"],
+            ].map(([id, label]) => (
+              <li key={id}>
+                <a href={`#${id}`} className="text-indigo-800 underline hover:text-indigo-950">
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+
+      <Topic id="short-names" title="Short names">
+        <p>
+          Each app gets a short name made from its name: letters without accents, lower-case, every run of other characters one {code("_")}, at most 20
+          characters. {code("Al-Noor ERP")} is {code("al_noor_erp")}; a name with no letters at all is {code("app")}; one starting with a digit gets{" "}
+          {code("app_")} in front.
+        </p>
+        <p>
+          A short name already taken, by one of <Link href="/theorem#connections" className="text-indigo-800 underline">Theorem&apos;s own connections</Link>{" "}
+          or by an app connected earlier, becomes {code("…_2")}, {code("…_3")} and so on. Apps keep their short names whether or not they are available, so
+          names never move when another app goes down. A person&apos;s apps count in the order they were connected: the organisation&apos;s and their own
+          together.
+        </p>
+      </Topic>
+
+      <Topic id="whole-names" title="Whole names">
+        <p>
+          The model sees each tool by its whole name: the app&apos;s short name, {code("_")}, then the tool&apos;s own name with every character outside{" "}
+          {code("A-Z a-z 0-9 _ -")} made {code("_")}. A tool whose name already starts with the short name keeps it as it is. Whole names are cut at 64
+          characters.
+        </p>
+      </Topic>
+
+      <Topic id="left-out" title="Left out">
+        <p>A tool is left out of what the model sees, without a word to the model, when:</p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>its whole name is one of <Link href="/theorem#tools" className="text-indigo-800 underline">Theorem&apos;s own tools</Link>;</li>
+          <li>an earlier tool (of an earlier app, or earlier in the same app) already has that whole name: the first keeps it;</li>
+          <li>the entry is not a tool at all (it has no name);</li>
+          <li>its organisation waits for review and a leader has not approved it yet.</li>
+        </ul>
+        <p>Tools of an unavailable app are not listed at all, and take no names.</p>
+      </Topic>
+
+      <Topic id="asks-first" title="Asks first, or runs freely">
+        <p>
+          A tool runs freely (the assistant uses it without asking) when it says it only reads ({code("readOnlyHint: true")}), or when it says it neither
+          destroys anything nor reaches outside ({code("destructiveHint: false")} and {code("openWorldHint: false")}). Every other tool asks the person
+          first. A hint that is missing, or is not {code("true")}/{code("false")}, counts as the cautious value.
+        </p>
+      </Topic>
+
+      <Topic id="runs-together" title="Runs together, or alone">
+        <p>
+          Only tools that say they only read may run at the same time as other such tools. Every other tool runs alone, in the order the model asked —
+          a tool that runs freely without being read-only included. The batch plan on an app&apos;s page shows how a list of calls would run.
+        </p>
+      </Topic>
+
+      <Topic id="approval-card" title="Approval card">
+        <p>
+          A tool that asks first shows the person a card: its title, then one line per argument of the call, at most eight, leaving out ID arguments
+          (whose name ends in {code("id")}, {code("ids")}, {code("uuid")} or {code("guid")}, or whose schema says {code('format: "uuid"')}). Long values
+          are cut with {code("…")}. The check warns when a tool that asks first would show no line, or when lines would be cut.
+        </p>
+      </Topic>
+
+      <Topic id="limits" title="Limits">
+        <ul className="list-disc space-y-1 pl-5">
+          {LIMITS.map((l) => (
+            <li key={l.what}>
+              <span className="font-medium">{l.what}</span>: {l.bound}, {l.measured}.
+            </li>
+          ))}
+        </ul>
+        <p>Past a limit the app is unavailable, and reading stops there: the leader is told why, with the numbers.</p>
+      </Topic>
+
+      <Topic id="unavailable" title="Unavailable">
+        <p>An unavailable app&apos;s tools reach no one until it is fixed and read again. The reasons:</p>
+        <dl className="space-y-2">
+          {Object.entries(UNAVAILABLE_HEADING).map(([code, heading]) => (
+            <div key={code} id={`unavailable-${code}`} className="scroll-mt-4">
+              <dt className="font-medium">{heading}</dt>
+              <dd className="text-slate-700">{UNAVAILABLE_HELP[code as keyof typeof UNAVAILABLE_HELP]}</dd>
+            </div>
+          ))}
+        </dl>
+      </Topic>
+
+      <Topic id="review" title="Review">
+        <p>
+          An organisation may have new and changed tools wait for a leader&apos;s review before anyone&apos;s assistant gets them. Until approved, such a
+          tool is left out and marked as waiting; the app&apos;s page shows what changed.
+        </p>
+      </Topic>
+    </div>
+  );
+}
+
+const UNAVAILABLE_HELP: Record<keyof typeof UNAVAILABLE_HEADING, string> = {
+  "connect-timeout": "It did not finish connecting (the MCP initialize handshake) within 3 s.",
+  "list-timeout": "It did not list all its tools (every page of tools/list) within 8 s.",
+  "connect-failed": "It could not be reached, or did not answer as an MCP server.",
+  "auth-required": "It asks for sign-in: give it a header (such as Authorization), or connect it with its sign-in when it offers one.",
+  "address-refused": "Its address is private, loopback or otherwise not one the dashboard may reach.",
+  "listing-too-large": "Its tools' listing is over 250,000 characters, or one answer over 16 MiB or one streamed event over 4 MiB.",
+  "invalid-listing": "What it listed holds no tool the assistant could use.",
+};

@@ -1,0 +1,90 @@
+import { expect, type Page } from "@playwright/test";
+import { connectionsPath, test } from "./fixtures";
+
+// Issue 9's first ten minutes, as a newcomer meets them on the demo organisation.
+
+test.describe.configure({ timeout: 60_000 });
+
+function appRow(page: Page, name: string) {
+  return page.getByRole("list", { name: "Connected apps" }).getByRole("listitem", { name, exact: true });
+}
+
+async function openDemoApp(page: Page, name: string) {
+  await page.goto(connectionsPath);
+  await appRow(page, name).getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}
+
+test("a favicon, and a branded page for an address that does not exist", async ({ page, request }) => {
+  const icon = await request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toMatch(/image/);
+  await page.goto("/nope");
+  await expect(page.getByRole("heading", { level: 1, name: "There is no page at this address" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "How the check works" })).toBeVisible();
+});
+
+test("no page shows a backtick: code is shown as code", async ({ page }) => {
+  await page.goto(connectionsPath);
+  await expect(page.getByTestId("org-summary")).toContainText(/of 5 apps available/);
+  expect(await page.locator("main").innerText()).not.toContain("`");
+  for (const name of ["Calendar", "Memory", "Slow Reports", "Product Catalogue"]) {
+    await openDemoApp(page, name);
+    expect(await page.locator("main").innerText(), name).not.toContain("`");
+  }
+});
+
+test("an app that could not be read says so, and nothing it never said", async ({ page }) => {
+  await openDemoApp(page, "Slow Reports");
+  const main = page.locator("main");
+  await expect(main).toContainText("Its tools could not be read");
+  await expect(main).not.toContainText("This app lists no tools");
+  await expect(main).not.toContainText("0 of 250,000");
+});
+
+test("a badge and a reason link to the help page that explains them", async ({ page }) => {
+  await openDemoApp(page, "Calendar");
+  await page.getByTestId("tool-row").filter({ hasText: "calendar_2_book_room" }).getByRole("link", { name: "Asks first" }).click();
+  await expect(page).toHaveURL(/\/help#asks-first$/);
+  await expect(page.getByRole("region", { name: "Asks first, or runs freely" })).toBeInViewport();
+  await openDemoApp(page, "Slow Reports");
+  await page.getByRole("link", { name: "What this means" }).click();
+  await expect(page).toHaveURL(/\/help#unavailable-connect-timeout$/);
+});
+
+test("a second Attendance is asked about before it is connected as attendance_2", async ({ page, serveApp }) => {
+  const url = await serveApp({ name: "Attendance", tools: [{ name: "clock_in", inputSchema: { type: "object" } }] });
+  await page.goto(connectionsPath);
+  const form = page.getByRole("form", { name: "Add an app" });
+  await form.getByLabel("Name", { exact: true }).fill("Attendance");
+  await form.getByLabel("URL").fill(url);
+  await form.getByRole("button", { name: "Add app" }).click();
+  const confirm = form.getByRole("alertdialog");
+  await expect(confirm).toContainText("There is already an app called Attendance. Connect another Attendance? It will be attendance_2");
+  await confirm.getByRole("button", { name: "Change the name" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(form.getByLabel("Name", { exact: true })).toBeFocused();
+  await form.getByRole("button", { name: "Add app" }).click();
+  await form.getByRole("alertdialog").getByRole("button", { name: "Connect it as attendance_2" }).click();
+  await expect(form.getByRole("status")).toHaveText("Added Attendance.", { timeout: 20_000 });
+});
+
+test("an app edited in place keeps its place and, with the same name, its short name", async ({ page, serveApp, addAppByApi }) => {
+  const first = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });
+  const moved = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });
+  const rota = await addAppByApi("Rota", first);
+  const positions = async () => (await page.getByRole("list", { name: "Connected apps" }).getByRole("listitem").allInnerTexts()).findIndex((t) => t.includes("Rota"));
+  await page.goto(connectionsPath);
+  const before = await positions();
+
+  await page.goto(`${connectionsPath}/${rota.id}`);
+  await page.getByRole("button", { name: "Edit" }).click();
+  const form = page.getByRole("form", { name: "Edit Rota" });
+  await form.getByLabel("URL").fill(moved);
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved and read again" })).toContainText("its short name is rota");
+
+  await page.goto(connectionsPath);
+  expect(await positions()).toBe(before);
+  await expect(appRow(page, "Rota").getByText("rota", { exact: true })).toBeVisible();
+});
