@@ -4,29 +4,17 @@ import { ToolsTable } from "@/components/tools-table";
 import { UnavailableReason } from "@/components/unavailable-reason";
 import { Badge } from "@/components/ui/badge";
 import type { AppCheck, Timings } from "@/lib/schemas/check";
+import type { AppSummary } from "@/lib/schemas/orgs";
+import { summaryOf } from "@/lib/schemas/summary";
 import { CodeText } from "@/components/code-text";
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 
-/** How many tools run freely, ask first, and are left out. */
-export function toolCounts(app: AppCheck) {
-  let runsFreely = 0;
-  let asksFirst = 0;
-  let leftOut = 0;
-  for (const t of app.tools) {
-    if (t.leftOut !== null) leftOut++;
-    else if (t.policy === "runs-freely") runsFreely++;
-    else asksFirst++;
-  }
-  return { runsFreely, asksFirst, leftOut };
-}
-
 /** The counts in one line; an unavailable app's tools reach no one, so they are not split by policy. */
-export function countsText(app: AppCheck): string {
+export function countsText(app: Pick<AppSummary, "status" | "counts">): string {
+  const c = app.counts;
   if (app.status === "unavailable") {
-    const n = app.tools.length;
-    return n === 0 ? "No tools read" : `${n.toLocaleString("en-US")} ${n === 1 ? "tool" : "tools"} read · none reach the assistant`;
+    return c.tools === 0 ? "No tools read" : `${c.tools.toLocaleString("en-US")} ${c.tools === 1 ? "tool" : "tools"} read · none reach the assistant`;
   }
-  const c = toolCounts(app);
   return `${c.runsFreely} run freely · ${c.asksFirst} ask first · ${c.leftOut} left out`;
 }
 
@@ -76,7 +64,7 @@ export function AppCheckBody({ app, linked = false, keep }: { app: AppCheck; lin
         <p className="text-sm text-slate-700">Its tools could not be read: the reason above says why.</p>
       ) : (
         <>
-          <p className="text-sm text-slate-700">{countsText(app)}</p>
+          <p className="text-sm text-slate-700">{countsText(summaryOf(app))}</p>
           {app.timings !== null && <TimingsLine timings={app.timings} />}
           <SizeMeter listing={app.listing} />
           {linked ? <LinkedToolsTable app={app} {...(keep ? { keep } : {})} /> : <ToolsTable app={app} />}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AppCheckView, StatusPill } from "@/components/app-check-view";
 import { Button } from "@/components/ui/button";
 import { FieldError, fieldClass } from "@/components/ui/field";
@@ -96,6 +96,13 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
 
   const result = check.data;
   const previewed = result?.apps[result.apps.length - 1];
+  // Each new result is brought into view and focused: it appears below the form, out of sight.
+  const resultRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (result === undefined || resultRef.current === null) return;
+    resultRef.current.scrollIntoView({ block: "start" });
+    resultRef.current.focus({ preventScroll: true });
+  }, [result]);
   const earlier = result?.apps.slice(0, -1) ?? [];
 
   return (
@@ -258,7 +265,7 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
       )}
 
       {previewed !== undefined && (
-        <Card className="space-y-4" aria-label="Check result">
+        <Card ref={resultRef} tabIndex={-1} className="space-y-4 focus:outline-none focus-visible:outline-2 focus-visible:outline-indigo-600" aria-label="Check result">
           {earlier.length > 0 && (
             <div className="text-sm">
               <h2 className="font-medium text-slate-800">Connected before</h2>

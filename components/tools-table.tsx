@@ -19,7 +19,30 @@ const TOOL_COLUMNS = [
   { key: "details", label: <span className="sr-only">Details</span> },
 ];
 
-export type Filter = "all" | "asks-first" | "runs-freely" | "left-out";
+export type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "warnings";
+
+/** The notes that ask the app's developer to change something; the others only say how a name or title was made. */
+const WARNING_CODES: ReadonlySet<string> = new Set(["characters-replaced", "name-cut", "hint-not-boolean", "card-empty", "card-cut", "schema-not-object", "annotations-not-object"]);
+export const warningsOf = (tool: ToolCheck) => tool.notes.filter((n) => WARNING_CODES.has(n.code));
+
+/** A name that may wrap after each `_` (never mid-word), so a long whole name does not squeeze the columns beside it. */
+function Breakable({ name }: { name: string }) {
+  const parts = name.split("_");
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              _<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
+}
 
 /** What a table shows, as a link keeps it: the search, the filter and the tool whose details are open. */
 export interface ToolsView {
@@ -35,6 +58,7 @@ const FILTERS: Record<Filter, { label: string; keep: (t: ToolCheck) => boolean }
   "asks-first": { label: "Asks first", keep: (t) => t.leftOut === null && t.policy === "asks-first" },
   "runs-freely": { label: "Runs freely", keep: (t) => t.leftOut === null && t.policy === "runs-freely" },
   "left-out": { label: "Left out", keep: (t) => t.leftOut !== null },
+  warnings: { label: "Has warnings", keep: (t) => warningsOf(t).length > 0 },
 };
 
 function matches(tool: ToolCheck, query: string): boolean {
@@ -154,11 +178,10 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                       className={`border-t border-slate-200 align-top max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:py-1 ${tool.index === linked ? "bg-indigo-50/60 outline-none focus-visible:outline-2 focus-visible:outline-indigo-600" : ""}`}
                       data-testid="tool-row"
                     >
-                      <td className="px-3 py-2 font-mono break-all max-sm:col-span-2 max-sm:pb-0">
+                      <td className="min-w-56 px-3 py-2 font-mono [overflow-wrap:anywhere] max-sm:col-span-2 max-sm:min-w-0 max-sm:pb-0">
                         {tool.wholeName !== null ? (
-                          <span className="flex flex-wrap items-center gap-x-2">
-                            <span>{tool.wholeName}</span>
-                            <CopyButton text={tool.wholeName} label="whole name" compact />
+                          <span className="block">
+                            <Breakable name={tool.wholeName} />
                           </span>
                         ) : (
                           <span className="italic text-slate-600">no name</span>
@@ -167,11 +190,16 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                           <span className="block text-xs text-slate-600">listed as {tool.name}</span>
                         )}
                       </td>
-                      <th scope="row" className="px-3 py-2 font-normal break-words max-sm:col-span-2 max-sm:py-1 max-sm:font-medium">
+                      <th scope="row" className="min-w-40 px-3 py-2 font-normal break-words max-sm:min-w-0 max-sm:col-span-2 max-sm:py-1 max-sm:font-medium">
                         {tool.title}
                       </th>
                       <td className="px-3 py-2 max-sm:pt-0">
                         <ToolBadges tool={tool} />
+                        {warningsOf(tool).length > 0 && (
+                          <span className="mt-1 block text-xs font-medium text-amber-900" data-testid="tool-warnings">
+                            {warningsOf(tool).length} {warningsOf(tool).length === 1 ? "warning" : "warnings"}: see details
+                          </span>
+                        )}
                         {tool.leftOut !== null && (
                           <span className="mt-1 block text-xs text-rose-900">
                             <CodeText text={tool.leftOut.message} />
@@ -179,6 +207,7 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                         )}
                       </td>
                       <td className="px-3 py-2 text-right max-sm:pt-0">
+                        {tool.wholeName !== null && <CopyButton text={tool.wholeName} label={`the whole name of ${tool.title}`} compact />}
                         <Button variant="ghost" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(tool.index)}>
                           {isOpen ? "Hide details" : "Details"}
                           <span className="sr-only"> of {tool.title}</span>

@@ -88,3 +88,31 @@ test("an app edited in place keeps its place and, with the same name, its short 
   expect(await positions()).toBe(before);
   await expect(appRow(page, "Rota").getByText("rota", { exact: true })).toBeVisible();
 });
+
+test("/preview brings the result into view and focuses it, and counts each tool's warnings", async ({ page }) => {
+  await page.goto("/preview");
+  await page.getByLabel("App name").fill("Hints");
+  const tools = [
+    { name: "fine", inputSchema: { type: "object", properties: { q: { type: "string" } } }, annotations: { readOnlyHint: true } },
+    { name: "odd", inputSchema: { type: "object", properties: { q: { type: "string" } } }, annotations: { readOnlyHint: "yes" } },
+    { name: `a_very_long_tool_name_that_goes_on_and_on_${"x".repeat(30)}`, inputSchema: { type: "object" } },
+  ];
+  await page.getByLabel("Tools listing (JSON)").fill(JSON.stringify({ tools }));
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  const result = page.getByRole("region", { name: "Check result" });
+  await expect(result).toBeFocused();
+  await expect(result).toBeInViewport();
+  const warnings = page.getByTestId("tool-warnings");
+  await expect(warnings.first()).toBeVisible();
+  const counted = await warnings.count();
+  await result.getByLabel("Show").selectOption("warnings");
+  await expect(page.getByTestId("tool-row")).toHaveCount(counted);
+  await expect(page.getByTestId("tool-row").filter({ hasText: "hints_fine" })).toHaveCount(0);
+});
+
+test("the organisation page's first HTML already lists its apps", async ({ request }) => {
+  const html = await (await request.get(connectionsPath)).text();
+  expect(html).toContain("Product Catalogue");
+  expect(html).toContain("Slow Reports");
+  expect(html).not.toContain("Loading the organisation");
+});

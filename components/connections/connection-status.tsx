@@ -17,7 +17,7 @@ export const CONNECTION_STATUS: Record<ConnectionStatus, { label: string; tone: 
 };
 
 /** The status of a stored app, given whether a re-check is under way or just failed. */
-export function connectionStatus(app: StoredApp, progress: RowProgress | undefined): ConnectionStatus {
+export function connectionStatus(app: { lastCheck: { result: { status: "available" | "unavailable" } } | null }, progress: RowProgress | undefined): ConnectionStatus {
   switch (progress) {
     case "checking":
       return "checking";

@@ -11,14 +11,14 @@ import { CodeText } from "@/components/code-text";
 import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/components/connections/connection-status";
 import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
-import { NewToolsSetting, WaitingBadge, waitingTools } from "@/components/connections/review";
+import { NewToolsSetting, WaitingBadge } from "@/components/connections/review";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import { formatCount } from "@/lib/engine/listing-size";
 import { ApiRequestError } from "@/lib/queries/check";
 import { appsQuery, recheckAllMutation, type AppRead } from "@/lib/queries/orgs";
-import type { StoredApp } from "@/lib/schemas/orgs";
+import type { ListedApp } from "@/lib/schemas/orgs";
 
 /** The time, ticking each second while `ticking`: how long a re-check has been running. */
 function useNow(ticking: boolean) {
@@ -97,7 +97,7 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
 
       <LookupBox org={org} />
 
-      <NewToolsSetting org={org} canManage={canManage} waiting={list.reduce((n, app) => n + waitingTools(app.lastCheck?.result).length, 0)} />
+      <NewToolsSetting org={org} canManage={canManage} waiting={list.reduce((n, app) => n + (app.lastCheck?.result.counts.waiting ?? 0), 0)} />
 
       {list.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">
@@ -132,10 +132,10 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
 }
 
 /** The organisation at a glance: how many apps reach the assistant, and how many tools. */
-export function summaryText(apps: readonly StoredApp[]): string {
+export function summaryText(apps: readonly ListedApp[]): string {
   const read = apps.filter((a) => a.lastCheck !== null);
   const available = read.filter((a) => a.lastCheck!.result.status === "available");
-  const tools = available.reduce((n, a) => n + a.lastCheck!.result.tools.filter((t) => t.included).length, 0);
+  const tools = available.reduce((n, a) => n + a.lastCheck!.result.counts.included, 0);
   const unread = apps.length - read.length;
   return [
     `${available.length} of ${apps.length} ${apps.length === 1 ? "app" : "apps"} available`,
@@ -144,7 +144,7 @@ export function summaryText(apps: readonly StoredApp[]): string {
   ].join(" · ");
 }
 
-function OrgSummary({ apps }: { apps: readonly StoredApp[] }) {
+function OrgSummary({ apps }: { apps: readonly ListedApp[] }) {
   return (
     <p className="text-sm font-medium text-slate-800" data-testid="org-summary">
       {summaryText(apps)}
@@ -161,7 +161,7 @@ function AppRow({
   canManage,
 }: {
   org: string;
-  app: StoredApp;
+  app: ListedApp;
   position: number;
   progress: RowProgress | undefined;
   /** This re-check's read of the app, before the names are given. */
@@ -184,7 +184,7 @@ function AppRow({
               {app.name}
             </Link>
             <ConnectionStatusPill status={status} />
-            <WaitingBadge count={waitingTools(check).length} />
+            <WaitingBadge count={check?.counts.waiting ?? 0} />
           </div>
           <p className="text-sm text-slate-700">
             short name <span className="font-mono font-medium text-slate-900">{check?.shortName ?? "—"}</span>

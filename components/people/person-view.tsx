@@ -13,6 +13,7 @@ import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/con
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { personCheckQuery } from "@/lib/queries/people";
+import { summaryOf } from "@/lib/schemas/summary";
 import type { PersonCheck } from "@/lib/schemas/people";
 
 type PersonApp = PersonCheck["apps"][number];
@@ -123,7 +124,7 @@ function PersonAppRow({ org, place, app, open, mine, onToggle }: { org: string; 
           <StatusPill status={app.status} />
           <span className="font-mono text-sm text-slate-800">{app.shortName}</span>
         </p>
-        <p className="text-sm text-slate-700">{countsText(app)}</p>
+        <p className="text-sm text-slate-700">{countsText(summaryOf(app))}</p>
       </div>
       <div className="flex flex-wrap gap-2">
         <Button variant="secondary" aria-expanded={open} onClick={onToggle}>

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/client";
-import { recheckOrg } from "@/lib/orgs/apps";
-import type { AppList } from "@/lib/schemas/orgs";
+import { recheckOrg, scopeList } from "@/lib/orgs/apps";
+import type { AppList, StoredApp } from "@/lib/schemas/orgs";
 import { startDemoApps } from "@/scripts/demo-apps.mjs";
 import { DEMO_ORG, demoAppsFromEnv, seedDemo } from "./seed";
 
@@ -15,6 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), "theorem-demo-"));
 let demo: Awaited<ReturnType<typeof startDemoApps>>;
 let db: Db;
 let list: AppList;
+let full: StoredApp[];
 
 beforeAll(async () => {
   demo = await startDemoApps();
@@ -22,6 +23,8 @@ beforeAll(async () => {
   // Passed as start.mjs passes it.
   seedDemo(db, demoAppsFromEnv(JSON.stringify(demo.apps)));
   list = await recheckOrg({ db }, DEMO_ORG.slug);
+  // The list answers summaries; the tools are in each app's own check.
+  full = await scopeList({ db }, { org: DEMO_ORG.slug });
 }, 20_000);
 
 afterAll(async () => {
@@ -31,7 +34,7 @@ afterAll(async () => {
 });
 
 const app = (name: string) => {
-  const found = list.apps.find((a) => a.name === name)?.lastCheck?.result;
+  const found = full.find((a) => a.name === name)?.lastCheck?.result;
   if (found === undefined) throw new Error(`No check of ${name}.`);
   return found;
 };

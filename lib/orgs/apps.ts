@@ -10,6 +10,7 @@ import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
+import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
@@ -135,9 +136,10 @@ export function assertExists(ctx: OrgContext, org: string, app?: string): void {
   if (app !== undefined) requireApp(ctx.db, org, app);
 }
 
+/** The organisation's apps with their checks' summaries (GET /api/orgs/{org}/apps). */
 export async function listApps(ctx: OrgContext, org: string): Promise<AppList> {
   const found = requireOrg(ctx.db, org);
-  return { org: found, apps: await withResults(ctx, org, orgApps(ctx.db, org)) };
+  return { org: found, apps: (await withResults(ctx, org, orgApps(ctx.db, org))).map(listedApp) };
 }
 
 export async function getApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {

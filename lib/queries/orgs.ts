@@ -1,5 +1,6 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { ndjsonValues } from "@/lib/ndjson";
+import { listedApp } from "@/lib/schemas/summary";
 import { ApiRequestError, callApi, readApiAnswer, sendApi } from "@/lib/queries/check";
 import {
   appList,
@@ -79,7 +80,7 @@ export const changesQuery = (org: string, app: string, limit = 10) =>
 /** Puts one app's fresh answer in the list and detail caches, so its row updates at once. */
 function storeApp(client: QueryClient, org: string, app: StoredApp) {
   client.setQueryData<AppList>(orgKeys.apps(org), (list) =>
-    list === undefined ? list : { ...list, apps: list.apps.map((a) => (a.id === app.id ? app : a)) },
+    list === undefined ? list : { ...list, apps: list.apps.map((a) => (a.id === app.id ? listedApp(app) : a)) },
   );
   client.setQueryData(orgKeys.app(org, app.id), app);
 }

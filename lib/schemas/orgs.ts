@@ -56,8 +56,23 @@ export type StoredApp = z.infer<typeof storedApp>;
 export const org = z.object({ slug: orgSlug, name: z.string() });
 export type Org = z.infer<typeof org>;
 
-/** GET /api/orgs/{org}/apps */
-export const appList = z.object({ org, apps: z.array(storedApp) });
+/** An app's check as the list shows it: every field but the tools, and their counts (lib/schemas/summary.ts). */
+export const appSummary = appCheck.omit({ tools: true }).extend({
+  counts: z.object({
+    tools: z.number().int(),
+    included: z.number().int(),
+    runsFreely: z.number().int(),
+    asksFirst: z.number().int(),
+    leftOut: z.number().int(),
+    waiting: z.number().int(),
+  }),
+});
+export type AppSummary = z.infer<typeof appSummary>;
+export const listedApp = storedApp.extend({ lastCheck: checkRecord.extend({ result: appSummary }).nullable() });
+export type ListedApp = z.infer<typeof listedApp>;
+
+/** GET /api/orgs/{org}/apps: each app with its check's summary (its page has the tools). */
+export const appList = z.object({ org, apps: z.array(listedApp) });
 export type AppList = z.infer<typeof appList>;
 
 /**

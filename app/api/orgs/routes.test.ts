@@ -112,6 +112,10 @@ describe("the organisation API, live", () => {
     const text = await list.text();
     expect(text).not.toContain("route-test-secret");
     expect(appList.parse(JSON.parse(text)).apps.map((a) => a.id)).toEqual([first, second]);
+    // The list answers each check's summary: counts, not every tool (the app's own page has them).
+    const listed = appList.parse(JSON.parse(text)).apps[0]!.lastCheck!.result;
+    expect(listed).not.toHaveProperty("tools");
+    expect(listed.counts).toMatchObject({ tools: 2, included: 2, runsFreely: 1, asksFirst: 1 });
   });
 
   it("sends the stored header on every re-check, and the app is unavailable once it is removed", { timeout: 15_000 }, async () => {

@@ -1,7 +1,11 @@
 import type { Metadata } from "next";
 import { ConnectionsView } from "@/components/connections/connections-view";
+import { Prefetched } from "@/components/prefetched";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can } from "@/lib/auth/roles";
+import { listApps } from "@/lib/orgs/apps";
+import { orgContext } from "@/lib/orgs/db";
+import { orgKeys } from "@/lib/queries/orgs";
 
 type Props = { params: Promise<{ org: string }> };
 
@@ -17,5 +21,10 @@ export default async function ConnectionsPage({ params }: Props) {
   const { org } = await params;
   // Signed out → sign-in; not a member → 404, the same as no such organisation.
   const access = await pageOrgAccess(org, path(org));
-  return <ConnectionsView org={access.org.slug} canManage={can(access.role, "manage")} />;
+  // The apps are in the first HTML: computed here, as GET /api/orgs/{org}/apps would answer them.
+  return (
+    <Prefetched queries={[{ key: orgKeys.apps(access.org.slug), load: () => listApps(orgContext(), access.org.slug) }]}>
+      <ConnectionsView org={access.org.slug} canManage={can(access.role, "manage")} />
+    </Prefetched>
+  );
 }

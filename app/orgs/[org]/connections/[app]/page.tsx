@@ -1,9 +1,13 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AppDetailView } from "@/components/connections/app-detail-view";
+import { Prefetched } from "@/components/prefetched";
 import { TrySourceProvider } from "@/components/try/try-slot";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can } from "@/lib/auth/roles";
+import { getApp } from "@/lib/orgs/apps";
+import { orgContext } from "@/lib/orgs/db";
+import { orgKeys } from "@/lib/queries/orgs";
 import { lookUp } from "../lookup";
 
 type Props = { params: Promise<{ org: string; app: string }> };
@@ -32,8 +36,10 @@ export default async function AppPage({ params }: Props) {
   if (lookUp(org, id) === null) notFound();
   // Leaders and developers may try its tools (SPEC §14); support sees no Try control.
   return (
-    <TrySourceProvider source={can(access.role, "try") ? { kind: "org", org: access.org.slug, app: id } : null}>
-      <AppDetailView org={access.org.slug} appId={id} canManage={can(access.role, "manage")} />
-    </TrySourceProvider>
+    <Prefetched queries={[{ key: orgKeys.app(access.org.slug, id), load: () => getApp(orgContext(), access.org.slug, id) }]}>
+      <TrySourceProvider source={can(access.role, "try") ? { kind: "org", org: access.org.slug, app: id } : null}>
+        <AppDetailView org={access.org.slug} appId={id} canManage={can(access.role, "manage")} />
+      </TrySourceProvider>
+    </Prefetched>
   );
 }
