@@ -1,7 +1,8 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { get, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { AppCheckView, StatusPill } from "@/components/app-check-view";
 import { Button } from "@/components/ui/button";
 import { FieldError, fieldClass } from "@/components/ui/field";
@@ -14,15 +15,58 @@ import type { TrySource } from "@/lib/queries/try";
 import { checkRequest, type CheckAppInput, type CheckRequest } from "@/lib/schemas/check";
 
 type Mode = "listing" | "url";
-interface OtherApp {
-  key: number;
+interface PreviewValues {
   name: string;
+  mode: Mode;
   listing: string;
+  url: string;
+  headerName: string;
+  headerValue: string;
+  /** The apps the person connected before this one, in order. */
+  others: { name: string; listing: string }[];
 }
 type Errors = Record<string, string>;
 
 /** Which form field shows a schema issue of the previewed app, by the issue's field. */
-const FIELD_KEY: Record<string, string> = { name: "name", url: "url", headers: "header", tools: "listing" };
+const FIELD_KEY: Record<string, string> = { name: "name", url: "url", headers: "headerValue", tools: "listing" };
+
+/**
+ * The check request the form's values ask for, or what is wrong, by field (`others.1.listing`
+ * for the second earlier app's listing): the listings read as /preview reads them, then the
+ * request checked by the route's own schema.
+ */
+export function buildPreview(v: PreviewValues): { request: CheckRequest } | { errors: Errors } {
+  const found: Errors = {};
+  const apps: CheckAppInput[] = v.others.map((o, i) => {
+    if (o.listing.trim() === "") return { name: o.name, tools: [] };
+    const read = readListingText(o.listing);
+    if (!read.ok) found[`others.${i}.listing`] = read.message;
+    return { name: o.name, tools: read.ok ? read.tools : [] };
+  });
+  if (v.mode === "listing") {
+    const read = readListingText(v.listing);
+    if (!read.ok) found["listing"] = read.message;
+    apps.push({ name: v.name, tools: read.ok ? read.tools : [] });
+  } else {
+    const headers = v.headerValue !== "" ? { [v.headerName.trim()]: v.headerValue } : undefined;
+    apps.push({ name: v.name, url: v.url, ...(headers ? { headers } : {}) });
+  }
+  const parsed = checkRequest.safeParse({ apps });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const [, index, field] = issue.path;
+      const key =
+        index === v.others.length
+          ? (FIELD_KEY[String(field)] ?? (v.mode === "listing" ? "listing" : "url"))
+          : `others.${Number(index)}.${field === "name" ? "name" : "listing"}`;
+      found[key] ??= issue.message;
+    }
+  }
+  if (Object.keys(found).length > 0) return { errors: found };
+  return { request: parsed.data! };
+}
+
+const EMPTY: PreviewValues = { name: "", mode: "listing", listing: "", url: "", headerName: "Authorization", headerValue: "", others: [] };
 
 /**
  * What an app developer uses before shipping: paste a listing (or give a URL), name the
@@ -31,68 +75,31 @@ const FIELD_KEY: Record<string, string> = { name: "name", url: "url", headers: "
  */
 export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
   const id = useId();
-  const [name, setName] = useState("");
-  const [mode, setMode] = useState<Mode>("listing");
-  const [listing, setListing] = useState("");
-  const [url, setUrl] = useState("");
-  const [headerName, setHeaderName] = useState("Authorization");
-  const [headerValue, setHeaderValue] = useState("");
-  const [others, setOthers] = useState<OtherApp[]>([]);
-  const [nextKey, setNextKey] = useState(1);
-  const [errors, setErrors] = useState<Errors>({});
+  const form = useForm<PreviewValues>({ defaultValues: EMPTY });
+  const others = useFieldArray({ control: form.control, name: "others" });
+  const mode = useWatch({ control: form.control, name: "mode" });
   const check = useMutation(checkMutation());
   /** The live URL the shown check read, with its header: where its tools are tried. */
   const [tried, setTried] = useState<TrySource | null>(null);
 
   const f = (field: string) => `${id}-${field}`;
+  const errorOf = (field: string): string | undefined => (get(form.formState.errors, field) as { message?: string } | undefined)?.message;
   const invalid = (field: string) => ({
-    "aria-invalid": errors[field] !== undefined,
-    "aria-describedby": errors[field] !== undefined ? `${f(field)}-error` : undefined,
+    "aria-invalid": errorOf(field) !== undefined,
+    "aria-describedby": errorOf(field) !== undefined ? `${f(field)}-error` : undefined,
   });
 
-  function build(): { request: CheckRequest } | { errors: Errors } {
-    const found: Errors = {};
-    const apps: CheckAppInput[] = others.map((o) => {
-      if (o.listing.trim() === "") return { name: o.name, tools: [] };
-      const read = readListingText(o.listing);
-      if (!read.ok) found[`other-${o.key}-listing`] = read.message;
-      return { name: o.name, tools: read.ok ? read.tools : [] };
-    });
-    if (mode === "listing") {
-      const read = readListingText(listing);
-      if (!read.ok) found["listing"] = read.message;
-      apps.push({ name, tools: read.ok ? read.tools : [] });
-    } else {
-      const headers = headerValue !== "" ? { [headerName.trim()]: headerValue } : undefined;
-      apps.push({ name, url, ...(headers ? { headers } : {}) });
-    }
-    const parsed = checkRequest.safeParse({ apps });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const [, index, field] = issue.path;
-        const isThis = index === others.length;
-        const key = isThis
-          ? (FIELD_KEY[String(field)] ?? (mode === "listing" ? "listing" : "url"))
-          : `other-${others[Number(index)]?.key}-${field === "name" ? "name" : "listing"}`;
-        found[key] ??= issue.message;
-      }
-    }
-    if (Object.keys(found).length > 0) return { errors: found };
-    return { request: parsed.data! };
-  }
-
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const built = build();
+  const onSubmit = form.handleSubmit((values) => {
+    form.clearErrors();
+    const built = buildPreview(values);
     if ("errors" in built) {
-      setErrors(built.errors);
+      Object.entries(built.errors).forEach(([field, message], i) => form.setError(field as keyof PreviewValues, { type: "check", message }, { shouldFocus: i === 0 }));
       return;
     }
-    setErrors({});
     const previewed = built.request.apps.at(-1);
     setTried(previewed?.url !== undefined ? { kind: "preview", url: previewed.url, name: previewed.name, ...(previewed.headers ? { headers: previewed.headers } : {}) } : null);
     check.mutate(built.request);
-  }
+  });
 
   const result = check.data;
   const previewed = result?.apps[result.apps.length - 1];
@@ -107,25 +114,25 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
 
   return (
     <div className="space-y-6">
-      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Preview a listing">
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4" aria-label="Preview a listing">
         <Card className="space-y-4">
           <div>
             <label htmlFor={f("name")} className="block text-sm font-medium text-slate-800">
               App name
             </label>
-            <input id={f("name")} className={fieldClass} value={name} onChange={(e) => setName(e.target.value)} placeholder="Attendance" {...invalid("name")} />
-            <FieldError id={`${f("name")}-error`} message={errors["name"]} />
+            <input id={f("name")} className={fieldClass} placeholder="Attendance" {...form.register("name")} {...invalid("name")} />
+            <FieldError id={`${f("name")}-error`} message={errorOf("name")} />
           </div>
 
           <fieldset>
             <legend className="text-sm font-medium text-slate-800">Where its tools come from</legend>
             <div className="mt-1 flex flex-wrap gap-4 text-sm">
               <label className="flex items-center gap-1.5">
-                <input type="radio" name={f("mode")} checked={mode === "listing"} onChange={() => setMode("listing")} />
+                <input type="radio" value="listing" {...form.register("mode")} />
                 Paste a listing
               </label>
               <label className="flex items-center gap-1.5">
-                <input type="radio" name={f("mode")} checked={mode === "url"} onChange={() => setMode("url")} />
+                <input type="radio" value="url" {...form.register("mode")} />
                 A live app (URL)
               </label>
             </div>
@@ -140,8 +147,8 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
                 <Button
                   variant="ghost"
                   onClick={() => {
-                    setName((n) => (n === "" ? "Attendance" : n));
-                    setListing(JSON.stringify(ATTENDANCE_LISTING, null, 2));
+                    if (form.getValues("name") === "") form.setValue("name", "Attendance");
+                    form.setValue("listing", JSON.stringify(ATTENDANCE_LISTING, null, 2));
                   }}
                 >
                   Use the Attendance example
@@ -150,13 +157,12 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
               <textarea
                 id={f("listing")}
                 className={`${fieldClass} h-64 font-mono`}
-                value={listing}
-                onChange={(e) => setListing(e.target.value)}
+                {...form.register("listing")}
                 spellCheck={false}
                 placeholder='{"tools": [{"name": "clock_in", "title": "Clock in", "inputSchema": {"type": "object"}}]}'
                 {...invalid("listing")}
               />
-              <FieldError id={`${f("listing")}-error`} message={errors["listing"]} />
+              <FieldError id={`${f("listing")}-error`} message={errorOf("listing")} />
             </div>
           ) : (
             <div className="grid gap-3 md:grid-cols-3">
@@ -164,14 +170,14 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
                 <label htmlFor={f("url")} className="block text-sm font-medium text-slate-800">
                   App URL
                 </label>
-                <input id={f("url")} type="url" className={fieldClass} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://mcp.example.com/mcp" {...invalid("url")} />
-                <FieldError id={`${f("url")}-error`} message={errors["url"]} />
+                <input id={f("url")} type="url" className={fieldClass} placeholder="https://mcp.example.com/mcp" {...form.register("url")} {...invalid("url")} />
+                <FieldError id={`${f("url")}-error`} message={errorOf("url")} />
               </div>
               <div>
                 <label htmlFor={f("header-name")} className="block text-sm font-medium text-slate-800">
                   Header name (optional)
                 </label>
-                <input id={f("header-name")} className={fieldClass} value={headerName} onChange={(e) => setHeaderName(e.target.value)} />
+                <input id={f("header-name")} className={fieldClass} {...form.register("headerName")} />
               </div>
               <div className="md:col-span-2">
                 <label htmlFor={f("header-value")} className="block text-sm font-medium text-slate-800">
@@ -182,11 +188,10 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
                   type="password"
                   autoComplete="off"
                   className={fieldClass}
-                  value={headerValue}
-                  onChange={(e) => setHeaderValue(e.target.value)}
-                  {...invalid("header")}
+                  {...form.register("headerValue")}
+                  {...invalid("headerValue")}
                 />
-                <FieldError id={`${f("header")}-error`} message={errors["header"]} />
+                <FieldError id={`${f("headerValue")}-error`} message={errorOf("headerValue")} />
               </div>
             </div>
           )}
@@ -198,49 +203,36 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
             Names depend on them: an earlier app with the same short name makes this one <span className="font-mono">_2</span>, and an earlier tool keeps
             its whole name.
           </p>
-          {others.map((o, i) => (
-            <div key={o.key} className="grid gap-2 rounded border border-slate-200 p-3 md:grid-cols-[1fr_2fr_auto]">
+          {others.fields.map((o, i) => (
+            <div key={o.id} className="grid gap-2 rounded border border-slate-200 p-3 md:grid-cols-[1fr_2fr_auto]">
               <div>
-                <label htmlFor={f(`other-${o.key}-name`)} className="block text-sm font-medium text-slate-800">
+                <label htmlFor={f(`others.${i}.name`)} className="block text-sm font-medium text-slate-800">
                   Earlier app {i + 1}: name
                 </label>
-                <input
-                  id={f(`other-${o.key}-name`)}
-                  className={fieldClass}
-                  value={o.name}
-                  onChange={(e) => setOthers((list) => list.map((x) => (x.key === o.key ? { ...x, name: e.target.value } : x)))}
-                  {...invalid(`other-${o.key}-name`)}
-                />
-                <FieldError id={`${f(`other-${o.key}-name`)}-error`} message={errors[`other-${o.key}-name`]} />
+                <input id={f(`others.${i}.name`)} className={fieldClass} {...form.register(`others.${i}.name`)} {...invalid(`others.${i}.name`)} />
+                <FieldError id={`${f(`others.${i}.name`)}-error`} message={errorOf(`others.${i}.name`)} />
               </div>
               <div>
-                <label htmlFor={f(`other-${o.key}-listing`)} className="block text-sm font-medium text-slate-800">
+                <label htmlFor={f(`others.${i}.listing`)} className="block text-sm font-medium text-slate-800">
                   Earlier app {i + 1}: listing (optional)
                 </label>
                 <textarea
-                  id={f(`other-${o.key}-listing`)}
+                  id={f(`others.${i}.listing`)}
                   className={`${fieldClass} h-20 font-mono`}
-                  value={o.listing}
                   spellCheck={false}
-                  onChange={(e) => setOthers((list) => list.map((x) => (x.key === o.key ? { ...x, listing: e.target.value } : x)))}
-                  {...invalid(`other-${o.key}-listing`)}
+                  {...form.register(`others.${i}.listing`)}
+                  {...invalid(`others.${i}.listing`)}
                 />
-                <FieldError id={`${f(`other-${o.key}-listing`)}-error`} message={errors[`other-${o.key}-listing`]} />
+                <FieldError id={`${f(`others.${i}.listing`)}-error`} message={errorOf(`others.${i}.listing`)} />
               </div>
               <div className="self-end">
-                <Button variant="danger" onClick={() => setOthers((list) => list.filter((x) => x.key !== o.key))}>
+                <Button variant="danger" onClick={() => others.remove(i)}>
                   Remove<span className="sr-only"> earlier app {i + 1}</span>
                 </Button>
               </div>
             </div>
           ))}
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setOthers((list) => [...list, { key: nextKey, name: "", listing: "" }]);
-              setNextKey((k) => k + 1);
-            }}
-          >
+          <Button variant="secondary" onClick={() => others.append({ name: "", listing: "" })}>
             Add an earlier app
           </Button>
         </Card>

@@ -57,7 +57,8 @@ test("an earlier app with the same name makes this one _2", async ({ page }) => 
   await pasteListing(page, "Attendance", [{ name: "clock_in" }, { name: "attendance_2_my_hours", annotations: { readOnlyHint: true } }]);
 
   const result = page.getByRole("region", { name: "Check of Attendance" });
-  await expect(result.getByText("attendance_2", { exact: true })).toBeVisible();
+  // The short name beside the heading (a note names it too, as code).
+  await expect(result.getByText("attendance_2", { exact: true }).first()).toBeVisible();
   await expect(toolRow(page, "attendance_2_clock_in")).toBeVisible();
   // The prefix is not doubled when the tool's name already carries it.
   await expect(toolRow(page, "attendance_2_my_hours")).toBeVisible();

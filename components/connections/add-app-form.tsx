@@ -1,7 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useState } from "react";
+import { useForm, type Resolver } from "react-hook-form";
 import { CodeText } from "@/components/code-text";
 import { Button } from "@/components/ui/button";
 import { FieldError, fieldClass } from "@/components/ui/field";
@@ -65,6 +66,13 @@ export function clashQuestion(name: string, clash: NonNullable<ReturnType<typeof
   return `${why} Connect another ${name}? It will be \`${clash.shortName}\`, and its tools \`${clash.shortName}_…\`.`;
 }
 
+/** The form's resolver: the values as `appCreate` takes them, or its issues on the form's fields. */
+const appCreateResolver: Resolver<Values, unknown, AppCreate> = (values) => {
+  const result = validate(values);
+  if ("input" in result) return { values: result.input, errors: {} };
+  return { values: {}, errors: Object.fromEntries(Object.entries(result.errors).map(([field, message]) => [field, { type: "schema", message }])) };
+};
+
 function issuesToErrors(issues: unknown): Errors {
   const errors: Errors = {};
   if (!Array.isArray(issues)) return errors;
@@ -94,72 +102,41 @@ export function AddAppForm({
   const client = useQueryClient();
   const add = useMutation(personal ? addMyAppMutation(client, org) : addAppMutation(client, org));
   const title = personal ? "Add an app of your own" : "Add an app";
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Errors>({});
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [added, setAdded] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<{ input: AppCreate; question: string; shortName: string } | null>(null);
-  // What is in the fields now: an add that ends while the person types something else leaves it alone.
-  const current = useRef<Values>(EMPTY);
-  current.current = values;
-  const nameRef = useRef<HTMLInputElement>(null);
+  // The shared schema checks the form (lib/schemas/orgs.ts `appCreate`), each issue on its field; a field is checked once left, then as it is typed.
+  const form = useForm<Values, unknown, AppCreate>({ resolver: appCreateResolver, mode: "onTouched", defaultValues: EMPTY, shouldFocusError: true });
+  const errors = Object.fromEntries(Object.entries(form.formState.errors).map(([k, e]) => [k, e?.message])) as Errors;
 
   const f = (field: Field) => `${id}-${field}`;
 
-  function set(field: Field, value: string) {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    // Once a field has been left, it is re-validated as the person types.
-    if (touched[field]) {
-      const result = validate(next);
-      setErrors("errors" in result ? pick(result.errors, touched) : {});
-    }
-  }
-
-  function blur(field: Field) {
-    const nextTouched = { ...touched, [field]: true };
-    setTouched(nextTouched);
-    const result = validate(values);
-    setErrors("errors" in result ? pick(result.errors, nextTouched) : {});
-  }
-
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
+  const onSubmit = form.handleSubmit((input) => {
     setAdded(null);
-    const result = validate(values);
-    if ("errors" in result) {
-      setTouched({ name: true, url: true, headerName: true, headerValue: true });
-      setErrors(result.errors);
-      const first = (["name", "url", "headerName", "headerValue"] as Field[]).find((k) => result.errors[k] !== undefined);
-      if (first !== undefined) document.getElementById(f(first))?.focus();
+    const clash = shortNameClash(existing, input.name);
+    if (clash !== null && confirm?.input.name !== input.name) {
+      setConfirm({ input, question: clashQuestion(input.name, clash), shortName: clash.shortName });
       return;
     }
-    setErrors({});
-    const clash = shortNameClash(existing, result.input.name);
-    if (clash !== null && confirm?.input.name !== result.input.name) {
-      setConfirm({ input: result.input, question: clashQuestion(result.input.name, clash), shortName: clash.shortName });
-      return;
-    }
-    connect(result.input);
-  }
+    connect(input);
+  });
 
   function connect(input: AppCreate) {
     setConfirm(null);
-    const submitted = values;
+    const submitted = JSON.stringify(form.getValues());
     add.mutate(input, {
       onSuccess: (app) => {
         setAdded(app.name);
         onAdded?.(app);
         // Cleared only if still what was sent: never what the person typed since.
-        if (JSON.stringify(current.current) === JSON.stringify(submitted)) {
-          setValues(EMPTY);
-          setTouched({});
-          setErrors({});
-          nameRef.current?.focus();
+        if (JSON.stringify(form.getValues()) === submitted) {
+          form.reset(EMPTY);
+          form.setFocus("name");
         }
       },
       onError: (error) => {
-        if (error instanceof ApiRequestError && error.status === 422) setErrors(issuesToErrors(error.issues));
+        if (!(error instanceof ApiRequestError) || error.status !== 422) return;
+        // The route's 422 issues land on the same fields.
+        Object.entries(issuesToErrors(error.issues)).forEach(([field, message], i) => form.setError(field as Field, { type: "server", message }, { shouldFocus: i === 0 }));
       },
     });
   }
@@ -168,9 +145,8 @@ export function AddAppForm({
 
   const fieldProps = (field: Field) => ({
     id: f(field),
-    value: values[field],
-    onChange: (e: { target: { value: string } }) => set(field, e.target.value),
-    onBlur: () => blur(field),
+    // A header's name is checked again when its value changes: a value needs a name.
+    ...form.register(field, field === "headerValue" ? { deps: ["headerName"] } : {}),
     "aria-invalid": errors[field] !== undefined,
     "aria-describedby": errors[field] !== undefined ? `${f(field)}-error` : undefined,
     className: fieldClass,
@@ -184,12 +160,12 @@ export function AddAppForm({
           ? "Only your assistant gets its tools. It is connected after every app so far and checked once before it appears in your list."
           : "It is connected after the others and checked once before it appears in the list."}
       </p>
-      <form onSubmit={onSubmit} noValidate aria-label={title} className="grid gap-3 md:grid-cols-2">
+      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={title} className="grid gap-3 md:grid-cols-2">
         <div>
           <label htmlFor={f("name")} className="block text-sm font-medium text-slate-800">
             Name
           </label>
-          <input ref={nameRef} autoComplete="off" placeholder="Attendance" {...fieldProps("name")} />
+          <input autoComplete="off" placeholder="Attendance" {...fieldProps("name")} />
           <FieldError id={`${f("name")}-error`} message={errors.name} />
         </div>
         <div>
@@ -235,7 +211,7 @@ export function AddAppForm({
                 variant="secondary"
                 onClick={() => {
                   setConfirm(null);
-                  nameRef.current?.focus();
+                  form.setFocus("name");
                 }}
               >
                 Change the name
@@ -253,13 +229,3 @@ export function AddAppForm({
     </Card>
   );
 }
-
-/** The errors of the fields the person has left; leaving the header's value also shows a missing header name. */
-function pick(errors: Errors, touched: Partial<Record<Field, boolean>>): Errors {
-  const shown: Errors = {};
-  for (const k of Object.keys(errors) as Field[]) {
-    if (touched[k] || (k === "headerName" && touched.headerValue)) shown[k] = errors[k];
-  }
-  return shown;
-}
-

@@ -70,9 +70,9 @@ export function BatchPlan({ org, apps, person }: { org: string; apps: AppCheck[]
       <form onSubmit={onSubmit} noValidate aria-label="Plan a batch of calls" className="space-y-3">
         {choices.length > 0 && (
           <div className="flex flex-wrap items-end gap-2">
-            <label className="text-sm">
+            <label className="block min-w-0 max-w-full grow text-sm sm:max-w-md">
               <span className="block font-medium text-slate-800">Pick a tool</span>
-              <select className="mt-1 max-w-full rounded border border-slate-300 bg-white px-2 py-1" value={pick} onChange={(e) => setPick(e.target.value)}>
+              <select className="mt-1 block w-full rounded border border-slate-300 bg-white px-2 py-1" value={pick} onChange={(e) => setPick(e.target.value)}>
                 <option value="">Choose…</option>
                 {choices.map((t) => (
                   <option key={t.wholeName} value={t.wholeName!}>
