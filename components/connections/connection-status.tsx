@@ -1,5 +1,4 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { StoredApp } from "@/lib/schemas/orgs";
 
 /** What a row of the Connections list says about an app right now. */
 export type ConnectionStatus = "available" | "unavailable" | "unchecked" | "checking" | "read" | "check-failed";
