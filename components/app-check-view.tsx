@@ -8,6 +8,7 @@ import type { AppSummary } from "@/lib/schemas/orgs";
 import { summaryOf } from "@/lib/schemas/summary";
 import { CodeText } from "@/components/code-text";
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
+import { formatSeconds } from "@/components/connections/format";
 
 /** The counts in one line; an unavailable app's tools reach no one, so they are not split by policy. */
 export function countsText(app: Pick<AppSummary, "status" | "counts">): string {
@@ -22,19 +23,16 @@ export function StatusPill({ status }: { status: AppCheck["status"] }) {
   return status === "available" ? <Badge tone="green">Available</Badge> : <Badge tone="red">Unavailable</Badge>;
 }
 
-function seconds(ms: number) {
-  return `${(ms / 1000).toFixed(2)} s`;
-}
 
 export function TimingsLine({ timings }: { timings: Timings }) {
   return (
     <p className="text-sm text-slate-700">
-      Connected in <span className={timings.connectMs > CONNECT_TIMEOUT_MS ? "font-semibold text-rose-800" : ""}>{seconds(timings.connectMs)}</span> of{" "}
-      {seconds(CONNECT_TIMEOUT_MS)}
+      Connected in <span className={timings.connectMs > CONNECT_TIMEOUT_MS ? "font-semibold text-rose-800" : ""}>{formatSeconds(timings.connectMs)}</span> of{" "}
+      {formatSeconds(CONNECT_TIMEOUT_MS)}
       {timings.listMs !== null && (
         <>
-          ; listed in <span className={timings.listMs > LIST_TIMEOUT_MS ? "font-semibold text-rose-800" : ""}>{seconds(timings.listMs)}</span> of{" "}
-          {seconds(LIST_TIMEOUT_MS)}
+          ; listed in <span className={timings.listMs > LIST_TIMEOUT_MS ? "font-semibold text-rose-800" : ""}>{formatSeconds(timings.listMs)}</span> of{" "}
+          {formatSeconds(LIST_TIMEOUT_MS)}
         </>
       )}
       .

@@ -10,7 +10,8 @@ import { Card, CardTitle } from "@/components/ui/card";
 import { TrySourceProvider } from "@/components/try/try-slot";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
 import { readListingText } from "@/lib/listing-input";
-import { ApiRequestError, checkMutation } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
+import { checkMutation } from "@/lib/queries/check";
 import type { TrySource } from "@/lib/queries/try";
 import { checkRequest, type CheckAppInput, type CheckRequest } from "@/lib/schemas/check";
 

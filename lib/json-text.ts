@@ -1,3 +1,8 @@
+/** A JSON object: an object that is neither null nor an array. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /** Where a JSON text broke, from the position V8 reports: 1-based line and column. */
 export function jsonErrorAt(text: string, message: string): { position: number; line: number; column: number } | undefined {
   const m = /position (\d+)/.exec(message);
@@ -24,6 +29,12 @@ export function parseJson(text: string): JsonParse {
     const at = jsonErrorAt(text, message);
     return at === undefined ? { ok: false, message } : { ok: false, message, at };
   }
+}
+
+/** The sentence for text that is not JSON: where it breaks, then V8's own words. */
+export function notJsonSentence(failed: Extract<JsonParse, { ok: false }>): string {
+  const where = failed.at ? `line ${failed.at.line}, column ${failed.at.column}` : "an unknown place";
+  return `Not valid JSON: it breaks at ${where} (${failed.message}).`;
 }
 
 /**

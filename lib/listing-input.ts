@@ -1,4 +1,4 @@
-import { parseJson } from "@/lib/json-text";
+import { notJsonSentence, parseJson } from "@/lib/json-text";
 
 export type ListingInput = { ok: true; tools: unknown[] } | { ok: false; message: string };
 
@@ -9,10 +9,7 @@ export type ListingInput = { ok: true; tools: unknown[] } | { ok: false; message
 export function readListingText(text: string): ListingInput {
   if (text.trim() === "") return { ok: false, message: "Paste a listing: the JSON a tools/list returns, or its tools array." };
   const parsed = parseJson(text);
-  if (!parsed.ok) {
-    const where = parsed.at ? `line ${parsed.at.line}, column ${parsed.at.column}` : "an unknown place";
-    return { ok: false, message: `Not valid JSON: it breaks at ${where} (${parsed.message}).` };
-  }
+  if (!parsed.ok) return { ok: false, message: notJsonSentence(parsed) };
   const v = parsed.value;
   if (Array.isArray(v)) return { ok: true, tools: v };
   if (typeof v === "object" && v !== null) {

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { accessKeys, acceptInvitation } from "@/lib/queries/access";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 
 /** Accepts the invitation, then opens the organisation joined. */
 export function JoinButton({ invitationId, orgName }: { invitationId: string; orgName: string }) {

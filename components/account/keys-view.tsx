@@ -14,7 +14,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import type { Role } from "@/lib/auth/roles";
 import { createKeyMutation, keysQuery, revokeKeyMutation } from "@/lib/queries/access";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { apiKeyCreate, type ApiKeyView } from "@/lib/schemas/access";
 import { setIssues } from "./form-issues";
 

@@ -15,7 +15,7 @@ import { FieldError, fieldClass } from "@/components/ui/field";
 import { TableHead } from "@/components/ui/table";
 import { role as roleSchema, type Role } from "@/lib/auth/roles";
 import { cancelInvitationMutation, changeRoleMutation, inviteMutation, membersQuery, removeMemberMutation } from "@/lib/queries/access";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { invitationCreate, type InvitationView, type MemberView } from "@/lib/schemas/access";
 import { setIssues } from "./form-issues";
 

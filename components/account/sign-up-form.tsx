@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { authPost } from "@/lib/queries/access";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { signUp } from "@/lib/schemas/access";
 import { TOO_MANY } from "./sign-in-form";
 

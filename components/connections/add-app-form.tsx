@@ -7,7 +7,7 @@ import { CodeText } from "@/components/code-text";
 import { Button } from "@/components/ui/button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { addAppMutation } from "@/lib/queries/orgs";
 import { addMyAppMutation } from "@/lib/queries/people";
 import { appCreate, type AppCreate, type StoredApp } from "@/lib/schemas/orgs";

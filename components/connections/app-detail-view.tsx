@@ -16,7 +16,7 @@ import { formatWhen, nextCheckText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { appQuery, checkAppMutation } from "@/lib/queries/orgs";
 
 /** One connected app: the reason when unavailable, its tools and cards, its size and its history. Only a leader (`canManage`) may remove it. */

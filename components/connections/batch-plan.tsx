@@ -5,7 +5,7 @@ import { useId, useMemo, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { FieldError, fieldClass } from "@/components/ui/field";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { planMutation } from "@/lib/queries/people";
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import { planRequest, type PlanAnswer } from "@/lib/schemas/people";

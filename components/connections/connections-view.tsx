@@ -16,7 +16,7 @@ import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/con
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import { formatCount } from "@/lib/engine/listing-size";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { appsQuery, recheckAllMutation, type AppRead } from "@/lib/queries/orgs";
 import type { ListedApp } from "@/lib/schemas/orgs";
 

@@ -6,7 +6,7 @@ import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { FieldError, fieldClass } from "@/components/ui/field";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { updateAppMutation } from "@/lib/queries/orgs";
 import { appUpdate, type AppUpdate, type StoredApp } from "@/lib/schemas/orgs";
 

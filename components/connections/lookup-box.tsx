@@ -10,7 +10,7 @@ import { ToolBadges } from "@/components/tool-badges";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { lookupToolQuery } from "@/lib/queries/people";
 import { lookupQuery, type LookupAnswer } from "@/lib/schemas/people";
 

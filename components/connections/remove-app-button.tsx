@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef } from "react";
 import { Button } from "@/components/ui/button";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { removeAppMutation } from "@/lib/queries/orgs";
 import { removeMyAppMutation } from "@/lib/queries/people";
 

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { ApiRequestError } from "@/lib/queries/check";
+import { ApiRequestError } from "@/lib/queries/api";
 import { approveMutation, settingsMutation, settingsQuery } from "@/lib/queries/orgs";
 import type { AppCheck } from "@/lib/schemas/check";
 import { newTools, type NewTools } from "@/lib/schemas/orgs";

@@ -2,6 +2,7 @@ import { formatCount } from "@/lib/engine/listing-size";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { CALL_TIMEOUT_MS, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
 import type { BadgeTone } from "@/components/ui/badge";
+import { formatSeconds } from "@/components/connections/format";
 
 /** How a try went, as the page tells it apart: the tool's own error is an answer, not a refusal. */
 export type TryOutcome = "answered" | "tool-error" | "refused";
@@ -37,7 +38,7 @@ export function figures(answer: TryAnswer): { label: string; value: string; over
       over: answer.largestEventBytes > EVENT_BYTE_LIMIT || answer.refused?.code === "event-too-large",
     },
     ...(answer.progress > 0 ? [{ label: "Progress notifications", value: formatCount(answer.progress), over: false }] : []),
-    { label: "Time", value: `${(answer.ms / 1000).toFixed(2)} s of ${CALL_TIMEOUT_MS / 1000} s`, over: answer.refused?.code === "call-timeout" },
+    { label: "Time", value: `${formatSeconds(answer.ms)} of ${CALL_TIMEOUT_MS / 1000} s`, over: answer.refused?.code === "call-timeout" },
   ];
 }
 

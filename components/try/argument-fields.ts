@@ -2,6 +2,7 @@ import { z } from "zod";
 import { schemaProperties } from "@/lib/engine/approval-card";
 import { labelFromName } from "@/lib/engine/words";
 import { argumentIssues } from "@/lib/schemas/try";
+import { isObject } from "@/lib/json-text";
 
 /**
  * The try form's fields, made from a tool's input schema (SPEC §14): strings, numbers and
@@ -28,10 +29,6 @@ export interface ArgumentField {
 }
 
 export type FieldValues = Record<string, string>;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The one type a property declares, leaving `null` aside (`["string", "null"]` is a string). */
 function declaredType(schema: Record<string, unknown>): string | null {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
-import { parseJson } from "@/lib/json-text";
+import { notJsonSentence, parseJson } from "@/lib/json-text";
 import { readListingText } from "@/lib/listing-input";
 import { checkRequest, type CheckRequest } from "@/lib/schemas/check";
 import { UsageError, type CliOptions, type Source } from "./args";
@@ -47,10 +47,7 @@ export async function readListingFile(path: string, io: InputIo): Promise<unknow
 export async function readTheoremFile(path: string, io: InputIo): Promise<unknown> {
   const text = await readText(path, io);
   const parsed = parseJson(text);
-  if (!parsed.ok) {
-    const where = parsed.at ? `line ${parsed.at.line}, column ${parsed.at.column}` : "an unknown place";
-    throw new UsageError(`${shown(path)}: Not valid JSON: it breaks at ${where} (${parsed.message}).`);
-  }
+  if (!parsed.ok) throw new UsageError(`${shown(path)}: ${notJsonSentence(parsed)}`);
   return parsed.value;
 }
 

@@ -1,5 +1,5 @@
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
-import { formatCount } from "@/lib/engine/listing-size";
+import { formatCount, largestNamed } from "@/lib/engine/listing-size";
 import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
 
 export const POLICY_WORDS: Record<Policy, string> = {
@@ -64,9 +64,9 @@ export function timingsLine(timings: Timings | null): string {
 export function sizeLine(app: AppCheck): string {
   const { chars, limit, entries, stopped, largest } = app.listing;
   const share = limit > 0 ? ((chars / limit) * 100).toFixed(1) : "0";
-  const biggest = largest.slice(0, 3).map((t) => `${printable(t.name ?? `entry ${t.index + 1}`)} (${formatCount(t.chars)})`);
+  const biggest = largestNamed(largest, printable);
   const over = chars > limit || stopped ? " — over the limit" : "";
-  return `Listing: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${formatCount(entries)} ${entries === 1 ? "entry" : "entries"}${biggest.length > 0 ? `; largest ${biggest.join(", ")}` : ""}.`;
+  return `Listing: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${formatCount(entries)} ${entries === 1 ? "entry" : "entries"}${biggest !== "" ? `; largest ${biggest}` : ""}.`;
 }
 
 function toolRow(tool: ToolCheck, available: boolean): string[] {

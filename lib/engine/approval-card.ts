@@ -1,4 +1,5 @@
 import type { ApprovalCard, CardLine, Note, Policy } from "@/lib/schemas/check";
+import { isObject } from "@/lib/json-text";
 import { labelFromName, memoByName, splitWords } from "./words";
 
 export const CARD_MAX_LINES = 8;
@@ -7,10 +8,6 @@ export const CARD_VALUE_MAX = 80;
 const ID_WORDS = new Set(["id", "ids", "uuid", "guid"]);
 
 type PropertySchemas = ReadonlyMap<string, Record<string, unknown> | null>;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function propertiesOf(inputSchema: unknown): Record<string, unknown> | null {
   return isObject(inputSchema) && isObject(inputSchema["properties"]) ? inputSchema["properties"] : null;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
+import { isObject } from "@/lib/json-text";
 
 /**
  * What changed between two snapshots of an app (SPEC §11): tools added, removed and changed
@@ -61,10 +62,6 @@ export function snapshotOf(entries: readonly unknown[]): { hash: string; text: s
 /** A listing's key: SHA-256 of the canonical JSON of the whole entries array, so `[a, b]` and `[b, a]` differ. */
 export function listingHash(entries: readonly unknown[]): string {
   return snapshotOf(entries).hash;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** The named tools of a listing, by name; a name listed twice counts at its first place (the engine leaves the second out). */

@@ -9,6 +9,7 @@ import type {
   ToolCheck,
   Unavailable,
 } from "@/lib/schemas/check";
+import { isObject } from "@/lib/json-text";
 import { LISTING_CHAR_LIMIT } from "./limits";
 import { approvalCard, cardNotes } from "./approval-card";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
@@ -35,10 +36,6 @@ export interface AppListing {
 export interface TheoremNames {
   connections: readonly string[];
   tools: readonly string[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function describe(v: unknown): string {

@@ -179,15 +179,23 @@ const fmt = new Intl.NumberFormat("en-US");
 export const formatCount = (n: number) => fmt.format(n);
 
 /**
+ * The largest tools as a sentence names them, at most three, a nameless entry by its place:
+ * `export_all (200,000), entry 2 (60,000)`. `show` makes a name fit for where it is printed.
+ */
+export function largestNamed(largest: readonly LargestTool[], show: (name: string) => string = (name) => name): string {
+  return largest
+    .slice(0, 3)
+    .map((t) => `${show(t.name ?? `entry ${t.index + 1}`)} (${formatCount(t.chars)})`)
+    .join(", ");
+}
+
+/**
  * The leader's sentence for a listing past the bound (SPEC §7): the total (or "more than N"
  * when reading stopped), the bound and the largest tools.
  */
 export function listingTooLargeMessage(app: string, chars: number, limit: number, stopped: boolean, largest: readonly LargestTool[]): string {
   const total = stopped ? `more than ${formatCount(chars)}` : formatCount(chars);
-  const named = largest
-    .slice(0, 3)
-    .map((t) => `${t.name ?? `entry ${t.index + 1}`} (${formatCount(t.chars)})`)
-    .join(", ");
+  const named = largestNamed(largest);
   const tail = named === "" ? "" : `; the largest tools are ${named}`;
   return `${app} is unavailable: its tools come to ${total} characters, over the limit of ${formatCount(limit)}${tail}.`;
 }

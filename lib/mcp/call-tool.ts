@@ -22,11 +22,13 @@ import {
   type TryContentItem,
   type TryRefusalCode,
 } from "@/lib/schemas/try";
+import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
 import { GuardError, guardedFetch } from "./guarded-fetch";
 import { MAX_PAGES } from "./read-app";
+import { clip, seconds } from "./sentences";
 
 /**
  * Calls one tool of a live app (SPEC §14): connects (Streamable HTTP, else the older HTTP+SSE)
@@ -103,18 +105,12 @@ class Refusal extends Error {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function isGarbled(e: unknown): boolean {
   if (e instanceof SyntaxError) return true;
   if (e instanceof Error && e.name === "ZodError") return true;
   return e instanceof Error && /^(Received a response for an unknown message ID|Unknown message type)/.test(e.message);
 }
 
-const seconds = (ms: number) => `${formatCount(ms / 1000)} s`;
-const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);
 const bytesText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "byte" : "bytes"}`;
 const mib = (limit: number) => `${formatCount(limit / MiB)} MiB (${limit.toLocaleString("en-US")} bytes)`;
 

@@ -7,12 +7,14 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
 import type { AppListing } from "@/lib/engine/check";
-import { entryChars, formatCount, largestTools } from "@/lib/engine/listing-size";
+import { entryChars, formatCount, largestNamed, largestTools } from "@/lib/engine/listing-size";
 import type { Unavailable } from "@/lib/schemas/check";
 import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
+import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
 import { GuardError, guardedFetch } from "./guarded-fetch";
+import { clip, count, seconds } from "./sentences";
 
 /** A cap on pages, so an endless cursor ends even when it is fast. */
 export const MAX_PAGES = 1000;
@@ -66,13 +68,6 @@ function isGarbled(e: unknown): boolean {
   return e instanceof Error && /^(Received a response for an unknown message ID|Unknown message type)/.test(e.message);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-const seconds = (ms: number) => `${formatCount(ms / 1000)} s`;
-const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
-const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
  * Reads one live app's listing over MCP (Streamable HTTP, falling back to the older
@@ -224,7 +219,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
       if (guardError.bound === undefined) return { code: guardError.code, message: `${name} is unavailable: ${guardError.reason}.` };
       if (phase === "connect") return { code: "connect-failed", message: `${name} is unavailable: while connecting, ${guardError.reason}.` };
       const largest = largestTools(entries.map((entry, index) => ({ index, name: isObject(entry) && typeof entry["name"] === "string" ? entry["name"] : null, chars: entryChars(entry) })));
-      const named = largest.slice(0, 3).map((t) => `${t.name ?? `entry ${t.index + 1}`} (${formatCount(t.chars)})`).join(", ");
+      const named = largestNamed(largest);
       const before =
         entries.length === 0
           ? "before any tool was read"

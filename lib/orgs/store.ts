@@ -10,6 +10,7 @@ import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAp
 import type { NewTools, Org } from "@/lib/schemas/orgs";
 import { orgSlug } from "@/lib/schemas/orgs";
 import { decryptSecret } from "@/lib/secrets";
+import { isObject } from "@/lib/json-text";
 
 /** The stored rows of one organisation, read and written synchronously (better-sqlite3). */
 
@@ -296,7 +297,7 @@ export function newToolsOf(db: Conn, org: string): NewTools {
 function namedTools(entries: readonly unknown[]): Map<string, { index: number; fingerprint: string }> {
   const named = new Map<string, { index: number; fingerprint: string }>();
   entries.forEach((entry, index) => {
-    const name = typeof entry === "object" && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>)["name"] : undefined;
+    const name = isObject(entry) ? entry["name"] : undefined;
     if (typeof name === "string" && name !== "" && !named.has(name)) named.set(name, { index, fingerprint: fingerprint(entry) });
   });
   return named;

@@ -1,5 +1,5 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
-import { ApiRequestError, callApi } from "@/lib/queries/check";
+import { ApiRequestError, callApi, orgPath, reach, retryOnce } from "@/lib/queries/api";
 import {
   apiKeyCreated,
   apiKeyList,
@@ -32,26 +32,13 @@ export interface AuditFilter {
   before?: string;
 }
 
-const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
-
-const call = callApi;
-
-/** A 404 or 403 is an answer, not a failure worth retrying. */
-function retryOnce(failures: number, error: Error) {
-  return !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500) && failures < 1;
-}
 
 /**
  * better-auth's own endpoints (`/api/auth/…`) answer errors as `{code, message}`, not our
  * `{error}` shape: this keeps only the status, which is what the forms tell apart.
  */
 export async function authPost(path: "/sign-in/email" | "/sign-up/email" | "/sign-out", body: object): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(`/api/auth${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  } catch {
-    throw new ApiRequestError("The dashboard could not be reached. Is it still running?", 0);
-  }
+  const response = await reach(`/api/auth${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   if (response.ok) return;
   const answer = (await response.json().catch(() => null)) as { code?: unknown; message?: unknown; error?: { message?: unknown } } | null;
   const message = typeof answer?.message === "string" ? answer.message : typeof answer?.error?.message === "string" ? answer.error.message : `The server answered ${response.status}.`;
@@ -59,17 +46,17 @@ export async function authPost(path: "/sign-in/email" | "/sign-up/email" | "/sig
 }
 
 export const myOrgsQuery = () =>
-  queryOptions({ queryKey: accessKeys.myOrgs(), queryFn: async () => myOrgs.parse(await call("/api/orgs")), retry: retryOnce });
+  queryOptions({ queryKey: accessKeys.myOrgs(), queryFn: async () => myOrgs.parse(await callApi("/api/orgs")), retry: retryOnce });
 
 export const createOrgMutation = (client: QueryClient) =>
   mutationOptions({
     mutationKey: ["create-org"],
-    mutationFn: async (input: OrgCreate) => myOrg.parse(await call("/api/orgs", { method: "POST", body: input })),
+    mutationFn: async (input: OrgCreate) => myOrg.parse(await callApi("/api/orgs", { method: "POST", body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: accessKeys.myOrgs() }),
   });
 
 export const membersQuery = (org: string) =>
-  queryOptions({ queryKey: accessKeys.members(org), queryFn: async () => memberList.parse(await call(`${base(org)}/members`)), retry: retryOnce });
+  queryOptions({ queryKey: accessKeys.members(org), queryFn: async () => memberList.parse(await callApi(`${orgPath(org)}/members`)), retry: retryOnce });
 
 const invitationCreated = invitationView.extend({ link: z.string() });
 
@@ -79,7 +66,7 @@ const afterMembers = (client: QueryClient, org: string) => () =>
 export const inviteMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "invite"],
-    mutationFn: async (input: InvitationCreate) => invitationCreated.parse(await call(`${base(org)}/invitations`, { method: "POST", body: input })),
+    mutationFn: async (input: InvitationCreate) => invitationCreated.parse(await callApi(`${orgPath(org)}/invitations`, { method: "POST", body: input })),
     onSuccess: afterMembers(client, org),
   });
 
@@ -87,7 +74,7 @@ export const cancelInvitationMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "cancel-invitation"],
     mutationFn: async (id: string) => {
-      await call(`${base(org)}/invitations/${encodeURIComponent(id)}`, { method: "DELETE" });
+      await callApi(`${orgPath(org)}/invitations/${encodeURIComponent(id)}`, { method: "DELETE" });
     },
     onSuccess: afterMembers(client, org),
   });
@@ -96,7 +83,7 @@ export const changeRoleMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "change-role"],
     mutationFn: async ({ memberId, role }: { memberId: string; role: Role }) =>
-      memberView.parse(await call(`${base(org)}/members/${encodeURIComponent(memberId)}`, { method: "PATCH", body: { role } })),
+      memberView.parse(await callApi(`${orgPath(org)}/members/${encodeURIComponent(memberId)}`, { method: "PATCH", body: { role } })),
     onSettled: afterMembers(client, org),
   });
 
@@ -104,18 +91,18 @@ export const removeMemberMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "remove-member"],
     mutationFn: async (memberId: string) => {
-      await call(`${base(org)}/members/${encodeURIComponent(memberId)}`, { method: "DELETE" });
+      await callApi(`${orgPath(org)}/members/${encodeURIComponent(memberId)}`, { method: "DELETE" });
     },
     onSuccess: afterMembers(client, org),
   });
 
 export const keysQuery = (org: string) =>
-  queryOptions({ queryKey: accessKeys.keys(org), queryFn: async () => apiKeyList.parse(await call(`${base(org)}/keys`)), retry: retryOnce });
+  queryOptions({ queryKey: accessKeys.keys(org), queryFn: async () => apiKeyList.parse(await callApi(`${orgPath(org)}/keys`)), retry: retryOnce });
 
 export const createKeyMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "create-key"],
-    mutationFn: async (input: { name: string }) => apiKeyCreated.parse(await call(`${base(org)}/keys`, { method: "POST", body: input })),
+    mutationFn: async (input: { name: string }) => apiKeyCreated.parse(await callApi(`${orgPath(org)}/keys`, { method: "POST", body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: accessKeys.keys(org) }),
   });
 
@@ -123,7 +110,7 @@ export const revokeKeyMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "revoke-key"],
     mutationFn: async (id: string) => {
-      await call(`${base(org)}/keys/${encodeURIComponent(id)}`, { method: "DELETE" });
+      await callApi(`${orgPath(org)}/keys/${encodeURIComponent(id)}`, { method: "DELETE" });
     },
     onSuccess: () => client.invalidateQueries({ queryKey: accessKeys.keys(org) }),
   });
@@ -136,12 +123,12 @@ export const auditQuery = (org: string, filter: AuditFilter) =>
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(filter)) if (typeof v === "string" && v !== "") params.set(k, v);
       const query = params.toString();
-      return auditList.parse(await call(`${base(org)}/audit${query === "" ? "" : `?${query}`}`));
+      return auditList.parse(await callApi(`${orgPath(org)}/audit${query === "" ? "" : `?${query}`}`));
     },
     retry: retryOnce,
   });
 
 /** POST /api/invitations/{id}/accept: the organisation joined. */
 export async function acceptInvitation(id: string): Promise<{ org: string }> {
-  return z.object({ org: z.string() }).parse(await call(`/api/invitations/${encodeURIComponent(id)}/accept`, { method: "POST" }));
+  return z.object({ org: z.string() }).parse(await callApi(`/api/invitations/${encodeURIComponent(id)}/accept`, { method: "POST" }));
 }

@@ -1,7 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { ndjsonValues } from "@/lib/ndjson";
 import { listedApp } from "@/lib/schemas/summary";
-import { ApiRequestError, callApi, readApiAnswer, sendApi } from "@/lib/queries/check";
+import { ApiRequestError, appPath, callApi, orgPath, readApiAnswer, retryOnce, sendApi } from "@/lib/queries/api";
 import {
   appList,
   changeList,
@@ -37,44 +37,35 @@ export const orgKeys = {
   trends: (org: string, app: string) => ["orgs", org, "apps", app, "trends"] as const,
 };
 
-const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
-const appPath = (org: string, app: string) => `${base(org)}/apps/${encodeURIComponent(app)}`;
-
-const call = callApi;
-
-/** A 404 is an answer (no such org or app), not a failure worth retrying. */
-function retryUnlessMissing(failures: number, error: Error) {
-  return !(error instanceof ApiRequestError && (error.status === 404 || error.status === 422)) && failures < 1;
-}
 
 export const appsQuery = (org: string) =>
   queryOptions({
     queryKey: orgKeys.apps(org),
-    queryFn: async () => appList.parse(await call(`${base(org)}/apps`)),
-    retry: retryUnlessMissing,
+    queryFn: async () => appList.parse(await callApi(`${orgPath(org)}/apps`)),
+    retry: retryOnce,
   });
 
 export const appQuery = (org: string, app: string) =>
   queryOptions({
     queryKey: orgKeys.app(org, app),
-    queryFn: async () => storedApp.parse(await call(appPath(org, app))),
-    retry: retryUnlessMissing,
+    queryFn: async () => storedApp.parse(await callApi(appPath(org, app))),
+    retry: retryOnce,
   });
 
 /** The newest checks of one app. Each record holds a whole result, so the page asks for a few. */
 export const checksQuery = (org: string, app: string, limit = 10) =>
   queryOptions({
     queryKey: orgKeys.checks(org, app, limit),
-    queryFn: async () => checkHistory.parse(await call(`${appPath(org, app)}/checks?limit=${limit}`)),
-    retry: retryUnlessMissing,
+    queryFn: async () => checkHistory.parse(await callApi(`${appPath(org, app)}/checks?limit=${limit}`)),
+    retry: retryOnce,
   });
 
 /** What changed between the app's snapshots, newest first. */
 export const changesQuery = (org: string, app: string, limit = 10) =>
   queryOptions({
     queryKey: orgKeys.changes(org, app),
-    queryFn: async () => changeList.parse(await call(`${appPath(org, app)}/changes?limit=${limit}`)),
-    retry: retryUnlessMissing,
+    queryFn: async () => changeList.parse(await callApi(`${appPath(org, app)}/changes?limit=${limit}`)),
+    retry: retryOnce,
   });
 
 /** Puts one app's fresh answer in the list and detail caches, so its row updates at once. */
@@ -89,7 +80,7 @@ export const addAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "add-app"],
     mutationFn: async (input: AppCreate) =>
-      storedApp.parse(await call(`${base(org)}/apps`, { method: "POST", body: input })),
+      storedApp.parse(await callApi(`${orgPath(org)}/apps`, { method: "POST", body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });
 
@@ -97,7 +88,7 @@ export const removeAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "remove-app"],
     mutationFn: async (app: string) => {
-      await call(appPath(org, app), { method: "DELETE" });
+      await callApi(appPath(org, app), { method: "DELETE" });
       return app;
     },
     onSuccess: (app) => {
@@ -109,16 +100,16 @@ export const removeAppMutation = (client: QueryClient, org: string) =>
 
 /** The app's size and timings over its newest reads, oldest first. */
 export const trendsQuery = (org: string, app: string) =>
-  queryOptions({ queryKey: orgKeys.trends(org, app), queryFn: async () => trendList.parse(await call(`${appPath(org, app)}/trends?limit=100`)), retry: retryUnlessMissing });
+  queryOptions({ queryKey: orgKeys.trends(org, app), queryFn: async () => trendList.parse(await callApi(`${appPath(org, app)}/trends?limit=100`)), retry: retryOnce });
 
 export const settingsQuery = (org: string) =>
-  queryOptions({ queryKey: orgKeys.settings(org), queryFn: async () => orgSettings.parse(await call(`${base(org)}/settings`)), retry: retryUnlessMissing });
+  queryOptions({ queryKey: orgKeys.settings(org), queryFn: async () => orgSettings.parse(await callApi(`${orgPath(org)}/settings`)), retry: retryOnce });
 
 /** Changing `newTools` changes which tools wait, so every app's names are asked for again. */
 export const settingsMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "settings"],
-    mutationFn: async (newTools: NewTools) => orgSettings.parse(await call(`${base(org)}/settings`, { method: "PATCH", body: { newTools } })),
+    mutationFn: async (newTools: NewTools) => orgSettings.parse(await callApi(`${orgPath(org)}/settings`, { method: "PATCH", body: { newTools } })),
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });
 
@@ -127,7 +118,7 @@ export const approveMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "approve"],
     mutationFn: async ({ app, tools }: { app: string; tools?: string[] }) =>
-      storedApp.parse(await call(`${appPath(org, app)}/approve`, { method: "POST", body: tools === undefined ? {} : { tools } })),
+      storedApp.parse(await callApi(`${appPath(org, app)}/approve`, { method: "POST", body: tools === undefined ? {} : { tools } })),
     onSuccess: (app) => {
       storeApp(client, org, app);
       return client.invalidateQueries({ queryKey: orgKeys.all(org) });
@@ -138,7 +129,7 @@ export const approveMutation = (client: QueryClient, org: string) =>
 export const updateAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "update-app"],
-    mutationFn: async ({ app, change }: { app: string; change: AppUpdate }) => storedApp.parse(await call(appPath(org, app), { method: "PATCH", body: change })),
+    mutationFn: async ({ app, change }: { app: string; change: AppUpdate }) => storedApp.parse(await callApi(appPath(org, app), { method: "PATCH", body: change })),
     onSuccess: (app) => {
       storeApp(client, org, app);
       // A new name can move other apps' short names.
@@ -149,7 +140,7 @@ export const updateAppMutation = (client: QueryClient, org: string) =>
 export const checkAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "check-app"],
-    mutationFn: async (app: string) => storedApp.parse(await call(`${appPath(org, app)}/check`, { method: "POST" })),
+    mutationFn: async (app: string) => storedApp.parse(await callApi(`${appPath(org, app)}/check`, { method: "POST" })),
     onSuccess: (app) => {
       storeApp(client, org, app);
       return client.invalidateQueries({ queryKey: orgKeys.all(org) });
@@ -161,7 +152,7 @@ export const checkAppMutation = (client: QueryClient, org: string) =>
  * answer is the list named over all of them.
  */
 async function streamRecheck(org: string, onRead: (read: AppRead) => void): Promise<AppList> {
-  const response = await sendApi(`${base(org)}/checks`, { method: "POST", accept: RECHECK_STREAM_TYPE });
+  const response = await sendApi(`${orgPath(org)}/checks`, { method: "POST", accept: RECHECK_STREAM_TYPE });
   if (!response.ok || response.body === null || !(response.headers.get("content-type") ?? "").includes(RECHECK_STREAM_TYPE)) {
     return appList.parse(await readApiAnswer(response));
   }

@@ -1,5 +1,5 @@
 import { keepPreviousData, mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
-import { ApiRequestError, callApi } from "@/lib/queries/check";
+import { callApi, orgPath, retryOnce } from "@/lib/queries/api";
 import { orgKeys } from "@/lib/queries/orgs";
 import { appList, storedApp, type AppCreate } from "@/lib/schemas/orgs";
 import { lookupAnswer, peopleList, personCheck, planAnswer } from "@/lib/schemas/people";
@@ -12,38 +12,36 @@ export const peopleKeys = {
   lookup: (org: string, q: string, person?: string) => [...orgKeys.all(org), "lookup", q, person ?? null] as const,
 };
 
-const base = (org: string) => `/api/orgs/${encodeURIComponent(org)}`;
-const noRetryOnAnswer = (failures: number, error: Error) => !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500) && failures < 1;
 
 export const peopleQuery = (org: string) =>
-  queryOptions({ queryKey: peopleKeys.people(org), queryFn: async () => peopleList.parse(await callApi(`${base(org)}/people`)), retry: noRetryOnAnswer });
+  queryOptions({ queryKey: peopleKeys.people(org), queryFn: async () => peopleList.parse(await callApi(`${orgPath(org)}/people`)), retry: retryOnce });
 
 export const personCheckQuery = (org: string, person: string) =>
   queryOptions({
     queryKey: peopleKeys.person(org, person),
-    queryFn: async () => personCheck.parse(await callApi(`${base(org)}/people/${encodeURIComponent(person)}/check`)),
-    retry: noRetryOnAnswer,
+    queryFn: async () => personCheck.parse(await callApi(`${orgPath(org)}/people/${encodeURIComponent(person)}/check`)),
+    retry: retryOnce,
   });
 
 export const myAppsQuery = (org: string) =>
-  queryOptions({ queryKey: peopleKeys.mine(org), queryFn: async () => appList.parse(await callApi(`${base(org)}/me/apps`)), retry: noRetryOnAnswer });
+  queryOptions({ queryKey: peopleKeys.mine(org), queryFn: async () => appList.parse(await callApi(`${orgPath(org)}/me/apps`)), retry: retryOnce });
 
 export const lookupToolQuery = (org: string, q: string, person?: string) =>
   queryOptions({
     queryKey: peopleKeys.lookup(org, q, person),
     queryFn: async () => {
       const params = new URLSearchParams({ q, ...(person ? { person } : {}) });
-      return lookupAnswer.parse(await callApi(`${base(org)}/lookup?${params}`));
+      return lookupAnswer.parse(await callApi(`${orgPath(org)}/lookup?${params}`));
     },
     enabled: q.trim() !== "",
     placeholderData: keepPreviousData,
-    retry: noRetryOnAnswer,
+    retry: retryOnce,
   });
 
 export const addMyAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "add-my-app"],
-    mutationFn: async (input: AppCreate) => storedApp.parse(await callApi(`${base(org)}/me/apps`, { method: "POST", body: input })),
+    mutationFn: async (input: AppCreate) => storedApp.parse(await callApi(`${orgPath(org)}/me/apps`, { method: "POST", body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });
 
@@ -51,7 +49,7 @@ export const removeMyAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "remove-my-app"],
     mutationFn: async (app: string) => {
-      await callApi(`${base(org)}/me/apps/${encodeURIComponent(app)}`, { method: "DELETE" });
+      await callApi(`${orgPath(org)}/me/apps/${encodeURIComponent(app)}`, { method: "DELETE" });
       return app;
     },
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
@@ -60,5 +58,5 @@ export const removeMyAppMutation = (client: QueryClient, org: string) =>
 export const planMutation = (org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "plan"],
-    mutationFn: async (input: { calls: string[]; person?: string }) => planAnswer.parse(await callApi(`${base(org)}/plan`, { method: "POST", body: input })),
+    mutationFn: async (input: { calls: string[]; person?: string }) => planAnswer.parse(await callApi(`${orgPath(org)}/plan`, { method: "POST", body: input })),
   });

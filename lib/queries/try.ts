@@ -1,5 +1,5 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
-import { ApiRequestError, callApi } from "@/lib/queries/check";
+import { appPath, callApi, retryOnce } from "@/lib/queries/api";
 import { toolToTryAnswer, tryAnswer, type TryAnswer } from "@/lib/schemas/try";
 
 /**
@@ -11,17 +11,10 @@ import { toolToTryAnswer, tryAnswer, type TryAnswer } from "@/lib/schemas/try";
 /** Where a try goes: one of the organisation's apps, or a URL of the preview. */
 export type TrySource = { kind: "org"; org: string; app: string } | { kind: "preview"; url: string; name: string; headers?: Record<string, string> };
 
-const appPath = (org: string, app: string) => `/api/orgs/${encodeURIComponent(org)}/apps/${encodeURIComponent(app)}`;
-
 export const tryKeys = {
   tool: (source: TrySource, tool: string) =>
     source.kind === "org" ? (["orgs", source.org, "apps", source.app, "try", tool] as const) : (["try", source.url, Object.keys(source.headers ?? {}).join(","), tool] as const),
 };
-
-/** A 4xx is an answer (no such tool, not allowed), not a failure worth retrying. */
-function retryOnce(failures: number, error: Error) {
-  return !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500) && failures < 1;
-}
 
 /** The tool as the try form needs it: its title, policy and input schema. */
 export const toolToTryQuery = (source: TrySource, tool: string) =>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isObject } from "@/lib/json-text";
 import { appHeaders, appName, appUrl, policy, unavailableCode } from "./check";
 import { orgSlug } from "./orgs";
 
@@ -84,10 +85,6 @@ export const tryAnswer = z.object({
 export type TryAnswer = z.infer<typeof tryAnswer>;
 
 // ---- The arguments' schema ----
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);

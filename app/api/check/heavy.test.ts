@@ -13,16 +13,19 @@ function post(body: string) {
 }
 
 describe("a check too big for the request thread", () => {
-  it("checks 100,000 inline tools while this thread stays free (no pause over 250 ms)", { timeout: 120_000 }, async () => {
+  it("checks 100,000 inline tools while this thread stays free (its longest pause a small part of the check)", { timeout: 120_000 }, async () => {
     const body = JSON.stringify({ apps: [{ name: "Huge", tools: tools(100_000) }] });
     expect(body.length).toBeGreaterThan(1_500_000);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
+    const started = performance.now();
     const response = await post(body);
+    const tookMs = performance.now() - started;
     delay.disable();
     expect(response.status).toBe(200);
-    // The longest the thread answering requests was held, in ms, while the check ran.
-    expect(delay.max / 1e6).toBeLessThan(250);
+    // The longest the thread answering requests was held while the check ran: were the check done
+    // on this thread, that would be the whole check. A ratio, so a loaded machine does not fail it.
+    expect(delay.max / 1e6).toBeLessThan(tookMs / 4);
     const result = checkResult.parse(await response.json());
     // Over 250,000 characters: unavailable, but every tool is still accounted for in the listing.
     expect(result.apps[0]!.listing.entries).toBe(100_000);
