@@ -3,6 +3,6 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { prepareDemo } = await import("./lib/demo/startup");
   await prepareDemo();
-  const [{ startSchedule }, { orgContext }] = await Promise.all([import("./lib/orgs/schedule"), import("./lib/orgs/db")]);
+  const [{ startSchedule }, { orgContext }] = await Promise.all([import("./lib/orgs/schedule"), import("./lib/orgs/context")]);
   startSchedule(orgContext());
 }

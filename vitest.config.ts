@@ -6,7 +6,7 @@ export default defineConfig({
     alias: {
       "@": fileURLToPath(new URL("./", import.meta.url)),
       // `server-only` throws outside a React Server Component bundle; in unit tests it is a no-op.
-      "server-only": fileURLToPath(new URL("./lib/testing/server-only-stub.ts", import.meta.url)),
+      "server-only": fileURLToPath(new URL("./test/setup/server-only-stub.ts", import.meta.url)),
     },
   },
   test: {
@@ -15,7 +15,7 @@ export default defineConfig({
     // Never the developer's own database: a test file that stores names its own file, others get memory.
     env: { DATABASE_URL: ":memory:" },
     // The engine's worker thread is a bundle of its own: built (when stale) before any test runs.
-    globalSetup: ["./lib/testing/build-worker.setup.ts"],
+    globalSetup: ["./test/setup/build-worker.setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -1,7 +1,7 @@
 import { expect, test as base, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 // The demo's own MCP server (SDK McpServer + Streamable HTTP over node:http): tests serve apps of their own with it.
-import { serveMcpApp, type McpAppOptions } from "../scripts/demo-apps.mjs";
+import { serveMcpApp, type McpAppOptions } from "../test/apps/demo-apps";
 
 /** The organisation the dashboard seeds on start; tests add apps of their own to it and remove them after. */
 export const ORG = "demo";

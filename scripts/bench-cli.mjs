@@ -17,7 +17,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const dir = mkdtempSync(join(tmpdir(), "theorem-bench-cli-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 
-// About 180 characters a tool, as lib/mcp/zoo/sdk-apps.ts `madeTools` makes them.
+// About 180 characters a tool, as test/apps/sdk-apps.ts `madeTools` makes them.
 const tools = Array.from({ length: TOOLS }, (_, i) => ({
   name: `tool_${i}`,
   title: `Tool ${i}`,

@@ -46,7 +46,7 @@ const PAGE = 100;
 const APPS = 50;
 
 // The apps run in a process of their own, as remote apps would: this one does only the checking.
-const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../lib/mcp/zoo/bench-apps.ts", import.meta.url))], {
+const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../test/apps/bench-apps.ts", import.meta.url))], {
   stdio: ["pipe", "pipe", "inherit"],
 });
 const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];

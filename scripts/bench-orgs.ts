@@ -36,9 +36,11 @@ const FAST = 49;
 const child = spawn(
   process.execPath,
   [
+    "--import",
+    "tsx",
     "--input-type=module",
     "-e",
-    `import { serveMcpApp } from ${JSON.stringify(fileURLToPath(new URL("./demo-apps.mjs", import.meta.url)))};
+    `import { serveMcpApp } from ${JSON.stringify(fileURLToPath(new URL("../test/apps/demo-apps.ts", import.meta.url)))};
      const tool = (name) => ({ name, description: "Looks something up.", inputSchema: { type: "object", properties: { q: { type: "string", title: "Query" } } }, annotations: { readOnlyHint: true } });
      const fast = [];
      for (let i = 0; i < ${FAST}; i++) fast.push((await serveMcpApp({ name: "Fast " + i, tools: [tool("look_up"), tool("list_things")] })).url);

@@ -115,7 +115,7 @@ if (memoryMode !== null) {
 }
 
 // ---- The app, in a process of its own ----
-const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../lib/mcp/zoo/bench-try-apps.ts", import.meta.url))], { stdio: ["pipe", "pipe", "inherit"] });
+const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../test/apps/bench-try-apps.ts", import.meta.url))], { stdio: ["pipe", "pipe", "inherit"] });
 const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
 const { url } = JSON.parse(line) as { url: string };
 

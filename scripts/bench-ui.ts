@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { chromium, type Browser } from "@playwright/test";
 import config from "../playwright.config";
-import { serveMcpApp, type ServedApp } from "./demo-apps.mjs";
+import { serveMcpApp, type ServedApp } from "../test/apps/demo-apps";
 
 const ORG = "demo";
 const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 7));

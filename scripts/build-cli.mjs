@@ -49,7 +49,7 @@ export async function buildCli({ force = false } = {}) {
     absWorkingDir: root,
     tsconfig: join(root, "tsconfig.json"),
     // `server-only` marks modules kept out of the browser; the command line is server side.
-    alias: { "server-only": "./lib/testing/server-only-stub.ts" },
+    alias: { "server-only": "./test/setup/server-only-stub.ts" },
     // Bundled CommonJS (commander, ipaddr.js) may `require` Node's own modules.
     banner: { js: `import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);` },
     legalComments: "none",

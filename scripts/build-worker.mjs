@@ -1,12 +1,15 @@
 // Bundles the engine's worker thread (lib/check/engine-worker.ts) into one ES module,
-// .theorem-build/engine-worker.mjs, which the worker pool loads. Run before `next build`,
-// `next dev` and the tests; fast (well under a second) and only when a source is newer.
+// .theorem-build/engine-worker.mjs, which the worker pool loads, and the demo apps
+// (test/apps/demo-apps.ts) into .theorem-build/demo-apps.mjs, which `npm start` runs. Run
+// before `next build`, `next dev` and the tests; fast (well under a second) and only when a
+// source is newer.
 import { build } from "esbuild";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const outfile = join(root, ".theorem-build", "engine-worker.mjs");
+export const demoAppsFile = join(root, ".theorem-build", "demo-apps.mjs");
 
 function newest(path) {
   const s = statSync(path);
@@ -15,18 +18,20 @@ function newest(path) {
 }
 
 export async function buildWorker({ force = false } = {}) {
-  const sources = ["lib", "config", "package-lock.json"].map((p) => join(root, p));
-  if (!force && existsSync(outfile) && statSync(outfile).mtimeMs >= Math.max(...sources.map(newest))) return outfile;
+  const sources = ["lib", "config", "test/apps", "package-lock.json"].map((p) => join(root, p));
+  const built = Math.min(...[outfile, demoAppsFile].map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
+  if (!force && built >= Math.max(...sources.map(newest))) return outfile;
   await build({
-    entryPoints: [join(root, "lib/check/engine-worker.ts")],
-    outfile,
+    entryPoints: { "engine-worker": join(root, "lib/check/engine-worker.ts"), "demo-apps": join(root, "test/apps/demo-apps.ts") },
+    outdir: join(root, ".theorem-build"),
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node20",
     tsconfig: join(root, "tsconfig.json"),
     // `server-only` marks modules kept out of the browser; a worker thread is server side.
-    alias: { "server-only": "./lib/testing/server-only-stub.ts" },
+    alias: { "server-only": "./test/setup/server-only-stub.ts" },
     logLevel: "warning",
   });
   return outfile;

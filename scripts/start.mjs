@@ -5,8 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { buildWorker } from "./build-worker.mjs";
-import { startDemoApps } from "./demo-apps.mjs";
+import { buildWorker, demoAppsFile } from "./build-worker.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
@@ -53,7 +52,7 @@ if (process.env.E2E_FRESH_DB === "1") {
 
 // Ephemeral ports: a second instance (Playwright's, beside `npm start`) never collides; the
 // seed sets the demo apps' URLs right on every start.
-const demo = process.env.THEOREM_DEMO === "0" ? null : await startDemoApps("127.0.0.1");
+const demo = process.env.THEOREM_DEMO === "0" ? null : await (await import(demoAppsFile)).startDemoApps("127.0.0.1");
 // Checks may reach the demo apps' own ports on loopback, and nothing else there.
 const demoHosts = demo ? demo.apps.map((app) => new URL(app.url).host) : [];
 const allowHosts = [process.env.CHECK_ALLOW_HOSTS, ...demoHosts].filter(Boolean).join(",");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ZooApp } from "@/lib/mcp/zoo/http";
-import { startHttp } from "@/lib/mcp/zoo/http";
-import { goodServer, startSdkApp } from "@/lib/mcp/zoo/sdk-apps";
+import type { ZooApp } from "@/test/apps/http";
+import { startHttp } from "@/test/apps/http";
+import { goodServer, startSdkApp } from "@/test/apps/sdk-apps";
 import { runCheck } from "./run";
 
 const allowHosts = "127.0.0.1";

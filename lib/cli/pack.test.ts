@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ZooApp } from "@/lib/mcp/zoo/http";
-import { goodServer, startSdkApp } from "@/lib/mcp/zoo/sdk-apps";
+import type { ZooApp } from "@/test/apps/http";
+import { goodServer, startSdkApp } from "@/test/apps/sdk-apps";
 import type { CheckResult } from "@/lib/schemas/check";
 import { runNode } from "./spawn";
 

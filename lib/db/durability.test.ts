@@ -15,7 +15,7 @@ function writeUntilKilled(path: string, acks: number): Promise<string[]> {
     // grandchild); react-server makes `server-only` its empty module, as in a server bundle.
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "--conditions", "react-server", join(process.cwd(), "lib/db/durability-child.ts"), path],
+      ["--import", "tsx", "--conditions", "react-server", join(process.cwd(), "test/durability-child.ts"), path],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     const acked: string[] = [];

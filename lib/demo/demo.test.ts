@@ -6,7 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/client";
 import { recheckOrg, scopeList } from "@/lib/orgs/apps";
 import type { AppList, StoredApp } from "@/lib/schemas/orgs";
-import { startDemoApps } from "@/scripts/demo-apps.mjs";
+import { startDemoApps } from "@/test/apps/demo-apps";
 import { DEMO_ORG, demoAppsFromEnv, seedDemo } from "./seed";
 
 // The demo organisation as `npm start` serves it: its real MCP apps, checked live.

@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseAllowList } from "./address";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { readLiveApp } from "./read-app";
-import type { ZooApp } from "./zoo/http";
-import type { Answer } from "./zoo/raw-apps";
-import { gzipBomb, hugeListing, result, sendJson, startRawApp, stream } from "./zoo/raw-apps";
+import type { ZooApp } from "@/test/apps/http";
+import type { Answer } from "@/test/apps/raw-apps";
+import { gzipBomb, hugeListing, result, sendJson, startRawApp, stream } from "@/test/apps/raw-apps";
 
 // One case at a time: each measures the memory it needs, which side-by-side cases would blur.
 const allow = parseAllowList("127.0.0.1");

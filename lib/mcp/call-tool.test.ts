@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllowList } from "./address";
 import { describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
-import type { ZooApp } from "./zoo/http";
-import { callableApp, hugeAnswer, result, sendJson, sseEvent, startRawApp, stream } from "./zoo/raw-apps";
-import { startOldSseApp, startSdkApp, tryServer } from "./zoo/sdk-apps";
+import type { ZooApp } from "@/test/apps/http";
+import { callableApp, hugeAnswer, result, sendJson, sseEvent, startRawApp, stream } from "@/test/apps/raw-apps";
+import { startOldSseApp, startSdkApp, tryServer } from "@/test/apps/sdk-apps";
 
 // SPEC §14 against loopback apps this file starts (and stops): each answer's bounds, and the refusals.
 const LOOPBACK: TryOptions = { allow: parseAllowList("127.0.0.1") };

@@ -5,10 +5,10 @@ import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { readLiveApp } from "./read-app";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { ZooApp } from "./zoo/http";
-import { startSdkApp } from "./zoo/sdk-apps";
-import type { Answer } from "./zoo/raw-apps";
-import { drip, result, sendJson, sleep, startRawApp } from "./zoo/raw-apps";
+import type { ZooApp } from "@/test/apps/http";
+import { startSdkApp } from "@/test/apps/sdk-apps";
+import type { Answer } from "@/test/apps/raw-apps";
+import { drip, result, sendJson, sleep, startRawApp } from "@/test/apps/raw-apps";
 
 // Slow apps run side by side (describe.concurrent): the file takes about as long as its slowest case.
 const allow = parseAllowList("127.0.0.1");

@@ -11,10 +11,10 @@ import { checkListings } from "@/lib/engine/check";
 import { parseAllowList } from "./address";
 import type { ReadOptions } from "./read-app";
 import { readLiveApp } from "./read-app";
-import type { ZooApp } from "./zoo/http";
-import { startHttp } from "./zoo/http";
-import { result, sendJson, startRawApp } from "./zoo/raw-apps";
-import { goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "./zoo/sdk-apps";
+import type { ZooApp } from "@/test/apps/http";
+import { startHttp } from "@/test/apps/http";
+import { result, sendJson, startRawApp } from "@/test/apps/raw-apps";
+import { goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
 
 const LOOPBACK: ReadOptions = { allow: parseAllowList("127.0.0.1") };
 const apps: ZooApp[] = [];

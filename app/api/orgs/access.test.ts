@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeyCreated, auditList, memberList, myOrgs } from "@/lib/schemas/access";
 import { storedApp } from "@/lib/schemas/orgs";
-import type { ServedApp } from "@/scripts/demo-apps.mjs";
-import { serveMcpApp } from "@/scripts/demo-apps.mjs";
+import type { ServedApp } from "@/test/apps/demo-apps";
+import { serveMcpApp } from "@/test/apps/demo-apps";
 
 // SPEC §9 as the routes answer it: who may do what, through real sign-ups and sessions.
 const dir = mkdtempSync(join(tmpdir(), "theorem-access-"));

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appList, storedApp } from "@/lib/schemas/orgs";
 import { lookupAnswer, peopleList, personCheck, planAnswer } from "@/lib/schemas/people";
-import type { ServedApp } from "@/scripts/demo-apps.mjs";
-import { serveMcpApp } from "@/scripts/demo-apps.mjs";
+import type { ServedApp } from "@/test/apps/demo-apps";
+import { serveMcpApp } from "@/test/apps/demo-apps";
 
 // People, personal apps, the lookup and the batch plan (SPEC §12–§13), as Next calls the routes,
 // against MCP apps served on 127.0.0.1.

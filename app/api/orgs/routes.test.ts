@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ndjsonValues } from "@/lib/ndjson";
 import { auditList } from "@/lib/schemas/access";
 import { appList, changeList, checkHistory, RECHECK_STREAM_TYPE, trendList, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
-import type { ServedApp } from "@/scripts/demo-apps.mjs";
-import { serveMcpApp } from "@/scripts/demo-apps.mjs";
+import type { ServedApp } from "@/test/apps/demo-apps";
+import { serveMcpApp } from "@/test/apps/demo-apps";
 
 // The routes as Next calls them, against MCP apps this file serves on 127.0.0.1.
 const dir = mkdtempSync(join(tmpdir(), "theorem-routes-"));

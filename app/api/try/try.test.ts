@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditList } from "@/lib/schemas/access";
 import { storedApp } from "@/lib/schemas/orgs";
 import { toolToTryAnswer, tryAnswer } from "@/lib/schemas/try";
-import type { ZooApp } from "@/lib/mcp/zoo/http";
-import { startSdkApp, tryServer } from "@/lib/mcp/zoo/sdk-apps";
+import type { ZooApp } from "@/test/apps/http";
+import { startSdkApp, tryServer } from "@/test/apps/sdk-apps";
 
 // SPEC §14 through the routes, as Next calls them: who may try, the 422 before any call, the audit log.
 const dir = mkdtempSync(join(tmpdir(), "theorem-try-"));

@@ -1,6 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/api/errors";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { findOrg, requireApp } from "@/lib/orgs/store";
 import { orgSlug } from "@/lib/schemas/orgs";
 

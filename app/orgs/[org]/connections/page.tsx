@@ -4,7 +4,7 @@ import { Prefetched } from "@/components/prefetched";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can } from "@/lib/auth/roles";
 import { listApps } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { orgKeys } from "@/lib/queries/orgs";
 
 type Props = { params: Promise<{ org: string }> };

@@ -2,7 +2,7 @@ import { describeApiError } from "@/lib/api/errors";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendOrgCheck } from "@/lib/http/rate-limit";
 import { history, recheckOrg } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { historyLimit } from "@/lib/orgs/query";
 import { RECHECK_STREAM_TYPE, type RecheckEvent } from "@/lib/schemas/orgs";
 

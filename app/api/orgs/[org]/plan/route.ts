@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { planIn, scopeOf } from "@/lib/orgs/people";
 import { planRequest } from "@/lib/schemas/people";
 

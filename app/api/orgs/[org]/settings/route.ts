@@ -1,7 +1,7 @@
 import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { newToolsOf, setNewTools } from "@/lib/orgs/store";
 import { orgSettingsUpdate } from "@/lib/schemas/orgs";
 

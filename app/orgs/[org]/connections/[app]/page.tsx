@@ -6,7 +6,7 @@ import { TrySourceProvider } from "@/components/try/try-slot";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can } from "@/lib/auth/roles";
 import { getApp } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { orgKeys } from "@/lib/queries/orgs";
 import { lookUp } from "../lookup";
 

@@ -3,7 +3,7 @@ import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendOrgCheck } from "@/lib/http/rate-limit";
 import { addApp, assertReadable, scopeList } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { ownScope } from "@/lib/orgs/people";
 import { appCreate } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";

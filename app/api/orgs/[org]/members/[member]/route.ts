@@ -4,7 +4,7 @@ import { changeRole, findMember, removeMember } from "@/lib/auth/members";
 import { withOrg } from "@/lib/auth/workspace";
 import { getDb } from "@/lib/db/client";
 import { removePersonalApps } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { memberUpdate } from "@/lib/schemas/access";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
 import { approveApp } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { approveRequest } from "@/lib/schemas/orgs";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { withOrg } from "@/lib/auth/workspace";
 import { appChanges, DEFAULT_CHANGES, MAX_CHANGES } from "@/lib/orgs/changes";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { limitParam } from "@/lib/orgs/query";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { withOrg } from "@/lib/auth/workspace";
 import { spendOrgCheck } from "@/lib/http/rate-limit";
 import { recheckApp } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 
 export const dynamic = "force-dynamic";
 

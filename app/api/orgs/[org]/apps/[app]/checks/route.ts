@@ -1,6 +1,6 @@
 import { withOrg } from "@/lib/auth/workspace";
 import { history } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { historyLimit } from "@/lib/orgs/query";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { withOrg } from "@/lib/auth/workspace";
 import { trends } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { MAX_TREND_POINTS } from "@/lib/orgs/history";
 import { limitParam } from "@/lib/orgs/query";
 

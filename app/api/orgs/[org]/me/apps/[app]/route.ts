@@ -1,7 +1,7 @@
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
 import { personalApp, removeApp } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 
 export const dynamic = "force-dynamic";
 

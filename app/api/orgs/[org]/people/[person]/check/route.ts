@@ -1,5 +1,5 @@
 import { withOrg } from "@/lib/auth/workspace";
-import { orgContext } from "@/lib/orgs/db";
+import { orgContext } from "@/lib/orgs/context";
 import { personCheck, scopeOf } from "@/lib/orgs/people";
 
 export const dynamic = "force-dynamic";

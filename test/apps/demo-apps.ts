@@ -1,8 +1,8 @@
 // The demo organisation's apps: real MCP servers (Streamable HTTP, stateless) on loopback,
 // each showing one state of the Connections check. `npm start` runs them beside the
-// dashboard; tests use `serveMcpApp` to start servers of their own.
-// Plain JavaScript so that `node scripts/start.mjs` can run it without a build step.
-import { createServer } from "node:http";
+// dashboard (bundled by scripts/build-worker.mjs); tests and benchmarks use `serveMcpApp`
+// to start servers of their own.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -10,17 +10,28 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
 
+export interface McpAppOptions {
+  name: string;
+  tools: object[];
+  /** Holds the answer to `initialize` back. */
+  initializeDelayMs?: number;
+  /** Answers 401 to requests without this header value. */
+  requireHeader?: { name: string; value: string };
+  host?: string;
+  port?: number;
+}
+
+export interface ServedApp {
+  url: string;
+  close: () => Promise<void>;
+}
+
 /**
  * Serves one MCP app whose `tools/list` answers exactly `tools` (so a test or the demo can
  * list anything, even what the SDK's own schemas would not produce).
- * `initializeDelayMs` holds the answer to `initialize` back; `requireHeader` answers 401
- * to requests without that header value.
- * @param {{ name: string, tools: object[], initializeDelayMs?: number,
- *   requireHeader?: { name: string, value: string }, host?: string, port?: number }} options
- * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
-export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireHeader, host = "127.0.0.1", port = 0 }) {
-  const pending = new Set();
+export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireHeader, host = "127.0.0.1", port = 0 }: McpAppOptions): Promise<ServedApp> {
+  const pending = new Set<NodeJS.Timeout>();
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
@@ -29,7 +40,7 @@ export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireH
     });
   });
 
-  async function handle(req, res) {
+  async function handle(req: IncomingMessage, res: ServerResponse) {
     if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp") return void res.writeHead(404).end();
     if (requireHeader && req.headers[requireHeader.name.toLowerCase()] !== requireHeader.value) {
       return void res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "unauthorized" }));
@@ -39,8 +50,8 @@ export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireH
     const body = await readBody(req);
     if (body === undefined) return void res.writeHead(400).end();
     const messages = Array.isArray(body) ? body : [body];
-    if (initializeDelayMs > 0 && messages.some((m) => m?.method === "initialize")) {
-      await new Promise((resolve) => {
+    if (initializeDelayMs > 0 && messages.some((m: unknown) => (m as { method?: unknown } | null)?.method === "initialize")) {
+      await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, initializeDelayMs);
         pending.add(timer);
         req.socket.once("close", () => {
@@ -77,7 +88,7 @@ export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireH
   return {
     url: `http://${hostInUrl}:${address.port}/mcp`,
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         for (const timer of pending) clearTimeout(timer);
         server.closeAllConnections();
         server.close(() => resolve());
@@ -85,13 +96,14 @@ export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireH
   };
 }
 
-async function readBody(req) {
-  const chunks = [];
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    size += chunk.length;
+    const bytes = chunk as Buffer;
+    size += bytes.length;
     if (size > MAX_REQUEST_BYTES) return undefined;
-    chunks.push(chunk);
+    chunks.push(bytes);
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -202,29 +214,31 @@ function catalogueTools() {
  * each one shows a state: all fine, a short name taken (`calendar_2`, Theorem has its own
  * Calendar), a listing too large, a connection too slow, a whole name taken by Theorem's tools.
  */
-export const DEMO_APPS = [
+export const DEMO_APPS: { key: string; name: string; tools: object[]; initializeDelayMs?: number }[] = [
   { key: "attendance", name: "Attendance", tools: attendanceTools },
   { key: "calendar", name: "Calendar", tools: calendarTools },
   { key: "catalogue", name: "Product Catalogue", tools: catalogueTools() },
-  { key: "slow-reports", name: "Slow Reports", tools: [attendanceTools[1]], initializeDelayMs: 4500 },
+  { key: "slow-reports", name: "Slow Reports", tools: [attendanceTools[1]!], initializeDelayMs: 4500 },
   { key: "memory", name: "Memory", tools: memoryTools },
 ];
 
-/**
- * Starts every demo app on an ephemeral loopback port, so that two instances never collide.
- * @returns {Promise<{ apps: { key: string, name: string, url: string }[], close: () => Promise<void> }>}
- */
-export async function startDemoApps(host = "127.0.0.1") {
+export interface DemoApps {
+  apps: { key: string; name: string; url: string }[];
+  close: () => Promise<void>;
+}
+
+/** Starts every demo app on an ephemeral loopback port, so that two instances never collide. */
+export async function startDemoApps(host = "127.0.0.1"): Promise<DemoApps> {
   const served = await Promise.all(DEMO_APPS.map((app) => serveMcpApp({ ...app, host })));
   return {
-    apps: DEMO_APPS.map((app, i) => ({ key: app.key, name: app.name, url: served[i].url })),
+    apps: DEMO_APPS.map((app, i) => ({ key: app.key, name: app.name, url: served[i]!.url })),
     close: async () => {
       await Promise.all(served.map((s) => s.close()));
     },
   };
 }
 
-// `node scripts/demo-apps.mjs`: serve the demo apps alone and print where they are.
+// `npx tsx test/apps/demo-apps.ts`: serve the demo apps alone and print where they are.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const demo = await startDemoApps(process.env.HOST ?? "127.0.0.1");
   console.log(JSON.stringify(demo.apps.map(({ key, name, url }) => ({ key, name, url })), null, 2));

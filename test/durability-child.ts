@@ -1,8 +1,8 @@
 // Run by durability.test.ts: writes apps as fast as it can, printing each id once committed,
 // until the test kills it (SIGKILL, mid-write). It gives up by itself after 30 s.
 import { randomUUID } from "node:crypto";
-import { openDatabase } from "./client";
-import { apps, checkResults, organization } from "./schema";
+import { openDatabase } from "@/lib/db/client";
+import { apps, checkResults, organization } from "@/lib/db/schema";
 
 const path = process.argv[2];
 if (path === undefined) throw new Error("Give the database path.");
