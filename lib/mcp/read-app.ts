@@ -1,20 +1,20 @@
 import "server-only";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
 import type { AppListing } from "@/lib/engine/check";
-import { entryChars, formatCount, largestNamed, largestTools } from "@/lib/engine/listing-size";
-import type { Unavailable } from "@/lib/schemas/check";
 import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
+import { entryChars } from "@/lib/engine/listing-size";
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
-import { GuardError, guardedFetch } from "./guarded-fetch";
-import { clip, count, seconds } from "./sentences";
+import type { GuardError } from "./guarded-fetch";
+import { guardedFetch } from "./guarded-fetch";
+import type { ReadBounds, ReadPhase } from "./read-errors";
+import { BadListing, Deadline, describeReadError, isGarbled, NoTransport } from "./read-errors";
 
 /** A cap on pages, so an endless cursor ends even when it is fast. */
 export const MAX_PAGES = 1000;
@@ -50,24 +50,141 @@ const CLIENT_OPTIONS = { capabilities: {}, jsonSchemaValidator: NO_TOOL_CALLS };
 const CLOSED = new Error("The check of this app is over.");
 const NO_RETRY = { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 };
 
-type Phase = "connect" | "list";
+/** The deadlines and page cap a read runs under: the options', else SPEC §7's. */
+export function readBounds(options: ReadOptions): ReadBounds {
+  return {
+    connectTimeoutMs: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    listTimeoutMs: options.listTimeoutMs ?? LIST_TIMEOUT_MS,
+    maxPages: options.maxPages ?? MAX_PAGES,
+  };
+}
 
-/** A reason to stop, already worded for the leader. */
-class Stop extends Error {
-  constructor(readonly unavailable: Unavailable) {
-    super(unavailable.message);
+/** The listing as read so far: every entry as received, their characters (SPEC §7), the pages answered. */
+interface Progress {
+  entries: unknown[];
+  chars: number;
+  pages: number;
+}
+
+/** The client of the moment (the fallback replaces the first), so that it is closed in every outcome. */
+interface Session {
+  client: Client | null;
+  transport: Transport | null;
+}
+
+/**
+ * What ends a step early, raced against it: the guarded fetch's first stop (kept, as the SDK may
+ * swallow it and throw something else) or a message the client cannot route.
+ */
+class Tripwire {
+  guardStop: GuardError | null = null;
+  private over = false;
+  private trip: (e: unknown) => void = () => {};
+  private readonly tripped = new Promise<never>((_, reject) => (this.trip = reject));
+
+  constructor() {
+    this.tripped.catch(() => {});
+  }
+
+  readonly onGuardStop = (e: GuardError): void => {
+    if (this.over || this.guardStop !== null) return;
+    this.guardStop = e;
+    this.trip(e);
+  };
+
+  readonly onClientError = (e: Error): void => {
+    if (isGarbled(e)) this.trip(e);
+  };
+
+  /** Stops after this are the read's own ending, not a reason. */
+  end(): void {
+    this.over = true;
+  }
+
+  /** The work, or the first of: its deadline, a guard stop, a garbled message. */
+  async within<T>(ms: number, work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Deadline()), ms)));
+    try {
+      return await Promise.race([work, late, this.tripped]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
-class Deadline extends Error {}
-
-/** An answer that is not a JSON-RPC message the client can route. */
-function isGarbled(e: unknown): boolean {
-  if (e instanceof SyntaxError) return true;
-  if (e instanceof Error && e.name === "ZodError") return true;
-  return e instanceof Error && /^(Received a response for an unknown message ID|Unknown message type)/.test(e.message);
+/** MCP `initialize` over `transport`, with a new client that becomes the session's. */
+async function open(session: Session, transport: Transport, tripwire: Tripwire, timeoutMs: number): Promise<Client> {
+  const client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
+  client.onerror = tripwire.onClientError;
+  session.client = client;
+  session.transport = transport;
+  await client.connect(transport, { timeout: timeoutMs + 1000 });
+  return client;
 }
 
+/**
+ * Connects over Streamable HTTP; on a 4xx to its POST, over the older HTTP+SSE (MCP's backwards
+ * compatibility: an older server offers an event stream at GET).
+ */
+async function connect(app: LiveApp, session: Session, fetch: FetchLike, tripwire: Tripwire, timeoutMs: number): Promise<Client> {
+  const url = new URL(app.url);
+  const requestInit: RequestInit = { headers: app.headers ?? {} };
+  let status: number;
+  try {
+    return await open(session, new StreamableHTTPClientTransport(url, { fetch, requestInit, reconnectionOptions: NO_RETRY }), tripwire, timeoutMs);
+  } catch (e) {
+    if (tripwire.guardStop !== null || !(e instanceof StreamableHTTPError) || e.code === undefined || e.code < 400 || e.code > 499) throw e;
+    status = e.code;
+  }
+  try {
+    return await open(session, new SSEClientTransport(url, { fetch, requestInit }), tripwire, timeoutMs);
+  } catch (e) {
+    throw new NoTransport(status, e);
+  }
+}
+
+/**
+ * Reads every page of tools/list into `read`, ending at the page cap, a repeated cursor or
+ * a bad page (`BadListing`). True when it stopped past the size bound with pages to come.
+ */
+async function listTools(client: Client, read: Progress, bounds: ReadBounds): Promise<boolean> {
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (;;) {
+    if (read.pages === bounds.maxPages) throw new BadListing({ kind: "too-many-pages" });
+    const result = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ANY_RESULT, { timeout: bounds.listTimeoutMs + 1000 });
+    read.pages++;
+    const tools = isObject(result) ? result["tools"] : undefined;
+    if (!Array.isArray(tools)) throw new BadListing({ kind: "no-tools-array" });
+    for (const entry of tools) {
+      read.entries.push(entry);
+      read.chars += entryChars(entry);
+    }
+    const next = (result as Record<string, unknown>)["nextCursor"];
+    if (next === undefined || next === null) return false;
+    if (read.chars > LISTING_CHAR_LIMIT) return true; // the engine says "more than"
+    if (typeof next !== "string") throw new BadListing({ kind: "cursor-not-string" });
+    if (seen.has(next)) throw new BadListing({ kind: "cursor-repeated", cursor: next });
+    seen.add(next);
+    cursor = next;
+  }
+}
+
+/** Closes the client, then ends its MCP session (DELETE with its id) in the background, bounded, and frees the sockets. */
+async function endSession(app: LiveApp, session: Session, fetch: FetchLike, release: () => void): Promise<void> {
+  const { client, transport } = session;
+  const sessionId = transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
+  const protocolVersion = transport instanceof StreamableHTTPClientTransport ? transport.protocolVersion : undefined;
+  await client?.close().catch(() => {});
+  if (sessionId === undefined) return release();
+  const headers: Record<string, string> = { ...app.headers, "mcp-session-id": sessionId };
+  if (protocolVersion !== undefined) headers["mcp-protocol-version"] = protocolVersion;
+  void fetch(app.url, { method: "DELETE", headers, signal: AbortSignal.timeout(TERMINATE_TIMEOUT_MS) })
+    .then((r) => r.body?.cancel())
+    .catch(() => {})
+    .finally(release);
+}
 
 /**
  * Reads one live app's listing over MCP (Streamable HTTP, falling back to the older
@@ -78,20 +195,10 @@ function isGarbled(e: unknown): boolean {
  */
 export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Promise<AppListing> {
   const clock = options.clock ?? (() => performance.now());
-  const connectTimeout = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-  const listTimeout = options.listTimeoutMs ?? LIST_TIMEOUT_MS;
-  const maxPages = options.maxPages ?? MAX_PAGES;
+  const bounds = readBounds(options);
+  const read: Progress = { entries: [], chars: 0, pages: 0 };
+  const tripwire = new Tripwire();
   const master = new AbortController();
-  let finished = false;
-  let failure: GuardError | null = null;
-  let phase: Phase = "connect";
-  let breakOff: (e: unknown) => void = () => {};
-  const broken = new Promise<never>((_, reject) => (breakOff = reject));
-  broken.catch(() => {});
-
-  const entries: unknown[] = [];
-  let chars = 0;
-  let pages = 0;
   const guard = guardedFetch({
     resolve: options.resolve ?? systemResolver,
     allow: options.allow ?? allowListFromEnv(),
@@ -99,198 +206,32 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
     privateHeaders: Object.keys(app.headers ?? {}),
     responseByteLimit: options.responseByteLimit,
     eventByteLimit: options.eventByteLimit,
-    listingBudget: () => LISTING_CHAR_LIMIT - chars,
-    onStop: (e) => {
-      if (finished || failure !== null) return;
-      failure = e;
-      breakOff(e);
-    },
+    listingBudget: () => LISTING_CHAR_LIMIT - read.chars,
+    onStop: tripwire.onGuardStop,
   });
-
-  let client: Client | null = null;
-  let transport: Transport | null = null;
-
-  /** The work, or the first of: its deadline, a guard stop, a garbled message. */
-  async function within<T>(ms: number, work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Deadline()), ms)));
-    try {
-      return await Promise.race([work, late, broken]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  function watch(c: Client) {
-    c.onerror = (e) => {
-      if (isGarbled(e)) breakOff(e);
-    };
-  }
-
-  async function connect(): Promise<void> {
-    const url = new URL(app.url);
-    const requestInit: RequestInit = { headers: app.headers ?? {} };
-    client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
-    watch(client);
-    transport = new StreamableHTTPClientTransport(url, { fetch: guard.fetch, requestInit, reconnectionOptions: NO_RETRY });
-    let first: unknown;
-    try {
-      await client.connect(transport, { timeout: connectTimeout + 1000 });
-      return;
-    } catch (e) {
-      if (failure !== null || !(e instanceof StreamableHTTPError) || e.code === undefined || e.code < 400 || e.code > 499) throw e;
-      first = e;
-    }
-    // MCP's backwards compatibility: a 4xx to the POST means an older server, which offers an event stream at GET.
-    client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
-    watch(client);
-    transport = new SSEClientTransport(url, { fetch: guard.fetch, requestInit });
-    try {
-      await client.connect(transport, { timeout: connectTimeout + 1000 });
-    } catch (e) {
-      if (failure !== null || isGarbled(e) || e instanceof McpError) throw e;
-      const status = (first as StreamableHTTPError).code;
-      const second = e instanceof SseError && e.code !== undefined ? `HTTP ${e.code}` : clip(e instanceof Error ? e.message : String(e), 120);
-      throw new Stop({
-        code: "connect-failed",
-        message: `${app.name} is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP ${status}, and the older event stream (GET) failed too (${second}).`,
-      });
-    }
-  }
-
-  async function list(): Promise<boolean> {
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (;;) {
-      if (pages === maxPages) {
-        throw new Stop({
-          code: "invalid-listing",
-          message: `${app.name} is unavailable: its tools/list went on past ${formatCount(maxPages)} pages (${count(entries.length, "tool", "tools")} so far), so reading stopped.`,
-        });
-      }
-      const result = await client!.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ANY_RESULT, {
-        timeout: listTimeout + 1000,
-      });
-      pages++;
-      const tools = isObject(result) ? result["tools"] : undefined;
-      if (!Array.isArray(tools)) {
-        throw new Stop({
-          code: "invalid-listing",
-          message: `${app.name} is unavailable: page ${pages} of its tools/list has no \`tools\` array.`,
-        });
-      }
-      for (const entry of tools) {
-        entries.push(entry);
-        chars += entryChars(entry);
-      }
-      const next = (result as Record<string, unknown>)["nextCursor"];
-      if (next === undefined || next === null) return false;
-      if (chars > LISTING_CHAR_LIMIT) return true; // past the bound with pages to come: the engine says "more than"
-      if (typeof next !== "string") {
-        throw new Stop({
-          code: "invalid-listing",
-          message: `${app.name} is unavailable: page ${pages} of its tools/list gives a \`nextCursor\` that is not a string.`,
-        });
-      }
-      if (seen.has(next)) {
-        throw new Stop({
-          code: "invalid-listing",
-          message: `${app.name} is unavailable: page ${pages} of its tools/list gives the cursor ${JSON.stringify(clip(next, 60))} again, so the listing would never end.`,
-        });
-      }
-      seen.add(next);
-      cursor = next;
-    }
-  }
-
-  function describe(e: unknown): Unavailable {
-    const name = app.name;
-    const guardError: GuardError | null = failure ?? (e instanceof GuardError ? e : null);
-    if (e instanceof Stop) return e.unavailable;
-    if (e instanceof Deadline) {
-      return phase === "connect"
-        ? { code: "connect-timeout", message: `${name} is unavailable: it did not finish connecting (MCP initialize) within ${seconds(connectTimeout)}.` }
-        : {
-            code: "list-timeout",
-            message: `${name} is unavailable: it did not list all its tools within ${seconds(listTimeout)} (${count(entries.length, "tool", "tools")} in ${count(pages, "page", "pages")} before the deadline).`,
-          };
-    }
-    if (guardError !== null) {
-      if (guardError.bound === undefined) return { code: guardError.code, message: `${name} is unavailable: ${guardError.reason}.` };
-      if (phase === "connect") return { code: "connect-failed", message: `${name} is unavailable: while connecting, ${guardError.reason}.` };
-      const largest = largestTools(entries.map((entry, index) => ({ index, name: isObject(entry) && typeof entry["name"] === "string" ? entry["name"] : null, chars: entryChars(entry) })));
-      const named = largestNamed(largest);
-      const before =
-        entries.length === 0
-          ? "before any tool was read"
-          : `the ${count(entries.length, "tool", "tools")} read before it come${entries.length === 1 ? "s" : ""} to ${formatCount(chars)} characters (the limit is ${formatCount(LISTING_CHAR_LIMIT)})${named === "" ? "" : `; the largest are ${named}`}`;
-      return { code: "listing-too-large", message: `${name} is unavailable: one answer to its tools/list was too large: ${guardError.reason}, ${before}.` };
-    }
-    const what = phase === "connect" ? "initialize" : "tools/list";
-    const code = phase === "connect" ? "connect-failed" : "invalid-listing";
-    if (isGarbled(e)) {
-      const why = e instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response";
-      return { code, message: `${name} is unavailable: ${phase === "connect" ? "it is not an MCP server: " : ""}its answer to ${what} ${why}.` };
-    }
-    if (e instanceof StreamableHTTPError) {
-      const type = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(e.message);
-      if (type !== null) {
-        return { code: "connect-failed", message: `${name} is unavailable: it is not an MCP server: it answered ${what} with ${clip(type[1] ?? "", 80)}, not JSON or an event stream.` };
-      }
-      return { code: "connect-failed", message: `${name} is unavailable: it answered ${what} with HTTP ${e.code}.` };
-    }
-    if (e instanceof McpError) {
-      if (e.code === -32000 && /Connection closed/i.test(e.message)) {
-        return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
-      }
-      return { code, message: `${name} is unavailable: it answered ${what} with an error: ${clip(e.message, 160)} (code ${e.code}).` };
-    }
-    const text = e instanceof Error ? e.message : String(e);
-    if (/protocol version is not supported/.test(text)) {
-      return { code: "connect-failed", message: `${name} is unavailable: ${clip(text, 160)}.` };
-    }
-    return { code, message: `${name} is unavailable: reading its ${what} failed (${clip(text, 160)}).` };
-  }
-
-  async function shutdown(): Promise<void> {
-    finished = true;
-    const sessionId = transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
-    const protocolVersion = transport instanceof StreamableHTTPClientTransport ? transport.protocolVersion : undefined;
-    await (client as Client | null)?.close().catch(() => {});
-    const release = () => {
-      master.abort(CLOSED);
-      guard.destroy();
-    };
-    if (sessionId === undefined) return release();
-    // End the session (MCP: DELETE with its id), bounded, without holding up the check.
-    const headers: Record<string, string> = { ...app.headers, "mcp-session-id": sessionId };
-    if (protocolVersion !== undefined) headers["mcp-protocol-version"] = protocolVersion;
-    void guard
-      .fetch(app.url, { method: "DELETE", headers, signal: AbortSignal.timeout(TERMINATE_TIMEOUT_MS) })
-      .then((r) => r.body?.cancel())
-      .catch(() => {})
-      .finally(release);
-  }
-
+  const session: Session = { client: null, transport: null };
   const start = clock();
-  let connectMs: number | null = null;
-  let listStart = 0;
+  let connected: { connectMs: number; listStart: number } | null = null;
+  const timings = () => (connected === null ? null : { connectMs: connected.connectMs, listMs: clock() - connected.listStart });
   try {
-    await within(connectTimeout, connect());
-    connectMs = clock() - start;
-    phase = "list";
-    listStart = clock();
-    const stopped = await within(listTimeout, list());
-    return { name: app.name, entries, unavailable: null, timings: { connectMs, listMs: clock() - listStart }, stopped, charsRead: chars };
+    const client = await tripwire.within(bounds.connectTimeoutMs, connect(app, session, guard.fetch, tripwire, bounds.connectTimeoutMs));
+    connected = { connectMs: clock() - start, listStart: clock() };
+    const stopped = await tripwire.within(bounds.listTimeoutMs, listTools(client, read, bounds));
+    return { name: app.name, entries: read.entries, unavailable: null, timings: timings(), stopped, charsRead: read.chars };
   } catch (e) {
-    const timings = connectMs === null ? null : { connectMs, listMs: clock() - listStart };
-    const cut = (failure as GuardError | null)?.scanned;
+    const cut = tripwire.guardStop?.scanned;
     if (cut !== undefined) {
       // Stopped inside a page at the first entry past the bound: the engine says "more than".
-      return { name: app.name, entries: [...entries, ...cut.entries], unavailable: null, timings, stopped: true, charsRead: chars + cut.chars };
+      return { name: app.name, entries: [...read.entries, ...cut.entries], unavailable: null, timings: timings(), stopped: true, charsRead: read.chars + cut.chars };
     }
-    return { name: app.name, entries, unavailable: describe(e), timings, charsRead: chars };
+    const phase: ReadPhase = connected === null ? "connect" : "list";
+    const unavailable = describeReadError(e, phase, { app: app.name, bounds, ...read, guardStop: tripwire.guardStop });
+    return { name: app.name, entries: read.entries, unavailable, timings: timings(), charsRead: read.chars };
   } finally {
-    await shutdown();
+    tripwire.end();
+    await endSession(app, session, guard.fetch, () => {
+      master.abort(CLOSED);
+      guard.destroy();
+    });
   }
 }
