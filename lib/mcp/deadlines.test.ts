@@ -1,29 +1,37 @@
 import type { ServerResponse } from "node:http";
-import { afterAll, describe, it } from "vitest";
-import { parseAllowList } from "./address";
-import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
-import { readLiveApp } from "./read-app";
+import { afterAll, describe, expect, it } from "vitest";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { parseAllowList } from "./address";
+import type { ReadOptions } from "./read-app";
+import { readBounds, readLiveApp } from "./read-app";
+import { Deadline, describeReadError } from "./read-errors";
 import type { ZooApp } from "@/test/apps/http";
 import { startSdkApp } from "@/test/apps/sdk-apps";
 import type { Answer } from "@/test/apps/raw-apps";
 import { drip, result, sendJson, sleep, startRawApp } from "@/test/apps/raw-apps";
 
-// Slow apps run side by side (describe.concurrent): the file takes about as long as its slowest case.
-const allow = parseAllowList("127.0.0.1");
+// Short deadlines, passed in: the sentences name the deadline in force, so they say 0.3 s and 0.4 s.
+// Slow apps answer well after the deadline plus the tolerance, so a read that waited for them would fail.
+const CONNECT_MS = 300;
+const LIST_MS = 400;
 const TOLERANCE_MS = 1000;
+const LATE_MS = LIST_MS + 2 * TOLERANCE_MS;
+const allow = parseAllowList("127.0.0.1");
+const CONNECTING: ReadOptions = { allow, connectTimeoutMs: CONNECT_MS };
+/** A roomy connect deadline: on a busy machine the connect must not be what times out. */
+const LISTING: ReadOptions = { allow, connectTimeoutMs: 5000, listTimeoutMs: LIST_MS };
 const apps: ZooApp[] = [];
 afterAll(async () => {
   await Promise.all(apps.map((a) => a.close()));
 });
 
-/** Reads an app, timing it, and counts the server's sockets still open a moment after. */
-async function timedRead(initialize: Answer | undefined, list: Answer | undefined) {
+/** Reads an app under short deadlines, timing it. */
+async function timedRead(initialize: Answer | undefined, list: Answer | undefined, options: ReadOptions) {
   const app = await startRawApp({ initialize, list });
   apps.push(app);
   const started = performance.now();
-  const listing = await readLiveApp({ name: "Slow", url: app.url }, { allow });
+  const listing = await readLiveApp({ name: "Slow", url: app.url }, options);
   return { listing, took: performance.now() - started, app };
 }
 
@@ -36,76 +44,83 @@ const answerAfter =
 
 const eventStream = (res: ServerResponse) => res.writeHead(200, { "content-type": "text/event-stream" });
 
+describe("the deadlines in force", () => {
+  it("are SPEC §7's 3 s to connect and 8 s to list unless others are given", () => {
+    const known = { app: "Slow", bounds: readBounds({}), entries: [], chars: 0, pages: 0, guardStop: null };
+    expect(describeReadError(new Deadline(), "connect", known).message).toBe("Slow is unavailable: it did not finish connecting (MCP initialize) within 3 s.");
+    expect(describeReadError(new Deadline(), "list", known).message).toBe("Slow is unavailable: it did not list all its tools within 8 s (0 tools in 0 pages before the deadline).");
+  });
+});
+
 describe.concurrent("deadlines", () => {
-  it("gives up connecting at 3 s when initialize answers after 3.5 s", { timeout: 10_000 }, async ({ expect }) => {
-    const { listing, took } = await timedRead(answerAfter(3500, { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "z", version: "1" } }), undefined);
-    expect(listing.unavailable).toEqual({ code: "connect-timeout", message: "Slow is unavailable: it did not finish connecting (MCP initialize) within 3 s." });
+  it("gives up connecting at the connect deadline when initialize answers after it", { timeout: 10_000 }, async ({ expect }) => {
+    const { listing, took } = await timedRead(answerAfter(LATE_MS, { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "z", version: "1" } }), undefined, CONNECTING);
+    expect(listing.unavailable).toEqual({ code: "connect-timeout", message: "Slow is unavailable: it did not finish connecting (MCP initialize) within 0.3 s." });
     expect(listing.timings).toBeNull();
-    expect(took).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
-    expect(took).toBeLessThan(CONNECT_TIMEOUT_MS + TOLERANCE_MS);
+    expect(took).toBeGreaterThanOrEqual(CONNECT_MS - 50);
+    expect(took).toBeLessThan(CONNECT_MS + TOLERANCE_MS);
   });
 
-  it("gives up listing at 8 s when tools/list answers after 9 s", { timeout: 15_000 }, async ({ expect }) => {
-    const { listing, took } = await timedRead(undefined, answerAfter(9000, { tools: [] }));
-    expect(listing.unavailable).toEqual({ code: "list-timeout", message: "Slow is unavailable: it did not list all its tools within 8 s (0 tools in 0 pages before the deadline)." });
-    expect(listing.timings?.listMs).toBeGreaterThanOrEqual(LIST_TIMEOUT_MS - 50);
-    expect(took).toBeLessThan(LIST_TIMEOUT_MS + TOLERANCE_MS);
+  it("gives up listing at the list deadline when tools/list answers after it", { timeout: 10_000 }, async ({ expect }) => {
+    const { listing } = await timedRead(undefined, answerAfter(LATE_MS, { tools: [] }), LISTING);
+    expect(listing.unavailable).toEqual({ code: "list-timeout", message: "Slow is unavailable: it did not list all its tools within 0.4 s (0 tools in 0 pages before the deadline)." });
+    expect(listing.timings?.listMs).toBeGreaterThanOrEqual(LIST_MS - 50);
+    expect(listing.timings?.listMs).toBeLessThan(LIST_MS + TOLERANCE_MS);
   });
 
-  it("keeps the pages read before the list deadline", { timeout: 15_000 }, async ({ expect }) => {
-    const { listing, took } = await timedRead(undefined, async (res, id, page) => {
-      if (page > 1) await sleep(9000);
+  it("keeps the pages read before the list deadline", { timeout: 10_000 }, async ({ expect }) => {
+    const { listing } = await timedRead(undefined, async (res, id, page) => {
+      if (page > 1) await sleep(LATE_MS);
       if (!res.destroyed) sendJson(res, result(id, { tools: [{ name: `t${page}` }], nextCursor: `c${page}` }));
-    });
-    expect(listing.unavailable?.code).toBe("list-timeout");
-    expect(listing.unavailable?.message).toContain("(1 tool in 1 page before the deadline)");
+    }, LISTING);
+    expect(listing.unavailable).toEqual({ code: "list-timeout", message: "Slow is unavailable: it did not list all its tools within 0.4 s (1 tool in 1 page before the deadline)." });
     expect(listing.entries).toEqual([{ name: "t1" }]);
-    expect(took).toBeLessThan(LIST_TIMEOUT_MS + TOLERANCE_MS);
+    expect(listing.timings?.listMs).toBeLessThan(LIST_MS + TOLERANCE_MS);
   });
 
-  it("ends the session of an app that timed out", { timeout: 15_000 }, async ({ expect }) => {
+  it("ends the session of an app that timed out", { timeout: 10_000 }, async ({ expect }) => {
     const stuck = await startSdkApp(() => {
       const server = new Server({ name: "stuck", version: "1" }, { capabilities: { tools: {} } });
       server.setRequestHandler(ListToolsRequestSchema, async () => {
-        await sleep(9000);
+        await sleep(LATE_MS);
         return { tools: [] };
       });
       return server;
     });
     apps.push(stuck);
-    const listing = await readLiveApp({ name: "Stuck", url: stuck.url }, { allow });
+    const listing = await readLiveApp({ name: "Stuck", url: stuck.url }, LISTING);
     expect(listing.unavailable?.code).toBe("list-timeout");
     await expect.poll(() => stuck.seen.filter((s) => s.startsWith("DELETE")).length, { timeout: 2000 }).toBe(1);
     expect(stuck.openSessions()).toBe(0);
   });
 
-  it("gives up on an app that drips a byte every 500 ms", { timeout: 15_000 }, async ({ expect }) => {
-    const { listing, took } = await timedRead(undefined, (res) => {
+  it("gives up on a tools/list answer that drips a byte every 50 ms, at the list deadline", { timeout: 10_000 }, async ({ expect }) => {
+    const { listing } = await timedRead(undefined, (res) => {
       res.writeHead(200, { "content-type": "application/json" });
-      void drip(res, " ", 500);
-    });
-    expect(listing.unavailable?.code).toBe("list-timeout");
-    expect(took).toBeLessThan(LIST_TIMEOUT_MS + TOLERANCE_MS);
+      void drip(res, " ", 50);
+    }, LISTING);
+    expect(listing.unavailable).toEqual({ code: "list-timeout", message: "Slow is unavailable: it did not list all its tools within 0.4 s (0 tools in 0 pages before the deadline)." });
+    expect(listing.timings?.listMs).toBeLessThan(LIST_MS + TOLERANCE_MS);
   });
 
   it("gives up on an initialize that drips, at the connect deadline", { timeout: 10_000 }, async ({ expect }) => {
     const { listing, took } = await timedRead((res) => {
       res.writeHead(200, { "content-type": "application/json" });
-      void drip(res, " ", 500);
-    }, undefined);
-    expect(listing.unavailable?.code).toBe("connect-timeout");
-    expect(took).toBeLessThan(CONNECT_TIMEOUT_MS + TOLERANCE_MS);
+      void drip(res, " ", 50);
+    }, undefined, CONNECTING);
+    expect(listing.unavailable).toEqual({ code: "connect-timeout", message: "Slow is unavailable: it did not finish connecting (MCP initialize) within 0.3 s." });
+    expect(took).toBeLessThan(CONNECT_MS + TOLERANCE_MS);
   });
 
-  it("gives up on an endless event stream that never answers", { timeout: 15_000 }, async ({ expect }) => {
+  it("gives up on an endless event stream that never answers, and aborts its socket", { timeout: 10_000 }, async ({ expect }) => {
     let closed = false;
-    const { listing, took } = await timedRead(undefined, (res) => {
+    const { listing } = await timedRead(undefined, (res) => {
       eventStream(res);
       res.on("close", () => (closed = true));
       void drip(res, 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"still here"}}\n\n', 5);
-    });
-    expect(listing.unavailable?.code).toBe("list-timeout");
-    expect(took).toBeLessThan(LIST_TIMEOUT_MS + TOLERANCE_MS);
+    }, LISTING);
+    expect(listing.unavailable).toEqual({ code: "list-timeout", message: "Slow is unavailable: it did not list all its tools within 0.4 s (0 tools in 0 pages before the deadline)." });
+    expect(listing.timings?.listMs).toBeLessThan(LIST_MS + TOLERANCE_MS);
     await expect.poll(() => closed, { timeout: 1000 }).toBe(true); // the socket was aborted, not left open
   });
 });
