@@ -84,7 +84,10 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
   const [tried, setTried] = useState<TrySource | null>(null);
 
   const f = (field: string) => `${id}-${field}`;
-  const errorOf = (field: string): string | undefined => (get(form.formState.errors, field) as { message?: string } | undefined)?.message;
+  const errorOf = (field: string): string | undefined => {
+    const found: { message?: string } | undefined = get(form.formState.errors, field);
+    return found?.message;
+  };
   const invalid = (field: string) => ({
     "aria-invalid": errorOf(field) !== undefined,
     "aria-describedby": errorOf(field) !== undefined ? `${f(field)}-error` : undefined,

@@ -49,7 +49,7 @@ const APPS = 50;
 const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../test/apps/bench-apps.ts", import.meta.url))], {
   stdio: ["pipe", "pipe", "inherit"],
 });
-const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
 const urls = JSON.parse(line) as { big: string; slow: string[] };
 const REPS = 11;
 const WARMUP = 3;
@@ -136,5 +136,5 @@ row(`all ${APPS} at once`, together);
 row("the slowest alone", alone);
 console.log(`  ratio ${(together.wall / alone.wall).toFixed(2)} wall (goal ≤ 1.20)`);
 
-child.stdin!.end();
+child.stdin.end();
 await once(child, "exit");

@@ -51,7 +51,7 @@ const child = spawn(
   ],
   { stdio: ["pipe", "pipe", "inherit"] },
 );
-const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
 const urls = JSON.parse(line) as { fast: string[]; slow: string; big: string };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -103,6 +103,6 @@ console.log(`2. 100 re-checks of an unchanged 1,000-tool app (a listing of ${lis
 console.log(`   database bytes added ${added.toLocaleString("en-GB")}, ratio to the listing ${(added / listingChars).toFixed(3)} (goal ≤ 1)`);
 
 db.$client.close();
-child.stdin!.end();
+child.stdin.end();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -116,7 +116,7 @@ if (memoryMode !== null) {
 
 // ---- The app, in a process of its own ----
 const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../test/apps/bench-try-apps.ts", import.meta.url))], { stdio: ["pipe", "pipe", "inherit"] });
-const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
 const { url } = JSON.parse(line) as { url: string };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -161,5 +161,5 @@ for (const [path, bytes] of [
 }
 console.log("  goal: the route ≤ 2.00×. What the try holds is its heap; the buffers are the socket's reads, garbage the next collection frees.");
 
-child.stdin!.end();
+child.stdin.end();
 await once(child, "exit");

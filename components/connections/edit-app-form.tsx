@@ -8,7 +8,7 @@ import { Card, CardTitle } from "@/components/ui/card";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { ApiRequestError } from "@/lib/queries/api";
 import { updateAppMutation } from "@/lib/queries/orgs";
-import { appUpdate, type AppUpdate, type StoredApp } from "@/lib/schemas/orgs";
+import { appUpdate, type StoredApp } from "@/lib/schemas/orgs";
 
 interface Values {
   name: string;
@@ -78,7 +78,7 @@ export function EditAppForm({ org, app, onDone }: { org: string; app: StoredApp;
       return;
     }
     update.mutate(
-      { app: app.id, change: parsed.data as AppUpdate },
+      { app: app.id, change: parsed.data },
       {
         onSuccess: () => onDone(true),
         onError: (error) => {

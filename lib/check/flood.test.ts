@@ -10,7 +10,7 @@ describe("apps that flood events", () => {
   it("five at once, each streaming notifications for the whole 8 s, never hold this thread over 150 ms", { timeout: 40_000 }, async () => {
     const child = spawn(process.execPath, [new URL("../../test/apps/flood-apps.mjs", import.meta.url).pathname], { stdio: ["pipe", "pipe", "inherit"] });
     try {
-      const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+      const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve));
       const urls = JSON.parse(line) as string[];
       const delay = monitorEventLoopDelay({ resolution: 10 });
       delay.enable();

@@ -111,9 +111,9 @@ describe("the built theorem-check", () => {
     ]);
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2]);
     expect(runs.map((r) => r.stderr.split("\n").length)).toEqual([2, 2, 2]); // one line, then the end
-    expect(runs[0]!.stderr).toMatch(/unknown option '--verbose'/);
-    expect(runs[1]!.stderr).toMatch(/missing\.json: there is no such file/);
-    expect(runs[2]!.stderr).toMatch(/is not an http:\/\/ or https:\/\/ URL/);
+    expect(runs[0].stderr).toMatch(/unknown option '--verbose'/);
+    expect(runs[1].stderr).toMatch(/missing\.json: there is no such file/);
+    expect(runs[2].stderr).toMatch(/is not an http:\/\/ or https:\/\/ URL/);
   });
 });
 

@@ -27,7 +27,7 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
 }
 
 export function rpcMethod(body: unknown): string | undefined {
-  return typeof body === "object" && body !== null && "method" in body ? String((body as { method: unknown }).method) : undefined;
+  return typeof body === "object" && body !== null && "method" in body ? String((body).method) : undefined;
 }
 
 /** Starts a plain node:http server; `close` ends every open connection too, so no test waits on a stuck socket. */

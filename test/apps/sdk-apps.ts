@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
@@ -81,7 +80,7 @@ export async function startOldSseApp(makeServer: () => AnyServer): Promise<ZooAp
   return startHttp(async (req, res, body) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (req.method === "GET" && url.pathname === "/sse") {
-      const transport = new SSEServerTransport("/messages", res as ServerResponse);
+      const transport = new SSEServerTransport("/messages", res);
       sessions.set(transport.sessionId, transport);
       res.on("close", () => sessions.delete(transport.sessionId));
       await makeServer().connect(transport);

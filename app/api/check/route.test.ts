@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
 import { checkResult } from "@/lib/schemas/check";
-import type { CheckResult } from "@/lib/schemas/check";
 import { POST } from "./route";
 
 const URL_ = "http://localhost/api/check";
@@ -61,7 +60,7 @@ describe("POST /api/check: a good request", () => {
 
   it("keeps takenBy in the answer for a name taken across apps", async () => {
     const res = await postJson({ apps: [{ name: "A", tools: [{ name: "b_x" }] }, { name: "A B", tools: [{ name: "x" }] }] });
-    const body = checkResult.parse(await res.json()) as CheckResult;
+    const body = checkResult.parse(await res.json());
     expect(body.apps[1]!.tools[0]!.leftOut).toMatchObject({ code: "name-taken", takenBy: { app: "A", tool: "b_x" } });
   });
 

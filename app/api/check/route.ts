@@ -3,7 +3,6 @@ import { ApiError, withErrors } from "@/lib/api/errors";
 import { actorFrom } from "@/lib/auth/workspace";
 import { readInPool, runRequestTask } from "@/lib/check/engine-pool";
 import { getDb } from "@/lib/db/client";
-import type { AppListing } from "@/lib/engine/check";
 import { checkCost, clientAddress, spendChecks } from "@/lib/http/rate-limit";
 import type { RequestAnswer } from "@/lib/check/engine-worker";
 
@@ -26,7 +25,7 @@ export const POST = withErrors(async (request: Request) => {
     if (actor === null) throw new ApiError("unauthorized", "Reading an app by URL needs an account: sign in, or send an API key as x-api-key.");
     await spendChecks(getDb(), who, answer.apps.length);
     const read = await Promise.all(answer.apps.map(async (app) => [app.index, await readInPool(app)] as const));
-    answer = await runRequestTask(body, Object.fromEntries(read) as Record<number, AppListing>);
+    answer = await runRequestTask(body, Object.fromEntries(read));
   }
   return respond(answer);
 });
@@ -38,7 +37,7 @@ function respond(answer: RequestAnswer): Response {
   let next = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (next < chunks.length) controller.enqueue(chunks[next++]!);
+      if (next < chunks.length) controller.enqueue(chunks[next++]);
       else controller.close();
     },
   });
