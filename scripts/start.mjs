@@ -3,7 +3,7 @@
 // (real MCP servers on loopback ports of their own; THEOREM_DEMO=0 leaves them out).
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { buildWorker, demoAppsFile } from "./build-worker.mjs";
 
@@ -24,20 +24,30 @@ function newestMtime(path) {
   return newest;
 }
 
-function buildIsStale() {
-  const stamp = join(root, distDir, "BUILD_ID");
-  if (!existsSync(stamp)) return true;
-  const sources = ["app", "components", "lib", "config", "public", "next.config.js", "tailwind.config.ts", "package-lock.json"]
-    .map((p) => join(root, p))
-    .filter((p) => existsSync(p));
-  return Math.max(...sources.map(newestMtime)) > statSync(stamp).mtimeMs;
+const SOURCES = ["app", "components", "lib", "config", "public", "next.config.js", "tailwind.config.ts", "package-lock.json"];
+
+/** A build folder whose BUILD_ID is newer than every source. */
+function isFresh(dir) {
+  const stamp = join(root, dir, "BUILD_ID");
+  if (!existsSync(stamp)) return false;
+  const sources = SOURCES.map((p) => join(root, p)).filter((p) => existsSync(p));
+  return Math.max(...sources.map(newestMtime)) <= statSync(stamp).mtimeMs;
 }
 
 await buildWorker();
-if (buildIsStale()) {
-  console.log("Building the dashboard (once, or after a change)…");
-  const build = spawnSync(next, ["build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+if (!isFresh(distDir)) {
+  // Another folder's fresh build (`npm start`'s .next, a test run's .next-e2e) is the same
+  // build: copying it takes seconds where building takes minutes.
+  const fresh = readdirSync(root).find((dir) => dir !== distDir && /^\.next(-[\w-]+)?$/.test(dir) && isFresh(dir));
+  if (fresh !== undefined) {
+    console.log(`Using the fresh build in ${fresh}.`);
+    rmSync(join(root, distDir), { recursive: true, force: true });
+    cpSync(join(root, fresh), join(root, distDir), { recursive: true, preserveTimestamps: true, filter: (path) => path !== join(root, fresh, "cache") });
+  } else {
+    console.log("Building the dashboard (once, or after a change)…");
+    const build = spawnSync(next, ["build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
 }
 
 // E2E_FRESH_DB=1 (the Playwright web server): every run starts from an empty database.
