@@ -38,7 +38,7 @@ const { buildWorker } = await import("./build-worker.mjs");
 await buildWorker();
 const { signUp } = await import("@/lib/auth/test-accounts");
 const account = await signUp("bench@example.test");
-const { runCheck } = await import("@/lib/check/run");
+const { runCheck } = await import("@/lib/pool/run");
 const { readLiveApp } = await import("@/lib/mcp/read-app");
 
 const TOOLS = 1000;

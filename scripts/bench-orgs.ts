@@ -30,7 +30,7 @@ await buildWorker();
 const { openDatabase } = await import("@/lib/db/client");
 const { addApp, recheckApp } = await import("@/lib/orgs/apps");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { readInPool } = await import("@/lib/check/engine-pool");
+const { readInPool } = await import("@/lib/pool/engine-pool");
 
 const FAST = 49;
 const child = spawn(

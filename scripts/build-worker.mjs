@@ -1,4 +1,4 @@
-// Bundles the engine's worker thread (lib/check/engine-worker.ts) into one ES module,
+// Bundles the engine's worker thread (lib/pool/engine-worker.ts) into one ES module,
 // .theorem-build/engine-worker.mjs, which the worker pool loads, and the demo apps
 // (test/apps/demo-apps.ts) into .theorem-build/demo-apps.mjs, which `npm start` runs. Run
 // before `next build`, `next dev` and the tests; fast (well under a second) and only when a
@@ -22,7 +22,7 @@ export async function buildWorker({ force = false } = {}) {
   const built = Math.min(...[outfile, demoAppsFile].map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
   if (!force && built >= Math.max(...sources.map(newest))) return outfile;
   await build({
-    entryPoints: { "engine-worker": join(root, "lib/check/engine-worker.ts"), "demo-apps": join(root, "test/apps/demo-apps.ts") },
+    entryPoints: { "engine-worker": join(root, "lib/pool/engine-worker.ts"), "demo-apps": join(root, "test/apps/demo-apps.ts") },
     outdir: join(root, ".theorem-build"),
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../../scripts/build-cli.mjs";
-import runEngineTask, { type RequestAnswer } from "@/lib/check/engine-worker";
+import runEngineTask, { type RequestAnswer } from "@/lib/pool/engine-worker";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
 import { parseAllowList } from "@/lib/mcp/address";
 import { readLiveApp } from "@/lib/mcp/read-app";

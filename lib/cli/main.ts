@@ -1,5 +1,5 @@
 import "server-only";
-import { checkResultJson } from "@/lib/check/answer-json";
+import { checkResultJson } from "@/lib/pool/answer-json";
 import { checkListings, type AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
-import { checkInPool, readInPool } from "@/lib/check/engine-pool";
+import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
 import type { Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/schema";
 import type { AppListing } from "@/lib/engine/check";

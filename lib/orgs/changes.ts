@@ -1,5 +1,5 @@
 import "server-only";
-import { checkInPool } from "@/lib/check/engine-pool";
+import { checkInPool } from "@/lib/pool/engine-pool";
 import type { AppCheck } from "@/lib/schemas/check";
 import { snapshotChanges } from "@/lib/engine/changes";
 import { resolveTheorem } from "@/lib/engine/theorem";

@@ -4,7 +4,7 @@ import { recordAudit } from "@/lib/audit/log";
 import { myOrgs } from "@/lib/auth/members";
 import { can, roleNeeded } from "@/lib/auth/roles";
 import type { Actor } from "@/lib/auth/workspace";
-import { describeInPool, tryInPool } from "@/lib/check/engine-pool";
+import { describeInPool, tryInPool } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
 import { checkCost, spendChecks } from "@/lib/http/rate-limit";
 import { toolToTryOf, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";

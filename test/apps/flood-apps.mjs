@@ -1,4 +1,4 @@
-// Five hostile MCP apps on 127.0.0.1, run in a process of their own (lib/check/flood.test.ts):
+// Five hostile MCP apps on 127.0.0.1, run in a process of their own (lib/pool/flood.test.ts):
 // each answers initialize, then tools/list with an endless stream of notifications, written as
 // fast as the socket takes them. Prints the apps' URLs as one JSON line; stops with its parent.
 import http from "node:http";

@@ -1,10 +1,10 @@
 import { readBodyBytes } from "@/lib/api/body";
 import { ApiError, withErrors } from "@/lib/api/errors";
 import { actorFrom } from "@/lib/auth/workspace";
-import { readInPool, runRequestTask } from "@/lib/check/engine-pool";
+import { readInPool, runRequestTask } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
 import { checkCost, clientAddress, spendChecks } from "@/lib/http/rate-limit";
-import type { RequestAnswer } from "@/lib/check/engine-worker";
+import type { RequestAnswer } from "@/lib/pool/engine-worker";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 /**
- * The engine's worker (SPEC §10): runs in the worker threads of the pools (lib/check/engine-pool.ts),
+ * The engine's worker (SPEC §10): runs in the worker threads of the pools (lib/pool/engine-pool.ts),
  * bundled on its own by scripts/build-worker.mjs. What it does — reading apps over MCP,
  * parsing a check request, naming and sizing every tool, serialising the answer — never
  * holds up the thread that answers requests.
