@@ -277,3 +277,64 @@ export const checkRateLimits = sqliteTable("check_rate_limits", {
   points: integer("points").notNull().default(0),
   expire: integer("expire"),
 });
+
+/**
+ * How an app signs in with OAuth (SPEC §17), one row per app once its sign-in is known:
+ * `offered` (it answered 401 with OAuth metadata, nobody has connected it), `connected`
+ * (tokens stored) or `expired` (the tokens could not be renewed: Reconnect). Client
+ * information and tokens are JSON encrypted with lib/secrets.ts; the metadata is public.
+ */
+export const appSignIns = sqliteTable("app_sign_ins", {
+  app: text("app")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  state: text("state").notNull(),
+  /** The authorization server's issuer that the client and tokens are bound to. */
+  issuer: text("issuer"),
+  /** Protected-resource and authorization-server metadata, as discovered (JSON). */
+  discovery: text("discovery"),
+  /** The client information (id, and secret when there is one), encrypted JSON. */
+  client: text("client"),
+  /** `pre-registered`, `metadata-document` or `dynamic`. */
+  registration: text("registration"),
+  /** The tokens (access, refresh), encrypted JSON; null unless connected. */
+  tokens: text("tokens"),
+  /** When the access token expires, in milliseconds; null when the server did not say. */
+  expiresAt: integer("expires_at", { mode: "number" }),
+  /** Why the sign-in stopped working, in the leader's words (state `expired`). */
+  failure: text("failure"),
+  connectedBy: text("connected_by"),
+  connectedAt: integer("connected_at", { mode: "number" }),
+  /** Bumped by every write of tokens: a refresh stores its tokens only over the ones it renewed. */
+  version: integer("version", { mode: "number" }).notNull().default(0),
+  updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * A sign-in under way (SPEC §17): kept in the database, not in memory, so that the callback
+ * may reach another instance; single-use (deleted as the callback takes it) and short-lived.
+ */
+export const oauthFlows = sqliteTable(
+  "oauth_flows",
+  {
+    /** SHA-256 (hex) of the `state` sent to the authorization server; the state itself is not stored. */
+    stateHash: text("state_hash").primaryKey(),
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    org: text("org").notNull(),
+    /** The account that started it: only it may finish it. */
+    startedBy: text("started_by").notNull(),
+    issuer: text("issuer").notNull(),
+    discovery: text("discovery").notNull(),
+    /** Encrypted JSON, as in app_sign_ins. */
+    client: text("client").notNull(),
+    registration: text("registration").notNull(),
+    /** The PKCE code verifier, encrypted. */
+    verifier: text("verifier").notNull(),
+    redirectUrl: text("redirect_url").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("oauth_flows_app").on(t.app), index("oauth_flows_expires").on(t.expiresAt)],
+);

@@ -58,6 +58,11 @@ export interface GuardOptions {
    * each of its events and given a stage its decoded body passes through after it is counted.
    */
   watchAnswer?: (requestBody: string | Buffer | undefined) => AnswerWatch | null;
+  /**
+   * Answer 401 and 403 as they came instead of stopping: the OAuth flow (lib/oauth) reads a
+   * 401's `WWW-Authenticate` and a token endpoint's error body. A read of tools never sets it.
+   */
+  answerUnauthorized?: boolean;
 }
 
 /** How one answer is followed (see `watchAnswer`). */
@@ -192,7 +197,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
         url = next;
         continue;
       }
-      if (status === 401 || status === 403) {
+      if ((status === 401 || status === 403) && options.answerUnauthorized !== true) {
         response.destroy();
         stop(new GuardError("auth-required", `it asks to sign in (HTTP ${status}); give its credentials as headers to check it`));
       }

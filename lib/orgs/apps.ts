@@ -9,6 +9,8 @@ import type { AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
+import { readSignedIn, recordOfferOf } from "@/lib/oauth/reads";
+import { forgetSignIn, signInStates } from "@/lib/oauth/store";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
@@ -77,7 +79,8 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Pr
     rows.map(async (row) => {
       const started = performance.now();
       const input = checkInput(row);
-      const listing = await read({ name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) });
+      // With its OAuth sign-in, when it has one and no header of the leader's (lib/oauth/reads.ts).
+      const listing = await readSignedIn(ctx.db, row, { name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) }, read);
       const durationMs = Math.round(performance.now() - started);
       onRead?.(row.id, listing);
       return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing };
@@ -99,8 +102,11 @@ async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promis
     return waits && row.owner === null ? { ...listing, awaitingReview: awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
   });
   const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));
+  const signIns = signInStates(ctx.db, rows.map((row) => row.id));
+  const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   return rows.map((row, i) => {
     const read = reads[i];
+    const signIn = signIns.get(row.id);
     return {
       id: row.id,
       name: row.name,
@@ -110,6 +116,7 @@ async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promis
       connectedAt: new Date(row.connectedAt).toISOString(),
       nextCheckAt: row.nextCheckAt === null ? null : new Date(row.nextCheckAt).toISOString(),
       lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[i]! },
+      signIn: signIn === undefined ? null : { state: signIn.state, issuer: signIn.issuer, connectedAt: iso(signIn.connectedAt), expiresAt: iso(signIn.expiresAt) },
     };
   });
 }
@@ -183,6 +190,7 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by:
     ctx.db.transaction((tx) => {
       tx.insert(apps).values(row).run();
       insertReads(tx, reads);
+      recordOfferOf(tx, row.id, reads[0]!.listing);
       const read = latestReads(tx, org).get(row.id);
       approveTools(tx, row.id, read, listingOf(tx, row, read), by);
     });
@@ -219,6 +227,8 @@ export async function updateApp(ctx: OrgContext, org: string, id: string, input:
           ? { headerName: null, headerValue: null }
           : {}),
     };
+    // Tokens are for the app's URL (its resource): a new URL, or a header given instead, signs in anew.
+    if ((input.url !== undefined && input.url !== current.url) || (input.header !== undefined && input.header !== null)) forgetSignIn(ctx.db, id);
     const reads = await readRows(ctx, [changed]);
     ctx.db.transaction((tx) => {
       const { name, url, headerName, headerValue } = changed;

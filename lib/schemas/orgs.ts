@@ -37,6 +37,32 @@ export const checkRecord = z.object({
 });
 export type CheckRecord = z.infer<typeof checkRecord>;
 
+/**
+ * How the app signs in with OAuth (SPEC §17), when it does: `offered` (nobody has connected it),
+ * `connected` (read with its token) or `expired` (the token could not be renewed: Reconnect).
+ * Never a token or a secret.
+ */
+export const appSignIn = z.object({
+  state: z.enum(["offered", "connected", "expired"]),
+  issuer: z.string().nullable(),
+  connectedAt: z.string().nullable(), // ISO 8601
+  expiresAt: z.string().nullable(), // ISO 8601: the access token's, when the server said
+});
+export type AppSignIn = z.infer<typeof appSignIn>;
+
+/** POST …/oauth: Connect. A client the app's maker registered for the dashboard may be given (its secret is write-only). */
+export const signInStart = z
+  .object({
+    clientId: z.string().trim().max(500, "A client ID is at most 500 characters.").optional(),
+    clientSecret: z.string().max(2000, "A client secret is at most 2,000 characters.").pipe(headerValue).optional(),
+  })
+  .strict()
+  .refine((input) => input.clientSecret === undefined || input.clientSecret === "" || (input.clientId ?? "") !== "", { message: "Give the client ID with its secret.", path: ["clientId"] });
+export type SignInStart = z.infer<typeof signInStart>;
+
+/** Connect's answer: where the browser goes to sign in. */
+export const signInRedirect = z.object({ authorizationUrl: z.string().url() });
+
 export const storedApp = z.object({
   id: z.string(),
   name: z.string(),
@@ -50,6 +76,8 @@ export const storedApp = z.object({
   nextCheckAt: z.string().nullable(),
   /** The latest check, with names computed over the whole organisation's current list. */
   lastCheck: checkRecord.nullable(),
+  /** Its OAuth sign-in, when it has one (absent from answers made before SPEC §17). */
+  signIn: appSignIn.nullable().optional(),
 });
 export type StoredApp = z.infer<typeof storedApp>;
 

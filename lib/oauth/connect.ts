@@ -1,0 +1,88 @@
+import "server-only";
+import { ApiError } from "@/lib/api/errors";
+import { recordAudit } from "@/lib/audit/log";
+import type { OrgAccess } from "@/lib/auth/workspace";
+import { personalApp, recheckApp, rereadApp, getApp, type OrgContext } from "@/lib/orgs/apps";
+import { anyApp, requireApp, requirePersonalApp, type AppRow } from "@/lib/orgs/store";
+import type { SignInStart, StoredApp } from "@/lib/schemas/orgs";
+import { dashboardOrigin } from "./dashboard";
+import { SignInFailure } from "./failures";
+import { finishSignIn, startSignIn, takeCallback, type Finished } from "./flow";
+import { forgetSignIn } from "./store";
+
+/**
+ * What the Connect, Disconnect and callback routes do (SPEC §17), for an organisation's app
+ * (`personal: false`, a leader's) or the caller's own personal app. The routes name the
+ * permission (`withOrg`); this finds the app in the right scope and keeps the audit log.
+ */
+
+export interface Target {
+  access: OrgAccess;
+  app: string;
+  personal: boolean;
+}
+
+function rowOf(ctx: OrgContext, target: Target): AppRow {
+  const { slug } = target.access.org;
+  return target.personal ? requirePersonalApp(ctx.db, slug, target.access.actor.id, target.app) : requireApp(ctx.db, slug, target.app);
+}
+
+/** The app as its page shows it, from its scope. */
+function shown(ctx: OrgContext, target: Target, row: AppRow): Promise<StoredApp> {
+  return target.personal ? personalApp(ctx, row.org, target.access.actor.id, row.id) : getApp(ctx, row.org, row.id);
+}
+
+/** Reads the app again (it is then read with its sign-in, or asks for one). */
+async function reread(ctx: OrgContext, row: AppRow): Promise<void> {
+  if (row.owner === null) await recheckApp(ctx, row.org, row.id);
+  else await rereadApp(ctx, row.org, row.id);
+}
+
+/** Connect: answers where to send the browser. A failure is the app's reason, and the 409's message. */
+export async function connect(ctx: OrgContext, target: Target, requestUrl: string, input: SignInStart): Promise<{ authorizationUrl: string }> {
+  const row = rowOf(ctx, target);
+  try {
+    return await startSignIn(ctx.db, row, target.access.actor.id, dashboardOrigin(requestUrl), input);
+  } catch (error) {
+    if (error instanceof SignInFailure) throw new ApiError("conflict", error.message);
+    throw error;
+  }
+}
+
+/** Disconnect: the tokens (and the client, and any flow) are forgotten, then the app is read again. */
+export async function disconnect(ctx: OrgContext, target: Target): Promise<StoredApp> {
+  const row = rowOf(ctx, target);
+  if (!forgetSignIn(ctx.db, row.id)) throw new ApiError("not-found", "This app has no sign-in to forget.");
+  recordAudit(ctx.db, { org: row.org, actor: target.access.actor, action: "app.edited", app: { id: row.id, name: row.name }, details: { signIn: "disconnected", ...(target.personal ? { personal: true } : {}) } });
+  await reread(ctx, row);
+  return shown(ctx, target, row);
+}
+
+/**
+ * The callback: the flow `state` names is taken (once) before anything else; `authorize` is then
+ * asked whether this caller may finish it (the one who started it, still allowed to connect the
+ * app); then `iss`, the server's answer and the code. A signed-in app is read at once.
+ */
+export async function callback(ctx: OrgContext, query: URLSearchParams, authorize: (flow: { org: string; startedBy: string }, row: AppRow) => OrgAccess): Promise<Finished & { row: AppRow }> {
+  const flow = takeCallback(ctx.db, query);
+  const row = anyApp(ctx.db, flow.org, flow.app);
+  if (row === undefined) throw new ApiError("not-found", "The app of this sign-in was removed meanwhile.");
+  const access = authorize(flow, row);
+  const finished = await finishSignIn(ctx.db, flow, row, access.actor.id, query);
+  if (finished.ok) {
+    recordAudit(ctx.db, {
+      org: row.org,
+      actor: access.actor,
+      action: "app.edited",
+      app: { id: row.id, name: row.name },
+      details: { signIn: "connected", issuer: flow.issuer, registration: flow.registration, ...(row.owner !== null ? { personal: true } : {}) },
+    });
+    try {
+      await reread(ctx, row);
+    } catch (error) {
+      // The sign-in is stored: the page says what the read found, or the next check does.
+      console.error(`Reading app ${row.id} after its sign-in failed:`, error instanceof Error ? error.message : error);
+    }
+  }
+  return { ...finished, row };
+}

@@ -1,0 +1,128 @@
+import "server-only";
+import {
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+  type OAuthDiscoveryState,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { GuardError } from "@/lib/mcp/guarded-fetch";
+import { failures, quoted, SignInFailure } from "./failures";
+import type { OAuthFetch } from "./fetch";
+
+/**
+ * Where and how an app signs in (SPEC §17, MCP authorization 2025-11-25): the protected-resource
+ * metadata (from `WWW-Authenticate`, else the well-known paths), then the authorization server's,
+ * fetched by the SDK through the guarded fetch and then checked here where the SDK does not:
+ * the document's `issuer` is the server it was fetched for, and PKCE S256 is advertised.
+ */
+
+/** What the SDK's `auth()` is handed back as its discovery state, plus what it does not keep. */
+export const discovery = z.object({
+  authorizationServerUrl: z.string(),
+  /** Checked: its `issuer` is `authorizationServerUrl`, and it lists S256. */
+  authorizationServerMetadata: z.looseObject({ issuer: z.string() }),
+  resourceMetadata: z.looseObject({ resource: z.string() }).optional(),
+  resourceMetadataUrl: z.string().optional(),
+  /** The scope `WWW-Authenticate` asked for, if any (else the SDK takes the metadata's). */
+  scope: z.string().optional(),
+  /** RFC 9207: the server says it sends `iss` back, so a callback without one is refused. */
+  issParameter: z.boolean(),
+});
+export type Discovery = z.infer<typeof discovery>;
+
+/** The SDK's view of it (its types are stricter than what we keep). */
+export const discoveryState = (found: Discovery): OAuthDiscoveryState => found as unknown as OAuthDiscoveryState;
+
+/** Two issuers are the same server: compared as parsed URLs, a single trailing `/` aside (as the SDK binds them). */
+export function sameIssuer(a: string, b: string): boolean {
+  const norm = (s: string) => {
+    try {
+      return new URL(s).href.replace(/\/$/, "");
+    } catch {
+      return s.replace(/\/$/, "");
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+const guardReason = (stop: GuardError | null) => (stop === null ? null : stop.reason);
+
+/** Sends the request a client would send first, without a token, and answers the 401 (or null when the app does not answer one). */
+async function probe(appUrl: string, f: OAuthFetch): Promise<Response | null> {
+  const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "theorem-connections", version: "0.1.0" } } };
+  try {
+    const response = await f.fetch(appUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": LATEST_PROTOCOL_VERSION },
+      body: JSON.stringify(body),
+    });
+    await response.body?.cancel().catch(() => {});
+    return response.status === 401 ? response : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How the app at `appUrl` signs in: null when it does not offer OAuth (it wants some other
+ * credential, given as a header); a `SignInFailure` thrown when it offers OAuth that cannot be
+ * used safely (a refused address, no such server, another issuer, no PKCE).
+ */
+export async function discoverSignIn(appUrl: string, f: OAuthFetch): Promise<Discovery | null> {
+  const answer = await probe(appUrl, f);
+  if (answer === null) return null;
+  const challenge = extractWWWAuthenticateParams(answer);
+  const bearer = /^\s*bearer\b/i.test(answer.headers.get("www-authenticate") ?? "");
+
+  const before = f.firstStop();
+  let resourceMetadata: OAuthProtectedResourceMetadata | undefined;
+  try {
+    resourceMetadata = await discoverOAuthProtectedResourceMetadata(appUrl, challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : undefined, f.fetch);
+  } catch {
+    const stop = f.firstStop() === before ? null : f.firstStop();
+    const where = challenge.resourceMetadataUrl ? `its metadata at ${quoted(challenge.resourceMetadataUrl.href, 200)}` : "its metadata";
+    if (stop !== null) throw failures.addressRefused(where, guardReason(stop)!);
+    if (challenge.resourceMetadataUrl) throw failures.notFound(`${where} could not be read`);
+    resourceMetadata = undefined;
+  }
+  if (resourceMetadata === undefined && !bearer) return null;
+  if (resourceMetadata !== undefined && !checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(appUrl), configuredResource: resourceMetadata.resource })) {
+    throw failures.notFound(`its metadata is for another address, ${quoted(resourceMetadata.resource)}`);
+  }
+  const named = resourceMetadata?.authorization_servers?.[0];
+  if (resourceMetadata !== undefined && named === undefined) throw failures.notFound("its metadata names no sign-in server");
+  // Without protected-resource metadata, the 2025-03-26 rule: the app's own origin is its sign-in server.
+  const authorizationServerUrl = named ?? new URL("/", appUrl).href;
+
+  const stopBefore = f.firstStop();
+  let metadata: Awaited<ReturnType<typeof discoverAuthorizationServerMetadata>>;
+  try {
+    metadata = await discoverAuthorizationServerMetadata(authorizationServerUrl, { fetchFn: f.fetch });
+  } catch (error) {
+    const stop = f.firstStop() === stopBefore ? null : f.firstStop();
+    if (stop !== null) throw failures.addressRefused(`its sign-in server ${quoted(authorizationServerUrl, 200)}`, stop.reason);
+    if (error instanceof SignInFailure) throw error;
+    throw failures.notFound(`${quoted(authorizationServerUrl, 200)} has no usable metadata`);
+  }
+  if (metadata === undefined) {
+    if (resourceMetadata === undefined) return null; // a bare Bearer challenge and no OAuth metadata: a header it is
+    throw failures.notFound(`${quoted(authorizationServerUrl, 200)} has no metadata`);
+  }
+  if (!sameIssuer(metadata.issuer, authorizationServerUrl)) throw failures.issuerMismatch(authorizationServerUrl, metadata.issuer);
+  if (!metadata.code_challenge_methods_supported?.includes("S256")) throw failures.noPkce(metadata.issuer);
+  if (!metadata.response_types_supported.includes("code")) throw failures.notFound(`${metadata.issuer} does not offer the sign-in with a code`);
+  // The SDK's OpenID schema drops RFC 9207's flag: read it from the document as it came.
+  const raw = [...f.seen].reverse().find((seen) => seen.json !== null && seen.json["issuer"] === metadata.issuer)?.json;
+  return {
+    authorizationServerUrl,
+    authorizationServerMetadata: metadata,
+    ...(resourceMetadata !== undefined ? { resourceMetadata } : {}),
+    ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl.href } : {}),
+    ...(challenge.scope !== undefined ? { scope: challenge.scope } : {}),
+    issParameter: raw?.["authorization_response_iss_parameter_supported"] === true,
+  };
+}

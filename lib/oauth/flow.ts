@@ -1,0 +1,191 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { ZodError } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import type { Conn } from "@/lib/db/client";
+import { GuardError } from "@/lib/mcp/guarded-fetch";
+import { insertReads, type AppRow } from "@/lib/orgs/store";
+import { callbackUrl, clientMetadataUrl } from "./dashboard";
+import { discoverSignIn, sameIssuer } from "./discovery";
+import { failures, quoted, SignInFailure } from "./failures";
+import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
+import { AppOAuthProvider } from "./provider";
+import { FLOW_TTL_MS, saveConnected, saveFlow, takeFlow, type Flow, type Registration } from "./store";
+
+/**
+ * Connect (SPEC §17): the start of a sign-in, which answers where to send the browser, and its
+ * callback, which checks `state` and `iss` before the code is redeemed. Both run the SDK's
+ * `auth()` with our provider and the guarded fetch; what a step learns is stored only when it ends.
+ */
+
+export interface StartInput {
+  /** A client the app's maker registered for the dashboard (first in the spec's order). */
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+}
+
+/** The last JSON error an authorization server answered (`invalid_grant: …`), for the sentence. */
+function serverWords(f: OAuthFetch): string | undefined {
+  const answer = [...f.seen].reverse().find((seen) => seen.json !== null && typeof seen.json["error"] === "string");
+  if (answer?.json == null) return undefined;
+  const description = typeof answer.json["error_description"] === "string" ? `: ${quoted(answer.json["error_description"], 100)}` : "";
+  return `${quoted(answer.json["error"], 60)}${description}`;
+}
+
+/** The last answer's status and type, for a token endpoint that sent something other than a token. */
+function lastAnswer(f: OAuthFetch): string {
+  const answer = f.seen.at(-1);
+  if (answer === undefined) return "no answer";
+  return `HTTP ${answer.status}, ${answer.contentType === "" ? "no content type" : quoted(answer.contentType.split(";")[0], 60)}`;
+}
+
+/** Any error of a step, as the sentence the leader reads (never the SDK's raw text, which can quote a body). */
+export function describeFailure(error: unknown, step: "start" | "finish", issuer: string, f: OAuthFetch): SignInFailure {
+  if (error instanceof SignInFailure) return error;
+  const stop = f.firstStop();
+  if (error instanceof GuardError || stop !== null) {
+    const reason = (error instanceof GuardError ? error : stop)!.reason;
+    return error instanceof GuardError && error.code === "address-refused" ? failures.addressRefused(`a server (${issuer})`, reason) : failures.notFound(`${issuer}: ${reason}`);
+  }
+  if (error instanceof ServerError || error instanceof SyntaxError || error instanceof ZodError) {
+    // Not an OAuth answer at all: an HTML page, or JSON without a token.
+    return step === "start" ? failures.registrationRefused(issuer, lastAnswer(f)) : failures.badAnswer(issuer, lastAnswer(f));
+  }
+  if (error instanceof OAuthError) {
+    const words = serverWords(f) ?? error.errorCode;
+    return step === "start" ? failures.registrationRefused(issuer, words) : failures.signInRefused(issuer, words);
+  }
+  const message = error instanceof Error ? error.message : "";
+  if (/dynamic client registration/i.test(message)) return failures.registrationRefused(issuer, "it lets no client register itself");
+  if (/code challenge method|response type/i.test(message)) return failures.noPkce(issuer);
+  if (/Protected resource .* does not match/i.test(message)) return failures.notFound("its metadata is for another address");
+  return step === "start" ? failures.registrationRefused(issuer, serverWords(f)) : failures.signInRefused(issuer, serverWords(f));
+}
+
+/** Stores a failed sign-in as the app's newest read: its reason is what the app's page says (SPEC §17). */
+export function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, startedAt: number): void {
+  insertReads(db, [
+    {
+      id: randomUUID(),
+      app: row.id,
+      checkedAt: startedAt,
+      durationMs: Date.now() - startedAt,
+      listing: { name: row.name, entries: [], unavailable: { code: "auth-required", message: failure.message } },
+    },
+  ]);
+}
+
+/**
+ * Starts a sign-in to the app `row` for `by` (an account id): discovery, the client (the one given,
+ * the metadata document, or dynamic registration, in that order), PKCE and `state`, by the SDK.
+ * Answers the authorization URL; the flow is stored, to be finished within 10 minutes.
+ */
+export async function startSignIn(db: Conn, row: AppRow, by: string, origin: string, input: StartInput = {}, options: OAuthFetchOptions = {}): Promise<{ authorizationUrl: string }> {
+  if (row.headerName !== null) {
+    throw new ApiError("conflict", `This app is read with the header ${row.headerName} you gave: remove it (Edit) to sign in with OAuth instead.`);
+  }
+  const startedAt = Date.now();
+  const f = oauthFetch(options);
+  let issuer = new URL(row.url).origin;
+  try {
+    const found = await discoverSignIn(row.url, f);
+    if (found === null) throw failures.notFound("it does not answer with OAuth metadata");
+    issuer = found.authorizationServerMetadata.issuer;
+    const redirectUrl = callbackUrl(origin);
+    const metadataUrl = clientMetadataUrl(origin);
+    // Stamped with the server it is for, as the SDK stamps what it stores: never shown to another.
+    const given: OAuthClientInformationMixed | null =
+      input.clientId !== undefined && input.clientId !== ""
+        ? { client_id: input.clientId, ...(input.clientSecret ? { client_secret: input.clientSecret } : {}), issuer: found.authorizationServerUrl }
+        : null;
+    const provider = new AppOAuthProvider({ step: "start", discovery: found, redirectUrl, ...(metadataUrl !== undefined ? { clientMetadataUrl: metadataUrl } : {}), client: given });
+    const result = await auth(provider, {
+      serverUrl: row.url,
+      fetchFn: f.fetch,
+      ...(found.scope !== undefined ? { scope: found.scope } : {}),
+      ...(found.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: new URL(found.resourceMetadataUrl) } : {}),
+    });
+    if (result !== "REDIRECT" || provider.authorizationUrl === undefined || provider.verifier === undefined || provider.client === undefined) {
+      throw failures.signInRefused(issuer, "it did not start a sign-in");
+    }
+    const registration: Registration = given !== null ? "pre-registered" : provider.client.client_id === metadataUrl ? "metadata-document" : "dynamic";
+    const flow: Flow = {
+      app: row.id,
+      org: row.org,
+      startedBy: by,
+      issuer,
+      discovery: found,
+      client: provider.client,
+      registration,
+      verifier: provider.verifier,
+      redirectUrl,
+      expiresAt: Date.now() + FLOW_TTL_MS,
+    };
+    saveFlow(db, provider.stateValue, flow);
+    return { authorizationUrl: provider.authorizationUrl.href };
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const failure = describeFailure(error, "start", issuer, f);
+    recordFailure(db, row, failure, startedAt);
+    throw failure;
+  } finally {
+    f.close();
+  }
+}
+
+/** What the callback did: which app it was for (to go back to its page), and whether it signed in. */
+export type Finished = { flow: Flow; ok: true } | { flow: Flow; ok: false; failure: SignInFailure };
+
+/**
+ * Takes the flow `state` names (once; an unknown, reused or expired state is refused before
+ * anything else), and hands it to `allowed`, which throws unless the caller may finish it.
+ */
+export function takeCallback(db: Conn, query: URLSearchParams): Flow {
+  const state = query.get("state");
+  const flow = state === null || state === "" || state.length > 512 ? null : takeFlow(db, state);
+  if (flow === null) throw failures.flowUnknown();
+  return flow;
+}
+
+/**
+ * Finishes a sign-in whose flow was taken: RFC 9207's `iss` is checked first (a mismatch ignores
+ * the error fields, SEP-2468), then the server's refusal, and only then is the code redeemed by
+ * the SDK (`auth()` with the code, as the transport's `finishAuth` does). The tokens are stored
+ * with the flow's client, together.
+ */
+export async function finishSignIn(db: Conn, flow: Flow, row: AppRow, by: string, query: URLSearchParams, options: OAuthFetchOptions = {}): Promise<Finished> {
+  const startedAt = Date.now();
+  const expected = flow.discovery.authorizationServerMetadata.issuer;
+  const iss = query.get("iss");
+  const fail = (failure: SignInFailure): Finished => {
+    recordFailure(db, row, failure, startedAt);
+    return { flow, ok: false, failure };
+  };
+  if (iss !== null && !sameIssuer(iss, expected)) return fail(failures.issuerMismatch(expected, iss));
+  if (iss === null && flow.discovery.issParameter) return fail(failures.issuerMismatch(expected, "no issuer at all"));
+  const error = query.get("error");
+  if (error !== null) {
+    const description = query.get("error_description");
+    return fail(failures.signInRefused(expected, `${quoted(error, 60)}${description ? `: ${quoted(description, 100)}` : ""}`));
+  }
+  const code = query.get("code");
+  if (code === null || code === "") return fail(failures.signInRefused(expected, "it sent back no code"));
+  // A header given meanwhile is what the app is read with: the sign-in is not stored over it.
+  if (row.headerName !== null) return fail(failures.signInRefused(expected, "the app was given a header meanwhile"));
+
+  const f = oauthFetch(options);
+  try {
+    const provider = new AppOAuthProvider({ step: "finish", discovery: flow.discovery, redirectUrl: flow.redirectUrl, client: flow.client, verifier: flow.verifier });
+    const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, fetchFn: f.fetch });
+    if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return fail(failures.badAnswer(expected, lastAnswer(f)));
+    saveConnected(db, flow, provider.client ?? flow.client, provider.tokensSaved, by);
+    return { flow, ok: true };
+  } catch (caught) {
+    return fail(describeFailure(caught, "finish", expected, f));
+  } finally {
+    f.close();
+  }
+}

@@ -1,0 +1,130 @@
+import "server-only";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Conn } from "@/lib/db/client";
+import type { AppListing } from "@/lib/engine/check";
+import { GuardError } from "@/lib/mcp/guarded-fetch";
+import type { LiveApp } from "@/lib/mcp/read-app";
+import type { AppRow } from "@/lib/orgs/store";
+import { callbackUrl, dashboardOrigin } from "./dashboard";
+import { discoverSignIn, type Discovery } from "./discovery";
+import { failures, needsSignIn, quoted, SignInFailure } from "./failures";
+import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
+import { AppOAuthProvider } from "./provider";
+import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn } from "./store";
+
+/**
+ * A read of an app that signs in with OAuth (SPEC §17), on the main thread around the read in the
+ * worker pool: the stored access token goes as `Authorization: Bearer …`, renewed through the
+ * SDK's `auth()` first when it expires within a minute (or has no stated expiry and was refused).
+ * An app that answers 401 without a header is asked how it signs in, and says so in its reason.
+ */
+
+/** Renewed this long before it expires: a read takes up to 11 s, and clocks differ. */
+export const RENEW_MARGIN_MS = 60_000;
+
+export type Read = (app: LiveApp) => Promise<AppListing>;
+
+const withReason = (listing: AppListing, message: string): AppListing => ({ ...listing, unavailable: { code: "auth-required", message } });
+const bearer = (app: LiveApp, tokens: OAuthTokens): LiveApp => ({ ...app, headers: { Authorization: `Bearer ${tokens.access_token}` } });
+
+type Renewal = { ok: true; signIn: SignIn & { tokens: OAuthTokens } } | { ok: false; failure: SignInFailure } | { ok: false; transient: string };
+
+function refusal(f: OAuthFetch): string | undefined {
+  const answer = [...f.seen].reverse().find((seen) => seen.json !== null && typeof seen.json["error"] === "string");
+  return answer?.json == null ? undefined : `the sign-in server answered ${quoted(answer.json["error"], 60)}`;
+}
+
+const connected = (found: SignIn | null): (SignIn & { tokens: OAuthTokens }) | null => (found?.state === "connected" && found.tokens !== null ? (found as SignIn & { tokens: OAuthTokens }) : null);
+
+/** Renews the tokens with the refresh token, by the SDK; a refusal is a failure (Reconnect), a network failure is transient. */
+async function renew(db: Conn, row: AppRow, signIn: SignIn & { tokens: OAuthTokens }, options: OAuthFetchOptions): Promise<Renewal> {
+  if (signIn.discovery === null || signIn.client === null) return { ok: false, failure: failures.expired("what it was signed in with can no longer be read") };
+  if (signIn.tokens.refresh_token === undefined) return { ok: false, failure: failures.expired("the sign-in server gave no refresh token") };
+  const registered = "redirect_uris" in signIn.client && Array.isArray(signIn.client.redirect_uris) ? signIn.client.redirect_uris[0] : undefined;
+  const f = oauthFetch(options);
+  try {
+    const provider = new AppOAuthProvider({
+      step: "renew",
+      discovery: signIn.discovery,
+      // Sent nowhere when refreshing; the SDK wants one to know the client signs in interactively.
+      redirectUrl: typeof registered === "string" ? registered : callbackUrl(dashboardOrigin("http://localhost")),
+      client: signIn.client,
+      tokens: signIn.tokens,
+    });
+    const result = await auth(provider, { serverUrl: row.url, fetchFn: f.fetch });
+    if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return { ok: false, failure: failures.expired(refusal(f)) };
+    // Stored only over the tokens renewed; if a new sign-in came meanwhile, its tokens are the ones to use.
+    saveRenewed(db, row.id, signIn.version, provider.tokensSaved);
+    const now = connected(loadSignIn(db, row.id));
+    return now !== null ? { ok: true, signIn: now } : { ok: false, failure: failures.expired() };
+  } catch (error) {
+    const stop = error instanceof GuardError ? error : f.firstStop();
+    if (stop !== null) return { ok: false, transient: stop.reason };
+    return { ok: false, failure: failures.expired(refusal(f) ?? (error instanceof SignInFailure ? /\(([^)]*)\)/.exec(error.message)?.[1] : undefined)) };
+  } finally {
+    f.close();
+  }
+}
+
+const offers = new WeakMap<AppListing, Discovery>();
+
+/** Records that the app of a read offers OAuth, when the read found so before the app was stored. */
+export function recordOfferOf(db: Conn, app: string, listing: AppListing): void {
+  const found = offers.get(listing);
+  if (found !== undefined) recordOffered(db, app, found);
+}
+
+/**
+ * Reads `app` (the row's check input) with its sign-in: the leader's own header always wins; a
+ * connected app is read with its token; any other app answering 401 is told how it signs in.
+ */
+export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Read, options: OAuthFetchOptions = {}, now: () => number = Date.now): Promise<AppListing> {
+  if (app.headers !== undefined) return read(app);
+  const signIn = loadSignIn(db, row.id);
+  let current = connected(signIn);
+  if (current !== null) {
+    const expire = (failure: SignInFailure, listing: AppListing) => {
+      markExpired(db, row.id, current!.version, failure.message);
+      return withReason(listing, failure.message);
+    };
+    const unreachable = (reason: string, listing: AppListing) => withReason(listing, failures.unreachable(reason).message);
+    let renewed = false;
+    let transient: string | null = null;
+    if (current.expiresAt !== null && current.expiresAt - now() < RENEW_MARGIN_MS) {
+      const renewal = await renew(db, row, current, options);
+      if (renewal.ok) [current, renewed] = [renewal.signIn, true];
+      else if ("failure" in renewal) return expire(renewal.failure, { name: app.name, entries: [] });
+      else transient = renewal.transient;
+    }
+    const listing = await read(bearer(app, current.tokens));
+    if (listing.unavailable?.code !== "auth-required") return listing;
+    if (transient !== null) return unreachable(transient, listing);
+    if (renewed || current.tokens.refresh_token === undefined) {
+      return expire(failures.expired(renewed ? "the app refused the renewed token" : "the app no longer accepts its token, and there is no refresh token"), listing);
+    }
+    // Refused before its time (revoked, or no expiry was said): renewed once, read once more.
+    const renewal = await renew(db, row, current, options);
+    if (!renewal.ok) return "failure" in renewal ? expire(renewal.failure, listing) : unreachable(renewal.transient, listing);
+    current = renewal.signIn;
+    const again = await read(bearer(app, current.tokens));
+    if (again.unavailable?.code !== "auth-required") return again;
+    return expire(failures.expired("the app refused the renewed token"), again);
+  }
+  const listing = await read(app);
+  if (listing.unavailable?.code !== "auth-required") return listing;
+  if (signIn?.state === "expired" && signIn.failure !== null) return withReason(listing, signIn.failure);
+  const f = oauthFetch(options);
+  try {
+    const found = await discoverSignIn(row.url, f);
+    if (found === null) return listing;
+    const told = withReason(listing, needsSignIn(found.authorizationServerMetadata.issuer));
+    // An app being connected is not stored yet: its caller records the offer with it (`recordOfferOf`).
+    if (!recordOffered(db, row.id, found)) offers.set(told, found);
+    return told;
+  } catch (error) {
+    return error instanceof SignInFailure ? withReason(listing, error.message) : listing;
+  } finally {
+    f.close();
+  }
+}

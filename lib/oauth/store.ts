@@ -1,0 +1,219 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { and, eq, inArray, lt } from "drizzle-orm";
+import type { Conn } from "@/lib/db/client";
+import { apps, appSignIns, oauthFlows } from "@/lib/db/schema";
+import { decryptSecret, encryptSecret } from "@/lib/secrets";
+import { discovery as discoverySchema, type Discovery } from "./discovery";
+
+/**
+ * Where sign-ins and flows are kept (SPEC §17): client information, tokens and the PKCE
+ * verifier are encrypted here and decrypted only on their way to the authorization server.
+ */
+
+/** How the dashboard came to have its client: given by a leader, its metadata document, or registered. */
+export type Registration = "pre-registered" | "metadata-document" | "dynamic";
+export type SignInState = "offered" | "connected" | "expired";
+
+export interface SignIn {
+  app: string;
+  state: SignInState;
+  issuer: string | null;
+  discovery: Discovery | null;
+  client: OAuthClientInformationMixed | null;
+  registration: Registration | null;
+  tokens: OAuthTokens | null;
+  expiresAt: number | null;
+  failure: string | null;
+  connectedBy: string | null;
+  connectedAt: number | null;
+  version: number;
+}
+
+/** A flow as the callback takes it back. */
+export interface Flow {
+  app: string;
+  org: string;
+  startedBy: string;
+  issuer: string;
+  discovery: Discovery;
+  client: OAuthClientInformationMixed;
+  registration: Registration;
+  verifier: string;
+  redirectUrl: string;
+  expiresAt: number;
+}
+
+/** A flow lives this long: the person signs in within it, or starts again. */
+export const FLOW_TTL_MS = 10 * 60 * 1000;
+
+export const stateHash = (state: string) => createHash("sha256").update(state, "utf8").digest("hex");
+
+const sealed = (value: unknown) => encryptSecret(JSON.stringify(value));
+
+/** A stored secret that no longer decrypts (the key changed) reads as missing: the app then asks for a sign-in. */
+function opened<T>(stored: string | null): T | null {
+  if (stored === null) return null;
+  try {
+    return JSON.parse(decryptSecret(stored)) as T;
+  } catch {
+    return null;
+  }
+}
+
+function parsedDiscovery(text: string | null): Discovery | null {
+  if (text === null) return null;
+  const found = discoverySchema.safeParse(JSON.parse(text));
+  return found.success ? found.data : null;
+}
+
+export function loadSignIn(db: Conn, app: string): SignIn | null {
+  const row = db.select().from(appSignIns).where(eq(appSignIns.app, app)).get();
+  if (row === undefined) return null;
+  return {
+    app: row.app,
+    state: row.state === "connected" || row.state === "expired" ? row.state : "offered",
+    issuer: row.issuer,
+    discovery: parsedDiscovery(row.discovery),
+    client: opened<OAuthClientInformationMixed>(row.client),
+    registration: (row.registration as Registration | null) ?? null,
+    tokens: opened<OAuthTokens>(row.tokens),
+    expiresAt: row.expiresAt,
+    failure: row.failure,
+    connectedBy: row.connectedBy,
+    connectedAt: row.connectedAt,
+    version: row.version,
+  };
+}
+
+/** The sign-ins of many apps at once, by app (for a list's summaries: no secret is decrypted). */
+export function signInStates(db: Conn, apps: readonly string[]): Map<string, { state: SignInState; issuer: string | null; connectedAt: number | null; expiresAt: number | null }> {
+  if (apps.length === 0) return new Map();
+  const rows = db
+    .select({ app: appSignIns.app, state: appSignIns.state, issuer: appSignIns.issuer, connectedAt: appSignIns.connectedAt, expiresAt: appSignIns.expiresAt })
+    .from(appSignIns)
+    .where(inArray(appSignIns.app, [...apps]))
+    .all();
+  return new Map(rows.map((r) => [r.app, { state: r.state === "connected" || r.state === "expired" ? r.state : "offered", issuer: r.issuer, connectedAt: r.connectedAt, expiresAt: r.expiresAt }]));
+}
+
+/**
+ * Remembers that the app offers OAuth (nobody connected it yet); a connected or expired sign-in
+ * is left as it is. Answers false when the app is not stored (yet).
+ */
+export function recordOffered(db: Conn, app: string, found: Discovery, now = Date.now()): boolean {
+  const issuer = found.authorizationServerMetadata.issuer;
+  if (db.select({ id: apps.id }).from(apps).where(eq(apps.id, app)).get() === undefined) return false;
+  db.insert(appSignIns)
+    .values({ app, state: "offered", issuer, discovery: JSON.stringify(found), updatedAt: now })
+    .onConflictDoUpdate({ target: appSignIns.app, set: { issuer, discovery: JSON.stringify(found), updatedAt: now }, setWhere: eq(appSignIns.state, "offered") })
+    .run();
+  return true;
+}
+
+const expiry = (tokens: OAuthTokens, now: number) => (typeof tokens.expires_in === "number" && Number.isFinite(tokens.expires_in) && tokens.expires_in > 0 ? now + tokens.expires_in * 1000 : null);
+
+/** Stores a finished sign-in: the flow's client and its tokens together (whoever finishes last is the sign-in kept). */
+export function saveConnected(db: Conn, flow: Flow, client: OAuthClientInformationMixed, tokens: OAuthTokens, by: string, now = Date.now()): void {
+  const values = {
+    state: "connected",
+    issuer: flow.issuer,
+    discovery: JSON.stringify(flow.discovery),
+    client: sealed(client),
+    registration: flow.registration,
+    tokens: sealed(tokens),
+    expiresAt: expiry(tokens, now),
+    failure: null,
+    connectedBy: by,
+    connectedAt: now,
+    updatedAt: now,
+  };
+  db.transaction((tx) => {
+    const current = tx.select({ version: appSignIns.version }).from(appSignIns).where(eq(appSignIns.app, flow.app)).get();
+    const version = (current?.version ?? 0) + 1;
+    tx.insert(appSignIns).values({ app: flow.app, ...values, version }).onConflictDoUpdate({ target: appSignIns.app, set: { ...values, version } }).run();
+  });
+}
+
+/** Stores renewed tokens, only over the ones that were renewed (`version`): answers whether they were stored. */
+export function saveRenewed(db: Conn, app: string, version: number, tokens: OAuthTokens, now = Date.now()): boolean {
+  const result = db
+    .update(appSignIns)
+    .set({ tokens: sealed(tokens), expiresAt: expiry(tokens, now), version: version + 1, updatedAt: now })
+    .where(and(eq(appSignIns.app, app), eq(appSignIns.version, version), eq(appSignIns.state, "connected")))
+    .run();
+  return result.changes > 0;
+}
+
+/** The tokens could not be renewed: they are forgotten, the client kept for Reconnect, and why is kept. */
+export function markExpired(db: Conn, app: string, version: number, failure: string, now = Date.now()): void {
+  db.update(appSignIns)
+    .set({ state: "expired", tokens: null, expiresAt: null, failure, version: version + 1, updatedAt: now })
+    .where(and(eq(appSignIns.app, app), eq(appSignIns.version, version)))
+    .run();
+}
+
+/** Disconnect: the sign-in is forgotten whole (tokens, client, metadata), and any flow under way. */
+export function forgetSignIn(db: Conn, app: string): boolean {
+  return db.transaction((tx) => {
+    tx.delete(oauthFlows).where(eq(oauthFlows.app, app)).run();
+    return tx.delete(appSignIns).where(eq(appSignIns.app, app)).run().changes > 0;
+  });
+}
+
+export function saveFlow(db: Conn, state: string, flow: Flow, now = Date.now()): void {
+  db.transaction((tx) => {
+    tx.delete(oauthFlows).where(lt(oauthFlows.expiresAt, now)).run();
+    tx.insert(oauthFlows)
+      .values({
+        stateHash: stateHash(state),
+        app: flow.app,
+        org: flow.org,
+        startedBy: flow.startedBy,
+        issuer: flow.issuer,
+        discovery: JSON.stringify(flow.discovery),
+        client: sealed(flow.client),
+        registration: flow.registration,
+        verifier: encryptSecret(flow.verifier),
+        redirectUrl: flow.redirectUrl,
+        createdAt: now,
+        expiresAt: flow.expiresAt,
+      })
+      .run();
+  });
+}
+
+/**
+ * Takes the flow a `state` names, once: it is deleted in the same transaction, so a second
+ * callback with the same state finds nothing. An expired flow is taken and answers null.
+ */
+export function takeFlow(db: Conn, state: string, now = Date.now()): Flow | null {
+  const row = db.transaction((tx) => {
+    const found = tx.select().from(oauthFlows).where(eq(oauthFlows.stateHash, stateHash(state))).get();
+    if (found !== undefined) tx.delete(oauthFlows).where(eq(oauthFlows.stateHash, found.stateHash)).run();
+    return found;
+  });
+  if (row === undefined || row.expiresAt <= now) return null;
+  const client = opened<OAuthClientInformationMixed>(row.client);
+  const found = parsedDiscovery(row.discovery);
+  let verifier: string;
+  try {
+    verifier = decryptSecret(row.verifier);
+  } catch {
+    return null;
+  }
+  if (client === null || found === null) return null;
+  return {
+    app: row.app,
+    org: row.org,
+    startedBy: row.startedBy,
+    issuer: row.issuer,
+    discovery: found,
+    client,
+    registration: row.registration as Registration,
+    verifier,
+    redirectUrl: row.redirectUrl,
+    expiresAt: row.expiresAt,
+  };
+}

@@ -1,0 +1,261 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import express from "express";
+import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import { DemoInMemoryAuthProvider } from "@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js";
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
+import { goodServer } from "./sdk-apps";
+
+/**
+ * MCP apps that sign in with OAuth, on 127.0.0.1 and free ports, for the OAuth tests (SPEC §17):
+ * - `startDemoOAuthApp`: the SDK's own demo authorization server (auto-approves, DCR, PKCE,
+ *   strict `resource`) beside an MCP app guarded by the SDK's `requireBearerAuth`: the happy path.
+ * - `startOidcApp`: oidc-provider (refresh tokens, RFC 9207 `iss`, DCR) with knobs for what a
+ *   hostile or broken server does: another issuer, no PKCE advertised, HTML or no `expires_in`
+ *   from the token endpoint.
+ * Both list the three tools of `goodServer` to a valid token.
+ */
+
+export interface OAuthApp {
+  /** The app's MCP URL. */
+  url: string;
+  /** The authorization server's issuer. */
+  issuer: string;
+  /** Ports to allow (CHECK_ALLOW_HOSTS): the app's and its authorization server's. */
+  ports: number[];
+  /** Requests the authorization server saw, as `METHOD path`. */
+  seen: string[];
+  close: () => Promise<void>;
+}
+
+async function listen(server: http.Server, port = 0): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+const closer = (server: http.Server) => () =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
+/** Answers one MCP request statelessly with `goodServer`'s tools. */
+async function serveMcp(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = goodServer();
+  res.on("close", () => void transport.close().then(() => server.close()));
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return text === "" ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The SDK's demo authorization server and an MCP app that takes its tokens (only for itself: `strictResource`). */
+export async function startDemoOAuthApp(options: { ports?: { app?: number; auth?: number } } = {}): Promise<OAuthApp> {
+  const seen: string[] = [];
+  const authServer = http.createServer();
+  const mcpServer = http.createServer();
+  const authPort = await listen(authServer, options.ports?.auth);
+  const mcpPort = await listen(mcpServer, options.ports?.app);
+  const issuerUrl = new URL(`http://127.0.0.1:${authPort}/`);
+  const mcpUrl = new URL(`http://127.0.0.1:${mcpPort}/mcp`);
+  const expected = resourceUrlFromServerUrl(mcpUrl).href;
+  const provider = new DemoInMemoryAuthProvider((resource) => resource?.href === expected);
+
+  const auth = express();
+  auth.use((req, _res, next) => {
+    seen.push(`${req.method} ${req.path}`);
+    next();
+  });
+  auth.use(mcpAuthRouter({ provider, issuerUrl, scopesSupported: ["mcp:tools"] }));
+  authServer.on("request", auth);
+
+  const app = express();
+  app.use(mcpAuthMetadataRouter({ oauthMetadata: createOAuthMetadata({ provider, issuerUrl, scopesSupported: ["mcp:tools"] }), resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"] }));
+  app.use(express.json());
+  app.all("/mcp", requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl), expectedResource: mcpUrl }), (req, res) => {
+    void serveMcp(req, res, req.body);
+  });
+  mcpServer.on("request", app);
+
+  const closeAuth = closer(authServer);
+  const closeMcp = closer(mcpServer);
+  return { url: mcpUrl.href, issuer: issuerUrl.href, ports: [mcpPort, authPort], seen, close: async () => void (await Promise.all([closeAuth(), closeMcp()])) };
+}
+
+export interface OidcOptions {
+  /** The metadata names this issuer instead of its own. */
+  issuer?: string;
+  /** The metadata leaves out `code_challenge_methods_supported`. */
+  noPkce?: boolean;
+  /** The token endpoint answers an HTML page (status 200). */
+  tokenHtml?: boolean;
+  /** Token answers leave out `expires_in`. */
+  noExpiresIn?: boolean;
+  /** `WWW-Authenticate` points at this `resource_metadata` URL. */
+  resourceMetadataUrl?: string;
+  /** A client registered beforehand (as an app's maker would give a leader), with its secret. */
+  client?: { id: string; secret: string; redirectUri: string };
+}
+
+export interface OidcApp extends OAuthApp {
+  provider: Provider;
+  /** Forgets every refresh token it issued: the next refresh answers `invalid_grant`. */
+  revokeRefreshTokens: () => Promise<void>;
+}
+
+/**
+ * oidc-provider as the app's authorization server, with an interaction that signs in and consents
+ * at once (no form), and an MCP app beside it that takes its opaque access tokens.
+ */
+export async function startOidcApp(options: OidcOptions = {}): Promise<OidcApp> {
+  const seen: string[] = [];
+  const authServer = http.createServer();
+  const mcpServer = http.createServer();
+  const authPort = await listen(authServer);
+  const mcpPort = await listen(mcpServer);
+  const issuer = `http://127.0.0.1:${authPort}`;
+  const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
+  const refreshTokens = new Set<string>();
+
+  const configuration: Configuration = {
+    cookies: { keys: ["oauth-apps-test-key"] },
+    ...(options.client !== undefined
+      ? {
+          clients: [
+            {
+              client_id: options.client.id,
+              client_secret: options.client.secret,
+              redirect_uris: [options.client.redirectUri],
+              grant_types: ["authorization_code", "refresh_token"],
+              response_types: ["code"],
+              token_endpoint_auth_method: "client_secret_basic",
+            },
+          ],
+        }
+      : {}),
+    scopes: ["mcp:tools"],
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => mcpUrl,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({ scope: "mcp:tools", accessTokenFormat: "opaque", accessTokenTTL: 3600 }),
+      },
+    },
+    issueRefreshToken: () => true,
+    interactions: { url: (_ctx, interaction) => `/auto/${interaction.uid}` },
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.on("refresh_token.saved", (token: { jti: string }) => refreshTokens.add(token.jti));
+
+  provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    seen.push(`${ctx.method} ${ctx.path}`);
+    if (ctx.path.startsWith("/auto/")) {
+      // Signs in as "person" and grants what was asked, at once.
+      const details = await provider.interactionDetails(ctx.req, ctx.res);
+      const grant = new provider.Grant({ accountId: "person", clientId: String(details.params["client_id"]) });
+      grant.addOIDCScope("mcp:tools");
+      grant.addResourceScope(mcpUrl, "mcp:tools");
+      const grantId = await grant.save();
+      await provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: "person" }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      return;
+    }
+    if (ctx.path === "/token" && options.tokenHtml === true) {
+      ctx.status = 200;
+      ctx.type = "text/html";
+      ctx.body = "<html><body>Sign in again</body></html>";
+      return;
+    }
+    await next();
+    const body = ctx.body as Record<string, unknown> | undefined;
+    if ((ctx.path === "/.well-known/openid-configuration" || ctx.path === "/.well-known/oauth-authorization-server") && body !== undefined) {
+      if (options.issuer !== undefined) body["issuer"] = options.issuer;
+      if (options.noPkce === true) delete body["code_challenge_methods_supported"];
+    }
+    if (ctx.path === "/token" && options.noExpiresIn === true && body !== undefined) delete body["expires_in"];
+  });
+  const handle = provider.callback();
+  authServer.on("request", (req, res) => void handle(req, res));
+
+  const prm = `http://127.0.0.1:${mcpPort}/.well-known/oauth-protected-resource/mcp`;
+  mcpServer.on("request", (req, res) => {
+    void (async () => {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      if (path === "/.well-known/oauth-protected-resource/mcp" || path === "/.well-known/oauth-protected-resource") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ resource: mcpUrl, authorization_servers: [issuer], scopes_supported: ["mcp:tools"] }));
+        return;
+      }
+      if (path !== "/mcp") return void res.writeHead(404).end();
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const found = token === undefined ? undefined : await provider.AccessToken.find(token);
+      if (found === undefined || found.isExpired) {
+        res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${options.resourceMetadataUrl ?? prm}", scope="mcp:tools"` }).end();
+        return;
+      }
+      await serveMcp(req, res, req.method === "POST" ? await readJsonBody(req) : undefined);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+
+  const closeAuth = closer(authServer);
+  const closeMcp = closer(mcpServer);
+  return {
+    url: mcpUrl,
+    issuer,
+    ports: [mcpPort, authPort],
+    seen,
+    provider,
+    revokeRefreshTokens: async () => {
+      for (const jti of refreshTokens) await (await provider.RefreshToken.find(jti))?.destroy();
+    },
+    close: async () => void (await Promise.all([closeAuth(), closeMcp()])),
+  };
+}
+
+/**
+ * Does what a browser does after Connect: follows the authorization server's redirects (keeping
+ * its cookies) until one points at `callbackPrefix`, and answers that URL, code, state and iss.
+ */
+export async function followSignIn(authorizationUrl: string, callbackPrefix: string, maxHops = 10): Promise<URL> {
+  const jar = new Map<string, string>();
+  let url = authorizationUrl;
+  for (let hop = 0; hop < maxHops; hop++) {
+    if (url.startsWith(callbackPrefix)) return new URL(url);
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    const response = await fetch(url, { redirect: "manual", headers: cookie === "" ? {} : { cookie }, signal: AbortSignal.timeout(5000) });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair!.indexOf("=");
+      if (at <= 0) continue;
+      const [name, value] = [pair!.slice(0, at).trim(), pair!.slice(at + 1).trim()];
+      if (value === "" || /expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
+      else jar.set(name, value);
+    }
+    const location = response.headers.get("location");
+    await response.body?.cancel();
+    if (location === null) throw new Error(`The sign-in stopped at ${url} (HTTP ${response.status}) without sending the browser back.`);
+    url = new URL(location, url).href;
+  }
+  throw new Error("The sign-in redirected too many times.");
+}
