@@ -154,7 +154,8 @@ const UNAVAILABLE_HELP: Record<keyof typeof UNAVAILABLE_HEADING, string> = {
   "connect-timeout": "It did not finish connecting (the MCP initialize handshake) within 3 s.",
   "list-timeout": "It did not list all its tools (every page of tools/list) within 8 s.",
   "connect-failed": "It could not be reached, or did not answer as an MCP server.",
-  "auth-required": "It asks for sign-in: give it a header (such as Authorization), or connect it with its sign-in when it offers one.",
+  "auth-required":
+    "It asks for sign-in. When it signs in with OAuth, whoever may connect it (a leader, or the person for their own app) uses Connect on its page; the reason then says what went wrong if the sign-in server could not be found, refused the registration or the sign-in, sent back a different issuer, or the token expired and could not be renewed (Reconnect). Otherwise give it a header, such as Authorization.",
   "address-refused": "Its address is private, loopback or otherwise not one the dashboard may reach.",
   "listing-too-large": "Its tools' listing is over 250,000 characters, or one answer over 16 MiB or one streamed event over 4 MiB.",
   "invalid-listing": "What it listed holds no tool the assistant could use.",

@@ -14,6 +14,7 @@ import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatWhen, nextCheckText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
+import { SignInControls } from "@/components/connections/sign-in-controls";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
 import { ApiRequestError } from "@/lib/queries/api";
@@ -122,6 +123,8 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
           </div>
         )}
       </div>
+
+      <SignInControls org={org} app={stored} canConnect={canManage} />
 
       <ReviewPanel org={org} appId={stored.id} check={check} canManage={canManage} />
 
