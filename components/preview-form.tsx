@@ -10,10 +10,10 @@ import { Card, CardTitle } from "@/components/ui/card";
 import { TrySourceProvider } from "@/components/try/try-slot";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
 import { readListingText } from "@/lib/listing-input";
-import { ApiRequestError } from "@/lib/queries/api";
 import { checkMutation } from "@/lib/queries/check";
 import type { TrySource } from "@/lib/queries/try";
 import { checkRequest, type CheckAppInput, type CheckRequest } from "@/lib/schemas/check";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 type Mode = "listing" | "url";
 interface PreviewValues {
@@ -254,10 +254,7 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
       </form>
 
       {check.isError && (
-        <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-sm text-rose-950">
-          <p className="font-semibold">The check could not run</p>
-          <p className="mt-1">{check.error instanceof ApiRequestError ? check.error.message : "Something went wrong reading the answer."}</p>
-        </div>
+        <Alert title="The check could not run">{errorMessage(check.error, "Something went wrong reading the answer.")}</Alert>
       )}
 
       {previewed !== undefined && (

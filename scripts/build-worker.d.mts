@@ -2,3 +2,5 @@
 export function buildWorker(options?: { force?: boolean }): Promise<string>;
 /** Where the demo apps' bundle is, for `npm start`. */
 export const demoAppsFile: string;
+/** Where the bundle of lib/db/path.ts is, for `npm start`. */
+export const databasePathFile: string;

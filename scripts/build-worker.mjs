@@ -1,6 +1,7 @@
 // Bundles the engine's worker thread (lib/pool/engine-worker.ts) into one ES module,
 // .theorem-build/engine-worker.mjs, which the worker pool loads, and the demo apps
-// (test/apps/demo-apps.ts) into .theorem-build/demo-apps.mjs, which `npm start` runs. Run
+// (test/apps/demo-apps.ts) into .theorem-build/demo-apps.mjs, which `npm start` runs, with
+// lib/db/path.ts, the one reading of DATABASE_URL. Run
 // before `next build`, `next dev` and the tests; fast (well under a second) and only when a
 // source is newer.
 import { build } from "esbuild";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 const root = new URL("..", import.meta.url).pathname;
 const outfile = join(root, ".theorem-build", "engine-worker.mjs");
 export const demoAppsFile = join(root, ".theorem-build", "demo-apps.mjs");
+export const databasePathFile = join(root, ".theorem-build", "database-path.mjs");
 
 function newest(path) {
   const s = statSync(path);
@@ -19,10 +21,10 @@ function newest(path) {
 
 export async function buildWorker({ force = false } = {}) {
   const sources = ["lib", "config", "test/apps", "package-lock.json"].map((p) => join(root, p));
-  const built = Math.min(...[outfile, demoAppsFile].map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
+  const built = Math.min(...[outfile, demoAppsFile, databasePathFile].map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
   if (!force && built >= Math.max(...sources.map(newest))) return outfile;
   await build({
-    entryPoints: { "engine-worker": join(root, "lib/pool/engine-worker.ts"), "demo-apps": join(root, "test/apps/demo-apps.ts") },
+    entryPoints: { "engine-worker": join(root, "lib/pool/engine-worker.ts"), "demo-apps": join(root, "test/apps/demo-apps.ts"), "database-path": join(root, "lib/db/path.ts") },
     outdir: join(root, ".theorem-build"),
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -4,8 +4,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
-import { buildWorker, demoAppsFile } from "./build-worker.mjs";
+import { join } from "node:path";
+import { buildWorker, databasePathFile, demoAppsFile } from "./build-worker.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
@@ -51,13 +51,9 @@ if (!isFresh(distDir)) {
 }
 
 // E2E_FRESH_DB=1 (the Playwright web server): every run starts from an empty database.
-// The path is read as lib/db/client.ts reads DATABASE_URL (relative to this folder).
 if (process.env.E2E_FRESH_DB === "1") {
-  const raw = (process.env.DATABASE_URL ?? "").trim().replace(/^file:(\/\/)?/, "") || "data/theorem.db";
-  if (raw !== ":memory:") {
-    const file = isAbsolute(raw) ? raw : resolve(root, raw);
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
-  }
+  const file = (await import(databasePathFile)).databasePath();
+  if (file !== ":memory:") for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
 }
 
 // Ephemeral ports: a second instance (Playwright's, beside `npm start`) never collides; the

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { accessKeys, acceptInvitation } from "@/lib/queries/access";
-import { ApiRequestError } from "@/lib/queries/api";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** Accepts the invitation, then opens the organisation joined. */
 export function JoinButton({ invitationId, orgName }: { invitationId: string; orgName: string }) {
@@ -25,9 +25,9 @@ export function JoinButton({ invitationId, orgName }: { invitationId: string; or
         {join.isPending || join.isSuccess ? "Joining…" : `Join ${orgName}`}
       </Button>
       {join.isError && (
-        <p role="alert" className="text-sm text-rose-800">
-          {join.error instanceof ApiRequestError ? join.error.message : "The invitation could not be accepted."}
-        </p>
+        <Alert inline>
+          {errorMessage(join.error, "The invitation could not be accepted.")}
+        </Alert>
       )}
     </div>
   );

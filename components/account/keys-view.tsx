@@ -17,8 +17,8 @@ import { createKeyMutation, keysQuery, revokeKeyMutation } from "@/lib/queries/a
 import { ApiRequestError } from "@/lib/queries/api";
 import { apiKeyCreate, type ApiKeyView } from "@/lib/schemas/access";
 import { setIssues } from "./form-issues";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
-const messageOf = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
 
 /** The caller's own API keys for this organisation: made here, shown once, revoked here. */
 export function KeysView({ org, orgName, role }: { org: string; orgName: string; role: Role }) {
@@ -96,9 +96,9 @@ function CreateKeyForm({ org }: { org: string }) {
         </Button>
       </form>
       {create.isError && !onField && (
-        <p role="alert" className="text-sm text-rose-800">
-          {messageOf(create.error, "The key could not be created.")}
-        </p>
+        <Alert inline>
+          {errorMessage(create.error, "The key could not be created.")}
+        </Alert>
       )}
       {create.isSuccess && (
         <div role="status" className="space-y-1 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
@@ -151,7 +151,7 @@ function KeyRow({ org, apiKey }: { org: string; apiKey: ApiKeyView }) {
         title={<>Revoke {name}?</>}
         confirmLabel="Revoke key"
         pending={revoke.isPending}
-        error={revoke.isError ? messageOf(revoke.error, "The key could not be revoked.") : null}
+        error={revoke.isError ? errorMessage(revoke.error, "The key could not be revoked.") : null}
         onOpen={() => revoke.reset()}
         onConfirm={(close) => revoke.mutate(apiKey.id, { onSuccess: close })}
       >

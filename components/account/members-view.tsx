@@ -18,9 +18,9 @@ import { cancelInvitationMutation, changeRoleMutation, inviteMutation, membersQu
 import { ApiRequestError } from "@/lib/queries/api";
 import { invitationCreate, type InvitationView, type MemberView } from "@/lib/schemas/access";
 import { setIssues } from "./form-issues";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 const ROLES = roleSchema.options;
-const messageOf = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
 
 /**
  * The Members tab: everyone in the organisation and who is invited. A leader also sees the
@@ -108,9 +108,9 @@ function InviteForm({ org }: { org: string }) {
         </Button>
       </form>
       {invite.isError && !fieldErrorShown && (
-        <p role="alert" className="text-sm text-rose-800">
-          {messageOf(invite.error, "The invitation could not be made.")}
-        </p>
+        <Alert inline>
+          {errorMessage(invite.error, "The invitation could not be made.")}
+        </Alert>
       )}
       {invite.isSuccess && (
         <div role="status" className="space-y-1 rounded border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950">
@@ -205,9 +205,9 @@ function RoleControl({ org, member }: { org: string; member: MemberView }) {
         </Button>
       )}
       {change.isError && (
-        <p role="alert" className="w-full text-sm text-rose-800">
-          {messageOf(change.error, "The role could not be changed.")}
-        </p>
+        <Alert inline className="w-full">
+          {errorMessage(change.error, "The role could not be changed.")}
+        </Alert>
       )}
     </form>
   );
@@ -226,7 +226,7 @@ function RemoveMember({ org, member, self }: { org: string; member: MemberView; 
       title={<>Remove {member.email}?</>}
       confirmLabel="Remove member"
       pending={remove.isPending}
-      error={remove.isError ? messageOf(remove.error, "The member could not be removed.") : null}
+      error={remove.isError ? errorMessage(remove.error, "The member could not be removed.") : null}
       onOpen={() => remove.reset()}
       onConfirm={(close) => remove.mutate(member.id, { onSuccess: close })}
     >
@@ -276,7 +276,7 @@ function CancelInvitation({ org, invitation }: { org: string; invitation: Invita
       title={<>Cancel the invitation of {invitation.email}?</>}
       confirmLabel="Cancel invitation"
       pending={cancel.isPending}
-      error={cancel.isError ? messageOf(cancel.error, "The invitation could not be cancelled.") : null}
+      error={cancel.isError ? errorMessage(cancel.error, "The invitation could not be cancelled.") : null}
       onOpen={() => cancel.reset()}
       onConfirm={(close) => cancel.mutate(invitation.id, { onSuccess: close })}
     >

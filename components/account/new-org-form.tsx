@@ -14,6 +14,7 @@ import { ApiRequestError } from "@/lib/queries/api";
 import { orgCreate } from "@/lib/schemas/access";
 import { setIssues } from "./form-issues";
 import { suggestSlug } from "./slug";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 type Input = z.input<typeof orgCreate>;
 
@@ -90,9 +91,9 @@ export function NewOrgForm() {
           <FieldError id={`${id}-slug-error`} message={errors.slug?.message} />
         </div>
         {shownError !== null && (
-          <p role="alert" className="rounded border border-rose-300 bg-rose-50 p-2 text-sm text-rose-900">
-            {shownError instanceof ApiRequestError ? shownError.message : "The organisation could not be created."}
-          </p>
+          <Alert>
+            {errorMessage(shownError, "The organisation could not be created.")}
+          </Alert>
         )}
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? "Creating…" : "Create organisation"}

@@ -12,6 +12,7 @@ import { FieldError, fieldClass } from "@/components/ui/field";
 import { authPost } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { signIn } from "@/lib/schemas/access";
+import { Alert } from "@/components/ui/alert";
 
 type Input = z.input<typeof signIn>;
 
@@ -85,9 +86,9 @@ export function SignInForm({ next, signUpHref }: { next: string; signUpHref: str
           <FieldError id={`${f("password")}-error`} message={errors.password?.message} />
         </div>
         {refusal !== null && (
-          <p id={`${id}-refusal`} role="alert" className="rounded border border-rose-300 bg-rose-50 p-2 text-sm text-rose-900">
+          <Alert id={`${id}-refusal`}>
             {refusal}
-          </p>
+          </Alert>
         )}
         <Button type="submit" disabled={isSubmitting} className="w-full">
           {isSubmitting ? "Signing in…" : "Sign in"}

@@ -13,6 +13,7 @@ import { authPost } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { signUp } from "@/lib/schemas/access";
 import { TOO_MANY } from "./sign-in-form";
+import { Alert } from "@/components/ui/alert";
 
 type Input = z.input<typeof signUp>;
 const FIELDS = ["name", "email", "password"] as const;
@@ -79,9 +80,9 @@ export function SignUpForm({ next, signInHref }: { next: string; signInHref: str
           );
         })}
         {refusal !== null && (
-          <p role="alert" className="rounded border border-rose-300 bg-rose-50 p-2 text-sm text-rose-900">
+          <Alert>
             {refusal}
-          </p>
+          </Alert>
         )}
         <Button type="submit" disabled={isSubmitting} className="w-full">
           {isSubmitting ? "Creating the account…" : "Create account"}

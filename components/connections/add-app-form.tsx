@@ -13,6 +13,7 @@ import { addMyAppMutation } from "@/lib/queries/people";
 import { appCreate, type AppCreate, type StoredApp } from "@/lib/schemas/orgs";
 import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { resolveTheorem } from "@/lib/engine/theorem";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 type Field = "name" | "url" | "headerName" | "headerValue";
 type Values = Record<Field, string>;
@@ -220,10 +221,7 @@ export function AddAppForm({
           </div>
         )}
         {add.isError && !serverFieldErrors && (
-          <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-sm text-rose-950 md:col-span-2">
-            <p className="font-semibold">The app could not be added</p>
-            <p className="mt-1">{add.error instanceof ApiRequestError ? add.error.message : "Something went wrong reading the answer."}</p>
-          </div>
+          <Alert title="The app could not be added" className="md:col-span-2">{errorMessage(add.error, "Something went wrong reading the answer.")}</Alert>
         )}
       </form>
     </Card>

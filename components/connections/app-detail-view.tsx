@@ -17,8 +17,8 @@ import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { SignInControls } from "@/components/connections/sign-in-controls";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
-import { ApiRequestError } from "@/lib/queries/api";
 import { appQuery, checkAppMutation } from "@/lib/queries/orgs";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** One connected app: the reason when unavailable, its tools and cards, its size and its history. Only a leader (`canManage`) may remove it. */
 export function AppDetailView({ org, appId, canManage }: { org: string; appId: string; canManage: boolean }) {
@@ -118,9 +118,9 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
           />
         )}
         {recheck.isError && (
-          <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-            The re-check could not run: {recheck.error instanceof ApiRequestError ? recheck.error.message : "something went wrong reading the answer."}
-          </div>
+          <Alert tone="warning">
+            The re-check could not run: {errorMessage(recheck.error, "something went wrong reading the answer.")}
+          </Alert>
         )}
       </div>
 

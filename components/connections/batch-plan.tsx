@@ -5,10 +5,10 @@ import { useId, useMemo, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { FieldError, fieldClass } from "@/components/ui/field";
-import { ApiRequestError } from "@/lib/queries/api";
 import { planMutation } from "@/lib/queries/people";
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import { planRequest, type PlanAnswer } from "@/lib/schemas/people";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** The calls typed, one whole name per line; blank lines are not calls. */
 export function callsOf(text: string): string[] {
@@ -114,9 +114,9 @@ export function BatchPlan({ org, apps, person }: { org: string; apps: AppCheck[]
         </Button>
       </form>
       {plan.isError && (
-        <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-sm text-rose-950">
-          The plan could not be made: {plan.error instanceof ApiRequestError ? plan.error.message : "something went wrong reading the answer."}
-        </div>
+        <Alert>
+          The plan could not be made: {errorMessage(plan.error, "something went wrong reading the answer.")}
+        </Alert>
       )}
       {planned !== null && <PlanSteps calls={planned.calls} answer={planned.answer} tools={tools} />}
     </Card>

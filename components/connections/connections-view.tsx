@@ -16,9 +16,9 @@ import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/con
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import { formatCount } from "@/lib/engine/listing-size";
-import { ApiRequestError } from "@/lib/queries/api";
 import { appsQuery, recheckAllMutation, type AppRead } from "@/lib/queries/orgs";
 import type { ListedApp } from "@/lib/schemas/orgs";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** The time, ticking each second while `ticking`: how long a re-check has been running. */
 function useNow(ticking: boolean) {
@@ -120,10 +120,10 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
       )}
 
       {recheck.isError && (
-        <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          The re-check could not run: {recheck.error instanceof ApiRequestError ? recheck.error.message : "something went wrong reading the answer."} The rows show
+        <Alert tone="warning">
+          The re-check could not run: {errorMessage(recheck.error, "something went wrong reading the answer.")} The rows show
           the last checks that did.
-        </div>
+        </Alert>
       )}
 
       {canManage && <AddAppForm org={org} existing={list.map((a) => a.name)} />}

@@ -9,6 +9,7 @@ import { FieldError, fieldClass } from "@/components/ui/field";
 import { ApiRequestError } from "@/lib/queries/api";
 import { updateAppMutation } from "@/lib/queries/orgs";
 import { appUpdate, type StoredApp } from "@/lib/schemas/orgs";
+import { Alert } from "@/components/ui/alert";
 
 interface Values {
   name: string;
@@ -151,10 +152,7 @@ export function EditAppForm({ org, app, onDone }: { org: string; app: StoredApp;
           </p>
         </div>
         {serverError !== null && (
-          <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-sm text-rose-950 md:col-span-2">
-            <p className="font-semibold">The app could not be saved</p>
-            <p className="mt-1">{serverError}</p>
-          </div>
+          <Alert title="The app could not be saved" className="md:col-span-2">{serverError}</Alert>
         )}
       </form>
     </Card>

@@ -10,9 +10,9 @@ import { ToolBadges } from "@/components/tool-badges";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { ApiRequestError } from "@/lib/queries/api";
 import { lookupToolQuery } from "@/lib/queries/people";
 import { lookupQuery, type LookupAnswer } from "@/lib/schemas/people";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** Where a tool or app of the list is shown: the app's page, or the person's view for a list of one person. */
 export function placeOf(org: string, person: string | undefined) {
@@ -81,9 +81,9 @@ export function LookupBox({ org, person }: { org: string; person?: string }) {
       )}
       {asked !== "" && found.isPending && <p role="status" className="text-sm text-slate-700">Looking…</p>}
       {found.isError && (
-        <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-sm text-rose-950">
-          The lookup could not run: {found.error instanceof ApiRequestError ? found.error.message : "something went wrong reading the answer."}
-        </div>
+        <Alert>
+          The lookup could not run: {errorMessage(found.error, "something went wrong reading the answer.")}
+        </Alert>
       )}
       {found.data !== undefined && asked !== "" && <LookupResult answer={found.data} place={place} />}
     </section>

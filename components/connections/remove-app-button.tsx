@@ -3,9 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef } from "react";
 import { Button } from "@/components/ui/button";
-import { ApiRequestError } from "@/lib/queries/api";
 import { removeAppMutation } from "@/lib/queries/orgs";
 import { removeMyAppMutation } from "@/lib/queries/people";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** Remove (one of the organisation's apps, or with `personal` one of the caller's own), behind a modal confirmation (Escape or Cancel keeps the app). */
 export function RemoveAppButton({ org, appId, appName, onRemoved, personal = false }: { org: string; appId: string; appName: string; onRemoved?: () => void; personal?: boolean }) {
@@ -32,9 +32,9 @@ export function RemoveAppButton({ org, appId, appName, onRemoved, personal = fal
           Its tools leave the assistant, and the names it held are freed: later apps may get their short names and tool names back.
         </p>
         {remove.isError && (
-          <p role="alert" className="mt-2 text-sm text-rose-800">
-            {remove.error instanceof ApiRequestError ? remove.error.message : "The app could not be removed."}
-          </p>
+          <Alert inline className="mt-2">
+            {errorMessage(remove.error, "The app could not be removed.")}
+          </Alert>
         )}
         <div className="mt-4 flex flex-wrap justify-end gap-2">
           <Button variant="secondary" autoFocus onClick={() => dialog.current?.close()}>

@@ -4,10 +4,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { ApiRequestError } from "@/lib/queries/api";
 import { approveMutation, settingsMutation, settingsQuery } from "@/lib/queries/orgs";
 import type { AppCheck } from "@/lib/schemas/check";
 import { newTools, type NewTools } from "@/lib/schemas/orgs";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** The tools of a check that wait for a leader's review. */
 export const waitingTools = (check: AppCheck | null | undefined) => (check?.tools ?? []).filter((t) => t.leftOut?.code === "awaiting-review");
@@ -70,9 +70,9 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
         </span>
       )}
       {save.isError && (
-        <span role="alert" className="text-rose-800">
-          {save.error instanceof ApiRequestError ? save.error.message : "The setting could not be saved."}
-        </span>
+        <Alert inline>
+          {errorMessage(save.error, "The setting could not be saved.")}
+        </Alert>
       )}
     </section>
   );
@@ -110,9 +110,9 @@ export function ReviewPanel({ org, appId, check, canManage }: { org: string; app
             <p>A leader of this organisation approves them.</p>
           )}
           {approve.isError && (
-            <p role="alert" className="text-rose-800">
-              {approve.error instanceof ApiRequestError ? approve.error.message : "The approval could not be saved."}
-            </p>
+            <Alert inline>
+              {errorMessage(approve.error, "The approval could not be saved.")}
+            </Alert>
           )}
         </>
       )}

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { ApiRequestError } from "@/lib/queries/api";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 export function isNotFound(error: unknown): boolean {
   return error instanceof ApiRequestError && error.status === 404;
@@ -19,15 +20,14 @@ export function Loading({ label }: { label: string }) {
 
 export function LoadError({ what, error, onRetry }: { what: string; error: unknown; onRetry?: () => void }) {
   return (
-    <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-sm text-rose-950">
-      <p className="font-semibold">{what} could not be loaded</p>
-      <p className="mt-1">{error instanceof ApiRequestError ? error.message : "Something went wrong reading the answer."}</p>
+    <Alert title={`${what} could not be loaded`}>
+      <p>{errorMessage(error, "Something went wrong reading the answer.")}</p>
       {onRetry !== undefined && (
         <Button variant="secondary" className="mt-2" onClick={onRetry}>
           Try again
         </Button>
       )}
-    </div>
+    </Alert>
   );
 }
 

@@ -2,6 +2,7 @@ import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/cn";
 import type { TryAnswer } from "@/lib/schemas/try";
 import { contentLabel, contentText, figures, OUTCOMES, outcomeOf } from "./answer-words";
+import { Alert } from "@/components/ui/alert";
 
 /**
  * What a try answered (SPEC §14): how it went, its size against 16 MiB, its events against
@@ -26,10 +27,7 @@ export function TryAnswerView({ answer, title }: { answer: TryAnswer; title: str
         ))}
       </dl>
       {answer.refused !== undefined && (
-        <div role="alert" className="rounded border border-rose-300 bg-rose-50 p-2 text-sm text-rose-950">
-          <p className="font-medium">The call was refused ({answer.refused.code})</p>
-          <p className="mt-0.5">{answer.refused.message}</p>
-        </div>
+        <Alert title={`The call was refused (${answer.refused.code})`}>{answer.refused.message}</Alert>
       )}
       {answer.outcome === "answered" && (
         <div className="space-y-2">

@@ -14,6 +14,7 @@ import { toolToTryQuery, tryMutation, type TrySource } from "@/lib/queries/try";
 import type { ToolToTry } from "@/lib/schemas/try";
 import { argumentFields, argumentsOf, emptyValues, fieldOfArgument, optionLabel, tryFormSchema, type ArgumentField, type FieldValues } from "./argument-fields";
 import { TryAnswerView } from "./try-answer";
+import { Alert, errorMessage } from "@/components/ui/alert";
 
 /**
  * Trying one tool (SPEC §14), for leaders and developers: the arguments, typed into a form made
@@ -48,17 +49,17 @@ function TryLoader({ source, tool }: { source: TrySource; tool: string }) {
   if (described.isPending) return <p role="status" className="text-sm text-slate-700">Reading the tool&apos;s arguments…</p>;
   if (described.isError) {
     return (
-      <p role="alert" className="text-sm text-rose-900">
-        The tool could not be read: {described.error instanceof ApiRequestError ? described.error.message : "something went wrong."}
-      </p>
+      <Alert inline>
+        The tool could not be read: {errorMessage(described.error, "something went wrong.")}
+      </Alert>
     );
   }
   const { tool: found, refused } = described.data;
   if (found === null) {
     return (
-      <p role="alert" className="text-sm text-rose-900">
+      <Alert inline>
         The tool could not be read: {refused?.message ?? "the app does not list it."}
-      </p>
+      </Alert>
     );
   }
   return <TrySteps source={source} tool={found} />;
@@ -114,9 +115,9 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
         )}
         <p className="text-xs text-slate-600">An empty field is not sent. Values are sent to the app as typed and never stored.</p>
         {rootError !== undefined && (
-          <p role="alert" className="text-sm text-rose-900">
+          <Alert inline>
             {rootError}
-          </p>
+          </Alert>
         )}
         <Button type="submit">Review the approval card</Button>
       </form>
@@ -156,9 +157,9 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
             )}
           </div>
           {call.isError && !(call.error instanceof ApiRequestError && call.error.status === 422) && (
-            <p role="alert" className="text-sm text-rose-900">
-              The call could not be made: {call.error instanceof ApiRequestError ? call.error.message : "something went wrong."}
-            </p>
+            <Alert inline>
+              The call could not be made: {errorMessage(call.error, "something went wrong.")}
+            </Alert>
           )}
         </div>
       ) : (

@@ -2,6 +2,7 @@
 
 import { useId, useRef, type ReactNode } from "react";
 import { Button } from "./button";
+import { Alert } from "@/components/ui/alert";
 
 /**
  * A danger button behind a modal confirmation (Escape or Cancel keeps things as they are).
@@ -54,9 +55,9 @@ export function ConfirmButton({
           {children}
         </div>
         {error !== null && (
-          <p role="alert" className="mt-2 text-sm text-rose-800">
+          <Alert inline className="mt-2">
             {error}
-          </p>
+          </Alert>
         )}
         <div className="mt-4 flex flex-wrap justify-end gap-2">
           <Button variant="secondary" autoFocus onClick={close}>

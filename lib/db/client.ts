@@ -1,6 +1,6 @@
 import "server-only";
 import { mkdirSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
@@ -13,15 +13,11 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 /** The database or a transaction on it: what the store's functions read and write through. */
 export type Conn = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
 
-export const DEFAULT_DATABASE_PATH = "data/theorem.db";
 const MIGRATIONS_FOLDER = join(process.cwd(), "drizzle");
 
-/** The database file named by `DATABASE_URL` (a path, or `file:` and a path), relative to the working folder. */
-export function databasePath(url = process.env.DATABASE_URL): string {
-  const raw = url === undefined || url.trim() === "" ? DEFAULT_DATABASE_PATH : url.trim().replace(/^file:(\/\/)?/, "");
-  if (raw === ":memory:") return raw;
-  return isAbsolute(raw) ? raw : resolve(/*turbopackIgnore: true*/ process.cwd(), raw);
-}
+import { databasePath } from "./path";
+
+export { databasePath, DEFAULT_DATABASE_PATH } from "./path";
 
 /**
  * Opens (creating its folder) and migrates a database. WAL lets pages read while a check
