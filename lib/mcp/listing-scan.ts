@@ -6,7 +6,13 @@
  *
  * Exact for valid JSON, except an object with a repeated key, whose earlier values it counts too
  * (`JSON.parse` keeps the last): it may then stop a little early, never late.
+ *
+ * Scalars are measured by the engine's `entryChars`; only a run of plain string text is counted
+ * here, in place, since a run may end inside a surrogate pair cut between two pieces and slicing
+ * each run out would cost what this scanner saves. (A `@streamparser/json` parser feeding
+ * `entryChars` was 2–2.8× slower and took up to 11× the heap: `npm run bench:scan`.)
  */
+import { entryChars } from "@/lib/engine/listing-size";
 
 const enum Scalar {
   None,
@@ -30,6 +36,8 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
 const hexValue = (c: number) => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1);
 
 const STRING_STOP = /["\\]/g;
+/** The unit each one-character escape (`\n`, `\"`, …) stands for, by the character after `\`. */
+const ESCAPED: Partial<Record<number, number>> = { 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
 
 /** Code points `JSON.stringify` writes for a run of plain string text (a raw control character is escaped). */
 function runChars(text: string, from: number, to: number): number {
@@ -42,13 +50,11 @@ function runChars(text: string, from: number, to: number): number {
   return n;
 }
 
-/** Characters `JSON.stringify` writes for one UTF-16 unit decoded from a `\u` escape (not a surrogate pair). */
-function unitChars(u: number): number {
-  if (u === 0x22 || u === 0x5c || u === 0x08 || u === 0x09 || u === 0x0a || u === 0x0c || u === 0x0d) return 2;
-  if (u < 0x20) return 6;
-  if (u >= 0xd800 && u <= 0xdfff) return 6; // a lone surrogate is written escaped
-  return 1;
-}
+/** Characters `JSON.stringify` writes for one UTF-16 unit decoded from a `\u` escape (not a surrogate pair), less its quotes. */
+const unitChars = (u: number) => entryChars(String.fromCharCode(u)) - 2;
+const TRUE_CHARS = entryChars(true);
+const FALSE_CHARS = entryChars(false);
+const NULL_CHARS = entryChars(null);
 
 export class ToolsScanner {
   /** Characters of the complete entries of this answer. */
@@ -136,8 +142,7 @@ export class ToolsScanner {
           if (this.numberText.length < 400) this.numberText += text[i];
           continue;
         }
-        const n = Number(this.numberText);
-        this.count(Number.isFinite(n) ? String(n).length : 4);
+        this.count(entryChars(Number(this.numberText)));
         this.scalar = Scalar.None;
         this.valueEnded(text, i);
         if (this.past) return;
@@ -200,14 +205,9 @@ export class ToolsScanner {
       this.numberText = text[i]!;
       return;
     }
-    if (c === 0x74 || c === 0x6e) {
-      this.scalar = Scalar.Literal; // true, null
-      this.count(4);
-      return;
-    }
-    if (c === 0x66) {
-      this.scalar = Scalar.Literal; // false
-      this.count(5);
+    if (c === 0x74 || c === 0x6e || c === 0x66) {
+      this.scalar = Scalar.Literal;
+      this.count(c === 0x74 ? TRUE_CHARS : c === 0x6e ? NULL_CHARS : FALSE_CHARS);
       return;
     }
     this.die();
@@ -222,7 +222,7 @@ export class ToolsScanner {
       }
       this.escape = 0;
       this.flushHigh();
-      this.count(c === 0x2f /* / */ ? 1 : 2);
+      this.count(unitChars(ESCAPED[c] ?? c));
       if (this.isKey) this.keyText += "\\";
       return;
     }
