@@ -1,12 +1,9 @@
 import "server-only";
 import { Transform } from "node:stream";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { z } from "zod";
 import { CONNECT_TIMEOUT_MS, EVENT_BYTE_LIMIT, LIST_TIMEOUT_MS, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
 import { readHints, toolPolicy } from "@/lib/engine/policy";
@@ -25,9 +22,11 @@ import {
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
+import { ANY_RESULT, connectWithFallback, TERMINATE_TIMEOUT_MS, terminateSession, within } from "./connect";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
 import { GuardError, guardedFetch } from "./guarded-fetch";
 import { MAX_PAGES } from "./read-app";
+import { Deadline, isGarbled, NoTransport, noTransportText } from "./read-errors";
 import { clip, seconds } from "./sentences";
 
 /**
@@ -74,23 +73,13 @@ export type TryResult =
 
 export type DescribeResult = { kind: "tool"; tool: ToolToTry } | { kind: "refused"; refused: { code: TryRefusalCode; message: string } };
 
-const CLIENT_INFO = { name: "theorem-connections", version: "0.1.0" };
-const ANY_RESULT = z.unknown();
-/** The call is made with `request`, never `callTool`: no output schema is compiled or checked. */
-const NO_VALIDATION: jsonSchemaValidator = {
-  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "This client does not check output schemas." }),
-};
-const CLIENT_OPTIONS = { capabilities: {}, jsonSchemaValidator: NO_VALIDATION };
-const NO_RETRY = { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 };
 const CLOSED = new Error("The try of this tool is over.");
-const TERMINATE_TIMEOUT_MS = 1000;
 /** After an event stream ends, how long the SDK has to hand over the answer it carried. */
 const END_GRACE_MS = 500;
 const MiB = 1024 * 1024;
 
 type Phase = "connect" | "list" | "call";
 
-class Deadline extends Error {}
 /** The app's event stream for the call ended without the answer. */
 class StreamEnded extends Error {}
 /** The connection broke while the answer was being read. */
@@ -103,12 +92,6 @@ class Refusal extends Error {
   ) {
     super(message);
   }
-}
-
-function isGarbled(e: unknown): boolean {
-  if (e instanceof SyntaxError) return true;
-  if (e instanceof Error && e.name === "ZodError") return true;
-  return e instanceof Error && /^(Received a response for an unknown message ID|Unknown message type)/.test(e.message);
 }
 
 const bytesText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "byte" : "bytes"}`;
@@ -234,14 +217,8 @@ class Session {
   }
 
   /** The work, or the first of: its deadline, a stop, a garbled message. */
-  async within<T>(ms: number, work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Deadline()), ms)));
-    try {
-      return await Promise.race([work, late, this.broken]);
-    } finally {
-      clearTimeout(timer);
-    }
+  within<T>(ms: number, work: Promise<T>): Promise<T> {
+    return within(ms, work, this.broken);
   }
 
   /** Notifications being sent (a cancellation, above all): the session waits for them, briefly, before it ends. */
@@ -261,41 +238,25 @@ class Session {
     return transport;
   }
 
-  private watch(c: Client): void {
-    c.onerror = (e) => {
-      if (isGarbled(e)) this.fail(e);
-      else if (this.phase === "call" && e instanceof Error && /^SSE stream disconnected/.test(e.message)) this.fail(new Dropped(e.message));
-    };
-  }
+  private readonly onClientError = (e: Error): void => {
+    if (isGarbled(e)) this.fail(e);
+    else if (this.phase === "call" && /^SSE stream disconnected/.test(e.message)) this.fail(new Dropped(e.message));
+  };
 
   async connect(): Promise<void> {
-    const url = new URL(this.target.url);
-    const requestInit: RequestInit = { headers: this.target.headers ?? {} };
-    this.client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
-    this.watch(this.client);
-    this.transport = this.tracked(new StreamableHTTPClientTransport(url, { fetch: this.guard.fetch, requestInit, reconnectionOptions: NO_RETRY }));
-    let first: StreamableHTTPError;
-    try {
-      await this.client.connect(this.transport, { timeout: this.connectTimeout + 1000 });
-      return;
-    } catch (e) {
-      if (this.failure !== null || !(e instanceof StreamableHTTPError) || e.code === undefined || e.code < 400 || e.code > 499) throw e;
-      first = e;
-    }
-    // MCP's backwards compatibility: a 4xx to the POST means an older server, with an event stream at GET.
-    this.client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
-    this.watch(this.client);
-    this.transport = this.tracked(new SSEClientTransport(url, { fetch: this.guard.fetch, requestInit }));
-    try {
-      await this.client.connect(this.transport, { timeout: this.connectTimeout + 1000 });
-    } catch (e) {
-      if (this.failure !== null || isGarbled(e) || e instanceof McpError) throw e;
-      const second = e instanceof SseError && e.code !== undefined ? `HTTP ${e.code}` : clip(e instanceof Error ? e.message : String(e), 120);
-      throw new Refusal(
-        "connect-failed",
-        `${this.target.name} is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP ${first.code}, and the older event stream (GET) failed too (${second}).`,
-      );
-    }
+    this.client = await connectWithFallback({
+      url: this.target.url,
+      headers: this.target.headers,
+      fetch: this.guard.fetch,
+      timeoutMs: this.connectTimeout,
+      onClientError: this.onClientError,
+      stopped: () => this.failure !== null,
+      wrap: (transport) => this.tracked(transport),
+      opened: (client, transport) => {
+        this.client = client;
+        this.transport = transport;
+      },
+    });
   }
 
   /** The listing's entry named `name` (the first, if two are), reading pages only until it is found; null when none is. */
@@ -344,6 +305,11 @@ class Session {
   describeOpening(e: unknown): { code: TryRefusalCode; message: string } {
     const name = this.target.name;
     if (e instanceof Refusal) return { code: e.code, message: e.message };
+    // A garbled answer or an MCP error from the event stream says more than "not an MCP server".
+    if (e instanceof NoTransport) {
+      if (!isGarbled(e.second) && !(e.second instanceof McpError)) return { code: "connect-failed", message: noTransportText(name, e) };
+      e = e.second;
+    }
     if (e instanceof Deadline) {
       return this.phase === "connect"
         ? { code: "connect-timeout", message: `${name} is unavailable: it did not finish connecting (MCP initialize) within ${seconds(this.connectTimeout)}.` }
@@ -411,23 +377,14 @@ class Session {
   async close(): Promise<void> {
     this.finished = true;
     clearTimeout(this.endTimer);
-    const transport = this.transport;
-    const sessionId = transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
-    const protocolVersion = transport instanceof StreamableHTTPClientTransport ? transport.protocolVersion : undefined;
     if (this.sending.size > 0) await Promise.race([Promise.all(this.sending), new Promise((r) => setTimeout(r, TERMINATE_TIMEOUT_MS / 2))]);
     await this.client?.close().catch(() => {});
     const release = () => {
       this.master.abort(CLOSED);
       this.guard.destroy();
     };
-    if (sessionId === undefined) return release();
-    // End the session (MCP: DELETE with its id), bounded, without holding up the answer.
-    const headers: Record<string, string> = { ...this.target.headers, "mcp-session-id": sessionId };
-    if (protocolVersion !== undefined) headers["mcp-protocol-version"] = protocolVersion;
-    void this.guard
-      .fetch(this.target.url, { method: "DELETE", headers, signal: AbortSignal.timeout(TERMINATE_TIMEOUT_MS) })
-      .then((r) => r.body?.cancel())
-      .catch(() => {});
+    // End the session without holding up the answer.
+    if (terminateSession(this.guard.fetch, this.target.url, this.target.headers, this.transport) === null) return release();
     setTimeout(release, TERMINATE_TIMEOUT_MS).unref();
   }
 }

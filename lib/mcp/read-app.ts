@@ -1,24 +1,20 @@
 import "server-only";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { z } from "zod";
 import type { AppListing } from "@/lib/engine/check";
 import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { entryChars } from "@/lib/engine/listing-size";
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
+import { ANY_RESULT, connectWithFallback, terminateSession, within } from "./connect";
 import type { GuardError } from "./guarded-fetch";
 import { guardedFetch } from "./guarded-fetch";
 import type { ReadBounds, ReadPhase } from "./read-errors";
-import { BadListing, Deadline, describeReadError, isGarbled, NoTransport } from "./read-errors";
+import { BadListing, describeReadError, isGarbled } from "./read-errors";
 
 /** A cap on pages, so an endless cursor ends even when it is fast. */
 export const MAX_PAGES = 1000;
-const TERMINATE_TIMEOUT_MS = 1000;
 
 export interface LiveApp {
   name: string;
@@ -39,16 +35,7 @@ export interface ReadOptions {
   eventByteLimit?: number;
 }
 
-const CLIENT_INFO = { name: "theorem-connections", version: "0.1.0" };
-/** The SDK's own tools/list schema would reject a bad entry; the engine salvages them, so take the result as sent. */
-const ANY_RESULT = z.unknown();
-/** Checks never call a tool, so no output schema is ever checked: spares each client building its own Ajv. */
-const NO_TOOL_CALLS: jsonSchemaValidator = {
-  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "This client only lists tools." }),
-};
-const CLIENT_OPTIONS = { capabilities: {}, jsonSchemaValidator: NO_TOOL_CALLS };
 const CLOSED = new Error("The check of this app is over.");
-const NO_RETRY = { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 };
 
 /** The deadlines and page cap a read runs under: the options', else SPEC §7's. */
 export function readBounds(options: ReadOptions): ReadBounds {
@@ -102,46 +89,25 @@ class Tripwire {
   }
 
   /** The work, or the first of: its deadline, a guard stop, a garbled message. */
-  async within<T>(ms: number, work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Deadline()), ms)));
-    try {
-      return await Promise.race([work, late, this.tripped]);
-    } finally {
-      clearTimeout(timer);
-    }
+  within<T>(ms: number, work: Promise<T>): Promise<T> {
+    return within(ms, work, this.tripped);
   }
 }
 
-/** MCP `initialize` over `transport`, with a new client that becomes the session's. */
-async function open(session: Session, transport: Transport, tripwire: Tripwire, timeoutMs: number): Promise<Client> {
-  const client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
-  client.onerror = tripwire.onClientError;
-  session.client = client;
-  session.transport = transport;
-  await client.connect(transport, { timeout: timeoutMs + 1000 });
-  return client;
-}
-
-/**
- * Connects over Streamable HTTP; on a 4xx to its POST, over the older HTTP+SSE (MCP's backwards
- * compatibility: an older server offers an event stream at GET).
- */
-async function connect(app: LiveApp, session: Session, fetch: FetchLike, tripwire: Tripwire, timeoutMs: number): Promise<Client> {
-  const url = new URL(app.url);
-  const requestInit: RequestInit = { headers: app.headers ?? {} };
-  let status: number;
-  try {
-    return await open(session, new StreamableHTTPClientTransport(url, { fetch, requestInit, reconnectionOptions: NO_RETRY }), tripwire, timeoutMs);
-  } catch (e) {
-    if (tripwire.guardStop !== null || !(e instanceof StreamableHTTPError) || e.code === undefined || e.code < 400 || e.code > 499) throw e;
-    status = e.code;
-  }
-  try {
-    return await open(session, new SSEClientTransport(url, { fetch, requestInit }), tripwire, timeoutMs);
-  } catch (e) {
-    throw new NoTransport(status, e);
-  }
+/** MCP `initialize` (with the fallback to HTTP+SSE); each client made becomes the session's. */
+function connect(app: LiveApp, session: Session, fetch: FetchLike, tripwire: Tripwire, timeoutMs: number): Promise<Client> {
+  return connectWithFallback({
+    url: app.url,
+    headers: app.headers,
+    fetch,
+    timeoutMs,
+    onClientError: tripwire.onClientError,
+    stopped: () => tripwire.guardStop !== null,
+    opened: (client, transport) => {
+      session.client = client;
+      session.transport = transport;
+    },
+  });
 }
 
 /**
@@ -173,17 +139,10 @@ async function listTools(client: Client, read: Progress, bounds: ReadBounds): Pr
 
 /** Closes the client, then ends its MCP session (DELETE with its id) in the background, bounded, and frees the sockets. */
 async function endSession(app: LiveApp, session: Session, fetch: FetchLike, release: () => void): Promise<void> {
-  const { client, transport } = session;
-  const sessionId = transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
-  const protocolVersion = transport instanceof StreamableHTTPClientTransport ? transport.protocolVersion : undefined;
-  await client?.close().catch(() => {});
-  if (sessionId === undefined) return release();
-  const headers: Record<string, string> = { ...app.headers, "mcp-session-id": sessionId };
-  if (protocolVersion !== undefined) headers["mcp-protocol-version"] = protocolVersion;
-  void fetch(app.url, { method: "DELETE", headers, signal: AbortSignal.timeout(TERMINATE_TIMEOUT_MS) })
-    .then((r) => r.body?.cancel())
-    .catch(() => {})
-    .finally(release);
+  await session.client?.close().catch(() => {});
+  const ending = terminateSession(fetch, app.url, app.headers, session.transport);
+  if (ending === null) return release();
+  void ending.finally(release);
 }
 
 /**

@@ -77,13 +77,15 @@ export function describeReadError(error: unknown, phase: ReadPhase, known: ReadK
   if (error instanceof NoTransport) {
     // A garbled answer or an MCP error from the event stream says more than "not an MCP server".
     if (isGarbled(error.second) || error.second instanceof McpError) return answerFailed(error.second, phase, name);
-    const second = error.second instanceof SseError && error.second.code !== undefined ? `HTTP ${error.second.code}` : clip(messageOf(error.second), 120);
-    return {
-      code: "connect-failed",
-      message: `${name} is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP ${error.status}, and the older event stream (GET) failed too (${second}).`,
-    };
+    return { code: "connect-failed", message: noTransportText(name, error) };
   }
   return answerFailed(error, phase, name);
+}
+
+/** Neither transport would talk: the sentence for the app `name`. */
+export function noTransportText(name: string, error: NoTransport): string {
+  const second = error.second instanceof SseError && error.second.code !== undefined ? `HTTP ${error.second.code}` : clip(messageOf(error.second), 120);
+  return `${name} is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP ${error.status}, and the older event stream (GET) failed too (${second}).`;
 }
 
 function faultText(fault: ListingFault, known: ReadKnown): string {
