@@ -1,25 +1,11 @@
 import type { Page } from "@playwright/test";
-import { connectionsPath, expect, manyTools, test } from "./fixtures";
+import { connectionsPath, expect, manyTools, swapShiftTool, test } from "./fixtures";
 
 // What an organisation's leader does on the Connections tab: add apps, read their tools and
 // cards, see why one is unavailable, re-check, and remove one.
 
 const ROTA_TOOLS = [
-  {
-    name: "swap_shift",
-    title: "Swap a shift",
-    description: "Swaps your shift with a colleague's.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        shift_id: { type: "string" },
-        colleague: { type: "string", title: "Colleague" },
-        reason: { type: "string" },
-      },
-      required: ["shift_id", "colleague"],
-    },
-    annotations: { destructiveHint: true },
-  },
+  swapShiftTool({ reason: { type: "string" } }),
   {
     name: "my_shifts",
     title: "My shifts",

@@ -79,3 +79,30 @@ export function manyTools(count: number, prefix = "tool", description = "Looks s
     annotations: { readOnlyHint: true },
   }));
 }
+
+/**
+ * The destructive `swap_shift` tool the specs serve: a shift and a colleague to give, and
+ * `properties` of the spec's own after them (in that order on the form).
+ */
+export function swapShiftTool(properties: Record<string, unknown>) {
+  return {
+    name: "swap_shift",
+    title: "Swap a shift",
+    description: "Swaps your shift with a colleague's.",
+    inputSchema: {
+      type: "object",
+      properties: { shift_id: { type: "string" }, colleague: { type: "string", title: "Colleague" }, ...properties },
+      required: ["shift_id", "colleague"],
+    },
+    annotations: { destructiveHint: true },
+  };
+}
+
+/** Checks the live app at `url` in /preview under `name`, as the form there is filled. */
+export async function checkInPreview(page: Page, name: string, url: string) {
+  await page.goto("/preview");
+  await page.getByLabel("App name").fill(name);
+  await page.getByLabel("A live app (URL)").check();
+  await page.getByLabel("App URL").fill(url);
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+}

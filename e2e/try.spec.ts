@@ -1,27 +1,10 @@
 import { authFile } from "./accounts";
-import { attachScreenshot, connectionsPath, expect, ORG, seriousViolations, test } from "./fixtures";
+import { attachScreenshot, checkInPreview, connectionsPath, expect, ORG, seriousViolations, swapShiftTool, test } from "./fixtures";
 
 // SPEC §14 as a leader does it: open an app, type a tool's arguments, see the approval card the
 // person would see with them, confirm, read the answer and its size. Support has no Try at all.
 
-const SHIFT_TOOLS = [
-  {
-    name: "swap_shift",
-    title: "Swap a shift",
-    description: "Swaps your shift with a colleague's.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        shift_id: { type: "string" },
-        colleague: { type: "string", title: "Colleague" },
-        hours: { type: "number", title: "Hours" },
-        reason: { type: "string", enum: ["illness", "swap", "other"] },
-      },
-      required: ["shift_id", "colleague"],
-    },
-    annotations: { destructiveHint: true },
-  },
-];
+const SHIFT_TOOLS = [swapShiftTool({ hours: { type: "number", title: "Hours" }, reason: { type: "string", enum: ["illness", "swap", "other"] } })];
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -78,11 +61,7 @@ test("a leader tries a tool: arguments, the approval card with them, then the an
 
 test("in /preview, a leader tries a tool of the live URL just checked", async ({ page, serveApp }) => {
   const url = await serveApp({ name: "Shifts", tools: SHIFT_TOOLS });
-  await page.goto("/preview");
-  await page.getByLabel("App name").fill("Shifts");
-  await page.getByLabel("A live app (URL)").check();
-  await page.getByLabel("App URL").fill(url);
-  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await checkInPreview(page, "Shifts", url);
   await expect(page.getByRole("region", { name: "Check of Shifts" })).toBeVisible();
 
   await page.getByRole("button", { name: "Details of Swap a shift" }).click();
@@ -114,11 +93,7 @@ test.describe("support", () => {
 
   test("has no Try in /preview either", async ({ page, serveApp }) => {
     const url = await serveApp({ name: "Shifts", tools: SHIFT_TOOLS });
-    await page.goto("/preview");
-    await page.getByLabel("App name").fill("Shifts");
-    await page.getByLabel("A live app (URL)").check();
-    await page.getByLabel("App URL").fill(url);
-    await page.getByRole("button", { name: "Check", exact: true }).click();
+    await checkInPreview(page, "Shifts", url);
     await page.getByRole("button", { name: "Details of Swap a shift" }).click();
     await expect(page.getByRole("figure", { name: "Approval card: Swap a shift" })).toBeVisible();
     await expect(page.getByRole("button", { name: /^Try this tool/ })).toHaveCount(0);
