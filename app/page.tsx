@@ -6,6 +6,6 @@ import { pageActor } from "@/lib/auth/page";
 export default async function Home() {
   const actor = await pageActor();
   if (actor === null) redirect("/sign-in");
-  const first = myOrgs(actor.id)[0];
+  const [first] = await myOrgs(actor.id);
   redirect(first === undefined ? "/orgs/new" : `/orgs/${encodeURIComponent(first.slug)}/connections`);
 }

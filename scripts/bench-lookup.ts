@@ -46,16 +46,16 @@ listings.set("http://diary.test/mcp", Array.from({ length: 10 }, (_, i) => ({ na
 
 const db = getDb();
 const ctx = { db, read: async (app: { name: string; url: string }) => ({ name: app.name, entries: listings.get(app.url) ?? [] }) };
-ensureOrg(db, "bench", "Bench");
-const org = db.select().from(organization).all().find((o) => o.slug === "bench")!;
+await ensureOrg(db, "bench", "Bench");
+const org = (await db.select().from(organization)).find((o) => o.slug === "bench")!;
 
 const setupStart = performance.now();
 const now = new Date();
 const people: string[] = [];
 for (let p = 0; p < PEOPLE; p++) {
   const id = randomUUID();
-  db.insert(user).values({ id, name: `Person ${p}`, email: `person-${p}@bench.test`, emailVerified: true, createdAt: now, updatedAt: now }).run();
-  db.insert(member).values({ id: randomUUID(), organizationId: org.id, userId: id, role: p === 0 ? "support" : "developer", createdAt: now }).run();
+  await db.insert(user).values({ id, name: `Person ${p}`, email: `person-${p}@bench.test`, emailVerified: true, createdAt: now, updatedAt: now });
+  await db.insert(member).values({ id: randomUUID(), organizationId: org.id, userId: id, role: p === 0 ? "support" : "developer", createdAt: now });
   people.push(id);
 }
 // "Calendar" takes `calendar_2` (Theorem's own connection); the rest are App 1…99.

@@ -60,7 +60,7 @@ const REPS = 11;
 
 const db = openDatabase(join(dir, "bench.db"));
 const ctx = { db };
-ensureOrg(db, "bench", "Bench");
+await ensureOrg(db, "bench", "Bench");
 // The slow app first: every later app's names depend on it.
 await addApp(ctx, "bench", { name: "Slow", url: urls.slow });
 const fast = [];
@@ -88,7 +88,7 @@ console.log(`   reading that app alone               ${ms(median(alone)).padStar
 console.log(`   ratio ${(median(recheck) / median(alone)).toFixed(2)} (goal ≤ 1.2)`);
 
 // ---- 2. Bytes added by 100 unchanged re-checks of a 1,000-tool app ----
-ensureOrg(db, "big", "Big");
+await ensureOrg(db, "big", "Big");
 const big = await addApp(ctx, "big", { name: "Big", url: urls.big });
 const file = join(dir, "bench.db");
 const bytes = () => {

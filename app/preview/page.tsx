@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Preview a listing" };
 async function mayTry(): Promise<boolean> {
   const actor = await pageActor();
   if (actor === null) return false;
-  return myOrgs(actor.id).some((o) => can(o.role, "try") && (actor.via.kind === "session" || o.slug === actor.via.org));
+  return (await myOrgs(actor.id)).some((o) => can(o.role, "try") && (actor.via.kind === "session" || o.slug === actor.via.org));
 }
 
 export default async function PreviewPage() {

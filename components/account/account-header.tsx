@@ -9,7 +9,7 @@ const linkClass = "text-sm text-slate-700 hover:text-indigo-700 hover:underline"
 /** The site's header: the organisation's tabs and switcher for a signed-in person, "Sign in" for anyone else. */
 export async function AccountHeader() {
   const actor = await pageActor();
-  const orgs = actor === null ? [] : myOrgs(actor.id).map(({ slug, name }) => ({ slug, name }));
+  const orgs = actor === null ? [] : (await myOrgs(actor.id)).map(({ slug, name }) => ({ slug, name }));
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">

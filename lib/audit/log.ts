@@ -16,8 +16,9 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
-export function recordAudit(db: Conn, entry: AuditRecord, at = Date.now()): void {
-  db.insert(auditEntries)
+export async function recordAudit(db: Conn, entry: AuditRecord, at = Date.now()): Promise<void> {
+  await db
+    .insert(auditEntries)
     .values({
       id: randomUUID(),
       org: entry.org,
@@ -30,13 +31,12 @@ export function recordAudit(db: Conn, entry: AuditRecord, at = Date.now()): void
       memberId: entry.member?.id ?? null,
       memberEmail: entry.member?.email ?? null,
       details: entry.details === undefined ? null : JSON.stringify(entry.details),
-    })
-    .run();
+    });
 }
 
 /** The organisation's entries, newest first, filtered by app or actor, paged with `before` (an ISO time). */
-export function auditEntriesOf(db: Conn, org: string, query: AuditQuery): AuditEntry[] {
-  const rows = db
+export async function auditEntriesOf(db: Conn, org: string, query: AuditQuery): Promise<AuditEntry[]> {
+  const rows = await db
     .select()
     .from(auditEntries)
     .where(
@@ -48,8 +48,7 @@ export function auditEntriesOf(db: Conn, org: string, query: AuditQuery): AuditE
       ),
     )
     .orderBy(desc(auditEntries.at), desc(auditEntries.id))
-    .limit(query.limit)
-    .all();
+    .limit(query.limit);
   return rows.map((row) => ({
     at: new Date(row.at).toISOString(),
     actor: { id: row.actorId, email: row.actorEmail },

@@ -33,13 +33,9 @@ const view = (row: KeyRow): ApiKeyView => ({
 });
 
 /** The caller's own keys for this organisation, newest first. */
-export function listKeys(access: OrgAccess): ApiKeyView[] {
-  return getDb()
-    .select()
-    .from(apikey)
-    .where(eq(apikey.referenceId, access.actor.id))
-    .orderBy(desc(apikey.createdAt))
-    .all()
+export async function listKeys(access: OrgAccess): Promise<ApiKeyView[]> {
+  const rows = await getDb().select().from(apikey).where(eq(apikey.referenceId, access.actor.id)).orderBy(desc(apikey.createdAt));
+  return rows
     .filter((row) => keyOrg(row) === access.org.slug)
     .map(view);
 }
@@ -58,10 +54,10 @@ export async function createKey(access: OrgAccess, name: string): Promise<ApiKey
 }
 
 /** Revokes one of the caller's keys of this organisation. */
-export function revokeKey(access: OrgAccess, id: string): ApiKeyView {
+export async function revokeKey(access: OrgAccess, id: string): Promise<ApiKeyView> {
   const db = getDb();
-  const row = db.select().from(apikey).where(and(eq(apikey.id, id), eq(apikey.referenceId, access.actor.id))).get();
+  const [row] = await db.select().from(apikey).where(and(eq(apikey.id, id), eq(apikey.referenceId, access.actor.id))).limit(1);
   if (row === undefined || keyOrg(row) !== access.org.slug) throw new ApiError("not-found", "There is no such key.");
-  db.delete(apikey).where(eq(apikey.id, id)).run();
+  await db.delete(apikey).where(eq(apikey.id, id));
   return view(row);
 }

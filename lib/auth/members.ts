@@ -45,18 +45,17 @@ async function viaAuth<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** The caller's organisations with their role there, oldest membership first. */
-export function myOrgs(userId: string): MyOrg[] {
-  return getDb()
+export async function myOrgs(userId: string): Promise<MyOrg[]> {
+  const rows = await getDb()
     .select({ id: organization.id, slug: organization.slug, name: organization.name, role: member.role })
     .from(member)
     .innerJoin(organization, eq(organization.id, member.organizationId))
     .where(eq(member.userId, userId))
-    .orderBy(asc(member.createdAt))
-    .all()
-    .flatMap((row) => {
-      const role = parseRole(row.role);
-      return role === null ? [] : [{ id: row.id, slug: row.slug, name: row.name, role }];
-    });
+    .orderBy(asc(member.createdAt));
+  return rows.flatMap((row) => {
+    const role = parseRole(row.role);
+    return role === null ? [] : [{ id: row.id, slug: row.slug, name: row.name, role }];
+  });
 }
 
 /** Creates an organisation whose first leader is the caller. */
@@ -66,40 +65,40 @@ export async function createOrg(headers: Headers, input: OrgCreate): Promise<MyO
   return { id: created.id, slug: created.slug, name: created.name, role: "leader" };
 }
 
-export function listMembers(access: OrgAccess): MemberList {
+export async function listMembers(access: OrgAccess): Promise<MemberList> {
   const db = getDb();
-  const members = db
+  const members = (
+    await db
     .select({ id: member.id, userId: user.id, email: user.email, name: user.name, role: member.role, joinedAt: member.createdAt })
     .from(member)
     .innerJoin(user, eq(user.id, member.userId))
     .where(eq(member.organizationId, access.org.id))
-    .orderBy(asc(member.createdAt))
-    .all()
-    .flatMap((row): MemberView[] => {
+      .orderBy(asc(member.createdAt))
+  ).flatMap((row): MemberView[] => {
       const role = parseRole(row.role);
       return role === null ? [] : [{ ...row, role, joinedAt: row.joinedAt.toISOString() }];
     });
-  const invitations = db
-    .select()
-    .from(invitation)
-    .where(and(eq(invitation.organizationId, access.org.id), eq(invitation.status, "pending"), gt(invitation.expiresAt, new Date())))
-    .orderBy(asc(invitation.createdAt))
-    .all()
-    .flatMap((row): InvitationView[] => {
+  const invitations = (
+    await db
+      .select()
+      .from(invitation)
+      .where(and(eq(invitation.organizationId, access.org.id), eq(invitation.status, "pending"), gt(invitation.expiresAt, new Date())))
+      .orderBy(asc(invitation.createdAt))
+  ).flatMap((row): InvitationView[] => {
       const role = parseRole(row.role);
       return role === null ? [] : [{ id: row.id, email: row.email, role, expiresAt: row.expiresAt.toISOString() }];
     });
   return { members, invitations };
 }
 
-export function findMember(access: OrgAccess, memberId: string): MemberView {
-  const found = listMembers(access).members.find((m) => m.id === memberId);
+export async function findMember(access: OrgAccess, memberId: string): Promise<MemberView> {
+  const found = (await listMembers(access)).members.find((m) => m.id === memberId);
   if (found === undefined) throw new ApiError("not-found", "There is no such member.");
   return found;
 }
 
 export async function invite(headers: Headers, access: OrgAccess, input: InvitationCreate): Promise<InvitationView & { link: string }> {
-  if (listMembers(access).members.some((m) => m.email === input.email)) throw new ApiError("conflict", "That person is already a member.");
+  if ((await listMembers(access)).members.some((m) => m.email === input.email)) throw new ApiError("conflict", "That person is already a member.");
   const created = await viaAuth(() =>
     getAuth().api.createInvitation({ headers, body: { email: input.email, role: input.role, organizationId: access.org.id, resend: true } }),
   );
@@ -107,7 +106,7 @@ export async function invite(headers: Headers, access: OrgAccess, input: Invitat
 }
 
 export async function cancelInvitation(headers: Headers, access: OrgAccess, id: string): Promise<InvitationView> {
-  const found = listMembers(access).invitations.find((i) => i.id === id);
+  const found = (await listMembers(access)).invitations.find((i) => i.id === id);
   if (found === undefined) throw new ApiError("not-found", "There is no such invitation, or it has expired.");
   await viaAuth(() => getAuth().api.cancelInvitation({ headers, body: { invitationId: id } }));
   return found;
@@ -117,14 +116,14 @@ export async function cancelInvitation(headers: Headers, access: OrgAccess, id: 
 export async function acceptInvitation(headers: Headers, id: string): Promise<{ org: string; memberId: string; role: Role }> {
   const accepted = await viaAuth(() => getAuth().api.acceptInvitation({ headers, body: { invitationId: id } }));
   if (accepted === null) throw new ApiError("not-found", "There is no such invitation, or it has expired.");
-  const org = getDb().select({ slug: organization.slug }).from(organization).where(eq(organization.id, accepted.invitation.organizationId)).get();
+  const [org] = await getDb().select({ slug: organization.slug }).from(organization).where(eq(organization.id, accepted.invitation.organizationId)).limit(1);
   if (org === undefined) throw new ApiError("not-found", "That organisation no longer exists.");
   return { org: org.slug, memberId: accepted.member.id, role: parseRole(accepted.member.role) ?? "support" };
 }
 
 export async function changeRole(headers: Headers, access: OrgAccess, memberId: string, role: Role): Promise<MemberView> {
-  const before = findMember(access, memberId);
-  const leaders = listMembers(access).members.filter((m) => m.role === "leader");
+  const before = await findMember(access, memberId);
+  const leaders = (await listMembers(access)).members.filter((m) => m.role === "leader");
   if (before.role === "leader" && role !== "leader" && leaders.length <= 1) {
     throw new ApiError("conflict", "An organisation always keeps a leader: make someone else a leader first.");
   }
@@ -133,8 +132,8 @@ export async function changeRole(headers: Headers, access: OrgAccess, memberId: 
 }
 
 export async function removeMember(headers: Headers, access: OrgAccess, memberId: string): Promise<MemberView> {
-  const before = findMember(access, memberId);
-  const leaders = listMembers(access).members.filter((m) => m.role === "leader");
+  const before = await findMember(access, memberId);
+  const leaders = (await listMembers(access)).members.filter((m) => m.role === "leader");
   if (before.role === "leader" && leaders.length <= 1) throw new ApiError("conflict", "An organisation always keeps a leader: make someone else a leader first.");
   await viaAuth(() => getAuth().api.removeMember({ headers, body: { memberIdOrEmail: memberId, organizationId: access.org.id } }));
   return before;

@@ -30,7 +30,7 @@ export async function requirePageActor(next: string): Promise<Actor> {
 export const pageOrgAccess = cache(async (slug: string, next: string): Promise<OrgAccess> => {
   const actor = await requirePageActor(next);
   try {
-    return membership(slug, actor);
+    return await membership(slug, actor);
   } catch (error) {
     if (error instanceof ApiError && error.code === "not-found") notFound();
     throw error;

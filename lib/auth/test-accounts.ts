@@ -32,13 +32,13 @@ export function sessionCookie(response: Response): string {
 }
 
 /** Makes `account` a member of the organisation `slug` in `role` (or changes its role). */
-export function joinAs(slug: string, account: TestAccount, role: Role): void {
+export async function joinAs(slug: string, account: TestAccount, role: Role): Promise<void> {
   const db = getDb();
-  const org = db.select({ id: organization.id }).from(organization).where(eq(organization.slug, slug)).get();
+  const [org] = await db.select({ id: organization.id }).from(organization).where(eq(organization.slug, slug)).limit(1);
   if (org === undefined) throw new Error(`No organisation ${slug}`);
-  const existing = db.select({ id: member.id }).from(member).where(and(eq(member.organizationId, org.id), eq(member.userId, account.id))).get();
-  if (existing !== undefined) db.update(member).set({ role }).where(eq(member.id, existing.id)).run();
-  else db.insert(member).values({ id: randomUUID(), organizationId: org.id, userId: account.id, role, createdAt: new Date() }).run();
+  const [existing] = await db.select({ id: member.id }).from(member).where(and(eq(member.organizationId, org.id), eq(member.userId, account.id))).limit(1);
+  if (existing !== undefined) await db.update(member).set({ role }).where(eq(member.id, existing.id));
+  else await db.insert(member).values({ id: randomUUID(), organizationId: org.id, userId: account.id, role, createdAt: new Date() });
 }
 
 /** A request as `account` would send it from the dashboard: its cookie, and JSON when there is a body. */

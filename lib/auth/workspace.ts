@@ -37,7 +37,7 @@ export async function actorFrom(headers: Headers): Promise<Actor | null> {
       throw new ApiError("unauthorized", "That API key is not valid: it may have been revoked or have expired.");
     }
     const metadata = (typeof verified.key.metadata === "string" ? JSON.parse(verified.key.metadata) : verified.key.metadata) as { org?: unknown } | null;
-    const found = getDb().select().from(user).where(eq(user.id, verified.key.referenceId)).get();
+    const [found] = await getDb().select().from(user).where(eq(user.id, verified.key.referenceId)).limit(1);
     if (found === undefined || typeof metadata?.org !== "string") throw new ApiError("unauthorized", "That API key is not valid.");
     return { id: found.id, email: found.email, name: found.name, via: { kind: "api-key", org: metadata.org } };
   }
@@ -47,16 +47,16 @@ export async function actorFrom(headers: Headers): Promise<Actor | null> {
 }
 
 /** The organisation named by `slug` as `actor` sees it: 404 for a non-member, exactly as for no organisation. */
-export function membership(slug: string, actor: Actor): OrgAccess {
+export async function membership(slug: string, actor: Actor): Promise<OrgAccess> {
   const notFound = new ApiError("not-found", `There is no organisation "${slug}".`);
   if (!orgSlug.safeParse(slug).success) throw notFound;
   if (actor.via.kind === "api-key" && actor.via.org !== slug) throw notFound;
-  const row = getDb()
+  const [row] = await getDb()
     .select({ id: organization.id, slug: organization.slug, name: organization.name, memberId: member.id, role: member.role })
     .from(organization)
     .innerJoin(member, and(eq(member.organizationId, organization.id), eq(member.userId, actor.id)))
     .where(eq(organization.slug, slug))
-    .get();
+    .limit(1);
   const role = parseRole(row?.role);
   if (row === undefined || role === null) throw notFound;
   return { org: { id: row.id, slug: row.slug, name: row.name }, role, actor, memberId: row.memberId };
@@ -90,7 +90,7 @@ export function withOrg<P extends { org: string }>(action: Action, handler: (ctx
     try {
       const resolved = await params;
       const actor = await requireActor(request.headers);
-      const access = membership(resolved.org, actor);
+      const access = await membership(resolved.org, actor);
       requireAction(access, action);
       return await handler({ request, params: resolved, access });
     } catch (error) {

@@ -1,7 +1,10 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
+import { is, sql } from "drizzle-orm";
+import { PgDatabase } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
@@ -9,9 +12,15 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { encryptSecret } from "../secrets";
 import * as schema from "./schema";
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
-/** The database or a transaction on it: what the store's functions read and write through. */
-export type Conn = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
+/**
+ * The database or a transaction on it: what the store's functions read and write through. Every
+ * query is awaited, so the same code runs on SQLite and on PostgreSQL (SPEC §16). Transactions
+ * go through `transaction()` below, never the driver's own (better-sqlite3's cannot await), and
+ * raw SQL (`run`, `all`, `get`, `values`) is left out: it would not be portable.
+ */
+export type Conn = Omit<BaseSQLiteDatabase<"async", unknown, typeof schema>, "transaction" | "run" | "all" | "get" | "values" | "batch">;
+/** An open SQLite database: its queries, and the better-sqlite3 handle under it. */
+export type Db = Conn & { $client: Database.Database };
 
 const MIGRATIONS_FOLDER = join(process.cwd(), "drizzle");
 
@@ -25,6 +34,10 @@ export { databasePath, DEFAULT_DATABASE_PATH } from "./path";
  * acknowledged survives a power cut too, not only a crash (writes are few: the cost is nil).
  */
 export function openDatabase(path: string): Db {
+  return openSqlite(path) as unknown as Db;
+}
+
+function openSqlite(path: string): BetterSQLite3Database<typeof schema> & { $client: Database.Database } {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   sqlite.pragma("journal_mode = WAL");
@@ -87,3 +100,59 @@ export function getDb(): Db {
   }
   return cache.__theoremDb.db;
 }
+
+/** Whether `db` (a database or a transaction) is PostgreSQL: for the few queries that differ. */
+export function isPostgres(db: Conn): boolean {
+  return is(db, PgDatabase);
+}
+
+/**
+ * Takes the lock named `key` for the rest of the transaction `tx`, across every instance on the
+ * database: PostgreSQL's advisory lock. On SQLite the transaction holds the database's one write
+ * lock from its start, which already serialises it.
+ */
+export async function holdLock(tx: Conn, key: string): Promise<void> {
+  if (!isPostgres(tx)) return;
+  await (tx as unknown as PgDatabase<never>).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+}
+
+/**
+ * Runs `work` in one transaction: all of it is stored, or none. On SQLite the process's
+ * transactions take turns (one connection: a second BEGIN would fail) and each holds SQLite's
+ * write lock from its start (BEGIN IMMEDIATE), so that another process waits rather than fails
+ * half-way; one begun inside another is part of it. Work inside must only touch the database
+ * (no live read of an app): other requests' writes wait for it.
+ */
+export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) {
+    const pg = db as unknown as PgDatabase<never>;
+    return pg.transaction((tx) => work(tx as unknown as Conn));
+  }
+  const sqlite = (db as Partial<Db>).$client;
+  if (sqlite === undefined || !(sqlite instanceof Database)) {
+    throw new Error("transaction() is given the database handle: a PostgreSQL one, or getDb()/openDatabase().");
+  }
+  if (current.getStore() === sqlite) return work(db);
+  const previous = turns.get(sqlite) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  turns.set(sqlite, mine);
+  await previous;
+  try {
+    sqlite.exec("BEGIN IMMEDIATE");
+    try {
+      const result = await current.run(sqlite, () => work(db));
+      sqlite.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+      throw error;
+    }
+  } finally {
+    if (turns.get(sqlite) === mine) turns.delete(sqlite);
+    done();
+  }
+}
+
+const current = new AsyncLocalStorage<Database.Database>();
+const turns = new WeakMap<Database.Database, Promise<void>>();

@@ -44,7 +44,7 @@ describe("the migration to snapshots", () => {
 
     const db = openDatabase(file);
     try {
-      const rows = history({ db }, "acme", "att");
+      const rows = await history({ db }, "acme", "att");
       expect(rows.map((r) => [r.count, r.status, r.tools, r.timings?.connectMs ?? null])).toEqual([
         [2, "available", 2, 120],
         [1, "unavailable", 0, null],

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, eq } from "drizzle-orm";
-import type { Conn } from "@/lib/db/client";
+import { transaction, type Conn } from "@/lib/db/client";
 import { account, member, organization, user } from "@/lib/db/schema";
 import type { Role } from "@/lib/auth/roles";
 import { DEMO_ORG } from "./seed";
@@ -21,27 +21,27 @@ export const DEMO_ACCOUNTS: readonly { email: string; name: string; role: Role }
  */
 export async function seedDemoAccounts(db: Conn, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  const org = db.select({ id: organization.id }).from(organization).where(eq(organization.slug, DEMO_ORG.slug)).get();
+  const [org] = await db.select({ id: organization.id }).from(organization).where(eq(organization.slug, DEMO_ORG.slug)).limit(1);
   if (org === undefined) throw new Error("The demo organisation is seeded before its accounts.");
   const now = new Date();
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     for (const demo of DEMO_ACCOUNTS) {
-      let userId = tx.select({ id: user.id }).from(user).where(eq(user.email, demo.email)).get()?.id;
+      let userId = (await tx.select({ id: user.id }).from(user).where(eq(user.email, demo.email)).limit(1))[0]?.id;
       if (userId === undefined) {
         userId = randomUUID();
-        tx.insert(user).values({ id: userId, name: demo.name, email: demo.email, emailVerified: true, createdAt: now, updatedAt: now }).run();
+        await tx.insert(user).values({ id: userId, name: demo.name, email: demo.email, emailVerified: true, createdAt: now, updatedAt: now });
       }
-      const credential = tx.select({ id: account.id }).from(account).where(and(eq(account.userId, userId), eq(account.providerId, "credential"))).get();
+      const credential = (await tx.select({ id: account.id }).from(account).where(and(eq(account.userId, userId), eq(account.providerId, "credential"))).limit(1))[0];
       if (credential === undefined) {
-        tx.insert(account).values({ id: randomUUID(), accountId: userId, providerId: "credential", userId, password: hash, createdAt: now, updatedAt: now }).run();
+        await tx.insert(account).values({ id: randomUUID(), accountId: userId, providerId: "credential", userId, password: hash, createdAt: now, updatedAt: now });
       } else {
-        tx.update(account).set({ password: hash, updatedAt: now }).where(eq(account.id, credential.id)).run();
+        await tx.update(account).set({ password: hash, updatedAt: now }).where(eq(account.id, credential.id));
       }
-      const membership = tx.select({ id: member.id }).from(member).where(and(eq(member.organizationId, org.id), eq(member.userId, userId))).get();
+      const membership = (await tx.select({ id: member.id }).from(member).where(and(eq(member.organizationId, org.id), eq(member.userId, userId))).limit(1))[0];
       if (membership === undefined) {
-        tx.insert(member).values({ id: randomUUID(), organizationId: org.id, userId, role: demo.role, createdAt: now }).run();
+        await tx.insert(member).values({ id: randomUUID(), organizationId: org.id, userId, role: demo.role, createdAt: now });
       } else {
-        tx.update(member).set({ role: demo.role }).where(eq(member.id, membership.id)).run();
+        await tx.update(member).set({ role: demo.role }).where(eq(member.id, membership.id));
       }
     }
   });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   demo = await startDemoApps();
   db = openDatabase(join(dir, "demo.db"));
   // Passed as start.mjs passes it.
-  seedDemo(db, demoAppsFromEnv(JSON.stringify(demo.apps)));
+  await seedDemo(db, demoAppsFromEnv(JSON.stringify(demo.apps)));
   list = await recheckOrg({ db }, DEMO_ORG.slug);
   // The list answers summaries; the tools are in each app's own check.
   full = await scopeList({ db }, { org: DEMO_ORG.slug });
@@ -40,12 +40,12 @@ const app = (name: string) => {
 };
 
 describe("the demo organisation", () => {
-  it("lists its apps in the seeded connection order", () => {
+  it("lists its apps in the seeded connection order", async () => {
     expect(list.org).toEqual(DEMO_ORG);
     expect(list.apps.map((a) => a.name)).toEqual(demo.apps.map((a) => a.name));
   });
 
-  it("shows Attendance as the page describes it", () => {
+  it("shows Attendance as the page describes it", async () => {
     const attendance = app("Attendance");
     expect(attendance.status).toBe("available");
     expect(attendance.tools.map((t) => [t.wholeName, t.title, t.policy, t.runsTogether])).toEqual([
@@ -56,12 +56,12 @@ describe("the demo organisation", () => {
     expect(attendance.tools[0]?.card.lines.map((l) => l.argument)).toEqual(["hours"]);
   });
 
-  it("gives Calendar `_2`: Theorem has a Calendar of its own", () => {
+  it("gives Calendar `_2`: Theorem has a Calendar of its own", async () => {
     expect(app("Calendar").shortName).toBe("calendar_2");
     expect(app("Calendar").tools[0]?.wholeName).toBe("calendar_2_list_events");
   });
 
-  it("finds the catalogue too large, the slow app too slow, and Memory's `save` taken by Theorem", () => {
+  it("finds the catalogue too large, the slow app too slow, and Memory's `save` taken by Theorem", async () => {
     const catalogue = app("Product Catalogue");
     expect(catalogue.unavailable?.code).toBe("listing-too-large");
     expect(catalogue.listing.chars).toBeGreaterThan(catalogue.listing.limit);

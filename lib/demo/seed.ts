@@ -1,7 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Conn } from "@/lib/db/client";
+import { transaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/schema";
 import { appName, appUrl } from "@/lib/schemas/check";
 import { ensureOrg, orgApps } from "@/lib/orgs/store";
@@ -17,17 +17,17 @@ export type DemoApp = z.infer<typeof demoApps>[number];
  * ports on every start) are set right, while each keeps its place in the connection order.
  * An app missing (never seeded, or removed) is connected again, after the others.
  */
-export function seedDemo(db: Conn, list: DemoApp[]): void {
-  db.transaction((tx) => {
-    ensureOrg(tx, DEMO_ORG.slug, DEMO_ORG.name);
-    let connectedAt = Math.max(Date.now(), (orgApps(tx, DEMO_ORG.slug).at(-1)?.connectedAt ?? 0) + 1);
+export async function seedDemo(db: Conn, list: DemoApp[]): Promise<void> {
+  await transaction(db, async (tx) => {
+    await ensureOrg(tx, DEMO_ORG.slug, DEMO_ORG.name);
+    let connectedAt = Math.max(Date.now(), ((await orgApps(tx, DEMO_ORG.slug)).at(-1)?.connectedAt ?? 0) + 1);
     for (const app of list) {
       const id = `demo-${app.key}`;
-      const existing = tx.select({ id: apps.id }).from(apps).where(eq(apps.id, id)).get();
+      const [existing] = await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, id)).limit(1);
       if (existing !== undefined) {
-        tx.update(apps).set({ url: app.url }).where(eq(apps.id, id)).run();
+        await tx.update(apps).set({ url: app.url }).where(eq(apps.id, id));
       } else {
-        tx.insert(apps).values({ id, org: DEMO_ORG.slug, name: app.name, url: app.url, headerName: null, headerValue: null, connectedAt: connectedAt++, nextCheckAt: null }).run();
+        await tx.insert(apps).values({ id, org: DEMO_ORG.slug, name: app.name, url: app.url, headerName: null, headerValue: null, connectedAt: connectedAt++, nextCheckAt: null });
       }
     }
   });

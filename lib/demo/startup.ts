@@ -14,7 +14,7 @@ export async function prepareDemo(env = process.env): Promise<void> {
   const password = env.THEOREM_DEMO_PASSWORD ?? "";
   if (list.length === 0 && password === "") return;
   const db = getDb();
-  seedDemo(db, list);
+  await seedDemo(db, list);
   if (password !== "") await seedDemoAccounts(db, password);
   if (list.length > 0) {
     void recheckOrg({ db }, DEMO_ORG.slug).then(

@@ -69,5 +69,5 @@ export async function spendChecks(db: Db, who: { account: string } | { address: 
 /** An organisation route that reads its apps (connect, edit, re-check) spends one plus one per app, from the actor's budget. */
 export async function spendOrgCheck(access: OrgAccess, extraApps = 0): Promise<void> {
   const db = getDb();
-  await spendChecks(db, { account: access.actor.id }, checkCost(orgApps(db, access.org.slug).length + extraApps));
+  await spendChecks(db, { account: access.actor.id }, checkCost((await orgApps(db, access.org.slug)).length + extraApps));
 }

@@ -22,7 +22,7 @@ export interface Target {
   personal: boolean;
 }
 
-function rowOf(ctx: OrgContext, target: Target): AppRow {
+async function rowOf(ctx: OrgContext, target: Target): Promise<AppRow> {
   const { slug } = target.access.org;
   return target.personal ? requirePersonalApp(ctx.db, slug, target.access.actor.id, target.app) : requireApp(ctx.db, slug, target.app);
 }
@@ -40,7 +40,7 @@ async function reread(ctx: OrgContext, row: AppRow): Promise<void> {
 
 /** Connect: answers where to send the browser. A failure is the app's reason, and the 409's message. */
 export async function connect(ctx: OrgContext, target: Target, requestUrl: string, input: SignInStart): Promise<{ authorizationUrl: string }> {
-  const row = rowOf(ctx, target);
+  const row = await rowOf(ctx, target);
   try {
     return await startSignIn(ctx.db, row, target.access.actor.id, dashboardOrigin(requestUrl), input);
   } catch (error) {
@@ -51,9 +51,9 @@ export async function connect(ctx: OrgContext, target: Target, requestUrl: strin
 
 /** Disconnect: the tokens (and the client, and any flow) are forgotten, then the app is read again. */
 export async function disconnect(ctx: OrgContext, target: Target): Promise<StoredApp> {
-  const row = rowOf(ctx, target);
-  if (!forgetSignIn(ctx.db, row.id)) throw new ApiError("not-found", "This app has no sign-in to forget.");
-  recordAudit(ctx.db, { org: row.org, actor: target.access.actor, action: "app.edited", app: { id: row.id, name: row.name }, details: { signIn: "disconnected", ...(target.personal ? { personal: true } : {}) } });
+  const row = await rowOf(ctx, target);
+  if (!(await forgetSignIn(ctx.db, row.id))) throw new ApiError("not-found", "This app has no sign-in to forget.");
+  await recordAudit(ctx.db, { org: row.org, actor: target.access.actor, action: "app.edited", app: { id: row.id, name: row.name }, details: { signIn: "disconnected", ...(target.personal ? { personal: true } : {}) } });
   await reread(ctx, row);
   return shown(ctx, target, row);
 }
@@ -63,14 +63,14 @@ export async function disconnect(ctx: OrgContext, target: Target): Promise<Store
  * asked whether this caller may finish it (the one who started it, still allowed to connect the
  * app); then `iss`, the server's answer and the code. A signed-in app is read at once.
  */
-export async function callback(ctx: OrgContext, query: URLSearchParams, authorize: (flow: { org: string; startedBy: string }, row: AppRow) => OrgAccess): Promise<Finished & { row: AppRow }> {
-  const flow = takeCallback(ctx.db, query);
-  const row = anyApp(ctx.db, flow.org, flow.app);
+export async function callback(ctx: OrgContext, query: URLSearchParams, authorize: (flow: { org: string; startedBy: string }, row: AppRow) => Promise<OrgAccess>): Promise<Finished & { row: AppRow }> {
+  const flow = await takeCallback(ctx.db, query);
+  const row = await anyApp(ctx.db, flow.org, flow.app);
   if (row === undefined) throw new ApiError("not-found", "The app of this sign-in was removed meanwhile.");
-  const access = authorize(flow, row);
+  const access = await authorize(flow, row);
   const finished = await finishSignIn(ctx.db, flow, row, access.actor.id, query);
   if (finished.ok) {
-    recordAudit(ctx.db, {
+    await recordAudit(ctx.db, {
       org: row.org,
       actor: access.actor,
       action: "app.edited",

@@ -66,8 +66,8 @@ export function describeFailure(error: unknown, step: "start" | "finish", issuer
 }
 
 /** Stores a failed sign-in as the app's newest read: its reason is what the app's page says (SPEC §17). */
-export function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, startedAt: number): void {
-  insertReads(db, [
+export async function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, startedAt: number): Promise<void> {
+  await insertReads(db, [
     {
       id: randomUUID(),
       app: row.id,
@@ -124,12 +124,12 @@ export async function startSignIn(db: Conn, row: AppRow, by: string, origin: str
       redirectUrl,
       expiresAt: Date.now() + FLOW_TTL_MS,
     };
-    saveFlow(db, provider.stateValue, flow);
+    await saveFlow(db, provider.stateValue, flow);
     return { authorizationUrl: provider.authorizationUrl.href };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     const failure = describeFailure(error, "start", issuer, f);
-    recordFailure(db, row, failure, startedAt);
+    await recordFailure(db, row, failure, startedAt);
     throw failure;
   } finally {
     f.close();
@@ -143,9 +143,9 @@ export type Finished = { flow: Flow; ok: true } | { flow: Flow; ok: false; failu
  * Takes the flow `state` names (once; an unknown, reused or expired state is refused before
  * anything else), and hands it to `allowed`, which throws unless the caller may finish it.
  */
-export function takeCallback(db: Conn, query: URLSearchParams): Flow {
+export async function takeCallback(db: Conn, query: URLSearchParams): Promise<Flow> {
   const state = query.get("state");
-  const flow = state === null || state === "" || state.length > 512 ? null : takeFlow(db, state);
+  const flow = state === null || state === "" || state.length > 512 ? null : await takeFlow(db, state);
   if (flow === null) throw failures.flowUnknown();
   return flow;
 }
@@ -160,8 +160,8 @@ export async function finishSignIn(db: Conn, flow: Flow, row: AppRow, by: string
   const startedAt = Date.now();
   const expected = flow.discovery.authorizationServerMetadata.issuer;
   const iss = query.get("iss");
-  const fail = (failure: SignInFailure): Finished => {
-    recordFailure(db, row, failure, startedAt);
+  const fail = async (failure: SignInFailure): Promise<Finished> => {
+    await recordFailure(db, row, failure, startedAt);
     return { flow, ok: false, failure };
   };
   if (iss !== null && !sameIssuer(iss, expected)) return fail(failures.issuerMismatch(expected, iss));
@@ -180,11 +180,11 @@ export async function finishSignIn(db: Conn, flow: Flow, row: AppRow, by: string
   try {
     const provider = new AppOAuthProvider({ step: "finish", discovery: flow.discovery, redirectUrl: flow.redirectUrl, client: flow.client, verifier: flow.verifier });
     const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, fetchFn: f.fetch });
-    if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return fail(failures.badAnswer(expected, lastAnswer(f)));
-    saveConnected(db, flow, provider.client ?? flow.client, provider.tokensSaved, by);
+    if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return await fail(failures.badAnswer(expected, lastAnswer(f)));
+    await saveConnected(db, flow, provider.client ?? flow.client, provider.tokensSaved, by);
     return { flow, ok: true };
   } catch (caught) {
-    return fail(describeFailure(caught, "finish", expected, f));
+    return await fail(describeFailure(caught, "finish", expected, f));
   } finally {
     f.close();
   }

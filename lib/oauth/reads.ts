@@ -55,8 +55,8 @@ async function renew(db: Conn, row: AppRow, signIn: SignIn & { tokens: OAuthToke
     const result = await auth(provider, { serverUrl: row.url, fetchFn: f.fetch });
     if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return { ok: false, failure: failures.expired(refusal(f)) };
     // Stored only over the tokens renewed; if a new sign-in came meanwhile, its tokens are the ones to use.
-    saveRenewed(db, row.id, signIn.version, provider.tokensSaved);
-    const now = connected(loadSignIn(db, row.id));
+    await saveRenewed(db, row.id, signIn.version, provider.tokensSaved);
+    const now = connected(await loadSignIn(db, row.id));
     return now !== null ? { ok: true, signIn: now } : { ok: false, failure: failures.expired() };
   } catch (error) {
     const stop = error instanceof GuardError ? error : f.firstStop();
@@ -70,9 +70,9 @@ async function renew(db: Conn, row: AppRow, signIn: SignIn & { tokens: OAuthToke
 const offers = new WeakMap<AppListing, Discovery>();
 
 /** Records that the app of a read offers OAuth, when the read found so before the app was stored. */
-export function recordOfferOf(db: Conn, app: string, listing: AppListing): void {
+export async function recordOfferOf(db: Conn, app: string, listing: AppListing): Promise<void> {
   const found = offers.get(listing);
-  if (found !== undefined) recordOffered(db, app, found);
+  if (found !== undefined) await recordOffered(db, app, found);
 }
 
 /**
@@ -81,11 +81,11 @@ export function recordOfferOf(db: Conn, app: string, listing: AppListing): void 
  */
 export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Read, options: OAuthFetchOptions = {}, now: () => number = Date.now): Promise<AppListing> {
   if (app.headers !== undefined) return read(app);
-  const signIn = loadSignIn(db, row.id);
+  const signIn = await loadSignIn(db, row.id);
   let current = connected(signIn);
   if (current !== null) {
-    const expire = (failure: SignInFailure, listing: AppListing) => {
-      markExpired(db, row.id, current!.version, failure.message);
+    const expire = async (failure: SignInFailure, listing: AppListing) => {
+      await markExpired(db, row.id, current!.version, failure.message);
       return withReason(listing, failure.message);
     };
     const unreachable = (reason: string, listing: AppListing) => withReason(listing, failures.unreachable(reason).message);
@@ -120,7 +120,7 @@ export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Re
     if (found === null) return listing;
     const told = withReason(listing, needsSignIn(found.authorizationServerMetadata.issuer));
     // An app being connected is not stored yet: its caller records the offer with it (`recordOfferOf`).
-    if (!recordOffered(db, row.id, found)) offers.set(told, found);
+    if (!(await recordOffered(db, row.id, found))) offers.set(told, found);
     return told;
   } catch (error) {
     return error instanceof SignInFailure ? withReason(listing, error.message) : listing;

@@ -14,7 +14,7 @@ const { apps } = await import("@/lib/db/schema");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { FLOW_TTL_MS, loadSignIn, markExpired, saveConnected, saveFlow, saveRenewed, takeFlow, forgetSignIn } = await import("./store");
 
-afterAll(() => {
+afterAll(async () => {
   getDb().$client.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -25,9 +25,9 @@ const discovery: Discovery = {
   issParameter: true,
 };
 
-function app(id: string): string {
-  ensureOrg(getDb(), "store", "Store");
-  getDb().insert(apps).values({ id, org: "store", owner: null, name: id, url: `https://${id}.example/mcp`, headerName: null, headerValue: null, connectedAt: Date.now(), nextCheckAt: null }).run();
+async function app(id: string): Promise<string> {
+  await ensureOrg(getDb(), "store", "Store");
+  await getDb().insert(apps).values({ id, org: "store", owner: null, name: id, url: `https://${id}.example/mcp`, headerName: null, headerValue: null, connectedAt: Date.now(), nextCheckAt: null });
   return id;
 }
 
@@ -59,43 +59,43 @@ const flowOf = (id: string, expiresAt = Date.now() + FLOW_TTL_MS) => ({
 });
 
 describe("the OAuth store", () => {
-  it("takes a flow once, by its state, and never after it expires", () => {
-    const id = app("once");
-    saveFlow(getDb(), secrets.state, flowOf(id));
-    expect(takeFlow(getDb(), "another state")).toBeNull();
-    const taken = takeFlow(getDb(), secrets.state);
+  it("takes a flow once, by its state, and never after it expires", async () => {
+    const id = await app("once");
+    await saveFlow(getDb(), secrets.state, flowOf(id));
+    expect(await takeFlow(getDb(), "another state")).toBeNull();
+    const taken = await takeFlow(getDb(), secrets.state);
     expect(taken).toMatchObject({ app: id, verifier: secrets.verifier, client: { client_secret: secrets.clientSecret }, discovery });
-    expect(takeFlow(getDb(), secrets.state)).toBeNull();
+    expect(await takeFlow(getDb(), secrets.state)).toBeNull();
 
-    saveFlow(getDb(), "old state", flowOf(id, Date.now() - 1));
-    expect(takeFlow(getDb(), "old state")).toBeNull();
+    await saveFlow(getDb(), "old state", flowOf(id, Date.now() - 1));
+    expect(await takeFlow(getDb(), "old state")).toBeNull();
   });
 
-  it("keeps tokens, the verifier, the client secret and the state out of the file in plain text", () => {
-    const id = app("secrets");
-    saveFlow(getDb(), secrets.state, flowOf(id));
-    saveConnected(getDb(), flowOf(id), { client_id: "dashboard", client_secret: secrets.clientSecret }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer", expires_in: 3600 }, "someone");
+  it("keeps tokens, the verifier, the client secret and the state out of the file in plain text", async () => {
+    const id = await app("secrets");
+    await saveFlow(getDb(), secrets.state, flowOf(id));
+    await saveConnected(getDb(), flowOf(id), { client_id: "dashboard", client_secret: secrets.clientSecret }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer", expires_in: 3600 }, "someone");
     const bytes = fileBytes();
     for (const secret of Object.values(secrets)) expect(bytes.includes(secret), secret).toBe(false);
     // And they are there, encrypted: read back whole.
-    expect(loadSignIn(getDb(), id)).toMatchObject({ state: "connected", tokens: { access_token: secrets.access, refresh_token: secrets.refresh }, client: { client_secret: secrets.clientSecret } });
-    expect(takeFlow(getDb(), secrets.state)?.verifier).toBe(secrets.verifier);
+    expect(await loadSignIn(getDb(), id)).toMatchObject({ state: "connected", tokens: { access_token: secrets.access, refresh_token: secrets.refresh }, client: { client_secret: secrets.clientSecret } });
+    expect((await takeFlow(getDb(), secrets.state))?.verifier).toBe(secrets.verifier);
   });
 
-  it("stores renewed tokens only over the ones renewed, and an expired sign-in forgets its tokens", () => {
-    const id = app("renewed");
-    saveConnected(getDb(), flowOf(id), { client_id: "dashboard" }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer" }, "someone");
-    const first = loadSignIn(getDb(), id)!;
+  it("stores renewed tokens only over the ones renewed, and an expired sign-in forgets its tokens", async () => {
+    const id = await app("renewed");
+    await saveConnected(getDb(), flowOf(id), { client_id: "dashboard" }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer" }, "someone");
+    const first = (await loadSignIn(getDb(), id))!;
     expect(first.expiresAt).toBeNull(); // no expires_in: no stated expiry
-    expect(saveRenewed(getDb(), id, first.version, { access_token: secrets.renewed, token_type: "bearer", expires_in: 60 })).toBe(true);
-    expect(saveRenewed(getDb(), id, first.version, { access_token: "stale", token_type: "bearer" })).toBe(false);
-    const renewed = loadSignIn(getDb(), id)!;
+    expect(await saveRenewed(getDb(), id, first.version, { access_token: secrets.renewed, token_type: "bearer", expires_in: 60 })).toBe(true);
+    expect(await saveRenewed(getDb(), id, first.version, { access_token: "stale", token_type: "bearer" })).toBe(false);
+    const renewed = (await loadSignIn(getDb(), id))!;
     expect(renewed.tokens?.access_token).toBe(secrets.renewed);
     expect(renewed.expiresAt).toBeGreaterThan(Date.now());
 
-    markExpired(getDb(), id, renewed.version, "It expired.");
-    expect(loadSignIn(getDb(), id)).toMatchObject({ state: "expired", tokens: null, failure: "It expired.", client: { client_id: "dashboard" } });
-    expect(forgetSignIn(getDb(), id)).toBe(true);
-    expect(loadSignIn(getDb(), id)).toBeNull();
+    await markExpired(getDb(), id, renewed.version, "It expired.");
+    expect(await loadSignIn(getDb(), id)).toMatchObject({ state: "expired", tokens: null, failure: "It expired.", client: { client_id: "dashboard" } });
+    expect(await forgetSignIn(getDb(), id)).toBe(true);
+    expect(await loadSignIn(getDb(), id)).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { and, eq, inArray, lt } from "drizzle-orm";
-import type { Conn } from "@/lib/db/client";
+import { transaction, type Conn } from "@/lib/db/client";
 import { apps, appSignIns, oauthFlows } from "@/lib/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/secrets";
 import { discovery as discoverySchema, type Discovery } from "./discovery";
@@ -68,8 +68,8 @@ function parsedDiscovery(text: string | null): Discovery | null {
   return found.success ? found.data : null;
 }
 
-export function loadSignIn(db: Conn, app: string): SignIn | null {
-  const row = db.select().from(appSignIns).where(eq(appSignIns.app, app)).get();
+export async function loadSignIn(db: Conn, app: string): Promise<SignIn | null> {
+  const [row] = await db.select().from(appSignIns).where(eq(appSignIns.app, app)).limit(1);
   if (row === undefined) return null;
   return {
     app: row.app,
@@ -88,13 +88,12 @@ export function loadSignIn(db: Conn, app: string): SignIn | null {
 }
 
 /** The sign-ins of many apps at once, by app (for a list's summaries: no secret is decrypted). */
-export function signInStates(db: Conn, apps: readonly string[]): Map<string, { state: SignInState; issuer: string | null; connectedAt: number | null; expiresAt: number | null }> {
+export async function signInStates(db: Conn, apps: readonly string[]): Promise<Map<string, { state: SignInState; issuer: string | null; connectedAt: number | null; expiresAt: number | null }>> {
   if (apps.length === 0) return new Map();
-  const rows = db
+  const rows = await db
     .select({ app: appSignIns.app, state: appSignIns.state, issuer: appSignIns.issuer, connectedAt: appSignIns.connectedAt, expiresAt: appSignIns.expiresAt })
     .from(appSignIns)
-    .where(inArray(appSignIns.app, [...apps]))
-    .all();
+    .where(inArray(appSignIns.app, [...apps]));
   return new Map(rows.map((r) => [r.app, { state: r.state === "connected" || r.state === "expired" ? r.state : "offered", issuer: r.issuer, connectedAt: r.connectedAt, expiresAt: r.expiresAt }]));
 }
 
@@ -102,20 +101,20 @@ export function signInStates(db: Conn, apps: readonly string[]): Map<string, { s
  * Remembers that the app offers OAuth (nobody connected it yet); a connected or expired sign-in
  * is left as it is. Answers false when the app is not stored (yet).
  */
-export function recordOffered(db: Conn, app: string, found: Discovery, now = Date.now()): boolean {
+export async function recordOffered(db: Conn, app: string, found: Discovery, now = Date.now()): Promise<boolean> {
   const issuer = found.authorizationServerMetadata.issuer;
-  if (db.select({ id: apps.id }).from(apps).where(eq(apps.id, app)).get() === undefined) return false;
-  db.insert(appSignIns)
+  if ((await db.select({ id: apps.id }).from(apps).where(eq(apps.id, app)).limit(1)).length === 0) return false;
+  await db
+    .insert(appSignIns)
     .values({ app, state: "offered", issuer, discovery: JSON.stringify(found), updatedAt: now })
-    .onConflictDoUpdate({ target: appSignIns.app, set: { issuer, discovery: JSON.stringify(found), updatedAt: now }, setWhere: eq(appSignIns.state, "offered") })
-    .run();
+    .onConflictDoUpdate({ target: appSignIns.app, set: { issuer, discovery: JSON.stringify(found), updatedAt: now }, setWhere: eq(appSignIns.state, "offered") });
   return true;
 }
 
 const expiry = (tokens: OAuthTokens, now: number) => (typeof tokens.expires_in === "number" && Number.isFinite(tokens.expires_in) && tokens.expires_in > 0 ? now + tokens.expires_in * 1000 : null);
 
 /** Stores a finished sign-in: the flow's client and its tokens together (whoever finishes last is the sign-in kept). */
-export function saveConnected(db: Conn, flow: Flow, client: OAuthClientInformationMixed, tokens: OAuthTokens, by: string, now = Date.now()): void {
+export async function saveConnected(db: Conn, flow: Flow, client: OAuthClientInformationMixed, tokens: OAuthTokens, by: string, now = Date.now()): Promise<void> {
   const values = {
     state: "connected",
     issuer: flow.issuer,
@@ -129,44 +128,43 @@ export function saveConnected(db: Conn, flow: Flow, client: OAuthClientInformati
     connectedAt: now,
     updatedAt: now,
   };
-  db.transaction((tx) => {
-    const current = tx.select({ version: appSignIns.version }).from(appSignIns).where(eq(appSignIns.app, flow.app)).get();
+  await transaction(db, async (tx) => {
+    const [current] = await tx.select({ version: appSignIns.version }).from(appSignIns).where(eq(appSignIns.app, flow.app)).limit(1);
     const version = (current?.version ?? 0) + 1;
-    tx.insert(appSignIns).values({ app: flow.app, ...values, version }).onConflictDoUpdate({ target: appSignIns.app, set: { ...values, version } }).run();
+    await tx.insert(appSignIns).values({ app: flow.app, ...values, version }).onConflictDoUpdate({ target: appSignIns.app, set: { ...values, version } });
   });
 }
 
 /** Stores renewed tokens, only over the ones that were renewed (`version`): answers whether they were stored. */
-export function saveRenewed(db: Conn, app: string, version: number, tokens: OAuthTokens, now = Date.now()): boolean {
-  const result = db
+export async function saveRenewed(db: Conn, app: string, version: number, tokens: OAuthTokens, now = Date.now()): Promise<boolean> {
+  const stored = await db
     .update(appSignIns)
     .set({ tokens: sealed(tokens), expiresAt: expiry(tokens, now), version: version + 1, updatedAt: now })
     .where(and(eq(appSignIns.app, app), eq(appSignIns.version, version), eq(appSignIns.state, "connected")))
-    .run();
-  return result.changes > 0;
+    .returning({ app: appSignIns.app });
+  return stored.length > 0;
 }
 
 /** The tokens could not be renewed: they are forgotten, the client kept for Reconnect, and why is kept. */
-export function markExpired(db: Conn, app: string, version: number, failure: string, now = Date.now()): void {
-  db.update(appSignIns)
+export async function markExpired(db: Conn, app: string, version: number, failure: string, now = Date.now()): Promise<void> {
+  await db
+    .update(appSignIns)
     .set({ state: "expired", tokens: null, expiresAt: null, failure, version: version + 1, updatedAt: now })
-    .where(and(eq(appSignIns.app, app), eq(appSignIns.version, version)))
-    .run();
+    .where(and(eq(appSignIns.app, app), eq(appSignIns.version, version)));
 }
 
 /** Disconnect: the sign-in is forgotten whole (tokens, client, metadata), and any flow under way. */
-export function forgetSignIn(db: Conn, app: string): boolean {
-  return db.transaction((tx) => {
-    tx.delete(oauthFlows).where(eq(oauthFlows.app, app)).run();
-    return tx.delete(appSignIns).where(eq(appSignIns.app, app)).run().changes > 0;
+export async function forgetSignIn(db: Conn, app: string): Promise<boolean> {
+  return transaction(db, async (tx) => {
+    await tx.delete(oauthFlows).where(eq(oauthFlows.app, app));
+    return (await tx.delete(appSignIns).where(eq(appSignIns.app, app)).returning({ app: appSignIns.app })).length > 0;
   });
 }
 
-export function saveFlow(db: Conn, state: string, flow: Flow, now = Date.now()): void {
-  db.transaction((tx) => {
-    tx.delete(oauthFlows).where(lt(oauthFlows.expiresAt, now)).run();
-    tx.insert(oauthFlows)
-      .values({
+export async function saveFlow(db: Conn, state: string, flow: Flow, now = Date.now()): Promise<void> {
+  await transaction(db, async (tx) => {
+    await tx.delete(oauthFlows).where(lt(oauthFlows.expiresAt, now));
+    await tx.insert(oauthFlows).values({
         stateHash: stateHash(state),
         app: flow.app,
         org: flow.org,
@@ -179,8 +177,7 @@ export function saveFlow(db: Conn, state: string, flow: Flow, now = Date.now()):
         redirectUrl: flow.redirectUrl,
         createdAt: now,
         expiresAt: flow.expiresAt,
-      })
-      .run();
+      });
   });
 }
 
@@ -188,12 +185,9 @@ export function saveFlow(db: Conn, state: string, flow: Flow, now = Date.now()):
  * Takes the flow a `state` names, once: it is deleted in the same transaction, so a second
  * callback with the same state finds nothing. An expired flow is taken and answers null.
  */
-export function takeFlow(db: Conn, state: string, now = Date.now()): Flow | null {
-  const row = db.transaction((tx) => {
-    const found = tx.select().from(oauthFlows).where(eq(oauthFlows.stateHash, stateHash(state))).get();
-    if (found !== undefined) tx.delete(oauthFlows).where(eq(oauthFlows.stateHash, found.stateHash)).run();
-    return found;
-  });
+export async function takeFlow(db: Conn, state: string, now = Date.now()): Promise<Flow | null> {
+  // Deleting is the taking: of two callbacks with one state, only one gets the row back.
+  const [row] = await db.delete(oauthFlows).where(eq(oauthFlows.stateHash, stateHash(state))).returning();
   if (row === undefined || row.expiresAt <= now) return null;
   const client = opened<OAuthClientInformationMixed>(row.client);
   const found = parsedDiscovery(row.discovery);

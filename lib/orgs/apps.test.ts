@@ -44,11 +44,11 @@ let db: Db;
 let ctx: OrgContext;
 let n = 0;
 let dbFile = "";
-beforeEach(() => {
+beforeEach(async () => {
   dbFile = join(dir, `orgs-${++n}.db`);
   db = openDatabase(dbFile);
-  ensureOrg(db, "acme", "Acme");
-  ensureOrg(db, "other", "Other");
+  await ensureOrg(db, "acme", "Acme");
+  await ensureOrg(db, "other", "Other");
   ctx = { db, read: inlineRead() };
   seen.length = 0;
 });
@@ -72,7 +72,7 @@ describe("connecting and removing apps", () => {
     // The first app was not read again: its one read, with names over today's list.
     expect(list.apps[0]?.lastCheck?.id).toBe(first.lastCheck?.id);
     expect(list.apps[1]?.lastCheck?.result.shortName).toBe("attendance_2");
-    expect(history(ctx, "acme", first.id)).toHaveLength(1);
+    expect(await history(ctx, "acme", first.id)).toHaveLength(1);
     expect(count("check_results")).toBe(2);
   });
 
@@ -155,7 +155,7 @@ describe("checks and their history", () => {
     const [x, y] = await Promise.all([recheckApp(slow, "acme", a.id), recheckApp(slow, "acme", a.id)]);
 
     expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(a.id)).toBe(3);
-    const rows = history(ctx, "acme", a.id);
+    const rows = await history(ctx, "acme", a.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ appId: a.id, count: 3, status: "available", tools: 1, change: null });
     expect(Date.parse(rows[0]!.from)).toBeLessThanOrEqual(Date.parse(rows[0]!.to));
@@ -172,9 +172,9 @@ describe("checks and their history", () => {
     expect(seen.map((app) => app.name).sort()).toEqual(["Attendance", "Reports"]);
     expect(list.apps.map((app) => app.lastCheck?.result.name)).toEqual(["Attendance", "Reports"]);
 
-    const all = history(ctx, "acme", undefined);
+    const all = await history(ctx, "acme", undefined);
     expect(all.map((c) => [c.appId, c.count]).sort()).toEqual([[a.id, 2], [b.id, 2]].sort());
-    expect(history(ctx, "acme", undefined, 1)).toHaveLength(1);
+    expect(await history(ctx, "acme", undefined, 1)).toHaveLength(1);
   });
 
   it("stores a listing read again and again once: ten identical reads, one snapshot, one history row", { timeout: 20_000 }, async () => {
@@ -182,7 +182,7 @@ describe("checks and their history", () => {
     for (let i = 0; i < 9; i++) await recheckApp(ctx, "acme", a.id);
     expect(count("check_results")).toBe(10);
     expect(count("snapshots")).toBe(1);
-    expect(history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 10, tools: 2, change: null })]);
+    expect(await history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 10, tools: 2, change: null })]);
   });
 
   it("an app of 15,000 tools re-checked 20 times grows the database by less than its listing's size", { timeout: 60_000 }, async () => {
@@ -200,7 +200,7 @@ describe("checks and their history", () => {
       for (let i = 0; i < 20; i++) await recheckApp(ctx, "acme", a.id);
       expect(size() - before).toBeLessThan(listingChars);
       expect(count("snapshots")).toBe(1);
-      expect(history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 21, tools: 15_000 })]);
+      expect(await history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 21, tools: 15_000 })]);
     } finally {
       delete listings[url];
     }
@@ -213,7 +213,7 @@ describe("checks and their history", () => {
       const a = await addApp(ctx, "acme", { name: "Attendance", url });
       listings[url] = [{ name: "clock_in", description: "Clocks you in." }, { name: "swap_shift" }];
       await recheckApp(ctx, "acme", a.id);
-      const [newest, oldest] = history(ctx, "acme", a.id);
+      const [newest, oldest] = await history(ctx, "acme", a.id);
       expect(oldest?.change).toBeNull();
       expect(newest?.change).toMatchObject({ status: null, added: 1, removed: 1, changed: 1 });
       expect(newest?.change?.chars).not.toBeNull();
@@ -252,7 +252,7 @@ describe("stored secrets", () => {
   it("never writes a header's value to the database file in the clear, and sends it decrypted", { timeout: 10_000 }, async () => {
     const secret = "Bearer s3cret-on-disk-1";
     const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp", header: { name: "Authorization", value: secret } });
-    const stored = requireApp(db, "acme", app.id).headerValue ?? "";
+    const stored = (await requireApp(db, "acme", app.id)).headerValue ?? "";
     expect(stored.startsWith("enc:v1:")).toBe(true);
     expect(decryptSecret(stored)).toBe(secret);
     expect(onDisk(dbFile).includes(secret)).toBe(false);
@@ -264,7 +264,7 @@ describe("stored secrets", () => {
     expect(onDisk(dbFile).includes("s3cret-on-disk")).toBe(false);
   });
 
-  it("encrypts header values stored in the clear before, once, when the database is opened", { timeout: 10_000 }, () => {
+  it("encrypts header values stored in the clear before, once, when the database is opened", { timeout: 10_000 }, async () => {
     const plain = "Bearer stored-plain-before";
     db.$client
       .prepare("INSERT INTO apps (id, org, name, url, header_name, header_value, connected_at) VALUES ('old', 'acme', 'Old', 'http://a.test/mcp', 'Authorization', ?, 1)")
@@ -272,14 +272,14 @@ describe("stored secrets", () => {
     db.$client.close();
 
     db = openDatabase(dbFile);
-    const stored = requireApp(db, "acme", "old").headerValue ?? "";
+    const stored = (await requireApp(db, "acme", "old")).headerValue ?? "";
     expect(stored.startsWith("enc:v1:")).toBe(true);
-    expect(checkInput(requireApp(db, "acme", "old")).headers).toEqual({ Authorization: plain });
+    expect(checkInput(await requireApp(db, "acme", "old")).headers).toEqual({ Authorization: plain });
     expect(onDisk(dbFile).includes(plain)).toBe(false);
     db.$client.close();
 
     db = openDatabase(dbFile); // already encrypted: left as it is
-    expect(requireApp(db, "acme", "old").headerValue).toBe(stored);
+    expect((await requireApp(db, "acme", "old")).headerValue).toBe(stored);
   });
 
   it("keeps the header on a move within its origin, and takes a new one given with a move to another", { timeout: 10_000 }, async () => {
@@ -331,7 +331,7 @@ describe("a secret stays with its origin", () => {
       expect(b.received.every((h) => h.authorization === undefined)).toBe(true);
       expect(moved.header).toBeNull();
       expect((await getApp(ctx, "acme", app.id)).header).toBeNull();
-      expect(requireApp(db, "acme", app.id)).toMatchObject({ headerName: null, headerValue: null });
+      expect(await requireApp(db, "acme", app.id)).toMatchObject({ headerName: null, headerValue: null });
     } finally {
       if (allowed === undefined) delete process.env["CHECK_ALLOW_HOSTS"];
       else process.env["CHECK_ALLOW_HOSTS"] = allowed;
@@ -346,9 +346,9 @@ describe("the demo seed", () => {
       { key: "attendance", name: "Attendance", url: `http://127.0.0.1:${port}/mcp` },
       { key: "calendar", name: "Calendar", url: `http://127.0.0.1:${port + 1}/mcp` },
     ];
-    seedDemo(db, apps(4000));
+    await seedDemo(db, apps(4000));
     const before = (await listApps(ctx, DEMO_ORG.slug)).apps;
-    seedDemo(db, apps(5000));
+    await seedDemo(db, apps(5000));
     const after = (await listApps(ctx, DEMO_ORG.slug)).apps;
     expect(after.map((a) => a.id)).toEqual(before.map((a) => a.id));
     expect(after.map((a) => a.name)).toEqual(["Attendance", "Calendar"]);

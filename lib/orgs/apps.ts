@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
-import type { Conn } from "@/lib/db/client";
+import { holdLock, transaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/schema";
 import type { AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
@@ -52,23 +52,16 @@ export interface OrgContext {
   read?: AppReader;
 }
 
-// One change or check of an organisation at a time (per process): a check's names are only
-// right for the list it read, so a second change waits until the first is stored.
-const locks = (globalThis as typeof globalThis & { __theoremOrgLocks?: Map<string, Promise<unknown>> }).__theoremOrgLocks ??= new Map();
-
-async function serially<T>(org: string, work: () => Promise<T>): Promise<T> {
-  const previous = locks.get(org) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  const settled = next.then(
-    () => undefined,
-    () => undefined,
-  );
-  locks.set(org, settled);
-  try {
-    return await next;
-  } finally {
-    if (locks.get(org) === settled) locks.delete(org);
-  }
+/**
+ * Changes to one organisation are stored one at a time, by every instance (SPEC §16): each is one
+ * transaction holding the organisation's lock, taken for the write only: the live read of an app
+ * (seconds) happens before, so a slow app holds up no one else's change.
+ */
+async function underOrgLock<T>(db: Conn, org: string, work: (tx: Conn) => Promise<T>): Promise<T> {
+  return transaction(db, async (tx) => {
+    await holdLock(tx, `theorem.org:${org}`);
+    return work(tx);
+  });
 }
 
 /** Reads `rows` live, each timed on its own, and answers one record per app. */
@@ -94,15 +87,17 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Pr
  * app is theirs to trust.
  */
 async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
-  const newest = latestReads(ctx.db, org);
+  const newest = await latestReads(ctx.db, org);
   const reads = rows.map((row) => newest.get(row.id));
-  const waits = newToolsOf(ctx.db, org) === "wait-for-review";
-  const listings = rows.map((row, i) => {
-    const listing = listingOf(ctx.db, row, reads[i]);
-    return waits && row.owner === null ? { ...listing, awaitingReview: awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
-  });
+  const waits = (await newToolsOf(ctx.db, org)) === "wait-for-review";
+  const listings = await Promise.all(
+    rows.map(async (row, i) => {
+      const listing = await listingOf(ctx.db, row, reads[i]);
+      return waits && row.owner === null ? { ...listing, awaitingReview: await awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
+    }),
+  );
   const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));
-  const signIns = signInStates(ctx.db, rows.map((row) => row.id));
+  const signIns = await signInStates(ctx.db, rows.map((row) => row.id));
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   return rows.map((row, i) => {
     const read = reads[i];
@@ -123,7 +118,7 @@ async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promis
 
 /** A scope's list with its results (the organisation's own, or one person's). */
 export async function scopeList(ctx: OrgContext, scope: Scope): Promise<StoredApp[]> {
-  return withResults(ctx, scope.org, scopeApps(ctx.db, scope));
+  return withResults(ctx, scope.org, await scopeApps(ctx.db, scope));
 }
 
 /**
@@ -138,70 +133,75 @@ export async function assertReadable(url: string, resolve: Resolver = systemReso
 }
 
 /** Throws the 404 for an unknown organisation (or app), so a route can answer it before reading a body. */
-export function assertExists(ctx: OrgContext, org: string, app?: string): void {
-  requireOrg(ctx.db, org);
-  if (app !== undefined) requireApp(ctx.db, org, app);
+export async function assertExists(ctx: OrgContext, org: string, app?: string): Promise<void> {
+  await requireOrg(ctx.db, org);
+  if (app !== undefined) await requireApp(ctx.db, org, app);
 }
 
 /** The organisation's apps with their checks' summaries (GET /api/orgs/{org}/apps). */
 export async function listApps(ctx: OrgContext, org: string): Promise<AppList> {
-  const found = requireOrg(ctx.db, org);
-  return { org: found, apps: (await withResults(ctx, org, orgApps(ctx.db, org))).map(listedApp) };
+  const found = await requireOrg(ctx.db, org);
+  return { org: found, apps: (await withResults(ctx, org, await orgApps(ctx.db, org))).map(listedApp) };
 }
 
 export async function getApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
-  const rows = orgApps(ctx.db, org);
+  const rows = await orgApps(ctx.db, org);
   if (!rows.some((row) => row.id === id)) {
-    requireOrg(ctx.db, org); // the organisation's own 404 first, when it is the one missing
+    await requireOrg(ctx.db, org); // the organisation's own 404 first, when it is the one missing
     throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
   }
   return (await withResults(ctx, org, rows)).find((app) => app.id === id)!;
 }
 
+/** Refuses a new app past the organisation's, or the person's, number of apps. */
+async function assertRoom(db: Conn, org: string, owner: string | null): Promise<void> {
+  if (owner === null && (await orgApps(db, org)).length >= MAX_APPS_PER_ORG) {
+    throw new ApiError("invalid-request", `An organisation connects at most ${MAX_APPS_PER_ORG} apps: remove one first.`);
+  }
+  if (owner !== null && (await personalCount(db, org, owner)) >= MAX_PERSONAL_APPS) {
+    throw new ApiError("invalid-request", `A person connects at most ${MAX_PERSONAL_APPS} personal apps: remove one first.`);
+  }
+}
+
 /**
  * Connects an app (after every app of the organisation, it is the last connected) and reads it:
  * one of the organisation's, or with `owner` (an account id) a personal app of that person.
- * Its first listing is approved by whoever connects it (`by`, an account id).
+ * Its first listing is approved by whoever connects it (`by`, an account id). Apps connected at
+ * once are placed in the order they are stored.
  */
 export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by: string | null = null, owner: string | null = null): Promise<StoredApp> {
-  requireOrg(ctx.db, org);
-  const id = await serially(org, async () => {
-    if (owner === null && orgApps(ctx.db, org).length >= MAX_APPS_PER_ORG) {
-      throw new ApiError("invalid-request", `An organisation connects at most ${MAX_APPS_PER_ORG} apps: remove one first.`);
-    }
-    if (owner !== null && personalCount(ctx.db, org, owner) >= MAX_PERSONAL_APPS) {
-      throw new ApiError("invalid-request", `A person connects at most ${MAX_PERSONAL_APPS} personal apps: remove one first.`);
-    }
-    const row: AppRow = {
-      id: randomUUID(),
-      org,
-      owner,
-      name: input.name,
-      url: input.url,
-      headerName: input.header?.name ?? null,
-      headerValue: input.header ? encryptSecret(input.header.value) : null,
-      // Strictly after the last app (of anyone), even within one millisecond: a new app is never earlier.
-      connectedAt: Math.max(Date.now(), lastConnectedAt(ctx.db, org) + 1),
-      // Read now, so next due one interval from now (lib/orgs/schedule.ts); null when the schedule is off.
-      nextCheckAt: recheckInterval() > 0 ? Date.now() + recheckInterval() : null,
-    };
-    const reads = await readRows(ctx, [row]);
-    // The app and its first read are stored together, or neither is.
-    ctx.db.transaction((tx) => {
-      tx.insert(apps).values(row).run();
-      insertReads(tx, reads);
-      recordOfferOf(tx, row.id, reads[0]!.listing);
-      const read = latestReads(tx, org).get(row.id);
-      approveTools(tx, row.id, read, listingOf(tx, row, read), by);
-    });
-    return row.id;
+  await requireOrg(ctx.db, org);
+  await assertRoom(ctx.db, org, owner);
+  const draft: AppRow = {
+    id: randomUUID(),
+    org,
+    owner,
+    name: input.name,
+    url: input.url,
+    headerName: input.header?.name ?? null,
+    headerValue: input.header ? encryptSecret(input.header.value) : null,
+    connectedAt: Date.now(),
+    // Read now, so next due one interval from now (lib/orgs/schedule.ts); null when the schedule is off.
+    nextCheckAt: recheckInterval() > 0 ? Date.now() + recheckInterval() : null,
+  };
+  const reads = await readRows(ctx, [draft]);
+  // The app and its first read are stored together, or neither is.
+  await underOrgLock(ctx.db, org, async (tx) => {
+    await assertRoom(tx, org, owner);
+    // Strictly after the last app (of anyone), even within one millisecond: a new app is never earlier.
+    const row = { ...draft, connectedAt: Math.max(Date.now(), (await lastConnectedAt(tx, org)) + 1) };
+    await tx.insert(apps).values(row);
+    await insertReads(tx, reads);
+    await recordOfferOf(tx, row.id, reads[0]!.listing);
+    const read = (await latestReads(tx, org)).get(row.id);
+    await approveTools(tx, row.id, read, await listingOf(tx, row, read), by);
   });
-  return owner === null ? getApp(ctx, org, id) : personalApp(ctx, org, owner, id);
+  return owner === null ? getApp(ctx, org, draft.id) : personalApp(ctx, org, owner, draft.id);
 }
 
 /** A personal app of `owner`, with its names computed over that person's list. */
 export async function personalApp(ctx: OrgContext, org: string, owner: string, id: string): Promise<StoredApp> {
-  requirePersonalApp(ctx.db, org, owner, id);
+  await requirePersonalApp(ctx.db, org, owner, id);
   return (await scopeList(ctx, { org, person: owner })).find((app) => app.id === id)!;
 }
 
@@ -213,87 +213,81 @@ const originOf = (url: string) => new URL(url).origin;
  * a secret is never sent where it was not given for.
  */
 export async function updateApp(ctx: OrgContext, org: string, id: string, input: AppUpdate): Promise<StoredApp> {
-  requireOrg(ctx.db, org);
-  requireApp(ctx.db, org, id);
-  await serially(org, async () => {
-    const current = requireApp(ctx.db, org, id);
-    const changed: AppRow = {
-      ...current,
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.url !== undefined ? { url: input.url } : {}),
-      ...(input.header !== undefined
-        ? { headerName: input.header?.name ?? null, headerValue: input.header ? encryptSecret(input.header.value) : null }
-        : input.url !== undefined && originOf(input.url) !== originOf(current.url)
-          ? { headerName: null, headerValue: null }
-          : {}),
-    };
-    // Tokens are for the app's URL (its resource): a new URL, or a header given instead, signs in anew.
-    if ((input.url !== undefined && input.url !== current.url) || (input.header !== undefined && input.header !== null)) forgetSignIn(ctx.db, id);
-    const reads = await readRows(ctx, [changed]);
-    ctx.db.transaction((tx) => {
-      const { name, url, headerName, headerValue } = changed;
-      tx.update(apps).set({ name, url, headerName, headerValue }).where(eq(apps.id, id)).run();
-      insertReads(tx, reads);
-    });
+  await requireOrg(ctx.db, org);
+  const current = await requireApp(ctx.db, org, id);
+  const changed: AppRow = {
+    ...current,
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(input.header !== undefined
+      ? { headerName: input.header?.name ?? null, headerValue: input.header ? encryptSecret(input.header.value) : null }
+      : input.url !== undefined && originOf(input.url) !== originOf(current.url)
+        ? { headerName: null, headerValue: null }
+        : {}),
+  };
+  // Tokens are for the app's URL (its resource): a new URL, or a header given instead, signs in anew.
+  if ((input.url !== undefined && input.url !== current.url) || (input.header !== undefined && input.header !== null)) await forgetSignIn(ctx.db, id);
+  const reads = await readRows(ctx, [changed]);
+  await underOrgLock(ctx.db, org, async (tx) => {
+    await requireApp(tx, org, id); // removed meanwhile: the 404
+    const { name, url, headerName, headerValue } = changed;
+    await tx.update(apps).set({ name, url, headerName, headerValue }).where(eq(apps.id, id));
+    await insertReads(tx, reads);
   });
   return getApp(ctx, org, id);
 }
 
 /** Removes an app with its history (a personal app of `owner`, when given); reads nothing (the others' names are computed when next asked for). */
 export async function removeApp(ctx: OrgContext, org: string, id: string, owner: string | null = null): Promise<void> {
-  requireOrg(ctx.db, org);
-  const require = () => (owner === null ? requireApp(ctx.db, org, id) : requirePersonalApp(ctx.db, org, owner, id));
-  require();
-  await serially(org, async () => {
-    require();
-    ctx.db.delete(apps).where(eq(apps.id, id)).run();
-    dropUnusedSnapshots(ctx.db);
+  await requireOrg(ctx.db, org);
+  await underOrgLock(ctx.db, org, async (tx) => {
+    await (owner === null ? requireApp(tx, org, id) : requirePersonalApp(tx, org, owner, id));
+    await tx.delete(apps).where(eq(apps.id, id));
+    await dropUnusedSnapshots(tx);
   });
 }
 
 /** Removes every personal app the person has in the organisation (when they leave it). */
 export async function removePersonalApps(ctx: OrgContext, org: string, owner: string): Promise<void> {
-  await serially(org, async () => {
-    ctx.db.delete(apps).where(and(eq(apps.org, org), eq(apps.owner, owner))).run();
-    dropUnusedSnapshots(ctx.db);
+  await underOrgLock(ctx.db, org, async (tx) => {
+    await tx.delete(apps).where(and(eq(apps.org, org), eq(apps.owner, owner)));
+    await dropUnusedSnapshots(tx);
   });
 }
 
 /** Re-checks every app of the organisation at once; `onRead` hears of each app as its read ends. */
 export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRead): Promise<AppList> {
-  requireOrg(ctx.db, org);
-  await serially(org, async () => insertReads(ctx.db, await readRows(ctx, orgApps(ctx.db, org), onRead)));
+  await requireOrg(ctx.db, org);
+  const reads = await readRows(ctx, await orgApps(ctx.db, org), onRead);
+  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
   return listApps(ctx, org);
 }
 
 /** Re-checks one of the organisation's apps: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
-  requireApp(ctx.db, org, id);
-  await serially(org, async () => insertReads(ctx.db, await readRows(ctx, [requireApp(ctx.db, org, id)])));
+  const reads = await readRows(ctx, [await requireApp(ctx.db, org, id)]);
+  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
   return getApp(ctx, org, id);
 }
 
 /** Reads one app again, the organisation's or a personal one, answering nothing (the schedule's re-check). */
 export async function rereadApp(ctx: OrgContext, org: string, id: string): Promise<void> {
-  const found = () => {
-    const row = anyApp(ctx.db, org, id);
-    if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
-    return row;
-  };
-  found();
-  await serially(org, async () => insertReads(ctx.db, await readRows(ctx, [found()])));
+  const row = await anyApp(ctx.db, org, id);
+  if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
+  const reads = await readRows(ctx, [row]);
+  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
 }
 
 /** The history of one app (or of them all), folded (lib/orgs/history.ts). */
-export function history(ctx: OrgContext, org: string, app: string | undefined, limit?: number): HistoryEntry[] {
-  requireOrg(ctx.db, org);
-  if (app !== undefined) requireApp(ctx.db, org, app);
+export async function history(ctx: OrgContext, org: string, app: string | undefined, limit?: number): Promise<HistoryEntry[]> {
+  await requireOrg(ctx.db, org);
+  if (app !== undefined) await requireApp(ctx.db, org, app);
   return foldedHistory(ctx.db, { org, app }, limit);
 }
 
 /** An app's own fields, without computing any result (for the audit log). */
-export function appFields(ctx: OrgContext, org: string, id: string): Pick<StoredApp, "id" | "name" | "url"> & { header: boolean } {
-  const row = requireApp(ctx.db, org, id);
+export async function appFields(ctx: OrgContext, org: string, id: string): Promise<Pick<StoredApp, "id" | "name" | "url"> & { header: boolean }> {
+  const row = await requireApp(ctx.db, org, id);
   return { id: row.id, name: row.name, url: row.url, header: row.headerName !== null };
 }
 
@@ -303,20 +297,20 @@ export function appFields(ctx: OrgContext, org: string, id: string): Pick<Stored
  * read: the newest stored read, taken under the organisation's lock, so never half a re-check.
  */
 export async function approveApp(ctx: OrgContext, org: string, id: string, by: string, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
-  requireOrg(ctx.db, org);
-  requireApp(ctx.db, org, id);
-  const { approved, snapshot } = await serially(org, async () => {
-    const row = requireApp(ctx.db, org, id);
-    const read = latestReads(ctx.db, org).get(id);
+  await requireOrg(ctx.db, org);
+  await requireApp(ctx.db, org, id);
+  const { approved, snapshot } = await underOrgLock(ctx.db, org, async (tx) => {
+    const row = await requireApp(tx, org, id);
+    const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ApiError("conflict", "This app has not been read yet: re-check it first.");
-    return { approved: approveTools(ctx.db, id, read, listingOf(ctx.db, row, read), by, names), snapshot: read.snapshot };
+    return { approved: await approveTools(tx, id, read, await listingOf(tx, row, read), by, names), snapshot: read.snapshot };
   });
   return { app: await getApp(ctx, org, id), approved, snapshot };
 }
 
 /** The app's size and timings over its reads (lib/orgs/history.ts). */
-export function trends(ctx: OrgContext, org: string, app: string, limit?: number): TrendPoint[] {
-  requireOrg(ctx.db, org);
-  requireApp(ctx.db, org, app);
+export async function trends(ctx: OrgContext, org: string, app: string, limit?: number): Promise<TrendPoint[]> {
+  await requireOrg(ctx.db, org);
+  await requireApp(ctx.db, org, app);
   return readTrends(ctx.db, { org, app }, limit);
 }

@@ -19,10 +19,10 @@ const READS_LOOKED_AT = 5000;
  * what that does for people, computed with today's list of apps around it.
  */
 export async function appChanges(ctx: OrgContext, org: string, appId: string, limit = DEFAULT_CHANGES): Promise<SnapshotChange[]> {
-  requireOrg(ctx.db, org);
-  requireApp(ctx.db, org, appId);
+  await requireOrg(ctx.db, org);
+  await requireApp(ctx.db, org, appId);
   const wanted = Math.min(Math.max(1, Math.trunc(limit)), MAX_CHANGES);
-  const reads = readHistory(ctx.db, { org, app: appId }, READS_LOOKED_AT).reverse(); // oldest first
+  const reads = (await readHistory(ctx.db, { org, app: appId }, READS_LOOKED_AT)).reverse(); // oldest first
 
   const moves: { at: number; from: string; to: string }[] = [];
   let previous: string | null = null;
@@ -35,15 +35,16 @@ export async function appChanges(ctx: OrgContext, org: string, appId: string, li
   if (shown.length === 0) return [];
 
   // The app's result under each snapshot, with every other app as it is now.
-  const rows = orgApps(ctx.db, org);
+  const rows = await orgApps(ctx.db, org);
   const index = rows.findIndex((row) => row.id === appId);
-  const newest = latestReads(ctx.db, org);
-  const listings = rows.map((row) => listingOf(ctx.db, row, newest.get(row.id)));
+  const newest = await latestReads(ctx.db, org);
+  const listings = await Promise.all(rows.map((row) => listingOf(ctx.db, row, newest.get(row.id))));
   const checks = new Map<string, AppCheck>();
   const checkOf = async (hash: string): Promise<AppCheck> => {
     const known = checks.get(hash);
     if (known !== undefined) return known;
-    const under = listings.map((listing, i) => (i === index ? { name: listing.name, entries: snapshotEntries(ctx.db, hash) } : listing));
+    const entries = await snapshotEntries(ctx.db, hash);
+    const under = listings.map((listing, i) => (i === index ? { name: listing.name, entries } : listing));
     const result = (await checkInPool(under, resolveTheorem(undefined))).apps[index]!;
     checks.set(hash, result);
     return result;
@@ -52,8 +53,8 @@ export async function appChanges(ctx: OrgContext, org: string, appId: string, li
   const changes: SnapshotChange[] = [];
   for (const move of shown) {
     const diff = snapshotChanges(
-      { entries: snapshotEntries(ctx.db, move.from), check: await checkOf(move.from) },
-      { entries: snapshotEntries(ctx.db, move.to), check: await checkOf(move.to) },
+      { entries: await snapshotEntries(ctx.db, move.from), check: await checkOf(move.from) },
+      { entries: await snapshotEntries(ctx.db, move.to), check: await checkOf(move.to) },
     );
     changes.push({ at: new Date(move.at).toISOString(), from: move.from, to: move.to, ...diff });
   }

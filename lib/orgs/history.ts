@@ -46,10 +46,10 @@ function entryOf(run: ReadRow[], sizes: Map<string, { tools: number; chars: numb
 }
 
 /** What `newer` changed from `older` (both of one app). */
-function changeBetween(db: Conn, older: HistoryEntry, newer: HistoryEntry): HistoryEntry["change"] {
+async function changeBetween(db: Conn, older: HistoryEntry, newer: HistoryEntry): Promise<HistoryEntry["change"]> {
   const counts =
     older.snapshot !== null && newer.snapshot !== null && older.snapshot !== newer.snapshot
-      ? snapshotChanges({ entries: snapshotEntries(db, older.snapshot), check: null }, { entries: snapshotEntries(db, newer.snapshot), check: null })
+      ? snapshotChanges({ entries: await snapshotEntries(db, older.snapshot), check: null }, { entries: await snapshotEntries(db, newer.snapshot), check: null })
       : null;
   const status = older.status !== newer.status ? { from: older.status, to: newer.status } : null;
   const reason = older.unavailable?.message !== newer.unavailable?.message && newer.unavailable !== null && older.unavailable !== null;
@@ -60,7 +60,7 @@ function changeBetween(db: Conn, older: HistoryEntry, newer: HistoryEntry): Hist
 }
 
 /** Folds one app's reads (newest first) into entries, newest first. */
-function foldApp(db: Conn, rows: ReadRow[], sizes: Map<string, { tools: number; chars: number }>): HistoryEntry[] {
+async function foldApp(db: Conn, rows: ReadRow[], sizes: Map<string, { tools: number; chars: number }>): Promise<HistoryEntry[]> {
   const runs: ReadRow[][] = [];
   for (const row of rows) {
     const run = runs.at(-1);
@@ -68,18 +68,18 @@ function foldApp(db: Conn, rows: ReadRow[], sizes: Map<string, { tools: number; 
     else runs.push([row]);
   }
   const entries = runs.map((run) => entryOf(run, sizes));
-  for (let i = 0; i < entries.length - 1; i++) entries[i]!.change = changeBetween(db, entries[i + 1]!, entries[i]!);
+  for (let i = 0; i < entries.length - 1; i++) entries[i]!.change = await changeBetween(db, entries[i + 1]!, entries[i]!);
   return entries;
 }
 
 /** The history of one app, or of every app of the organisation, newest first, `limit` entries. */
-export function foldedHistory(db: Conn, where: { org: string; app?: string }, limit = DEFAULT_HISTORY): HistoryEntry[] {
+export async function foldedHistory(db: Conn, where: { org: string; app?: string }, limit = DEFAULT_HISTORY): Promise<HistoryEntry[]> {
   const wanted = Math.min(Math.max(1, Math.trunc(limit)), MAX_HISTORY);
-  const rows = readHistory(db, where, wanted * READS_PER_ENTRY);
-  const sizes = snapshotSizes(db, [...new Set(rows.flatMap((r) => (r.snapshot === null ? [] : [r.snapshot])))]);
+  const rows = await readHistory(db, where, wanted * READS_PER_ENTRY);
+  const sizes = await snapshotSizes(db, [...new Set(rows.flatMap((r) => (r.snapshot === null ? [] : [r.snapshot])))]);
   const byApp = new Map<string, ReadRow[]>();
   for (const row of rows) byApp.set(row.app, [...(byApp.get(row.app) ?? []), row]);
-  const entries = [...byApp.values()].flatMap((appRows) => foldApp(db, appRows, sizes));
+  const entries = (await Promise.all([...byApp.values()].map((appRows) => foldApp(db, appRows, sizes)))).flat();
   return entries.sort((a, b) => Date.parse(b.to) - Date.parse(a.to)).slice(0, wanted);
 }
 
@@ -87,9 +87,9 @@ export function foldedHistory(db: Conn, where: { org: string; app?: string }, li
 export const MAX_TREND_POINTS = 500;
 
 /** Each of the app's newest reads (`limit` of them), oldest first: its size and its own timings. */
-export function readTrends(db: Conn, where: { org: string; app: string }, limit = 100): TrendPoint[] {
-  const rows = readHistory(db, where, Math.min(Math.max(1, Math.trunc(limit)), MAX_TREND_POINTS)).reverse();
-  const sizes = snapshotSizes(db, [...new Set(rows.flatMap((r) => (r.snapshot === null ? [] : [r.snapshot])))]);
+export async function readTrends(db: Conn, where: { org: string; app: string }, limit = 100): Promise<TrendPoint[]> {
+  const rows = (await readHistory(db, where, Math.min(Math.max(1, Math.trunc(limit)), MAX_TREND_POINTS))).reverse();
+  const sizes = await snapshotSizes(db, [...new Set(rows.flatMap((r) => (r.snapshot === null ? [] : [r.snapshot])))]);
   return rows.map((row) => ({
     at: new Date(row.checkedAt).toISOString(),
     status: row.unavailable === null ? "available" : "unavailable",

@@ -17,9 +17,9 @@ import { latestReads, listingOf, personalApps, requireOrg, scopeApps, type Scope
  */
 
 /** The scope of `person` (a member id of this organisation: 404 otherwise), or the organisation's own. */
-export function scopeOf(access: OrgAccess, person?: string): Scope {
+export async function scopeOf(access: OrgAccess, person?: string): Promise<Scope> {
   if (person === undefined) return { org: access.org.slug };
-  return { org: access.org.slug, person: findMember(access, person).userId };
+  return { org: access.org.slug, person: (await findMember(access, person)).userId };
 }
 
 /** The caller's own scope: the organisation's apps and their personal ones. */
@@ -29,7 +29,7 @@ const asLookupApp = (app: StoredApp): LookupApp => ({ id: app.id, name: app.name
 
 /** One person's check, in the shape of §8 with each app's id and whether it is personal. */
 export async function personCheck(ctx: OrgContext, scope: Scope): Promise<PersonCheck> {
-  requireOrg(ctx.db, scope.org);
+  await requireOrg(ctx.db, scope.org);
   const list = await scopeList(ctx, scope);
   return {
     apps: list.flatMap((app) => (app.lastCheck === null ? [] : [{ id: app.id, personal: app.personal, ...app.lastCheck.result }])),
@@ -42,20 +42,20 @@ export async function personCheck(ctx: OrgContext, scope: Scope): Promise<Person
  * list. Only apps whose base short name begins `q` are looked at, and only their short names
  * are computed (from the names of the owner's list): no one else's whole check is run.
  */
-function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): ElsewhereTool[] {
-  const candidates = personalApps(ctx.db, scope.org).filter((row) => row.owner !== scope.person && q.startsWith(`${baseShortName(row.name)}_`));
+async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): Promise<ElsewhereTool[]> {
+  const candidates = (await personalApps(ctx.db, scope.org)).filter((row) => row.owner !== scope.person && q.startsWith(`${baseShortName(row.name)}_`));
   if (candidates.length === 0) return [];
-  const names = new Map(listMembers(access).members.map((m) => [m.userId, m.name || m.email]));
-  const newest = latestReads(ctx.db, scope.org);
+  const names = new Map((await listMembers(access)).members.map((m) => [m.userId, m.name || m.email]));
+  const newest = await latestReads(ctx.db, scope.org);
   const { connections } = resolveTheorem(undefined);
   const found: ElsewhereTool[] = [];
   for (const row of candidates) {
     const person = names.get(row.owner!);
     if (person === undefined) continue;
-    const list = scopeApps(ctx.db, { org: scope.org, person: row.owner! });
+    const list = await scopeApps(ctx.db, { org: scope.org, person: row.owner! });
     const short = assignShortNames(list.map((a) => a.name), connections)[list.findIndex((a) => a.id === row.id)]?.shortName;
     if (short === undefined) continue;
-    for (const entry of listingOf(ctx.db, row, newest.get(row.id)).entries) {
+    for (const entry of (await listingOf(ctx.db, row, newest.get(row.id))).entries) {
       const tool = typeof entry === "object" && entry !== null ? (entry as { name?: unknown }).name : undefined;
       if (typeof tool !== "string" || tool === "") continue;
       const named = wholeName(short, tool).wholeName;
@@ -72,7 +72,7 @@ export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scop
   const first = lookup(q, list, theorem);
   // Someone else's personal apps are only checked when the list itself gives no tool of that name.
   if (first.answer === null) return first;
-  const others = elsewhere(ctx, access, scope, q);
+  const others = await elsewhere(ctx, access, scope, q);
   return others.length === 0 ? first : lookup(q, list, theorem, others);
 }
 

@@ -23,10 +23,10 @@ let db: Db;
 let ctx: OrgContext;
 let file = "";
 let n = 0;
-beforeEach(() => {
+beforeEach(async () => {
   file = join(dir, `schedule-${++n}.db`);
   db = openDatabase(file);
-  ensureOrg(db, "acme", "Acme");
+  await ensureOrg(db, "acme", "Acme");
   ctx = { db, read };
   seen.length = 0;
 });
@@ -59,11 +59,11 @@ describe("scheduled re-checks", () => {
     const ids = await threeApps();
     const interval = 10 * MINUTE;
     const start = 1_000_000_000_000;
-    placeNewApps(ctx, interval, start, (() => {
+    await placeNewApps(ctx, interval, start, (() => {
       let k = 0;
       return () => [0.1, 0.5, 0.9][k++ % 3]!;
     })());
-    const due = ids.map((id) => requireApp(db, "acme", id).nextCheckAt);
+    const due = await Promise.all(ids.map(async (id) => (await requireApp(db, "acme", id)).nextCheckAt));
     expect(due).toEqual([start + interval * 0.1, start + interval * 0.5, start + interval * 0.9]);
 
     // A tick every 30 s for three intervals.
@@ -81,7 +81,7 @@ describe("scheduled re-checks", () => {
   it("never reads one app twice at once: two runs at the same moment share the work", { timeout: 20_000 }, async () => {
     await threeApps();
     const now = Date.now();
-    placeNewApps(ctx, MINUTE, now - MINUTE);
+    await placeNewApps(ctx, MINUTE, now - MINUTE);
     const [a, b] = await Promise.all([runDue(ctx, MINUTE, now), runDue(ctx, MINUTE, now)]);
     expect(a + b).toBe(3);
     expect(seen.map((app) => app.name).sort()).toEqual(["Attendance", "Reports", "Rota"]);
@@ -90,14 +90,14 @@ describe("scheduled re-checks", () => {
   it("survives a restart: the next due time is stored, so nothing is read early and nothing is skipped", { timeout: 20_000 }, async () => {
     const ids = await threeApps();
     const start = 1_000_000_000_000;
-    placeNewApps(ctx, MINUTE, start, () => 0.5);
+    await placeNewApps(ctx, MINUTE, start, () => 0.5);
     db.$client.close();
 
     db = openDatabase(file);
     ctx = { db, read };
     expect(await runDue(ctx, MINUTE, start + 29_000)).toBe(0);
     expect(await runDue(ctx, MINUTE, start + 31_000)).toBe(3);
-    expect(ids.map((id) => requireApp(db, "acme", id).nextCheckAt)).toEqual(ids.map(() => start + 30_000 + MINUTE));
+    expect(await Promise.all(ids.map(async (id) => (await requireApp(db, "acme", id)).nextCheckAt))).toEqual(ids.map(() => start + 30_000 + MINUTE));
   });
 
   it("does nothing when turned off", { timeout: 10_000 }, async () => {

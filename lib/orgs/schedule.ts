@@ -1,5 +1,6 @@
 import "server-only";
-import { asc, eq, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { transaction } from "@/lib/db/client";
 import { apps } from "@/lib/db/schema";
 import { rereadApp, type OrgContext } from "./apps";
 import { recheckInterval } from "./limits";
@@ -12,10 +13,10 @@ import { recheckInterval } from "./limits";
  */
 
 /** Places every app not yet on the schedule somewhere in the next interval, so that reads spread out. */
-export function placeNewApps(ctx: OrgContext, interval: number, now: number, random: () => number = Math.random): void {
-  const unplaced = ctx.db.select({ id: apps.id }).from(apps).where(isNull(apps.nextCheckAt)).all();
-  ctx.db.transaction((tx) => {
-    for (const { id } of unplaced) tx.update(apps).set({ nextCheckAt: now + Math.floor(random() * interval) }).where(eq(apps.id, id)).run();
+export async function placeNewApps(ctx: OrgContext, interval: number, now: number, random: () => number = Math.random): Promise<void> {
+  await transaction(ctx.db, async (tx) => {
+    const unplaced = await tx.select({ id: apps.id }).from(apps).where(isNull(apps.nextCheckAt));
+    for (const { id } of unplaced) await tx.update(apps).set({ nextCheckAt: now + Math.floor(random() * interval) }).where(eq(apps.id, id));
   });
 }
 
@@ -26,20 +27,28 @@ export function placeNewApps(ctx: OrgContext, interval: number, now: number, ran
  */
 export async function runDue(ctx: OrgContext, interval: number, now: number, max = 50): Promise<number> {
   if (interval <= 0) return 0;
-  placeNewApps(ctx, interval, now);
-  const due = ctx.db
-    .select({ id: apps.id, org: apps.org, nextCheckAt: apps.nextCheckAt })
-    .from(apps)
-    .where(lte(apps.nextCheckAt, now))
-    .orderBy(asc(apps.nextCheckAt))
-    .limit(max)
-    .all();
-  // Claimed all at once, before any is read: a second run at the same moment finds none of them due.
-  ctx.db.transaction((tx) => {
-    for (const app of due) {
+  await placeNewApps(ctx, interval, now);
+  // Claimed all at once, before any is read: a second run at the same moment (in this process or
+  // another instance) finds none of them due, as each is claimed only while still due.
+  const due = await transaction(ctx.db, async (tx) => {
+    const found = await tx
+      .select({ id: apps.id, org: apps.org, nextCheckAt: apps.nextCheckAt })
+      .from(apps)
+      .where(lte(apps.nextCheckAt, now))
+      .orderBy(asc(apps.nextCheckAt))
+      .limit(max);
+    const claimed: typeof found = [];
+    for (const app of found) {
       // Keep its place in the spread: the next read is one interval after the one that was due.
-      tx.update(apps).set({ nextCheckAt: Math.max((app.nextCheckAt ?? now) + interval, now + 1) }).where(eq(apps.id, app.id)).run();
+      const next = Math.max((app.nextCheckAt ?? now) + interval, now + 1);
+      const won = await tx
+        .update(apps)
+        .set({ nextCheckAt: next })
+        .where(and(eq(apps.id, app.id), lte(apps.nextCheckAt, now)))
+        .returning({ id: apps.id });
+      if (won.length > 0) claimed.push(app);
     }
+    return claimed;
   });
   let read = 0;
   for (const app of due) {

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
-import type { Conn } from "@/lib/db/client";
+import { isPostgres, transaction, type Conn } from "@/lib/db/client";
 import { apps, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/schema";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
@@ -12,7 +12,7 @@ import { orgSlug } from "@/lib/schemas/orgs";
 import { decryptSecret } from "@/lib/secrets";
 import { isObject } from "@/lib/json-text";
 
-/** The stored rows of one organisation, read and written synchronously (better-sqlite3). */
+/** The stored rows of one organisation, on SQLite or PostgreSQL (every query awaited). */
 
 export type AppRow = typeof apps.$inferSelect;
 export type ReadRow = typeof checkResults.$inferSelect;
@@ -30,59 +30,34 @@ export interface NewRead {
 /** Each app keeps its newest reads: a record is a few numbers and a snapshot's hash. */
 export const HISTORY_PER_APP = 1000;
 
-export function findOrg(db: Conn, slug: string): Org | undefined {
+export async function findOrg(db: Conn, slug: string): Promise<Org | undefined> {
   if (!orgSlug.safeParse(slug).success) return undefined;
-  return db.select({ slug: organization.slug, name: organization.name }).from(organization).where(eq(organization.slug, slug)).get();
+  const [found] = await db.select({ slug: organization.slug, name: organization.name }).from(organization).where(eq(organization.slug, slug)).limit(1);
+  return found;
 }
 
-export function requireOrg(db: Conn, slug: string): Org {
-  const found = findOrg(db, slug);
+export async function requireOrg(db: Conn, slug: string): Promise<Org> {
+  const found = await findOrg(db, slug);
   if (found === undefined) throw new ApiError("not-found", `There is no organisation "${slug}".`);
   return found;
 }
 
 /** Creates the organisation, or renames it when it exists. */
-export function ensureOrg(db: Conn, slug: string, name: string): void {
+export async function ensureOrg(db: Conn, slug: string, name: string): Promise<void> {
   const valid = orgSlug.parse(slug);
-  db.insert(organization)
+  await db
+    .insert(organization)
     .values({ id: valid, slug: valid, name, createdAt: new Date() })
-    .onConflictDoUpdate({ target: organization.slug, set: { name } })
-    .run();
+    .onConflictDoUpdate({ target: organization.slug, set: { name } });
 }
 
 /**
- * The queries every answer about an organisation makes, prepared once per connection:
- * building a drizzle query costs more than running these (about 1 ms each for 50 apps).
+ * Reads of one app newest first: by time, then (two reads in one millisecond) the one stored
+ * last: SQLite's rowid, or on PostgreSQL the id (read ids are random: ties there are arbitrary).
  */
-function preparedOf(db: Conn) {
-  const org = sql.placeholder("org");
-  const inOrder = [asc(apps.connectedAt), asc(apps.id)] as const;
-  return {
-    apps: db.select().from(apps).where(and(eq(apps.org, org), isNull(apps.owner))).orderBy(...inOrder).prepare(),
-    personApps: db
-      .select()
-      .from(apps)
-      .where(and(eq(apps.org, org), or(isNull(apps.owner), eq(apps.owner, sql.placeholder("person")))))
-      .orderBy(...inOrder)
-      .prepare(),
-    newest: db
-      .select({ read: checkResults })
-      .from(checkResults)
-      .innerJoin(apps, eq(apps.id, checkResults.app))
-      .where(
-        and(
-          eq(apps.org, org),
-          sql`${checkResults}.rowid = (SELECT newest.rowid FROM ${checkResults} AS newest WHERE newest.app = ${checkResults.app} ORDER BY newest.checked_at DESC, newest.rowid DESC LIMIT 1)`,
-        ),
-      )
-      .prepare(),
-  };
-}
-const preparedCache = new WeakMap<Conn, ReturnType<typeof preparedOf>>();
-function prepared(db: Conn) {
-  let found = preparedCache.get(db);
-  if (found === undefined) preparedCache.set(db, (found = preparedOf(db)));
-  return found;
+function newestFirstIn(db: Conn, alias?: string) {
+  const column = (name: string) => (alias === undefined ? sql`${checkResults}.${sql.identifier(name)}` : sql`${sql.identifier(alias)}.${sql.identifier(name)}`);
+  return [sql`${column("checked_at")} DESC`, sql`${column(isPostgres(db) ? "id" : "rowid")} DESC`] as const;
 }
 
 /**
@@ -96,53 +71,59 @@ export interface Scope {
 }
 
 /** The organisation's own apps in connection order: earliest first, ties broken by id. */
-export function orgApps(db: Conn, org: string): AppRow[] {
-  return prepared(db).apps.all({ org });
+export async function orgApps(db: Conn, org: string): Promise<AppRow[]> {
+  return db.select().from(apps).where(and(eq(apps.org, org), isNull(apps.owner))).orderBy(asc(apps.connectedAt), asc(apps.id));
 }
 
 /** The apps of a scope in connection order: a person's personal apps among the organisation's. */
-export function scopeApps(db: Conn, scope: Scope): AppRow[] {
-  return scope.person === undefined ? orgApps(db, scope.org) : prepared(db).personApps.all({ org: scope.org, person: scope.person });
+export async function scopeApps(db: Conn, scope: Scope): Promise<AppRow[]> {
+  if (scope.person === undefined) return orgApps(db, scope.org);
+  return db
+    .select()
+    .from(apps)
+    .where(and(eq(apps.org, scope.org), or(isNull(apps.owner), eq(apps.owner, scope.person))))
+    .orderBy(asc(apps.connectedAt), asc(apps.id));
 }
 
 /** The newest connection time of any app of the organisation, personal ones included (0 when none). */
-export function lastConnectedAt(db: Conn, org: string): number {
-  const row = db.select({ at: sql<number | null>`max(${apps.connectedAt})` }).from(apps).where(eq(apps.org, org)).get();
-  return row?.at ?? 0;
+export async function lastConnectedAt(db: Conn, org: string): Promise<number> {
+  const [row] = await db.select({ at: sql<string | number | null>`max(${apps.connectedAt})` }).from(apps).where(eq(apps.org, org));
+  // PostgreSQL answers a bigint aggregate as text.
+  return row?.at == null ? 0 : Number(row.at);
 }
 
 /** How many personal apps the person has in the organisation. */
-export function personalCount(db: Conn, org: string, person: string): number {
-  return db.select({ n: sql<number>`count(*)` }).from(apps).where(and(eq(apps.org, org), eq(apps.owner, person))).get()?.n ?? 0;
+export async function personalCount(db: Conn, org: string, person: string): Promise<number> {
+  return db.$count(apps, and(eq(apps.org, org), eq(apps.owner, person)));
 }
 
 /** One of the organisation's own apps (never a personal one), or the 404. */
-export function requireApp(db: Conn, org: string, id: string): AppRow {
-  const row = db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), isNull(apps.owner))).get();
+export async function requireApp(db: Conn, org: string, id: string): Promise<AppRow> {
+  const [row] = await db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), isNull(apps.owner))).limit(1);
   if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
   return row;
 }
 
 /** One of the person's own personal apps, or the 404 (an org app, or someone else's, is not theirs). */
-export function requirePersonalApp(db: Conn, org: string, person: string, id: string): AppRow {
-  const row = db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), eq(apps.owner, person))).get();
+export async function requirePersonalApp(db: Conn, org: string, person: string, id: string): Promise<AppRow> {
+  const [row] = await db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), eq(apps.owner, person))).limit(1);
   if (row === undefined) throw new ApiError("not-found", `You have no personal app "${id}" here.`);
   return row;
 }
 
 /** Any app of the organisation, org or personal (for the schedule, which re-reads them all). */
-export function anyApp(db: Conn, org: string, id: string): AppRow | undefined {
-  return db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id))).get();
+export async function anyApp(db: Conn, org: string, id: string): Promise<AppRow | undefined> {
+  const [row] = await db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id))).limit(1);
+  return row;
 }
 
 /** Every personal app of the organisation, by owner, in connection order (for the lookup's "someone else's app"). */
-export function personalApps(db: Conn, org: string): AppRow[] {
+export async function personalApps(db: Conn, org: string): Promise<AppRow[]> {
   return db
     .select()
     .from(apps)
     .where(and(eq(apps.org, org), sql`${apps.owner} IS NOT NULL`))
-    .orderBy(asc(apps.connectedAt), asc(apps.id))
-    .all();
+    .orderBy(asc(apps.connectedAt), asc(apps.id));
 }
 
 /** The stored header's value in the clear, or null; one that cannot be decrypted is not sent (the app then asks for it). */
@@ -163,16 +144,14 @@ export function checkInput(row: AppRow): CheckAppInput {
   return { name: row.name, url: row.url, ...(headers ? { headers } : {}) };
 }
 
-const newestFirst = [desc(checkResults.checkedAt), desc(sql`${checkResults}.rowid`)] as const;
-
 // Snapshots never change once stored: the parsed entries of the most recent ones are kept.
 const parsed = new Map<string, readonly unknown[]>();
 const PARSED_KEPT = 500;
 
-export function snapshotEntries(db: Conn, hash: string): readonly unknown[] {
+export async function snapshotEntries(db: Conn, hash: string): Promise<readonly unknown[]> {
   const cached = parsed.get(hash);
   if (cached !== undefined) return cached;
-  const row = db.select({ entries: snapshots.entries }).from(snapshots).where(eq(snapshots.hash, hash)).get();
+  const [row] = await db.select({ entries: snapshots.entries }).from(snapshots).where(eq(snapshots.hash, hash)).limit(1);
   const entries = row === undefined ? [] : (JSON.parse(row.entries) as unknown[]);
   if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
   parsed.set(hash, entries);
@@ -180,8 +159,18 @@ export function snapshotEntries(db: Conn, hash: string): readonly unknown[] {
 }
 
 /** The newest read of every app of the organisation, by app id, in one query. */
-export function latestReads(db: Conn, org: string): Map<string, ReadRow> {
-  return new Map(prepared(db).newest.all({ org }).map((r) => [r.read.app, r.read]));
+export async function latestReads(db: Conn, org: string): Promise<Map<string, ReadRow>> {
+  const rows = await db
+    .select({ read: checkResults })
+    .from(checkResults)
+    .innerJoin(apps, eq(apps.id, checkResults.app))
+    .where(
+      and(
+        eq(apps.org, org),
+        sql`${checkResults.id} = (SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${checkResults.app} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`,
+      ),
+    );
+  return new Map(rows.map((r) => [r.read.app, r.read]));
 }
 
 export function parseUnavailable(text: string | null): Unavailable | null {
@@ -202,11 +191,11 @@ export function legacyResult(row: ReadRow): AppCheck | null {
  * availability and timings. A read stored before snapshots gives back what its result kept of
  * each tool (name, title, description, declared hints); the next read stores the listing itself.
  */
-export function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined): AppListing {
+export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined): Promise<AppListing> {
   if (read === undefined) return { name: app.name, entries: [] };
   const timings = read.connectMs === null ? null : { connectMs: read.connectMs, listMs: read.listMs };
   const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }) };
-  if (read.snapshot !== null) return { ...base, entries: snapshotEntries(db, read.snapshot) };
+  if (read.snapshot !== null) return { ...base, entries: await snapshotEntries(db, read.snapshot) };
   const legacy = legacyResult(read);
   const entries = (legacy?.tools ?? []).map((tool) => {
     const annotations = Object.fromEntries(Object.entries(tool.hints).filter(([, hint]) => hint.declared).map(([key, hint]) => [key, hint.value]));
@@ -221,10 +210,10 @@ export function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined): App
 }
 
 /** Stores reads (skipping apps removed meanwhile): each listing once as a snapshot, and trims each app's history. */
-export function insertReads(db: Conn, reads: NewRead[]): void {
-  db.transaction((tx) => {
+export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
+  await transaction(db, async (tx) => {
     for (const read of reads) {
-      const exists = tx.select({ id: apps.id }).from(apps).where(eq(apps.id, read.app)).get();
+      const [exists] = await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, read.app)).limit(1);
       if (exists === undefined) continue;
       const { listing } = read;
       // Nothing was listed when the app could not be reached: no snapshot then.
@@ -233,13 +222,12 @@ export function insertReads(db: Conn, reads: NewRead[]): void {
       if (listed) {
         const snapshot = snapshotOf(listing.entries);
         hash = snapshot.hash;
-        tx.insert(snapshots)
+        await tx
+          .insert(snapshots)
           .values({ hash, entries: snapshot.text, tools: listing.entries.length, chars: listing.entries.reduce<number>((n, e) => n + entryChars(e), 0), createdAt: read.checkedAt })
-          .onConflictDoNothing()
-          .run();
+          .onConflictDoNothing();
       }
-      tx.insert(checkResults)
-        .values({
+      await tx.insert(checkResults).values({
           id: read.id,
           app: read.app,
           checkedAt: read.checkedAt,
@@ -251,45 +239,42 @@ export function insertReads(db: Conn, reads: NewRead[]): void {
           stopped: listing.stopped === true,
           charsRead: listing.charsRead ?? null,
           result: null,
-        })
-        .run();
-      tx.run(sql`DELETE FROM ${checkResults} WHERE ${checkResults.app} = ${read.app} AND rowid NOT IN (
-        SELECT rowid FROM ${checkResults} WHERE ${checkResults.app} = ${read.app}
-        ORDER BY ${checkResults.checkedAt} DESC, rowid DESC LIMIT ${HISTORY_PER_APP})`);
+        });
+      const kept = tx.select({ id: checkResults.id }).from(checkResults).where(eq(checkResults.app, read.app)).orderBy(...newestFirstIn(tx)).limit(HISTORY_PER_APP);
+      await tx.delete(checkResults).where(and(eq(checkResults.app, read.app), notInArray(checkResults.id, kept)));
     }
   });
 }
 
 /** Forgets snapshots no read points at any more (after trimming or removing apps). */
-export function dropUnusedSnapshots(db: Conn): void {
+export async function dropUnusedSnapshots(db: Conn): Promise<void> {
   const used = db.selectDistinct({ hash: checkResults.snapshot }).from(checkResults).where(sql`${checkResults.snapshot} IS NOT NULL`);
-  db.delete(snapshots).where(notInArray(snapshots.hash, used)).run();
+  await db.delete(snapshots).where(notInArray(snapshots.hash, used));
 }
 
 /** Reads newest first: of one app, or of every app of the organisation. */
-export function readHistory(db: Conn, where: { org: string; app?: string }, limit: number): ReadRow[] {
-  const rows = db
+export async function readHistory(db: Conn, where: { org: string; app?: string }, limit: number): Promise<ReadRow[]> {
+  const rows = await db
     .select({ read: checkResults })
     .from(checkResults)
     .innerJoin(apps, eq(apps.id, checkResults.app))
     .where(where.app === undefined ? eq(apps.org, where.org) : and(eq(apps.org, where.org), eq(apps.id, where.app)))
-    .orderBy(...newestFirst)
-    .limit(limit)
-    .all();
+    .orderBy(...newestFirstIn(db))
+    .limit(limit);
   return rows.map((r) => r.read);
 }
 
 /** Snapshots' sizes, by hash. */
-export function snapshotSizes(db: Conn, hashes: string[]): Map<string, { tools: number; chars: number }> {
+export async function snapshotSizes(db: Conn, hashes: string[]): Promise<Map<string, { tools: number; chars: number }>> {
   if (hashes.length === 0) return new Map();
-  const rows = db.select({ hash: snapshots.hash, tools: snapshots.tools, chars: snapshots.chars }).from(snapshots).where(inArray(snapshots.hash, hashes)).all();
+  const rows = await db.select({ hash: snapshots.hash, tools: snapshots.tools, chars: snapshots.chars }).from(snapshots).where(inArray(snapshots.hash, hashes));
   return new Map(rows.map((r) => [r.hash, { tools: r.tools, chars: r.chars }]));
 }
 
 // ---- Review (SPEC §11) ----
 
-export function newToolsOf(db: Conn, org: string): NewTools {
-  const row = db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).get();
+export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
+  const [row] = await db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
   return row?.newTools === "wait-for-review" ? "wait-for-review" : "available";
 }
 
@@ -317,8 +302,9 @@ function toolsOfListing(read: ReadRow | undefined, listing: AppListing) {
 }
 
 /** The entries of `listing` (an app's newest read) a leader has not approved as they are: new, or changed since. */
-export function awaitingReview(db: Conn, appId: string, read: ReadRow | undefined, listing: AppListing): number[] {
-  const approved = new Map(db.select({ name: toolApprovals.name, fingerprint: toolApprovals.fingerprint }).from(toolApprovals).where(eq(toolApprovals.app, appId)).all().map((r) => [r.name, r.fingerprint]));
+export async function awaitingReview(db: Conn, appId: string, read: ReadRow | undefined, listing: AppListing): Promise<number[]> {
+  const rows = await db.select({ name: toolApprovals.name, fingerprint: toolApprovals.fingerprint }).from(toolApprovals).where(eq(toolApprovals.app, appId));
+  const approved = new Map(rows.map((r) => [r.name, r.fingerprint]));
   return [...toolsOfListing(read, listing)].filter(([name, tool]) => approved.get(name) !== tool.fingerprint).map(([, tool]) => tool.index);
 }
 
@@ -326,7 +312,7 @@ export function awaitingReview(db: Conn, appId: string, read: ReadRow | undefine
  * Approves tools of `listing` (an app's newest read) as they are: those named, or all. Answers
  * the names approved; names the listing does not have are refused (409) before anything is stored.
  */
-export function approveTools(db: Conn, appId: string, read: ReadRow | undefined, listing: AppListing, by: string | null, names?: readonly string[]): string[] {
+export async function approveTools(db: Conn, appId: string, read: ReadRow | undefined, listing: AppListing, by: string | null, names?: readonly string[]): Promise<string[]> {
   const tools = toolsOfListing(read, listing);
   const missing = (names ?? []).filter((name) => !tools.has(name));
   if (missing.length > 0) {
@@ -334,10 +320,13 @@ export function approveTools(db: Conn, appId: string, read: ReadRow | undefined,
   }
   const chosen = names === undefined ? [...tools.keys()] : [...new Set(names)];
   const now = Date.now();
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     for (const name of chosen) {
       const values = { app: appId, name, fingerprint: tools.get(name)!.fingerprint, approvedAt: now, approvedBy: by };
-      tx.insert(toolApprovals).values(values).onConflictDoUpdate({ target: [toolApprovals.app, toolApprovals.name], set: { fingerprint: values.fingerprint, approvedAt: now, approvedBy: by } }).run();
+      await tx
+        .insert(toolApprovals)
+        .values(values)
+        .onConflictDoUpdate({ target: [toolApprovals.app, toolApprovals.name], set: { fingerprint: values.fingerprint, approvedAt: now, approvedBy: by } });
     }
   });
   return chosen;
@@ -347,16 +336,16 @@ export function approveTools(db: Conn, appId: string, read: ReadRow | undefined,
  * Sets `newTools`. Turning review on freezes what every app lists now as approved (by `by`), so
  * that only what changes from here on waits.
  */
-export function setNewTools(db: Conn, org: string, value: NewTools, by: string): void {
-  db.transaction((tx) => {
-    const before = newToolsOf(tx, org);
-    tx.insert(orgSettings).values({ org, newTools: value }).onConflictDoUpdate({ target: orgSettings.org, set: { newTools: value } }).run();
+export async function setNewTools(db: Conn, org: string, value: NewTools, by: string): Promise<void> {
+  await transaction(db, async (tx) => {
+    const before = await newToolsOf(tx, org);
+    await tx.insert(orgSettings).values({ org, newTools: value }).onConflictDoUpdate({ target: orgSettings.org, set: { newTools: value } });
     if (value !== "wait-for-review" || before === "wait-for-review") return;
-    const newest = latestReads(tx, org);
-    for (const row of orgApps(tx, org)) {
+    const newest = await latestReads(tx, org);
+    for (const row of await orgApps(tx, org)) {
       const read = newest.get(row.id);
-      tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id)).run();
-      approveTools(tx, row.id, read, listingOf(tx, row, read), by);
+      await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
+      await approveTools(tx, row.id, read, await listingOf(tx, row, read), by);
     }
   });
 }

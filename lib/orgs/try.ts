@@ -47,18 +47,18 @@ function answerOf(result: TryResult): TryAnswer {
 
 /** Tries a tool of one of the organisation's apps, as `actor` (a leader or developer there: `withOrg("try")`). */
 export async function tryOrgApp(ctx: OrgContext, org: string, appId: string, actor: Actor, input: TryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
-  const row = requireApp(ctx.db, org, appId);
+  const row = await requireApp(ctx.db, org, appId);
   await spendChecks(getDb(), { account: actor.id }, checkCost(1));
   const stored = checkInput(row);
   const result = await call({ name: row.name, url: row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, { tool: input.tool, arguments: input.arguments });
-  recordAudit(ctx.db, { org, actor, action: "tool.tried", app: { id: row.id, name: row.name }, details: auditDetails(input.tool, result) });
+  await recordAudit(ctx.db, { org, actor, action: "tool.tried", app: { id: row.id, name: row.name }, details: auditDetails(input.tool, result) });
   return answerOf(result);
 }
 
 /** One tool of an organisation's app as its newest read listed it, for the try form. */
-export function orgToolToTry(ctx: OrgContext, org: string, appId: string, tool: string): ToolToTry {
-  const row = requireApp(ctx.db, org, appId);
-  const entries = listingOf(ctx.db, row, latestReads(ctx.db, org).get(row.id)).entries;
+export async function orgToolToTry(ctx: OrgContext, org: string, appId: string, tool: string): Promise<ToolToTry> {
+  const row = await requireApp(ctx.db, org, appId);
+  const { entries } = await listingOf(ctx.db, row, (await latestReads(ctx.db, org)).get(row.id));
   const entry = entries.find((e): e is Record<string, unknown> => typeof e === "object" && e !== null && (e as { name?: unknown }).name === tool);
   if (entry === undefined) throw new ApiError("not-found", `The newest read of ${row.name} lists no tool named ${JSON.stringify(tool)}: re-check the app.`);
   return toolToTryOf(entry);
@@ -69,8 +69,8 @@ export function orgToolToTry(ctx: OrgContext, org: string, appId: string, tool: 
  * developer of some organisation): the one named, or the first where the account may try.
  * Support only: 403; naming one the account is not a member of: 404, as for none.
  */
-export function previewTryOrg(actor: Actor, slug?: string): string {
-  const orgs = myOrgs(actor.id).filter((o) => actor.via.kind === "session" || o.slug === actor.via.org);
+export async function previewTryOrg(actor: Actor, slug?: string): Promise<string> {
+  const orgs = (await myOrgs(actor.id)).filter((o) => actor.via.kind === "session" || o.slug === actor.via.org);
   if (slug !== undefined) {
     const named = orgs.find((o) => o.slug === slug);
     if (named === undefined) throw new ApiError("not-found", `There is no organisation "${slug}".`);
@@ -89,17 +89,17 @@ const previewTarget = (input: PreviewTryRequest | PreviewToolRequest): TryTarget
 
 /** Tries a tool of a preview's URL, recorded in the audit log of the organisation it is made as (the URL's origin, never its path or headers). */
 export async function tryPreview(actor: Actor, input: PreviewTryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
-  const org = previewTryOrg(actor, input.org);
+  const org = await previewTryOrg(actor, input.org);
   const db = getDb();
   await spendChecks(db, { account: actor.id }, checkCost(1));
   const result = await call(previewTarget(input), { tool: input.tool, arguments: input.arguments });
-  recordAudit(db, { org, actor, action: "tool.tried", details: { ...auditDetails(input.tool, result), url: new URL(input.url).origin, name: previewName(input) } });
+  await recordAudit(db, { org, actor, action: "tool.tried", details: { ...auditDetails(input.tool, result), url: new URL(input.url).origin, name: previewName(input) } });
   return answerOf(result);
 }
 
 /** One tool of a preview's URL, read live, for the try form; or why it could not be read. */
 export async function previewToolToTry(actor: Actor, input: PreviewToolRequest): Promise<ToolToTryAnswer> {
-  previewTryOrg(actor, input.org);
+  await previewTryOrg(actor, input.org);
   await spendChecks(getDb(), { account: actor.id }, checkCost(1));
   const described = await describeInPool(previewTarget(input), input.tool);
   return described.kind === "refused" ? { tool: null, refused: described.refused } : { tool: described.tool };

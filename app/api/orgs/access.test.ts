@@ -58,8 +58,8 @@ beforeAll(async () => {
   outsider = await signUp("outsider@acme.test");
   const created = await orgsRoute.POST(requestAs(leader, base, post({ name: "Acme", slug: "acme" })));
   expect(created.status).toBe(201);
-  joinAs("acme", developer, "developer");
-  joinAs("acme", support, "support");
+  await joinAs("acme", developer, "developer");
+  await joinAs("acme", support, "support");
   // The outsider leads an organisation of their own.
   expect((await orgsRoute.POST(requestAs(outsider, base, post({ name: "Elsewhere", slug: "elsewhere" })))).status).toBe(201);
   const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Rota", url: appUrl })), org("acme"));
@@ -144,7 +144,7 @@ describe("accounts and organisations", () => {
 
   it("answers 401 once the session is signed out", async () => {
     const fresh = await signUp("leaving@acme.test");
-    joinAs("acme", fresh, "support");
+    await joinAs("acme", fresh, "support");
     expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), org("acme"))).status).toBe(200);
     await getAuth().api.signOut({ headers: new Headers({ cookie: fresh.cookie }) });
     expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), org("acme"))).status).toBe(401);
@@ -273,7 +273,7 @@ describe("API keys", () => {
     expect((await appCheckRoute.POST(withKey(`${base}/acme/apps/${appId}/check`, post({})), appOf("acme", appId))).status).toBe(200);
     expect((await appsRoute.POST(withKey(`${base}/acme/apps`, post({ name: "Via key", url: appUrl })), org("acme"))).status).toBe(403);
     // Another organisation, even one the creator belongs to, is not the key's.
-    joinAs("elsewhere", developer, "developer");
+    await joinAs("elsewhere", developer, "developer");
     expect((await appsRoute.GET(requestAs(developer, `${base}/elsewhere/apps`), org("elsewhere"))).status).toBe(200);
     expect((await appsRoute.GET(withKey(`${base}/elsewhere/apps`), org("elsewhere"))).status).toBe(404);
     // The list never shows the key itself.

@@ -33,13 +33,13 @@ let developer: TestAccount;
 const servers: OAuthApp[] = [];
 
 beforeAll(async () => {
-  ensureOrg(getDb(), "acme", "Acme");
+  await ensureOrg(getDb(), "acme", "Acme");
   leader = await signUp("leader@oauth.test");
   otherLeader = await signUp("second@oauth.test");
   developer = await signUp("developer@oauth.test");
-  joinAs("acme", leader, "leader");
-  joinAs("acme", otherLeader, "leader");
-  joinAs("acme", developer, "developer");
+  await joinAs("acme", leader, "leader");
+  await joinAs("acme", otherLeader, "leader");
+  await joinAs("acme", developer, "developer");
 });
 
 afterAll(async () => {
@@ -135,7 +135,7 @@ describe("Connect with the SDK's demo authorization server (the happy path)", ()
     expect(server.seen.length).toBe(before);
 
     // Nothing secret in the answer, the audit log or the database file.
-    const signIn = loadSignIn(getDb(), added.id)!;
+    const signIn = (await loadSignIn(getDb(), added.id))!;
     const token = signIn.tokens!.access_token;
     expect(JSON.stringify(app)).not.toContain(token);
     const audit = await (await auditRoute.GET(requestAs(leader, `${base}/acme/audit?app=${added.id}`), orgParams("acme"))).text();
@@ -161,7 +161,7 @@ describe("Connect with the SDK's demo authorization server (the happy path)", ()
     const app = storedApp.parse(await response.json());
     expect(app.lastCheck?.result.unavailable?.code).toBe("auth-required");
     expect(app.signIn?.state).toBe("offered");
-    expect(loadSignIn(getDb(), added.id)?.tokens ?? null).toBeNull();
+    expect((await loadSignIn(getDb(), added.id))?.tokens ?? null).toBeNull();
   });
 
   it("a callback with a wrong state, or without the session that started it, is a plain page, never a 500", async () => {
@@ -212,7 +212,7 @@ describe("Connect with the SDK's demo authorization server (the happy path)", ()
     const back = await followSignIn(signInRedirect.parse(await started.json()).authorizationUrl, CALLBACK);
     const done = await callback(back, developer);
     expect(done.headers.get("location")).toBe("http://localhost/orgs/acme/me?signin=connected");
-    expect(loadSignIn(getDb(), mine.id)?.state).toBe("connected");
+    expect((await loadSignIn(getDb(), mine.id))?.state).toBe("connected");
   });
 
   it("serves the client ID metadata document at a stable URL", async () => {
@@ -277,13 +277,13 @@ describe("Connect against oidc-provider: refresh, and what a hostile or broken s
     const server = await oidc();
     const app = await signedIn(server, "Renewed");
     expect(app.lastCheck?.result.status).toBe("available");
-    const first = loadSignIn(getDb(), app.id)!.tokens!;
+    const first = (await loadSignIn(getDb(), app.id))!.tokens!;
     expect(first.refresh_token).toBeTruthy();
 
     dueNow(app.id);
     const renewed = await recheck(app.id);
     expect(renewed.lastCheck?.result.status).toBe("available");
-    const second = loadSignIn(getDb(), app.id)!.tokens!;
+    const second = (await loadSignIn(getDb(), app.id))!.tokens!;
     expect(second.access_token).not.toBe(first.access_token);
 
     await server.revokeRefreshTokens();
@@ -292,7 +292,7 @@ describe("Connect against oidc-provider: refresh, and what a hostile or broken s
     expect(expired.lastCheck?.result.unavailable?.code).toBe("auth-required");
     expect(reason(expired)).toBe("The app's sign-in expired and could not be renewed (the sign-in server answered invalid_grant): use Reconnect to sign in again.");
     expect(expired.signIn?.state).toBe("expired");
-    expect(loadSignIn(getDb(), app.id)?.tokens).toBeNull();
+    expect((await loadSignIn(getDb(), app.id))?.tokens).toBeNull();
     // The schedule's re-read says the same, and Reconnect signs in again.
     expect(reason(await recheck(app.id))).toContain("use Reconnect");
     const done = await callback(await followSignIn((await startedUrl(app.id)).href, CALLBACK));
@@ -338,11 +338,11 @@ describe("Connect against oidc-provider: refresh, and what a hostile or broken s
     const app = await signedIn(server, "No expiry");
     expect(app.signIn?.expiresAt).toBeNull();
     expect(app.lastCheck?.result.status).toBe("available");
-    const tokens = loadSignIn(getDb(), app.id)!.tokens!;
+    const tokens = (await loadSignIn(getDb(), app.id))!.tokens!;
     await (await server.provider.AccessToken.find(tokens.access_token))!.destroy();
     const checked = await recheck(app.id);
     expect(checked.lastCheck?.result.status).toBe("available");
-    expect(loadSignIn(getDb(), app.id)!.tokens!.access_token).not.toBe(tokens.access_token);
+    expect((await loadSignIn(getDb(), app.id))!.tokens!.access_token).not.toBe(tokens.access_token);
   });
 
   it("uses a client the leader gives first, and keeps its secret encrypted", { timeout: 20_000 }, async () => {

@@ -52,18 +52,18 @@ beforeAll(async () => {
     servers.push(app);
     urls[key] = app.url;
   }
-  ensureOrg(getDb(), "acme", "Acme");
-  ensureOrg(getDb(), "other", "Other");
+  await ensureOrg(getDb(), "acme", "Acme");
+  await ensureOrg(getDb(), "other", "Other");
   leader = await signUp("leader@people.test", "Lee Leader");
   developer = await signUp("dev@people.test", "Dee Developer");
   support = await signUp("support@people.test", "Sam Support");
   outsider = await signUp("outsider@people.test", "Olu Outsider");
   leaving = await signUp("leaving@people.test", "Lou Leaving");
-  joinAs("acme", leader, "leader");
-  joinAs("acme", developer, "developer");
-  joinAs("acme", support, "support");
-  joinAs("acme", leaving, "developer");
-  joinAs("other", outsider, "leader");
+  await joinAs("acme", leader, "leader");
+  await joinAs("acme", developer, "developer");
+  await joinAs("acme", support, "support");
+  await joinAs("acme", leaving, "developer");
+  await joinAs("other", outsider, "leader");
 });
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = withErrors(async (request: Request) => {
   const actor = await requireActor(request.headers);
   const { via } = actor;
-  const orgs = myOrgs(actor.id);
+  const orgs = await myOrgs(actor.id);
   return Response.json({ orgs: via.kind === "api-key" ? orgs.filter((o) => o.slug === via.org) : orgs });
 });
 

@@ -55,11 +55,11 @@ beforeAll(async () => {
   attendanceUrl = attendance.url;
   lockedUrl = locked.url;
   slowUrl = slow.url;
-  ensureOrg(getDb(), "acme", "Acme");
-  ensureOrg(getDb(), "empty", "Empty");
+  await ensureOrg(getDb(), "acme", "Acme");
+  await ensureOrg(getDb(), "empty", "Empty");
   leader = await signUp("leader@acme.test");
-  joinAs("acme", leader, "leader");
-  joinAs("empty", leader, "leader");
+  await joinAs("acme", leader, "leader");
+  await joinAs("empty", leader, "leader");
 });
 
 afterAll(async () => {
@@ -338,8 +338,8 @@ describe("changes between snapshots", () => {
 
 describe("review of new and changed tools", () => {
   it("holds a new tool out, with no name, until a leader approves it; the names of other tools move accordingly", { timeout: 30_000 }, async () => {
-    ensureOrg(getDb(), "review", "Review");
-    joinAs("review", leader, "leader");
+    await ensureOrg(getDb(), "review", "Review");
+    await joinAs("review", leader, "leader");
     const tools: object[] = [{ name: "hours", inputSchema: { type: "object" } }];
     const served = await serveMcpApp({ name: "Rota", tools });
     servers.push(served);

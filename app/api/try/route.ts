@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = withErrors(async (request: Request) => {
   const actor = await requireActor(request.headers);
-  previewTryOrg(actor); // 403 before the body is read, for an account that may try nowhere
+  await previewTryOrg(actor); // 403 before the body is read, for an account that may try nowhere
   const input = await readJson(request, previewTryRequest, 1024 * 1024);
   return Response.json(await tryPreview(actor, input));
 });

@@ -49,8 +49,8 @@ beforeAll(async () => {
   support = await signUp("support@try.test");
   outsider = await signUp("outsider@try.test");
   expect((await orgsRoute.POST(requestAs(leader, base, post({ name: "Acme", slug: "acme" })))).status).toBe(201);
-  joinAs("acme", developer, "developer");
-  joinAs("acme", support, "support");
+  await joinAs("acme", developer, "developer");
+  await joinAs("acme", support, "support");
   expect((await orgsRoute.POST(requestAs(outsider, base, post({ name: "Elsewhere", slug: "elsewhere" })))).status).toBe(201);
   const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Zoo", url: app.url, header: { name: "Authorization", value: SECRET } })), org("acme"));
   expect(connected.status).toBe(201);

@@ -30,9 +30,9 @@ export async function GET(request: Request): Promise<Response> {
   const ctx = orgContext();
   try {
     const actor = await actorFrom(request.headers).catch(() => null);
-    const done = await callback(ctx, url.searchParams, (flow, row) => {
+    const done = await callback(ctx, url.searchParams, async (flow, row) => {
       if (actor === null || actor.id !== flow.startedBy) throw new SignInFailure("not-allowed", "This sign-in was started by someone else, or you are signed out of the dashboard: sign in, go back to the app and use Connect again.");
-      const access = membership(flow.org, actor);
+      const access = await membership(flow.org, actor);
       requireAction(access, row.owner === null ? "manage" : "personal");
       if (row.owner !== null && row.owner !== actor.id) throw new ApiError("not-found", "This is not your app.");
       return access;

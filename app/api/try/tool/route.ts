@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /** POST /api/try/tool {url, headers?, tool}: one tool of a preview's URL, read live, for the try form (who may try only). */
 export const POST = withErrors(async (request: Request) => {
   const actor = await requireActor(request.headers);
-  previewTryOrg(actor);
+  await previewTryOrg(actor);
   const input = await readJson(request, previewToolRequest, 64 * 1024);
   return Response.json(await previewToolToTry(actor, input));
 });

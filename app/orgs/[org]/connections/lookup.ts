@@ -9,14 +9,14 @@ import { orgSlug } from "@/lib/schemas/orgs";
  * exist, so an unknown one answers 404. `undefined` when the store cannot be read: the page
  * then renders, and its own queries show the error.
  */
-export function lookUp(org: string, app?: string): { org: string; app?: string } | null | undefined {
+export async function lookUp(org: string, app?: string): Promise<{ org: string; app?: string } | null | undefined> {
   if (!orgSlug.safeParse(org).success) return null;
   try {
     const { db } = orgContext();
-    const found = findOrg(db, org);
+    const found = await findOrg(db, org);
     if (found === undefined) return null;
     if (app === undefined) return { org: found.name };
-    return { org: found.name, app: requireApp(db, org, app).name };
+    return { org: found.name, app: (await requireApp(db, org, app)).name };
   } catch (error) {
     if (error instanceof ApiError && error.code === "not-found") return null;
     return undefined;

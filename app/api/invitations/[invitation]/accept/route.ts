@@ -10,6 +10,6 @@ export const dynamic = "force-dynamic";
 export const POST = withErrors(async (request: Request, { params }: { params: Promise<{ invitation: string }> }) => {
   const actor = await requireActor(request.headers);
   const joined = await acceptInvitation(request.headers, (await params).invitation);
-  recordAudit(getDb(), { org: joined.org, actor, action: "member.joined", member: { id: joined.memberId, email: actor.email }, details: { role: joined.role } });
+  await recordAudit(getDb(), { org: joined.org, actor, action: "member.joined", member: { id: joined.memberId, email: actor.email }, details: { role: joined.role } });
   return Response.json({ org: joined.org });
 });

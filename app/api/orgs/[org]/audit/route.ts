@@ -8,5 +8,5 @@ export const dynamic = "force-dynamic";
 /** GET /api/orgs/{org}/audit?app=&actor=&before=&limit=: newest first. */
 export const GET = withOrg("view", async ({ request, access }) => {
   const query = auditQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json({ entries: auditEntriesOf(getDb(), access.org.slug, query) });
+  return Response.json({ entries: await auditEntriesOf(getDb(), access.org.slug, query) });
 });

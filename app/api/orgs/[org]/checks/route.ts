@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/checks?limit=N: the checks of every app, newest first. */
 export const GET = withOrg("view", async ({ request, access }) =>
-  Response.json({ checks: history(orgContext(), access.org.slug, undefined, historyLimit(request)) }),
+  Response.json({ checks: await history(orgContext(), access.org.slug, undefined, historyLimit(request)) }),
 );
 
 /**

@@ -8,12 +8,12 @@ import { invitationCreate } from "@/lib/schemas/access";
 export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/invitations: the pending ones. */
-export const GET = withOrg("view", async ({ access }) => Response.json({ invitations: listMembers(access).invitations }));
+export const GET = withOrg("view", async ({ access }) => Response.json({ invitations: (await listMembers(access)).invitations }));
 
 /** POST /api/orgs/{org}/invitations {email, role}: 201 with the link (mailed when SMTP is set, else in the server log). */
 export const POST = withOrg("manage", async ({ request, access }) => {
   const input = await readJson(request, invitationCreate, 4096);
   const created = await invite(request.headers, access, input);
-  recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "member.invited", member: { id: created.id, email: created.email }, details: { role: created.role } });
+  await recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "member.invited", member: { id: created.id, email: created.email }, details: { role: created.role } });
   return Response.json(created, { status: 201 });
 });

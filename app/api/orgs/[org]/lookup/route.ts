@@ -8,5 +8,5 @@ export const dynamic = "force-dynamic";
 /** GET /api/orgs/{org}/lookup?q=…[&person=…] (SPEC §12): tools by whole name, listed name or title, and why a whole name is missing. */
 export const GET = withOrg("view", async ({ request, access }) => {
   const query = lookupQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await lookUpTool(orgContext(), access, scopeOf(access, query.person), query.q));
+  return Response.json(await lookUpTool(orgContext(), access, await scopeOf(access, query.person), query.q));
 });

@@ -5,5 +5,5 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/people (SPEC §12): the members, `id`, `email`, `name`, `role`. */
 export const GET = withOrg("view", async ({ access }) =>
-  Response.json({ people: listMembers(access).members.map(({ id, email, name, role }) => ({ id, email, name, role })) }),
+  Response.json({ people: (await listMembers(access)).members.map(({ id, email, name, role }) => ({ id, email, name, role })) }),
 );

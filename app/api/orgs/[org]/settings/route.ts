@@ -8,14 +8,14 @@ import { orgSettingsUpdate } from "@/lib/schemas/orgs";
 export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/settings: `{newTools}`. */
-export const GET = withOrg("view", async ({ access }) => Response.json({ newTools: newToolsOf(orgContext().db, access.org.slug) }));
+export const GET = withOrg("view", async ({ access }) => Response.json({ newTools: await newToolsOf(orgContext().db, access.org.slug) }));
 
 /** PATCH /api/orgs/{org}/settings {newTools} (leaders). Turning review on approves what every app lists now. */
 export const PATCH = withOrg("manage", async ({ request, access }) => {
   const { db } = orgContext();
   const { newTools } = await readJson(request, orgSettingsUpdate, 4096);
-  const before = newToolsOf(db, access.org.slug);
-  setNewTools(db, access.org.slug, newTools, access.actor.id);
-  if (before !== newTools) recordAudit(db, { org: access.org.slug, actor: access.actor, action: "settings.changed", details: { newTools: { from: before, to: newTools } } });
+  const before = await newToolsOf(db, access.org.slug);
+  await setNewTools(db, access.org.slug, newTools, access.actor.id);
+  if (before !== newTools) await recordAudit(db, { org: access.org.slug, actor: access.actor, action: "settings.changed", details: { newTools: { from: before, to: newTools } } });
   return Response.json({ newTools });
 });

@@ -25,7 +25,7 @@ const path = (org: string, app: string) => `/orgs/${encodeURIComponent(org)}/con
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { org, app } = await params;
   await pageOrgAccess(org, path(org, app));
-  const found = lookUp(org, safeDecode(app));
+  const found = await lookUp(org, safeDecode(app));
   return { title: found?.app ?? "App" };
 }
 
@@ -33,7 +33,7 @@ export default async function AppPage({ params }: Props) {
   const { org, app } = await params;
   const access = await pageOrgAccess(org, path(org, app));
   const id = safeDecode(app);
-  if (lookUp(org, id) === null) notFound();
+  if ((await lookUp(org, id)) === null) notFound();
   // Leaders and developers may try its tools (SPEC §14); support sees no Try control.
   return (
     <Prefetched queries={[{ key: orgKeys.app(access.org.slug, id), load: () => getApp(orgContext(), access.org.slug, id) }]}>

@@ -11,9 +11,9 @@ type Props = { params: Promise<{ org: string; person: string }> };
 const path = (org: string, person: string) => `/orgs/${encodeURIComponent(org)}/people/${person}`;
 
 /** The member, or the 404 page: a member of another organisation is no one here. */
-function memberOr404(access: OrgAccess, person: string) {
+async function memberOr404(access: OrgAccess, person: string) {
   try {
-    return findMember(access, decodeURIComponent(person));
+    return await findMember(access, decodeURIComponent(person));
   } catch (error) {
     if (error instanceof ApiError || error instanceof URIError) notFound();
     throw error;
@@ -23,7 +23,7 @@ function memberOr404(access: OrgAccess, person: string) {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { org, person } = await params;
   const access = await pageOrgAccess(org, path(org, person));
-  const found = memberOr404(access, person);
+  const found = await memberOr404(access, person);
   return { title: `${found.name || found.email}'s assistant` };
 }
 
@@ -31,6 +31,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function PersonPage({ params }: Props) {
   const { org, person } = await params;
   const access = await pageOrgAccess(org, path(org, person));
-  const found = memberOr404(access, person);
+  const found = await memberOr404(access, person);
   return <PersonView org={access.org.slug} person={found.id} name={found.name || found.email} mine={found.id === access.memberId} />;
 }

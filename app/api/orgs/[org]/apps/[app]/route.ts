@@ -16,7 +16,7 @@ export const GET = withOrg<Params>("view", async ({ params, access }) => Respons
 /** PATCH /api/orgs/{org}/apps/{app}: changes name, URL or header (leaders), then reads it again. */
 export const PATCH = withOrg<Params>("manage", async ({ request, params, access }) => {
   const ctx = orgContext();
-  const before = appFields(ctx, access.org.slug, params.app);
+  const before = await appFields(ctx, access.org.slug, params.app);
   const input = await readJson(request, appUpdate, 64 * 1024);
   if (input.url !== undefined) await assertReadable(input.url);
   await spendOrgCheck(access);
@@ -28,15 +28,15 @@ export const PATCH = withOrg<Params>("manage", async ({ request, params, access 
     ...(input.header !== undefined ? { header: input.header === null ? "removed" : `set (${input.header.name})` } : {}),
     ...(before.header && after.header === null && input.header === undefined ? { header: "dropped: the app moved to another origin" } : {}),
   };
-  recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.edited", app: { id: after.id, name: after.name }, details: changed });
+  await recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.edited", app: { id: after.id, name: after.name }, details: changed });
   return Response.json(after);
 });
 
 /** DELETE /api/orgs/{org}/apps/{app}: 204 once removed (leaders); nothing is read. */
 export const DELETE = withOrg<Params>("manage", async ({ params, access }) => {
   const ctx = orgContext();
-  const app = appFields(ctx, access.org.slug, params.app);
+  const app = await appFields(ctx, access.org.slug, params.app);
   await removeApp(ctx, access.org.slug, params.app);
-  recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.removed", app: { id: app.id, name: app.name } });
+  await recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.removed", app: { id: app.id, name: app.name } });
   return new Response(null, { status: 204 });
 });

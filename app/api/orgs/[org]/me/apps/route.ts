@@ -22,7 +22,7 @@ export const POST = withOrg("personal", async ({ request, access }) => {
   await assertReadable(input.url);
   await spendOrgCheck(access, 1);
   const app = await addApp(ctx, access.org.slug, input, access.actor.id, access.actor.id);
-  recordAudit(ctx.db, {
+  await recordAudit(ctx.db, {
     org: access.org.slug,
     actor: access.actor,
     action: "app.connected",

@@ -14,9 +14,9 @@ type Params = { org: string; member: string };
 /** PATCH /api/orgs/{org}/members/{member} {role}: leaders only; an organisation always keeps a leader. */
 export const PATCH = withOrg<Params>("manage", async ({ request, params, access }) => {
   const { role } = await readJson(request, memberUpdate, 4096);
-  const before = findMember(access, params.member);
+  const before = await findMember(access, params.member);
   const changed = await changeRole(request.headers, access, params.member, role);
-  recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "member.role-changed", member: { id: changed.id, email: changed.email }, details: { from: before.role, to: role } });
+  await recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "member.role-changed", member: { id: changed.id, email: changed.email }, details: { from: before.role, to: role } });
   return Response.json(changed);
 });
 
@@ -24,6 +24,6 @@ export const PATCH = withOrg<Params>("manage", async ({ request, params, access 
 export const DELETE = withOrg<Params>("manage", async ({ request, params, access }) => {
   const removed = await removeMember(request.headers, access, params.member);
   await removePersonalApps(orgContext(), access.org.slug, removed.userId);
-  recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "member.removed", member: { id: removed.id, email: removed.email }, details: { role: removed.role } });
+  await recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "member.removed", member: { id: removed.id, email: removed.email }, details: { role: removed.role } });
   return new Response(null, { status: 204 });
 });

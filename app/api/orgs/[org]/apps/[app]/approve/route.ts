@@ -12,7 +12,7 @@ export const POST = withOrg<{ org: string; app: string }>("manage", async ({ req
   const ctx = orgContext();
   const { tools } = await readJson(request, approveRequest, 1024 * 1024);
   const { app, approved, snapshot } = await approveApp(ctx, access.org.slug, params.app, access.actor.id, tools);
-  recordAudit(ctx.db, {
+  await recordAudit(ctx.db, {
     org: access.org.slug,
     actor: access.actor,
     action: "changes.approved",

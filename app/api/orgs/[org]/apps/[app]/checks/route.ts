@@ -7,5 +7,5 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/apps/{app}/checks?limit=N: the app's checks, newest first. */
 export const GET = withOrg<{ org: string; app: string }>("view", async ({ request, params, access }) =>
-  Response.json({ checks: history(orgContext(), access.org.slug, params.app, historyLimit(request)) }),
+  Response.json({ checks: await history(orgContext(), access.org.slug, params.app, historyLimit(request)) }),
 );

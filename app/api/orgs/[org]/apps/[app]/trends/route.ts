@@ -8,5 +8,5 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/apps/{app}/trends?limit=N: the size and timings of the app's newest reads, oldest first. */
 export const GET = withOrg<{ org: string; app: string }>("view", async ({ request, params, access }) =>
-  Response.json({ points: trends(orgContext(), access.org.slug, params.app, limitParam(request, 100, MAX_TREND_POINTS)) }),
+  Response.json({ points: await trends(orgContext(), access.org.slug, params.app, limitParam(request, 100, MAX_TREND_POINTS)) }),
 );

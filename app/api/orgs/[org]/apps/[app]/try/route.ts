@@ -13,7 +13,7 @@ type Params = { org: string; app: string };
 /** POST /api/orgs/{org}/apps/{app}/try {tool, arguments}: calls the tool (leaders and developers, SPEC §14); 422 naming an argument that does not fit, before any call. */
 export const POST = withOrg<Params>("try", async ({ request, params, access }) => {
   const ctx = orgContext();
-  requireApp(ctx.db, access.org.slug, params.app); // the app's 404 before its body is read
+  await requireApp(ctx.db, access.org.slug, params.app); // the app's 404 before its body is read
   const input = await readJson(request, tryRequest, 1024 * 1024);
   return Response.json(await tryOrgApp(ctx, access.org.slug, params.app, access.actor, input));
 });
@@ -22,5 +22,5 @@ export const POST = withOrg<Params>("try", async ({ request, params, access }) =
 export const GET = withOrg<Params>("try", async ({ request, params, access }) => {
   const tool = new URL(request.url).searchParams.get("tool");
   if (tool === null || tool === "") throw new ApiError("invalid-request", "Name the tool: ?tool=NAME.", { issues: [{ path: ["tool"], message: "Name the tool." }] });
-  return Response.json({ tool: orgToolToTry(orgContext(), access.org.slug, params.app, tool) });
+  return Response.json({ tool: await orgToolToTry(orgContext(), access.org.slug, params.app, tool) });
 });

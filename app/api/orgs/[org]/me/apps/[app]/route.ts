@@ -15,6 +15,6 @@ export const DELETE = withOrg<Params>("personal", async ({ params, access }) => 
   const ctx = orgContext();
   const app = await personalApp(ctx, access.org.slug, access.actor.id, params.app);
   await removeApp(ctx, access.org.slug, params.app, access.actor.id);
-  recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.removed", app: { id: app.id, name: app.name }, details: { personal: true } });
+  await recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.removed", app: { id: app.id, name: app.name }, details: { personal: true } });
   return new Response(null, { status: 204 });
 });
