@@ -1,7 +1,9 @@
 import { defineConfig } from "drizzle-kit";
 
-// `npm run db:generate` writes a versioned migration to drizzle/ after a change to lib/db/schema.ts;
-// the app applies them with drizzle's migrator when it opens the database.
+// After any schema change run both `npm run db:generate` (SQLite, lib/db/schema.ts → drizzle/) and
+// `npm run db:generate:pg` (PostgreSQL, lib/db/schema-pg.ts → drizzle-pg/); lib/db/schema-parity.test.ts
+// fails until both schemas and both migration folders agree. The app applies them with drizzle's
+// migrator when it opens the database.
 export default defineConfig({
   dialect: "sqlite",
   schema: "./lib/db/schema.ts",

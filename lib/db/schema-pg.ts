@@ -1,0 +1,343 @@
+import { bigint, boolean, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+// The PostgreSQL mirror of lib/db/schema.ts: same tables, columns, keys and index names, and the
+// same TypeScript row types (schema-parity.test.ts holds both to that), so the store is written once.
+// Milliseconds are bigint (they exceed int4) read as numbers; JSON stays text, byte for byte.
+// No `server-only` here: drizzle-kit reads this file to generate the migrations in drizzle-pg/.
+
+export const apps = pgTable(
+  "apps",
+  {
+    id: text("id").primaryKey(),
+    org: text("org")
+      .notNull()
+      .references(() => organization.slug, { onDelete: "cascade" }),
+    /**
+     * The account whose personal app this is (SPEC §12): only that person's assistant has it.
+     * Null for the organisation's own apps, which every member's assistant has.
+     */
+    owner: text("owner").references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    headerName: text("header_name"),
+    /** Write-only: read by the check, never answered by the API. */
+    headerValue: text("header_value"),
+    /** Milliseconds since the epoch; the connection order (ties broken by id) that short names depend on. */
+    connectedAt: bigint("connected_at", { mode: "number" }).notNull(),
+    /** When the scheduled re-check is next due, in milliseconds; null until the schedule first places it. */
+    nextCheckAt: bigint("next_check_at", { mode: "number" }),
+  },
+  (t) => [index("apps_org_order").on(t.org, t.connectedAt, t.id), index("apps_next_check").on(t.nextCheckAt)],
+);
+
+/**
+ * What an app listed, stored once however often it is read (SPEC §11): keyed by the SHA-256 of
+ * the canonical JSON (RFC 8785) of its entries as listed.
+ */
+export const snapshots = pgTable("snapshots", {
+  hash: text("hash").primaryKey(),
+  /** The entries array, as canonical JSON. */
+  entries: text("entries").notNull(),
+  tools: bigint("tools", { mode: "number" }).notNull(),
+  chars: bigint("chars", { mode: "number" }).notNull(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * One read of one app: what it listed (a snapshot), why it was unavailable, and its own
+ * timings. Results (names, policies, cards) are computed from snapshots when asked for.
+ */
+export const checkResults = pgTable(
+  "check_results",
+  {
+    id: text("id").primaryKey(),
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    /** When the read started, in milliseconds. */
+    checkedAt: bigint("checked_at", { mode: "number" }).notNull(),
+    /** This app's own read. */
+    durationMs: bigint("duration_ms", { mode: "number" }).notNull(),
+    /** What it listed; null when nothing was read (it could not be reached), or for a check stored before snapshots. */
+    snapshot: text("snapshot").references(() => snapshots.hash),
+    /** `{code, message}` as JSON when unavailable. */
+    unavailable: text("unavailable"),
+    connectMs: bigint("connect_ms", { mode: "number" }),
+    listMs: bigint("list_ms", { mode: "number" }),
+    /** Reading stopped at a bound: the snapshot holds the entries read before it. */
+    stopped: boolean("stopped").notNull().default(false),
+    charsRead: bigint("chars_read", { mode: "number" }),
+    /** The whole result as stored before snapshots (older checks only; null since). */
+    result: text("result"),
+  },
+  (t) => [index("check_results_app_newest").on(t.app, t.checkedAt)],
+);
+
+/** An organisation's settings (SPEC §11): `newTools` is `available` (default) or `wait-for-review`. */
+export const orgSettings = pgTable("org_settings", {
+  org: text("org")
+    .primaryKey()
+    .references(() => organization.slug, { onDelete: "cascade" }),
+  newTools: text("new_tools").notNull().default("available"),
+});
+
+/**
+ * The tools of an app a leader has approved, by name, with the fingerprint approved: a tool is
+ * approved while its fingerprint is the one here (SPEC §11 review).
+ */
+export const toolApprovals = pgTable(
+  "tool_approvals",
+  {
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    approvedAt: bigint("approved_at", { mode: "number" }).notNull(),
+    /** The leader's account id, or null when approved as read (while new tools are available at once). */
+    approvedBy: text("approved_by"),
+  },
+  (t) => [primaryKey({ columns: [t.app, t.name] })],
+);
+
+// ---- Accounts (better-auth's tables: its drizzle adapter finds them by these export names) ----
+
+const stamp = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: stamp("created_at").notNull(),
+  updatedAt: stamp("updated_at").notNull(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: stamp("expires_at").notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: stamp("created_at").notNull(),
+    updatedAt: stamp("updated_at").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    activeOrganizationId: text("active_organization_id"),
+  },
+  (t) => [index("session_user").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: stamp("access_token_expires_at"),
+    refreshTokenExpiresAt: stamp("refresh_token_expires_at"),
+    scope: text("scope"),
+    /** The password's scrypt hash (better-auth's), never the password. */
+    password: text("password"),
+    createdAt: stamp("created_at").notNull(),
+    updatedAt: stamp("updated_at").notNull(),
+  },
+  (t) => [index("account_user").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: stamp("expires_at").notNull(),
+    createdAt: stamp("created_at").notNull(),
+    updatedAt: stamp("updated_at").notNull(),
+  },
+  (t) => [index("verification_identifier").on(t.identifier)],
+);
+
+/** An organisation (better-auth's organization plugin); apps and the audit log hang off its slug, which never changes. */
+export const organization = pgTable("organization", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  logo: text("logo"),
+  createdAt: stamp("created_at").notNull(),
+  metadata: text("metadata"),
+});
+
+/** One role per member: `leader`, `developer` or `support` (lib/auth/roles.ts). */
+export const member = pgTable(
+  "member",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    createdAt: stamp("created_at").notNull(),
+  },
+  (t) => [index("member_org_user").on(t.organizationId, t.userId)],
+);
+
+export const invitation = pgTable(
+  "invitation",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role"),
+    status: text("status").notNull().default("pending"),
+    expiresAt: stamp("expires_at").notNull(),
+    createdAt: stamp("created_at").notNull(),
+    inviterId: text("inviter_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("invitation_org").on(t.organizationId), index("invitation_email").on(t.email)],
+);
+
+/** API keys (better-auth's API-key plugin): only a hash of the key is stored; `metadata.org` names the one organisation it acts in. */
+export const apikey = pgTable(
+  "apikey",
+  {
+    id: text("id").primaryKey(),
+    configId: text("config_id").notNull().default("default"),
+    name: text("name"),
+    start: text("start"),
+    referenceId: text("reference_id").notNull(),
+    prefix: text("prefix"),
+    key: text("key").notNull(),
+    refillInterval: bigint("refill_interval", { mode: "number" }),
+    refillAmount: bigint("refill_amount", { mode: "number" }),
+    lastRefillAt: stamp("last_refill_at"),
+    enabled: boolean("enabled").default(true),
+    rateLimitEnabled: boolean("rate_limit_enabled").default(true),
+    rateLimitTimeWindow: bigint("rate_limit_time_window", { mode: "number" }),
+    rateLimitMax: bigint("rate_limit_max", { mode: "number" }),
+    requestCount: bigint("request_count", { mode: "number" }).default(0),
+    remaining: bigint("remaining", { mode: "number" }),
+    lastRequest: stamp("last_request"),
+    expiresAt: stamp("expires_at"),
+    createdAt: stamp("created_at").notNull(),
+    updatedAt: stamp("updated_at").notNull(),
+    permissions: text("permissions"),
+    metadata: text("metadata"),
+  },
+  (t) => [index("apikey_key").on(t.key), index("apikey_reference").on(t.referenceId)],
+);
+
+/** better-auth's own rate limits (sign-in attempts among them), kept in the database so that they hold across instances. */
+export const rateLimit = pgTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: bigint("count", { mode: "number" }).notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+/** Who changed what in an organisation (SPEC §9): names and emails are copied, so an entry outlives the app or member. */
+export const auditEntries = pgTable(
+  "audit_entries",
+  {
+    id: text("id").primaryKey(),
+    org: text("org")
+      .notNull()
+      .references(() => organization.slug, { onDelete: "cascade" }),
+    at: bigint("at", { mode: "number" }).notNull(),
+    actorId: text("actor_id").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    appId: text("app_id"),
+    appName: text("app_name"),
+    memberId: text("member_id"),
+    memberEmail: text("member_email"),
+    /** JSON, never a secret. */
+    details: text("details"),
+  },
+  (t) => [index("audit_org_newest").on(t.org, t.at)],
+);
+
+/** Check budgets (SPEC §10), as rate-limiter-flexible keeps them: `key` is `account:{id}` or `address:{ip}`, `expire` in ms. */
+export const checkRateLimits = pgTable("check_rate_limits", {
+  key: text("key").primaryKey(),
+  points: bigint("points", { mode: "number" }).notNull().default(0),
+  expire: bigint("expire", { mode: "number" }),
+});
+
+/**
+ * How an app signs in with OAuth (SPEC §17), one row per app once its sign-in is known:
+ * `offered` (it answered 401 with OAuth metadata, nobody has connected it), `connected`
+ * (tokens stored) or `expired` (the tokens could not be renewed: Reconnect). Client
+ * information and tokens are JSON encrypted with lib/secrets.ts; the metadata is public.
+ */
+export const appSignIns = pgTable("app_sign_ins", {
+  app: text("app")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  state: text("state").notNull(),
+  /** The authorization server's issuer that the client and tokens are bound to. */
+  issuer: text("issuer"),
+  /** Protected-resource and authorization-server metadata, as discovered (JSON). */
+  discovery: text("discovery"),
+  /** The client information (id, and secret when there is one), encrypted JSON. */
+  client: text("client"),
+  /** `pre-registered`, `metadata-document` or `dynamic`. */
+  registration: text("registration"),
+  /** The tokens (access, refresh), encrypted JSON; null unless connected. */
+  tokens: text("tokens"),
+  /** When the access token expires, in milliseconds; null when the server did not say. */
+  expiresAt: bigint("expires_at", { mode: "number" }),
+  /** Why the sign-in stopped working, in the leader's words (state `expired`). */
+  failure: text("failure"),
+  connectedBy: text("connected_by"),
+  connectedAt: bigint("connected_at", { mode: "number" }),
+  /** Bumped by every write of tokens: a refresh stores its tokens only over the ones it renewed. */
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+  updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * A sign-in under way (SPEC §17): kept in the database, not in memory, so that the callback
+ * may reach another instance; single-use (deleted as the callback takes it) and short-lived.
+ */
+export const oauthFlows = pgTable(
+  "oauth_flows",
+  {
+    /** SHA-256 (hex) of the `state` sent to the authorization server; the state itself is not stored. */
+    stateHash: text("state_hash").primaryKey(),
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    org: text("org").notNull(),
+    /** The account that started it: only it may finish it. */
+    startedBy: text("started_by").notNull(),
+    issuer: text("issuer").notNull(),
+    discovery: text("discovery").notNull(),
+    /** Encrypted JSON, as in app_sign_ins. */
+    client: text("client").notNull(),
+    registration: text("registration").notNull(),
+    /** The PKCE code verifier, encrypted. */
+    verifier: text("verifier").notNull(),
+    redirectUrl: text("redirect_url").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("oauth_flows_app").on(t.app), index("oauth_flows_expires").on(t.expiresAt)],
+);
