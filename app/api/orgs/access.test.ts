@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeyCreated, auditList, memberList, myOrgs } from "@/lib/schemas/access";
 import { storedApp } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
+import { routeDatabase, orgParams, appParams, memberParams, post, patch, errorOf } from "@/test/route-tests";
 
 // SPEC §9 as the routes answer it: who may do what, through real sign-ups and sessions.
-const dir = mkdtempSync(join(tmpdir(), "theorem-access-"));
-process.env.DATABASE_URL = join(dir, "access.db");
-process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+const database = routeDatabase("access");
 
 const orgsRoute = await import("./route");
 const appsRoute = await import("./[org]/apps/route");
@@ -27,18 +23,11 @@ const settingsRoute = await import("./[org]/settings/route");
 const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const acceptRoute = await import("../invitations/[invitation]/accept/route");
 const checkRoute = await import("../check/route");
-const { getDb } = await import("@/lib/db/client");
 const { getAuth } = await import("@/lib/auth/auth");
 const { joinAs, requestAs, sessionCookie, signUp, TEST_PASSWORD } = await import("@/lib/auth/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs";
-const org = (slug: string) => ({ params: Promise.resolve({ org: slug }) });
-const appOf = (slug: string, app: string) => ({ params: Promise.resolve({ org: slug, app }) });
-const memberOf = (slug: string, member: string) => ({ params: Promise.resolve({ org: slug, member }) });
-const post = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) });
-const patch = (body: unknown) => ({ method: "PATCH", body: JSON.stringify(body) });
-const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 
 const servers: ServedApp[] = [];
 let appUrl = "";
@@ -62,16 +51,12 @@ beforeAll(async () => {
   await joinAs("acme", support, "support");
   // The outsider leads an organisation of their own.
   expect((await orgsRoute.POST(requestAs(outsider, base, post({ name: "Elsewhere", slug: "elsewhere" })))).status).toBe(201);
-  const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Rota", url: appUrl })), org("acme"));
+  const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Rota", url: appUrl })), orgParams("acme"));
   expect(connected.status).toBe(201);
   appId = storedApp.parse(await connected.json()).id;
 }, 30_000);
 
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  getDb().$client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => database.close(servers));
 
 describe("accounts and organisations", () => {
   it("lists the caller's organisations with their role, and makes the creator its leader", async () => {
@@ -85,21 +70,21 @@ describe("accounts and organisations", () => {
     const answers = await Promise.all([
       orgsRoute.GET(requestAs(null, base)),
       orgsRoute.POST(requestAs(null, base, post({ name: "X", slug: "x" }))),
-      appsRoute.GET(requestAs(null, `${base}/acme/apps`), org("acme")),
-      appRoute.DELETE(requestAs(null, `${base}/acme/apps/${appId}`, { method: "DELETE" }), appOf("acme", appId)),
-      auditRoute.GET(requestAs(null, `${base}/acme/audit`), org("acme")),
-      membersRoute.GET(requestAs(null, `${base}/acme/members`), org("acme")),
+      appsRoute.GET(requestAs(null, `${base}/acme/apps`), orgParams("acme")),
+      appRoute.DELETE(requestAs(null, `${base}/acme/apps/${appId}`, { method: "DELETE" }), appParams("acme", appId)),
+      auditRoute.GET(requestAs(null, `${base}/acme/audit`), orgParams("acme")),
+      membersRoute.GET(requestAs(null, `${base}/acme/members`), orgParams("acme")),
     ]);
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 401));
   });
 
   it("answers a non-member exactly as an organisation that does not exist: 404", async () => {
-    const member = await appsRoute.GET(requestAs(outsider, `${base}/acme/apps`), org("acme"));
-    const none = await appsRoute.GET(requestAs(outsider, `${base}/nowhere/apps`), org("nowhere"));
+    const member = await appsRoute.GET(requestAs(outsider, `${base}/acme/apps`), orgParams("acme"));
+    const none = await appsRoute.GET(requestAs(outsider, `${base}/nowhere/apps`), orgParams("nowhere"));
     expect([member.status, none.status]).toEqual([404, 404]);
     expect((await errorOf(member)).message.replace("acme", "?")).toBe((await errorOf(none)).message.replace("nowhere", "?"));
     // Nor can they change anything there.
-    const removed = await appRoute.DELETE(requestAs(outsider, `${base}/acme/apps/${appId}`, { method: "DELETE" }), appOf("acme", appId));
+    const removed = await appRoute.DELETE(requestAs(outsider, `${base}/acme/apps/${appId}`, { method: "DELETE" }), appParams("acme", appId));
     expect(removed.status).toBe(404);
   });
 
@@ -145,30 +130,30 @@ describe("accounts and organisations", () => {
   it("answers 401 once the session is signed out", async () => {
     const fresh = await signUp("leaving@acme.test");
     await joinAs("acme", fresh, "support");
-    expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), org("acme"))).status).toBe(200);
+    expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), orgParams("acme"))).status).toBe(200);
     await getAuth().api.signOut({ headers: new Headers({ cookie: fresh.cookie }) });
-    expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), org("acme"))).status).toBe(401);
+    expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), orgParams("acme"))).status).toBe(401);
   });
 });
 
 describe("the role table (SPEC §9): every role × every kind of action", () => {
   // Each kind of action, as one request; `ok` is the status when it is allowed.
   const actions = {
-    view: { ok: 200, send: (who: TestAccount) => appsRoute.GET(requestAs(who, `${base}/acme/apps`), org("acme")) },
-    "view the audit log": { ok: 200, send: (who: TestAccount) => auditRoute.GET(requestAs(who, `${base}/acme/audit`), org("acme")) },
-    "view the members": { ok: 200, send: (who: TestAccount) => membersRoute.GET(requestAs(who, `${base}/acme/members`), org("acme")) },
-    "re-check an app": { ok: 200, send: (who: TestAccount) => appCheckRoute.POST(requestAs(who, `${base}/acme/apps/${appId}/check`, post({})), appOf("acme", appId)) },
-    "re-check all": { ok: 200, send: (who: TestAccount) => orgChecksRoute.POST(requestAs(who, `${base}/acme/checks`, post({})), org("acme")) },
-    "edit an app": { ok: 200, send: (who: TestAccount) => appRoute.PATCH(requestAs(who, `${base}/acme/apps/${appId}`, patch({ name: "Rota" })), appOf("acme", appId)) },
+    view: { ok: 200, send: (who: TestAccount) => appsRoute.GET(requestAs(who, `${base}/acme/apps`), orgParams("acme")) },
+    "view the audit log": { ok: 200, send: (who: TestAccount) => auditRoute.GET(requestAs(who, `${base}/acme/audit`), orgParams("acme")) },
+    "view the members": { ok: 200, send: (who: TestAccount) => membersRoute.GET(requestAs(who, `${base}/acme/members`), orgParams("acme")) },
+    "re-check an app": { ok: 200, send: (who: TestAccount) => appCheckRoute.POST(requestAs(who, `${base}/acme/apps/${appId}/check`, post({})), appParams("acme", appId)) },
+    "re-check all": { ok: 200, send: (who: TestAccount) => orgChecksRoute.POST(requestAs(who, `${base}/acme/checks`, post({})), orgParams("acme")) },
+    "edit an app": { ok: 200, send: (who: TestAccount) => appRoute.PATCH(requestAs(who, `${base}/acme/apps/${appId}`, patch({ name: "Rota" })), appParams("acme", appId)) },
     "connect an app": {
       ok: 201,
-      send: (who: TestAccount) => appsRoute.POST(requestAs(who, `${base}/acme/apps`, post({ name: `By ${who.email}`, url: appUrl })), org("acme")),
+      send: (who: TestAccount) => appsRoute.POST(requestAs(who, `${base}/acme/apps`, post({ name: `By ${who.email}`, url: appUrl })), orgParams("acme")),
     },
-    "change a setting": { ok: 200, send: (who: TestAccount) => settingsRoute.PATCH(requestAs(who, `${base}/acme/settings`, patch({ newTools: "available" })), org("acme")) },
-    "approve changes": { ok: 200, send: (who: TestAccount) => approveRoute.POST(requestAs(who, `${base}/acme/apps/${appId}/approve`, post({})), appOf("acme", appId)) },
+    "change a setting": { ok: 200, send: (who: TestAccount) => settingsRoute.PATCH(requestAs(who, `${base}/acme/settings`, patch({ newTools: "available" })), orgParams("acme")) },
+    "approve changes": { ok: 200, send: (who: TestAccount) => approveRoute.POST(requestAs(who, `${base}/acme/apps/${appId}/approve`, post({})), appParams("acme", appId)) },
     "invite a member": {
       ok: 201,
-      send: (who: TestAccount) => invitationsRoute.POST(requestAs(who, `${base}/acme/invitations`, post({ email: `guest-of-${who.email}`, role: "support" })), org("acme")),
+      send: (who: TestAccount) => invitationsRoute.POST(requestAs(who, `${base}/acme/invitations`, post({ email: `guest-of-${who.email}`, role: "support" })), orgParams("acme")),
     },
   } as const;
   const allowed: Record<string, readonly string[]> = {
@@ -193,12 +178,12 @@ describe("the role table (SPEC §9): every role × every kind of action", () => 
   });
 
   it("lets no one but a leader remove an app, and a leader's removal lands in the audit log", { timeout: 15_000 }, async () => {
-    const extra = storedApp.parse(await (await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Spare", url: appUrl })), org("acme"))).json());
+    const extra = storedApp.parse(await (await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Spare", url: appUrl })), orgParams("acme"))).json());
     for (const who of [developer, support]) {
-      expect((await appRoute.DELETE(requestAs(who, `${base}/acme/apps/${extra.id}`, { method: "DELETE" }), appOf("acme", extra.id))).status).toBe(403);
+      expect((await appRoute.DELETE(requestAs(who, `${base}/acme/apps/${extra.id}`, { method: "DELETE" }), appParams("acme", extra.id))).status).toBe(403);
     }
-    expect((await appRoute.DELETE(requestAs(leader, `${base}/acme/apps/${extra.id}`, { method: "DELETE" }), appOf("acme", extra.id))).status).toBe(204);
-    const log = auditList.parse(await (await auditRoute.GET(requestAs(support, `${base}/acme/audit?app=${extra.id}`), org("acme"))).json());
+    expect((await appRoute.DELETE(requestAs(leader, `${base}/acme/apps/${extra.id}`, { method: "DELETE" }), appParams("acme", extra.id))).status).toBe(204);
+    const log = auditList.parse(await (await auditRoute.GET(requestAs(support, `${base}/acme/audit?app=${extra.id}`), orgParams("acme"))).json());
     expect(log.entries.map((e) => [e.action, e.actor.email])).toEqual([
       ["app.removed", "leader@acme.test"],
       ["app.connected", "leader@acme.test"],
@@ -208,30 +193,30 @@ describe("the role table (SPEC §9): every role × every kind of action", () => 
 
 describe("members", () => {
   it("keeps the last leader: neither re-roled nor removed (409)", async () => {
-    const list = memberList.parse(await (await membersRoute.GET(requestAs(leader, `${base}/acme/members`), org("acme"))).json());
+    const list = memberList.parse(await (await membersRoute.GET(requestAs(leader, `${base}/acme/members`), orgParams("acme"))).json());
     const me = list.members.find((m) => m.email === "leader@acme.test")!;
-    const demoted = await memberRoute.PATCH(requestAs(leader, `${base}/acme/members/${me.id}`, patch({ role: "support" })), memberOf("acme", me.id));
+    const demoted = await memberRoute.PATCH(requestAs(leader, `${base}/acme/members/${me.id}`, patch({ role: "support" })), memberParams("acme", me.id));
     expect(demoted.status).toBe(409);
-    const removed = await memberRoute.DELETE(requestAs(leader, `${base}/acme/members/${me.id}`, { method: "DELETE" }), memberOf("acme", me.id));
+    const removed = await memberRoute.DELETE(requestAs(leader, `${base}/acme/members/${me.id}`, { method: "DELETE" }), memberParams("acme", me.id));
     expect(removed.status).toBe(409);
   });
 
   it("refuses a role that does not exist (422) and inviting an existing member (409)", async () => {
-    const list = memberList.parse(await (await membersRoute.GET(requestAs(leader, `${base}/acme/members`), org("acme"))).json());
+    const list = memberList.parse(await (await membersRoute.GET(requestAs(leader, `${base}/acme/members`), orgParams("acme"))).json());
     const dev = list.members.find((m) => m.email === "developer@acme.test")!;
-    const bad = await memberRoute.PATCH(requestAs(leader, `${base}/acme/members/${dev.id}`, patch({ role: "owner" })), memberOf("acme", dev.id));
+    const bad = await memberRoute.PATCH(requestAs(leader, `${base}/acme/members/${dev.id}`, patch({ role: "owner" })), memberParams("acme", dev.id));
     expect(bad.status).toBe(422);
-    const again = await invitationsRoute.POST(requestAs(leader, `${base}/acme/invitations`, post({ email: "developer@acme.test", role: "support" })), org("acme"));
+    const again = await invitationsRoute.POST(requestAs(leader, `${base}/acme/invitations`, post({ email: "developer@acme.test", role: "support" })), orgParams("acme"));
     expect(again.status).toBe(409);
   });
 
   it("invites with a role; the invitee signs up, joins with that role, and the audit log says so", async () => {
-    const invited = await invitationsRoute.POST(requestAs(leader, `${base}/acme/invitations`, post({ email: "newcomer@acme.test", role: "developer" })), org("acme"));
+    const invited = await invitationsRoute.POST(requestAs(leader, `${base}/acme/invitations`, post({ email: "newcomer@acme.test", role: "developer" })), orgParams("acme"));
     expect(invited.status).toBe(201);
     const { id, link } = (await invited.json()) as { id: string; link: string };
     expect(link).toContain(`/invite/${id}`);
     const newcomer = await signUp("newcomer@acme.test");
-    expect((await appsRoute.GET(requestAs(newcomer, `${base}/acme/apps`), org("acme"))).status).toBe(404);
+    expect((await appsRoute.GET(requestAs(newcomer, `${base}/acme/apps`), orgParams("acme"))).status).toBe(404);
     // Someone else cannot take the invitation.
     const stolen = await acceptRoute.POST(requestAs(outsider, `http://localhost/api/invitations/${id}/accept`, post({})), { params: Promise.resolve({ invitation: id }) });
     expect(stolen.status).toBe(404);
@@ -239,18 +224,18 @@ describe("members", () => {
     expect(accepted.status).toBe(200);
     const mine = myOrgs.parse(await (await orgsRoute.GET(requestAs(newcomer, base))).json());
     expect(mine.orgs.map((o) => [o.slug, o.role])).toEqual([["acme", "developer"]]);
-    const log = auditList.parse(await (await auditRoute.GET(requestAs(newcomer, `${base}/acme/audit`), org("acme"))).json());
+    const log = auditList.parse(await (await auditRoute.GET(requestAs(newcomer, `${base}/acme/audit`), orgParams("acme"))).json());
     expect(log.entries.map((e) => e.action)).toEqual(expect.arrayContaining(["member.invited", "member.joined"]));
   });
 
   it("changes a role (leader), which then changes what the member may do", async () => {
-    const list = memberList.parse(await (await membersRoute.GET(requestAs(leader, `${base}/acme/members`), org("acme"))).json());
+    const list = memberList.parse(await (await membersRoute.GET(requestAs(leader, `${base}/acme/members`), orgParams("acme"))).json());
     const sup = list.members.find((m) => m.email === "support@acme.test")!;
-    expect((await memberRoute.PATCH(requestAs(leader, `${base}/acme/members/${sup.id}`, patch({ role: "leader" })), memberOf("acme", sup.id))).status).toBe(200);
-    expect((await appRoute.PATCH(requestAs(support, `${base}/acme/apps/${appId}`, patch({ name: "Rota" })), appOf("acme", appId))).status).toBe(200);
-    expect((await memberRoute.PATCH(requestAs(leader, `${base}/acme/members/${sup.id}`, patch({ role: "support" })), memberOf("acme", sup.id))).status).toBe(200);
-    expect((await appRoute.PATCH(requestAs(support, `${base}/acme/apps/${appId}`, patch({ name: "Rota" })), appOf("acme", appId))).status).toBe(403);
-    const log = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/acme/audit?actor=${leader.id}&limit=2`), org("acme"))).json());
+    expect((await memberRoute.PATCH(requestAs(leader, `${base}/acme/members/${sup.id}`, patch({ role: "leader" })), memberParams("acme", sup.id))).status).toBe(200);
+    expect((await appRoute.PATCH(requestAs(support, `${base}/acme/apps/${appId}`, patch({ name: "Rota" })), appParams("acme", appId))).status).toBe(200);
+    expect((await memberRoute.PATCH(requestAs(leader, `${base}/acme/members/${sup.id}`, patch({ role: "support" })), memberParams("acme", sup.id))).status).toBe(200);
+    expect((await appRoute.PATCH(requestAs(support, `${base}/acme/apps/${appId}`, patch({ name: "Rota" })), appParams("acme", appId))).status).toBe(403);
+    const log = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/acme/audit?actor=${leader.id}&limit=2`), orgParams("acme"))).json());
     expect(log.entries.map((e) => [e.action, e.member?.email, e.details])).toEqual([
       ["member.role-changed", "support@acme.test", { from: "leader", to: "support" }],
       ["member.role-changed", "support@acme.test", { from: "support", to: "leader" }],
@@ -260,7 +245,7 @@ describe("members", () => {
 
 describe("API keys", () => {
   it("acts with its creator's role in its own organisation only, and not once revoked", async () => {
-    const made = await keysRoute.POST(requestAs(developer, `${base}/acme/keys`, post({ name: "CI" })), org("acme"));
+    const made = await keysRoute.POST(requestAs(developer, `${base}/acme/keys`, post({ name: "CI" })), orgParams("acme"));
     expect(made.status).toBe(201);
     const key = apiKeyCreated.parse(await made.json());
     const withKey = (url: string, init?: RequestInit) => {
@@ -268,27 +253,27 @@ describe("API keys", () => {
       request.headers.set("x-api-key", key.key);
       return request;
     };
-    expect((await appsRoute.GET(withKey(`${base}/acme/apps`), org("acme"))).status).toBe(200);
+    expect((await appsRoute.GET(withKey(`${base}/acme/apps`), orgParams("acme"))).status).toBe(200);
     // A developer's key may re-check but not connect.
-    expect((await appCheckRoute.POST(withKey(`${base}/acme/apps/${appId}/check`, post({})), appOf("acme", appId))).status).toBe(200);
-    expect((await appsRoute.POST(withKey(`${base}/acme/apps`, post({ name: "Via key", url: appUrl })), org("acme"))).status).toBe(403);
+    expect((await appCheckRoute.POST(withKey(`${base}/acme/apps/${appId}/check`, post({})), appParams("acme", appId))).status).toBe(200);
+    expect((await appsRoute.POST(withKey(`${base}/acme/apps`, post({ name: "Via key", url: appUrl })), orgParams("acme"))).status).toBe(403);
     // Another organisation, even one the creator belongs to, is not the key's.
     await joinAs("elsewhere", developer, "developer");
-    expect((await appsRoute.GET(requestAs(developer, `${base}/elsewhere/apps`), org("elsewhere"))).status).toBe(200);
-    expect((await appsRoute.GET(withKey(`${base}/elsewhere/apps`), org("elsewhere"))).status).toBe(404);
+    expect((await appsRoute.GET(requestAs(developer, `${base}/elsewhere/apps`), orgParams("elsewhere"))).status).toBe(200);
+    expect((await appsRoute.GET(withKey(`${base}/elsewhere/apps`), orgParams("elsewhere"))).status).toBe(404);
     // The list never shows the key itself.
-    const listed = await (await keysRoute.GET(requestAs(developer, `${base}/acme/keys`), org("acme"))).text();
+    const listed = await (await keysRoute.GET(requestAs(developer, `${base}/acme/keys`), orgParams("acme"))).text();
     expect(listed).toContain(key.id);
     expect(listed).not.toContain(key.key);
 
     const revoked = await keyRoute.DELETE(requestAs(developer, `${base}/acme/keys/${key.id}`, { method: "DELETE" }), { params: Promise.resolve({ org: "acme", key: key.id }) });
     expect(revoked.status).toBe(204);
-    const after = await appsRoute.GET(withKey(`${base}/acme/apps`), org("acme"));
+    const after = await appsRoute.GET(withKey(`${base}/acme/apps`), orgParams("acme"));
     expect(after.status).toBe(401);
     expect((await errorOf(after)).message).toMatch(/revoked|expired/);
     const bogus = requestAs(null, `${base}/acme/apps`);
     bogus.headers.set("x-api-key", "not-a-key");
-    expect((await appsRoute.GET(bogus, org("acme"))).status).toBe(401);
+    expect((await appsRoute.GET(bogus, orgParams("acme"))).status).toBe(401);
   });
 });
 

@@ -1,15 +1,14 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInRedirect, storedApp, type StoredApp } from "@/lib/schemas/orgs";
 import { followSignIn, startDemoOAuthApp, startOidcApp, type OAuthApp, type OidcApp } from "@/test/apps/oauth-apps";
+import { routeDatabase, orgParams, appParams, json } from "@/test/route-tests";
 
 // Connect, the callback and Disconnect as Next calls them, against authorization servers this
 // file serves on 127.0.0.1 (SPEC §17).
-const dir = mkdtempSync(join(tmpdir(), "theorem-oauth-"));
-process.env.DATABASE_URL = join(dir, "oauth.db");
-process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+const database = routeDatabase("oauth");
+const { dir } = database;
 process.env.THEOREM_CHECKS_PER_MINUTE = "1000";
 
 const appsRoute = await import("./[org]/apps/route");
@@ -42,17 +41,10 @@ beforeAll(async () => {
   await joinAs("acme", developer, "developer");
 });
 
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  getDb().$client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => database.close(servers));
 
 const base = "http://localhost/api/orgs";
 const CALLBACK = "http://localhost/api/oauth/callback";
-const orgParams = (org: string) => ({ params: Promise.resolve({ org }) });
-const appParams = (org: string, app: string) => ({ params: Promise.resolve({ org, app }) });
-const json = (method: string, body: unknown) => ({ method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 async function demo(): Promise<OAuthApp> {
   const app = await startDemoOAuthApp();

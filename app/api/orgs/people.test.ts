@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appList, storedApp } from "@/lib/schemas/orgs";
 import { lookupAnswer, peopleList, personCheck, planAnswer } from "@/lib/schemas/people";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
+import { routeDatabase, orgParams, json } from "@/test/route-tests";
 
 // People, personal apps, the lookup and the batch plan (SPEC §12–§13), as Next calls the routes,
 // against MCP apps served on 127.0.0.1.
-const dir = mkdtempSync(join(tmpdir(), "theorem-people-"));
-process.env.DATABASE_URL = join(dir, "people.db");
-process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+const database = routeDatabase("people");
 
 const appsRoute = await import("./[org]/apps/route");
 const myAppsRoute = await import("./[org]/me/apps/route");
@@ -66,15 +62,9 @@ beforeAll(async () => {
   await joinAs("other", outsider, "leader");
 });
 
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  getDb().$client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => database.close(servers));
 
 const base = "http://localhost/api/orgs";
-const orgParams = (org: string) => ({ params: Promise.resolve({ org }) });
-const json = (method: string, body: unknown) => ({ method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 async function addOrgApp(name: string, url: string) {
   const response = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, json("POST", { name, url })), orgParams("acme"));

@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ndjsonValues } from "@/lib/ndjson";
 import { auditList } from "@/lib/schemas/access";
 import { appList, changeList, checkHistory, RECHECK_STREAM_TYPE, trendList, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
+import { routeDatabase, orgParams, appParams, json } from "@/test/route-tests";
 
 // The routes as Next calls them, against MCP apps this file serves on 127.0.0.1.
-const dir = mkdtempSync(join(tmpdir(), "theorem-routes-"));
-process.env.DATABASE_URL = join(dir, "routes.db");
-process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+const database = routeDatabase("routes");
 
 const appsRoute = await import("./[org]/apps/route");
 const appRoute = await import("./[org]/apps/[app]/route");
@@ -62,20 +58,9 @@ beforeAll(async () => {
   await joinAs("empty", leader, "leader");
 });
 
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  getDb().$client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => database.close(servers));
 
 const base = "http://localhost/api/orgs";
-const orgParams = (org: string) => ({ params: Promise.resolve({ org }) });
-const appParams = (org: string, app: string) => ({ params: Promise.resolve({ org, app }) });
-const json = (method: string, body: unknown) => ({
-  method,
-  headers: { "content-type": "application/json" },
-  body: typeof body === "string" ? body : JSON.stringify(body),
-});
 const appCount = () => getDb().$client.prepare("SELECT count(*) FROM apps").pluck().get();
 const checkCount = () => getDb().$client.prepare("SELECT count(*) FROM check_results").pluck().get();
 

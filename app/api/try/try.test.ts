@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditList } from "@/lib/schemas/access";
 import { storedApp } from "@/lib/schemas/orgs";
 import { toolToTryAnswer, tryAnswer } from "@/lib/schemas/try";
 import type { ZooApp } from "@/test/apps/http";
 import { startSdkApp, tryServer } from "@/test/apps/sdk-apps";
+import { routeDatabase, orgParams, appParams, post, errorOf } from "@/test/route-tests";
 
 // SPEC §14 through the routes, as Next calls them: who may try, the 422 before any call, the audit log.
-const dir = mkdtempSync(join(tmpdir(), "theorem-try-"));
-process.env.DATABASE_URL = join(dir, "try.db");
-process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+const database = routeDatabase("try");
 
 const orgsRoute = await import("@/app/api/orgs/route");
 const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
@@ -19,16 +15,11 @@ const tryRoute = await import("@/app/api/orgs/[org]/apps/[app]/try/route");
 const auditRoute = await import("@/app/api/orgs/[org]/audit/route");
 const previewRoute = await import("./route");
 const previewToolRoute = await import("./tool/route");
-const { getDb } = await import("@/lib/db/client");
 const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const SECRET = "Bearer try-test-secret";
 const base = "http://localhost/api/orgs";
-const org = (slug: string) => ({ params: Promise.resolve({ org: slug }) });
-const appOf = (slug: string, app: string) => ({ params: Promise.resolve({ org: slug, app }) });
-const post = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) });
-const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string; issues?: { path: unknown[]; message: string }[] } }).error;
 
 let app: ZooApp;
 let leader: TestAccount;
@@ -38,8 +29,8 @@ let outsider: TestAccount;
 let appId = "";
 const calls = () => app.seen.filter((s) => s.endsWith("tools/call")).length;
 const tryAs = (who: TestAccount | null, body: unknown, slug = "acme", id = appId) =>
-  tryRoute.POST(requestAs(who, `${base}/${slug}/apps/${id}/try`, post(body)), appOf(slug, id));
-const audit = async (slug = "acme") => auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/${slug}/audit`), org(slug))).json()).entries;
+  tryRoute.POST(requestAs(who, `${base}/${slug}/apps/${id}/try`, post(body)), appParams(slug, id));
+const audit = async (slug = "acme") => auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/${slug}/audit`), orgParams(slug))).json()).entries;
 
 beforeAll(async () => {
   // The app wants its stored header: a try sends what the store holds, decrypted on its way.
@@ -52,16 +43,12 @@ beforeAll(async () => {
   await joinAs("acme", developer, "developer");
   await joinAs("acme", support, "support");
   expect((await orgsRoute.POST(requestAs(outsider, base, post({ name: "Elsewhere", slug: "elsewhere" })))).status).toBe(201);
-  const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Zoo", url: app.url, header: { name: "Authorization", value: SECRET } })), org("acme"));
+  const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Zoo", url: app.url, header: { name: "Authorization", value: SECRET } })), orgParams("acme"));
   expect(connected.status).toBe(201);
   appId = storedApp.parse(await connected.json()).id;
 }, 30_000);
 
-afterAll(async () => {
-  await app.close();
-  getDb().$client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => database.close([app]));
 
 describe("POST /api/orgs/{org}/apps/{app}/try", () => {
   it.each([
@@ -112,13 +99,13 @@ describe("POST /api/orgs/{org}/apps/{app}/try", () => {
     const gone = tryAnswer.parse(await (await tryAs(leader, { tool: "clock_out", arguments: {} })).json());
     expect(gone).toMatchObject({ outcome: "refused", refused: { code: "unknown-tool" } });
     expect((await audit())[0]?.details).toMatchObject({ tool: "clock_out", outcome: "refused", code: "unknown-tool" });
-    const notJson = await tryRoute.POST(requestAs(leader, `${base}/acme/apps/${appId}/try`, { method: "POST", body: "{nope" }), appOf("acme", appId));
+    const notJson = await tryRoute.POST(requestAs(leader, `${base}/acme/apps/${appId}/try`, { method: "POST", body: "{nope" }), appParams("acme", appId));
     expect(notJson.status).toBe(400);
     expect((await tryAs(leader, { tool: "", arguments: [] })).status).toBe(422);
   });
 
   it("gives the try form the tool as its newest read listed it (support may not)", async () => {
-    const get = (who: TestAccount, tool: string) => tryRoute.GET(requestAs(who, `${base}/acme/apps/${appId}/try?tool=${tool}`), appOf("acme", appId));
+    const get = (who: TestAccount, tool: string) => tryRoute.GET(requestAs(who, `${base}/acme/apps/${appId}/try?tool=${tool}`), appParams("acme", appId));
     const found = toolToTryAnswer.parse(await (await get(developer, "clock_in")).json());
     expect(found.tool).toMatchObject({ name: "clock_in", title: "Clock in", policy: "asks-first", inputSchema: { properties: { hours: { type: "number" } } } });
     expect((await get(developer, "nothing")).status).toBe(404);
@@ -133,7 +120,7 @@ describe("POST /api/try (the preview's URL)", () => {
     const response = await previewRoute.POST(requestAs(outsider, "http://localhost/api/try", post(body({ name: "My app" }))));
     expect(response.status).toBe(200);
     expect(tryAnswer.parse(await response.json())).toMatchObject({ outcome: "answered", content: [{ type: "text", bytes: 1024 }] });
-    const theirs = auditList.parse(await (await auditRoute.GET(requestAs(outsider, `${base}/elsewhere/audit`), org("elsewhere"))).json()).entries;
+    const theirs = auditList.parse(await (await auditRoute.GET(requestAs(outsider, `${base}/elsewhere/audit`), orgParams("elsewhere"))).json()).entries;
     expect(theirs[0]).toMatchObject({ action: "tool.tried", details: { tool: "kilobyte", outcome: "answered", url: new URL(app.url).origin, name: "My app" } });
     expect(JSON.stringify(theirs[0])).not.toContain(SECRET);
   });
