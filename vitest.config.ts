@@ -10,12 +10,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",
     // Never the developer's own database: a test file that stores names its own file, others get memory.
     env: { DATABASE_URL: ":memory:" },
-    // The engine's worker thread is a bundle of its own: built (when stale) before any test runs.
-    globalSetup: ["./test/setup/build-worker.setup.ts"],
+    // The engine's worker thread is a bundle of its own: built (when stale) before any test runs;
+    // one private PostgreSQL serves the run's PostgreSQL tests (test/postgres.ts).
+    globalSetup: ["./test/setup/build-worker.setup.ts", "./test/setup/postgres.setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
