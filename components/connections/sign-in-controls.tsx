@@ -31,7 +31,7 @@ export function signInWords(app: Pick<StoredApp, "signIn" | "header">): { headin
  * leader for the organisation's, the person for their own). Connect sends the browser to the
  * app's sign-in server, which sends it back to this page.
  */
-export function SignInControls({ org, app, canConnect, personal = false }: { org: string; app: StoredApp; canConnect: boolean; personal?: boolean }) {
+export function SignInControls({ org, app, canConnect, personal = false }: { org: string; app: Pick<StoredApp, "id" | "signIn" | "header">; canConnect: boolean; personal?: boolean }) {
   const id = useId();
   const client = useQueryClient();
   const connect = useMutation(connectMutation(client, org, personal));

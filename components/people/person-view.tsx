@@ -9,11 +9,13 @@ import { AddAppForm } from "@/components/connections/add-app-form";
 import { BatchPlan } from "@/components/connections/batch-plan";
 import { LookupBox } from "@/components/connections/lookup-box";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
+import { SignInControls } from "@/components/connections/sign-in-controls";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { personCheckQuery } from "@/lib/queries/people";
+import { myAppsQuery, personCheckQuery } from "@/lib/queries/people";
 import { summaryOf } from "@/lib/schemas/summary";
+import type { ListedApp } from "@/lib/schemas/orgs";
 import type { PersonCheck } from "@/lib/schemas/people";
 
 type PersonApp = PersonCheck["apps"][number];
@@ -25,6 +27,8 @@ type PersonApp = PersonCheck["apps"][number];
  */
 export function PersonView({ org, person, name, mine }: { org: string; person: string; name: string; mine: boolean }) {
   const check = useQuery(personCheckQuery(org, person));
+  // Only on one's own page: the person's own apps with their sign-in (SPEC §17), to connect them.
+  const myApps = useQuery({ ...myAppsQuery(org), enabled: mine });
   const params = useSearchParams();
   const [open, setOpen] = useState<string | null>(() => params.get("app"));
   const orgBase = `/orgs/${encodeURIComponent(org)}`;
@@ -99,12 +103,19 @@ export function PersonView({ org, person, name, mine }: { org: string; person: s
           <h2 className="text-lg font-semibold text-slate-900">
             {shown.name} <span className="font-mono text-base font-normal text-slate-700">{shown.shortName}</span>
           </h2>
+          {mine && shown.personal && <MySignIn org={org} stored={myApps.data?.apps.find((a) => a.id === shown.id)} />}
           <AppCheckBody key={shown.id} app={shown} linked keep={{ app: shown.id }} />
         </section>
       )}
       {apps.some((a) => a.status === "available") && <BatchPlan org={org} apps={apps} person={person} />}
     </div>
   );
+}
+
+/** Connect, Reconnect and Disconnect for one of the person's own apps that signs in with OAuth; nothing for any other. */
+function MySignIn({ org, stored }: { org: string; stored: ListedApp | undefined }) {
+  if (stored === undefined || !stored.personal) return null;
+  return <SignInControls org={org} app={stored} canConnect personal />;
 }
 
 function PersonAppRow({ org, place, app, open, mine, onToggle }: { org: string; place: number; app: PersonApp; open: boolean; mine: boolean; onToggle: () => void }) {
