@@ -2,7 +2,7 @@ import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { databasePath } from "./db/client";
+import { databasePath, isPostgresUrl } from "./db/client";
 
 /**
  * Secrets at rest (stored header values, OAuth tokens and client secrets): AES-256-GCM under a
@@ -51,6 +51,9 @@ function masterKey(): Buffer {
   if (fromEnv !== "") {
     if (!HEX_KEY.test(fromEnv)) throw new Error("THEOREM_SECRET_KEY must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`.");
     source = `env:${fromEnv.toLowerCase()}`;
+  } else if (isPostgresUrl()) {
+    // Every instance on the database must decrypt what another stored: one key, given to all.
+    throw new Error("With PostgreSQL (DATABASE_URL=postgres://…), set THEOREM_SECRET_KEY (64 hex characters, the same for every instance), e.g. from `openssl rand -hex 32`.");
   } else {
     const db = databasePath();
     source = db === ":memory:" ? "memory" : `file:${join(dirname(db), KEY_FILE)}`;

@@ -24,7 +24,7 @@ process.env["THEOREM_RECHECK_MINUTES"] = "0";
 const { buildWorker } = await import("./build-worker.mjs");
 await buildWorker();
 const { getDb } = await import("@/lib/db/client");
-const { member, organization, user } = await import("@/lib/db/schema");
+const { member, organization, user } = await import("@/lib/db/tables");
 const { addApp, listApps } = await import("@/lib/orgs/apps");
 const { lookUpTool } = await import("@/lib/orgs/people");
 const { ensureOrg } = await import("@/lib/orgs/store");

@@ -2,7 +2,7 @@
 // until the test kills it (SIGKILL, mid-write). It gives up by itself after 30 s.
 import { randomUUID } from "node:crypto";
 import { openDatabase, transaction } from "@/lib/db/client";
-import { apps, checkResults, organization } from "@/lib/db/schema";
+import { apps, checkResults, organization } from "@/lib/db/tables";
 
 const path = process.argv[2];
 if (path === undefined) throw new Error("Give the database path.");

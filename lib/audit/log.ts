@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Conn } from "@/lib/db/client";
-import { auditEntries } from "@/lib/db/schema";
+import { auditEntries } from "@/lib/db/tables";
 import type { AuditAction, AuditEntry, AuditQuery } from "@/lib/schemas/access";
 
 /** What one change records (SPEC §9): who, what, when, and the app or member concerned. */

@@ -7,7 +7,8 @@ import { organization } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements, ownerAc } from "better-auth/plugins/organization/access";
 import { getDb, type Db } from "@/lib/db/client";
-import * as schema from "@/lib/db/schema";
+import { isPostgres } from "@/lib/db/client";
+import { schema } from "@/lib/db/tables";
 import { deriveKey } from "@/lib/secrets";
 import { sendInvitation } from "./invitations";
 import { dashboardOrigins } from "./origins";
@@ -35,7 +36,7 @@ function createAuth(db: Db) {
     baseURL: origins[0],
     trustedOrigins: origins,
     secret: deriveKey("auth").toString("hex"),
-    database: drizzleAdapter(db, { provider: "sqlite", schema }),
+    database: drizzleAdapter(db, { provider: isPostgres(db) ? "pg" : "sqlite", schema }),
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD, autoSignIn: true },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     // Sign-in attempts are slowed in every environment, and counted in the database so that

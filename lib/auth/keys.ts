@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
-import { apikey } from "@/lib/db/schema";
+import { apikey } from "@/lib/db/tables";
 import type { ApiKeyView } from "@/lib/schemas/access";
 import { getAuth } from "./auth";
 import type { OrgAccess } from "./workspace";

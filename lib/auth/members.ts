@@ -3,7 +3,7 @@ import { APIError } from "better-auth/api";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
-import { invitation, member, organization, user } from "@/lib/db/schema";
+import { invitation, member, organization, user } from "@/lib/db/tables";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
 import { getAuth } from "./auth";
 import { invitationLink } from "./invitations";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { member, organization } from "@/lib/db/schema";
+import { member, organization } from "@/lib/db/tables";
 import { getAuth } from "./auth";
 import type { Role } from "./roles";
 

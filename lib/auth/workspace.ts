@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { ApiError, handleApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
-import { member, organization, user } from "@/lib/db/schema";
+import { member, organization, user } from "@/lib/db/tables";
 import { orgSlug } from "@/lib/schemas/orgs";
 import { getAuth } from "./auth";
 import { can, parseRole, roleNeeded, type Action, type Role } from "./roles";

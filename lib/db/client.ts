@@ -8,9 +8,13 @@ import { PgDatabase } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
+import { Pool } from "pg";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { encryptSecret } from "../secrets";
 import * as schema from "./schema";
+import * as postgresSchema from "./schema-pg";
 
 /**
  * The database or a transaction on it: what the store's functions read and write through. Every
@@ -21,12 +25,15 @@ import * as schema from "./schema";
 export type Conn = Omit<BaseSQLiteDatabase<"async", unknown, typeof schema>, "transaction" | "run" | "all" | "get" | "values" | "batch">;
 /** An open SQLite database: its queries, and the better-sqlite3 handle under it. */
 export type Db = Conn & { $client: Database.Database };
+/** An open PostgreSQL database: its queries, and the pool of connections under it. */
+export type PostgresDb = Conn & { $client: Pool };
 
 const MIGRATIONS_FOLDER = join(process.cwd(), "drizzle");
+const POSTGRES_MIGRATIONS_FOLDER = join(process.cwd(), "drizzle-pg");
 
-import { databasePath } from "./path";
+import { databasePath, isPostgresUrl } from "./path";
 
-export { databasePath, DEFAULT_DATABASE_PATH } from "./path";
+export { databasePath, DEFAULT_DATABASE_PATH, isPostgresUrl } from "./path";
 
 /**
  * Opens (creating its folder) and migrates a database. WAL lets pages read while a check
@@ -89,16 +96,54 @@ function encryptPlainSecrets(sqlite: Database.Database): void {
   }
 }
 
-const cache = globalThis as typeof globalThis & { __theoremDb?: { path: string; db: Db } };
+/**
+ * Opens a PostgreSQL database (SPEC §16): a pool of `THEOREM_PG_POOL` (10) connections. Its
+ * migrations are applied by `prepareDatabase`, at the server's start, before any request.
+ */
+export function openPostgres(url: string): PostgresDb {
+  const size = Number(process.env.THEOREM_PG_POOL);
+  const pool = new Pool({ connectionString: url, max: Number.isInteger(size) && size > 0 ? size : 10, connectionTimeoutMillis: 10_000 });
+  // An idle connection the server dropped must not bring the process down: the next query reconnects.
+  pool.on("error", (error) => console.error("A PostgreSQL connection failed:", error.message));
+  return drizzlePostgres(pool, { schema: postgresSchema }) as unknown as PostgresDb;
+}
 
-/** The process's one handle (kept on globalThis so that dev reloads of this module do not reopen it). */
+/** Applies PostgreSQL's migrations (drizzle-pg/); several instances starting at once take turns (drizzle's migrator locks). */
+export async function migratePostgresDb(db: PostgresDb): Promise<void> {
+  await migratePostgres(db as unknown as Parameters<typeof migratePostgres>[0], { migrationsFolder: POSTGRES_MIGRATIONS_FOLDER });
+}
+
+/** Makes the process's database ready: PostgreSQL's migrations (SQLite's are applied as it opens). */
+export async function prepareDatabase(): Promise<void> {
+  const db = getDb();
+  if (isPostgres(db)) await migratePostgresDb(db as unknown as PostgresDb);
+}
+
+/** Answers whether the database answers (for GET /api/health). */
+export async function ping(db: Conn = getDb()): Promise<void> {
+  if (isPostgres(db)) await (db as unknown as PostgresDb).$client.query("SELECT 1");
+  else (db as Db).$client.prepare("SELECT 1").get();
+}
+
+type Opened = { url: string; db: Db | PostgresDb };
+const cache = globalThis as typeof globalThis & { __theoremDb?: Opened };
+
+/**
+ * The process's one handle (kept on globalThis so that dev reloads of this module do not reopen
+ * it): PostgreSQL when `DATABASE_URL` is `postgres://…`, else the SQLite file it names. Typed
+ * as SQLite's: the store only uses what both have (see `Conn`).
+ */
 export function getDb(): Db {
-  const path = databasePath();
-  if (cache.__theoremDb?.path !== path) {
-    cache.__theoremDb?.db.$client.close();
-    cache.__theoremDb = { path, db: openDatabase(path) };
+  const url = process.env.DATABASE_URL ?? "";
+  if (cache.__theoremDb?.url !== url) {
+    const previous = cache.__theoremDb?.db;
+    if (previous !== undefined) {
+      if (isPostgres(previous)) void (previous as PostgresDb).$client.end();
+      else (previous as Db).$client.close();
+    }
+    cache.__theoremDb = { url, db: isPostgresUrl(url) ? openPostgres(url) : openDatabase(databasePath(url)) };
   }
-  return cache.__theoremDb.db;
+  return cache.__theoremDb.db as Db;
 }
 
 /** Whether `db` (a database or a transaction) is PostgreSQL: for the few queries that differ. */

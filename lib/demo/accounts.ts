@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, eq } from "drizzle-orm";
 import { transaction, type Conn } from "@/lib/db/client";
-import { account, member, organization, user } from "@/lib/db/schema";
+import { account, member, organization, user } from "@/lib/db/tables";
 import type { Role } from "@/lib/auth/roles";
 import { DEMO_ORG } from "./seed";
 

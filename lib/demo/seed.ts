@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { transaction, type Conn } from "@/lib/db/client";
-import { apps } from "@/lib/db/schema";
+import { apps } from "@/lib/db/tables";
 import { appName, appUrl } from "@/lib/schemas/check";
 import { ensureOrg, orgApps } from "@/lib/orgs/store";
 

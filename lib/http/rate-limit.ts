@@ -1,7 +1,7 @@
 import "server-only";
-import { RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
+import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { ApiError } from "@/lib/api/errors";
-import { getDb, type Db } from "@/lib/db/client";
+import { getDb, isPostgres, type Db } from "@/lib/db/client";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { orgApps } from "@/lib/orgs/store";
 
@@ -29,14 +29,16 @@ export function checkBudgetFromEnv(env = process.env): CheckBudget {
 /** What one request costs. */
 export const checkCost = (urlApps: number) => 1 + urlApps;
 
-type Limiters = { db: Db; budget: CheckBudget; account: RateLimiterSQLite; address: RateLimiterSQLite };
+type Limiters = { db: Db; budget: CheckBudget; account: RateLimiterAbstract; address: RateLimiterAbstract };
 const cache = globalThis as typeof globalThis & { __theoremCheckLimiters?: Limiters };
 
 function limiters(db: Db, budget: CheckBudget): Limiters {
   const current = cache.__theoremCheckLimiters;
   if (current !== undefined && current.db === db && current.budget.perAccount === budget.perAccount && current.budget.perAddress === budget.perAddress) return current;
   const make = (keyPrefix: string, points: number) =>
-    new RateLimiterSQLite({ storeClient: db.$client, storeType: "better-sqlite3", tableName: "check_rate_limits", tableCreated: true, keyPrefix, points, duration: 60 });
+    isPostgres(db)
+      ? new RateLimiterPostgres({ storeClient: db.$client, storeType: "pool", tableName: "check_rate_limits", tableCreated: true, keyPrefix, points, duration: 60 })
+      : new RateLimiterSQLite({ storeClient: db.$client, storeType: "better-sqlite3", tableName: "check_rate_limits", tableCreated: true, keyPrefix, points, duration: 60 });
   const made = { db, budget, account: make("account", budget.perAccount), address: make("address", budget.perAddress) };
   cache.__theoremCheckLimiters = made;
   return made;

@@ -10,7 +10,7 @@ const dir = mkdtempSync(join(tmpdir(), "theorem-oauth-store-"));
 process.env.DATABASE_URL = join(dir, "store.db");
 
 const { getDb } = await import("@/lib/db/client");
-const { apps } = await import("@/lib/db/schema");
+const { apps } = await import("@/lib/db/tables");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { FLOW_TTL_MS, loadSignIn, markExpired, saveConnected, saveFlow, saveRenewed, takeFlow, forgetSignIn } = await import("./store");
 

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { and, eq, inArray, lt } from "drizzle-orm";
 import { transaction, type Conn } from "@/lib/db/client";
-import { apps, appSignIns, oauthFlows } from "@/lib/db/schema";
+import { apps, appSignIns, oauthFlows } from "@/lib/db/tables";
 import { decryptSecret, encryptSecret } from "@/lib/secrets";
 import { discovery as discoverySchema, type Discovery } from "./discovery";
 

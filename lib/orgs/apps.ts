@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
 import { holdLock, transaction, type Conn } from "@/lib/db/client";
-import { apps } from "@/lib/db/schema";
+import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";

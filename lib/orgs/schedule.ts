@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import { transaction } from "@/lib/db/client";
-import { apps } from "@/lib/db/schema";
+import { apps } from "@/lib/db/tables";
 import { rereadApp, type OrgContext } from "./apps";
 import { recheckInterval } from "./limits";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { isPostgres, transaction, type Conn } from "@/lib/db/client";
-import { apps, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/schema";
+import { apps, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";

@@ -1,11 +1,11 @@
-import { getDb } from "@/lib/db/client";
+import { ping } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/health: 200 when the database answers, 503 otherwise. Needs no account: load balancers ask it. */
-export function GET(): Response {
+export async function GET(): Promise<Response> {
   try {
-    getDb().$client.prepare("SELECT 1").get();
+    await ping();
     return Response.json({ ok: true }, { headers: { "cache-control": "no-store" } });
   } catch {
     return Response.json({ ok: false, error: { code: "unavailable", message: "The database does not answer." } }, { status: 503, headers: { "cache-control": "no-store" } });

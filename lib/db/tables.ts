@@ -1,0 +1,31 @@
+import * as pg from "./schema-pg";
+import * as sqlite from "./schema";
+import { isPostgresUrl } from "./path";
+
+/**
+ * The tables the store reads and writes, of the database `DATABASE_URL` names: SQLite's
+ * (lib/db/schema.ts) or PostgreSQL's (lib/db/schema-pg.ts). Both have the same row types (the
+ * parity test holds them to it), so the store is written once against SQLite's types and handed
+ * PostgreSQL's tables at run time.
+ */
+const chosen = (isPostgresUrl() ? pg : sqlite) as unknown as typeof sqlite;
+
+export const schema = chosen;
+export const apps = chosen.apps;
+export const snapshots = chosen.snapshots;
+export const checkResults = chosen.checkResults;
+export const orgSettings = chosen.orgSettings;
+export const toolApprovals = chosen.toolApprovals;
+export const user = chosen.user;
+export const session = chosen.session;
+export const account = chosen.account;
+export const verification = chosen.verification;
+export const organization = chosen.organization;
+export const member = chosen.member;
+export const invitation = chosen.invitation;
+export const apikey = chosen.apikey;
+export const rateLimit = chosen.rateLimit;
+export const auditEntries = chosen.auditEntries;
+export const checkRateLimits = chosen.checkRateLimits;
+export const appSignIns = chosen.appSignIns;
+export const oauthFlows = chosen.oauthFlows;
