@@ -1,30 +1,101 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
  * What the route test files share: a database of their own, named before any route is imported
- * (call `routeDatabase` at the top of the file, then import the routes), the routes' params as
+ * (`await routeDatabase(…)` at the top of the file, then import the routes), the routes' params as
  * Next passes them, request bodies, and the error an answer carries.
+ *
+ * The database is SQLite, or PostgreSQL when the run's project says `THEOREM_TEST_DIALECT=postgres`
+ * (vitest.config.ts runs the route files once on each): a fresh database on the run's private
+ * server (test/postgres.ts), migrated, with the secret key every PostgreSQL instance must be given.
  */
+
+export type Dialect = "sqlite" | "postgres";
 
 export interface RouteDatabase {
   dir: string;
+  dialect: Dialect;
+  /** Runs `text` (with `?` for each parameter, on either dialect) and answers its rows. */
+  query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** The first column of the first row, as a number (a count). */
+  count(text: string, params?: unknown[]): Promise<number>;
+  /** Every byte the database keeps of its rows: the SQLite file and its log, or PostgreSQL's rows as text. */
+  bytes(): Promise<Buffer>;
   /** Closes the database and removes its folder, after the servers the file started. */
   close(servers?: readonly { close(): Promise<void> }[]): Promise<void>;
 }
 
-export function routeDatabase(name: string): RouteDatabase {
+export const testDialect = (): Dialect => (process.env.THEOREM_TEST_DIALECT === "postgres" ? "postgres" : "sqlite");
+
+interface PgClient {
+  query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  end(): Promise<void>;
+}
+interface SqliteClient {
+  prepare(text: string): { reader: boolean; all(...params: unknown[]): unknown[]; run(...params: unknown[]): unknown };
+  pragma(text: string): unknown;
+  close(): void;
+}
+
+async function client(): Promise<{ pg: PgClient } | { sqlite: SqliteClient }> {
+  const { getDb, isPostgres } = await import("@/lib/db/client");
+  const db = getDb();
+  return isPostgres(db) ? { pg: db.$client as unknown as PgClient } : { sqlite: db.$client as unknown as SqliteClient };
+}
+
+export async function routeDatabase(name: string): Promise<RouteDatabase> {
   const dir = mkdtempSync(join(tmpdir(), `theorem-${name}-`));
-  process.env.DATABASE_URL = join(dir, `${name}.db`);
+  const dialect = testDialect();
+  if (dialect === "postgres") {
+    const { freshDatabase, migratePostgres, startPostgres } = await import("./postgres");
+    const server = await startPostgres();
+    process.env.DATABASE_URL = await freshDatabase(server.url);
+    await migratePostgres(process.env.DATABASE_URL);
+    process.env.THEOREM_SECRET_KEY = randomBytes(32).toString("hex");
+  } else {
+    process.env.DATABASE_URL = join(dir, `${name}.db`);
+  }
   // The apps these tests serve listen on loopback, which the address rule otherwise refuses.
   process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+  const query = async (text: string, params: unknown[] = []) => {
+    const c = await client();
+    if ("sqlite" in c) {
+      const statement = c.sqlite.prepare(text);
+      if (!statement.reader) {
+        statement.run(...params);
+        return [];
+      }
+      return statement.all(...params) as Record<string, unknown>[];
+    }
+    let n = 0;
+    return (await c.pg.query(text.replace(/\?/g, () => `$${++n}`), params)).rows;
+  };
   return {
     dir,
+    dialect,
+    query,
+    async count(text, params) {
+      const [row] = await query(text, params);
+      return Number(Object.values(row ?? {})[0]);
+    },
+    async bytes() {
+      const c = await client();
+      if ("sqlite" in c) {
+        c.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+        return Buffer.concat(readdirSync(dir).filter((f) => f.startsWith(`${name}.db`)).map((f) => readFileSync(join(dir, f))));
+      }
+      const tables = (await c.pg.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).rows.map((r) => String(r.tablename));
+      const rows = await Promise.all(tables.map(async (table) => (await c.pg.query(`SELECT t::text AS row FROM "${table}" t`)).rows.map((r) => String(r.row)).join("\n")));
+      return Buffer.from(rows.join("\n"));
+    },
     async close(servers = []) {
       await Promise.all(servers.map((server) => server.close()));
-      const { getDb } = await import("@/lib/db/client");
-      getDb().$client.close();
+      const c = await client();
+      if ("sqlite" in c) c.sqlite.close();
+      else await c.pg.end();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -51,6 +51,8 @@ export async function ensureOrg(db: Conn, slug: string, name: string): Promise<v
     .onConflictDoUpdate({ target: organization.slug, set: { name } });
 }
 
+const wholeMs = (ms: number | null | undefined): number | null => (ms === undefined || ms === null ? null : Math.round(ms));
+
 /**
  * Reads of one app newest first: by time, then (two reads in one millisecond) the one stored
  * last: SQLite's rowid, or on PostgreSQL the id (read ids are random: ties there are arbitrary).
@@ -231,11 +233,12 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
           id: read.id,
           app: read.app,
           checkedAt: read.checkedAt,
-          durationMs: read.durationMs,
+          durationMs: Math.round(read.durationMs),
           snapshot: hash,
           unavailable: listing.unavailable ? JSON.stringify(listing.unavailable) : null,
-          connectMs: listing.timings?.connectMs ?? null,
-          listMs: listing.timings?.listMs ?? null,
+          // Whole milliseconds, as both dialects store them (PostgreSQL's bigint takes no fraction).
+          connectMs: wholeMs(listing.timings?.connectMs),
+          listMs: wholeMs(listing.timings?.listMs),
           stopped: listing.stopped === true,
           charsRead: listing.charsRead ?? null,
           result: null,

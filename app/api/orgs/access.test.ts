@@ -6,7 +6,7 @@ import { serveMcpApp } from "@/test/apps/demo-apps";
 import { routeDatabase, orgParams, appParams, memberParams, post, patch, errorOf } from "@/test/route-tests";
 
 // SPEC §9 as the routes answer it: who may do what, through real sign-ups and sessions.
-const database = routeDatabase("access");
+const database = await routeDatabase("access");
 
 const orgsRoute = await import("./route");
 const appsRoute = await import("./[org]/apps/route");

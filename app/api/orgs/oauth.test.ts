@@ -1,5 +1,3 @@
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInRedirect, storedApp, type StoredApp } from "@/lib/schemas/orgs";
 import { followSignIn, startDemoOAuthApp, startOidcApp, type OAuthApp, type OidcApp } from "@/test/apps/oauth-apps";
@@ -7,8 +5,7 @@ import { routeDatabase, orgParams, appParams, json } from "@/test/route-tests";
 
 // Connect, the callback and Disconnect as Next calls them, against authorization servers this
 // file serves on 127.0.0.1 (SPEC §17).
-const database = routeDatabase("oauth");
-const { dir } = database;
+const database = await routeDatabase("oauth");
 process.env.THEOREM_CHECKS_PER_MINUTE = "1000";
 
 const appsRoute = await import("./[org]/apps/route");
@@ -80,12 +77,6 @@ async function startedUrl(id: string, who = leader, body: unknown = {}): Promise
 const callback = (url: URL | string, who: TestAccount | null = leader) => callbackRoute.GET(requestAs(who, String(url)));
 const reason = (app: StoredApp) => app.lastCheck?.result.unavailable?.message ?? "";
 
-/** Every byte the database keeps (the file and its write-ahead log). */
-function databaseBytes(): Buffer {
-  getDb().$client.pragma("wal_checkpoint(TRUNCATE)");
-  return Buffer.concat(readdirSync(dir).filter((f) => f.startsWith("oauth.db")).map((f) => readFileSync(join(dir, f))));
-}
-
 describe("Connect with the SDK's demo authorization server (the happy path)", () => {
   it("needs sign-in, signs in through the browser's round trip, then lists the app's tools with the token", { timeout: 30_000 }, async () => {
     const server = await demo();
@@ -133,7 +124,7 @@ describe("Connect with the SDK's demo authorization server (the happy path)", ()
     const audit = await (await auditRoute.GET(requestAs(leader, `${base}/acme/audit?app=${added.id}`), orgParams("acme"))).text();
     expect(audit).toContain('"signIn":"connected"');
     expect(audit).not.toContain(token);
-    const bytes = databaseBytes();
+    const bytes = await database.bytes();
     expect(bytes.includes(token)).toBe(false);
     expect(bytes.includes(state)).toBe(false);
   });
@@ -220,8 +211,8 @@ describe("Connect with the SDK's demo authorization server (the happy path)", ()
 
 
 /** Makes the stored access token due for renewal, as time passing would. */
-function dueNow(app: string): void {
-  getDb().$client.prepare("UPDATE app_sign_ins SET expires_at = ? WHERE app = ?").run(Date.now(), app);
+async function dueNow(app: string): Promise<void> {
+  await database.query("UPDATE app_sign_ins SET expires_at = ? WHERE app = ?", [Date.now(), app]);
 }
 
 async function recheck(id: string): Promise<StoredApp> {
@@ -272,14 +263,14 @@ describe("Connect against oidc-provider: refresh, and what a hostile or broken s
     const first = (await loadSignIn(getDb(), app.id))!.tokens!;
     expect(first.refresh_token).toBeTruthy();
 
-    dueNow(app.id);
+    await dueNow(app.id);
     const renewed = await recheck(app.id);
     expect(renewed.lastCheck?.result.status).toBe("available");
     const second = (await loadSignIn(getDb(), app.id))!.tokens!;
     expect(second.access_token).not.toBe(first.access_token);
 
     await server.revokeRefreshTokens();
-    dueNow(app.id);
+    await dueNow(app.id);
     const expired = await recheck(app.id);
     expect(expired.lastCheck?.result.unavailable?.code).toBe("auth-required");
     expect(reason(expired)).toBe("The app's sign-in expired and could not be renewed (the sign-in server answered invalid_grant): use Reconnect to sign in again.");
@@ -290,7 +281,7 @@ describe("Connect against oidc-provider: refresh, and what a hostile or broken s
     const done = await callback(await followSignIn((await startedUrl(app.id)).href, CALLBACK));
     expect(done.headers.get("location")).toContain("signin=connected");
     expect((await getApp(app.id)).lastCheck?.result.status).toBe("available");
-    const bytes = databaseBytes();
+    const bytes = await database.bytes();
     for (const secret of [first.access_token, first.refresh_token!, second.access_token]) expect(bytes.includes(secret)).toBe(false);
   });
 
@@ -344,7 +335,7 @@ describe("Connect against oidc-provider: refresh, and what a hostile or broken s
     expect(app.lastCheck?.result.status).toBe("available");
     expect(server.seen.some((s) => s.startsWith("POST /reg"))).toBe(false);
     expect(JSON.stringify(app)).not.toContain(secret);
-    expect(databaseBytes().includes(secret)).toBe(false);
+    expect((await database.bytes()).includes(secret)).toBe(false);
     const audit = await (await auditRoute.GET(requestAs(leader, `${base}/acme/audit?app=${app.id}`), orgParams("acme"))).text();
     expect(audit).toContain('"registration":"pre-registered"');
     expect(audit).not.toContain(secret);

@@ -7,7 +7,7 @@ import { routeDatabase, orgParams, json } from "@/test/route-tests";
 
 // People, personal apps, the lookup and the batch plan (SPEC §12–§13), as Next calls the routes,
 // against MCP apps served on 127.0.0.1.
-const database = routeDatabase("people");
+const database = await routeDatabase("people");
 
 const appsRoute = await import("./[org]/apps/route");
 const myAppsRoute = await import("./[org]/me/apps/route");
@@ -148,7 +148,7 @@ describe("people and their own apps (SPEC §12)", { timeout: 20_000 }, () => {
     const response = await addMine(developer, "Intranet", "http://10.1.2.3/mcp");
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: { issues: { path: string[] }[] } }).error.issues[0]!.path).toEqual(["url"]);
-    expect(getDb().$client.prepare("SELECT count(*) FROM apps WHERE name = 'Intranet'").pluck().get()).toBe(0);
+    expect(await database.count("SELECT count(*) FROM apps WHERE name = 'Intranet'")).toBe(0);
   });
 
   it("forgets a member's personal apps when they are removed", async () => {
@@ -156,7 +156,7 @@ describe("people and their own apps (SPEC §12)", { timeout: 20_000 }, () => {
     const id = await memberId(leaving);
     const removed = await membersRoute.DELETE(requestAs(leader, `${base}/acme/members/${id}`, { method: "DELETE" }), { params: Promise.resolve({ org: "acme", member: id }) });
     expect(removed.status).toBe(204);
-    const owned = getDb().$client.prepare("SELECT count(*) FROM apps WHERE owner = ?").pluck().get(leaving.id);
+    const owned = await database.count("SELECT count(*) FROM apps WHERE owner = ?", [leaving.id]);
     expect(owned).toBe(0);
   });
 

@@ -7,7 +7,7 @@ import { startSdkApp, tryServer } from "@/test/apps/sdk-apps";
 import { routeDatabase, orgParams, appParams, post, errorOf } from "@/test/route-tests";
 
 // SPEC §14 through the routes, as Next calls them: who may try, the 422 before any call, the audit log.
-const database = routeDatabase("try");
+const database = await routeDatabase("try");
 
 const orgsRoute = await import("@/app/api/orgs/route");
 const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
