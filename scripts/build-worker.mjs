@@ -34,6 +34,8 @@ export async function buildWorker({ force = false } = {}) {
     tsconfig: join(root, "tsconfig.json"),
     // `server-only` marks modules kept out of the browser; a worker thread is server side.
     alias: { "server-only": "./test/setup/server-only-stub.ts" },
+    // Bundled CommonJS (pino, which logs the worker's errors as the routes' are) may `require` Node's own modules.
+    banner: { js: `import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);` },
     logLevel: "warning",
   });
   return outfile;

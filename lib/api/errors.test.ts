@@ -1,6 +1,15 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { sendLogsTo } from "@/lib/log";
 import { ApiError, ERROR_STATUS, handleApiError, withErrors } from "./errors";
+
+let lines: Record<string, unknown>[] = [];
+let restore = () => {};
+function captureLogs() {
+  lines = [];
+  restore = sendLogsTo({ write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+}
+afterEach(() => restore());
 
 describe("handleApiError", () => {
   it.each(Object.entries(ERROR_STATUS))("answers an ApiError %s with status %i and its message", async (code, status) => {
@@ -26,29 +35,52 @@ describe("handleApiError", () => {
     expect(body.error.message).toBe("Give the app a name. (at name) and 1 more.");
   });
 
-  it("answers anything else with a plain 500 and no stack", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      const res = handleApiError(new TypeError("secret detail at /srv/app.js:12"));
-      expect(res.status).toBe(500);
-      const text = await res.text();
-      expect(JSON.parse(text)).toEqual({ error: { code: "internal", message: "Something went wrong on our side." } });
-      expect(text).not.toContain("secret");
-    } finally {
-      log.mockRestore();
-    }
+  it("answers anything else with a plain 500 and no stack, the message going to the log only", async () => {
+    captureLogs();
+    const res = handleApiError(new TypeError("secret detail at /srv/app.js:12"));
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ error: { code: "internal", message: "Something went wrong on our side." } });
+    expect(text).not.toContain("secret");
+    expect(lines).toMatchObject([{ level: "error", err: { type: "TypeError", message: "secret detail at /srv/app.js:12" } }]);
   });
 });
 
 describe("withErrors", () => {
+  const request = (url: string, id?: string) => new Request(url, id === undefined ? {} : { headers: { "x-request-id": id } });
+
   it("passes a good answer through and turns a throw into a JSON answer", async () => {
-    const ok = withErrors(async () => Response.json({ fine: true }));
-    expect(await (await ok()).json()).toEqual({ fine: true });
-    const bad = withErrors(async () => {
+    const ok = withErrors<[Request]>(async () => Response.json({ fine: true }));
+    expect(await (await ok(request("http://localhost/api/fine"))).json()).toEqual({ fine: true });
+    const bad = withErrors<[Request]>(async () => {
       throw new ApiError("not-found", "No such app.");
     });
-    const res = await bad();
+    const res = await bad(request("http://localhost/api/bad"));
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: { code: "not-found", message: "No such app." } });
+  });
+
+  it("logs each request once, at info, with its id, method, path (no query) and status", async () => {
+    captureLogs();
+    const handler = withErrors<[Request]>(async () => new Response(null, { status: 204 }));
+    await handler(request("http://localhost/api/fine?token=t0ken", "req-1"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "info", msg: "request", reqId: "req-1", method: "GET", path: "/api/fine", status: 204 });
+    expect(lines[0]!.durationMs).toEqual(expect.any(Number));
+    expect(JSON.stringify(lines)).not.toContain("t0ken");
+  });
+
+  it("logs an unexpected error with the request's id and message, and the request at error level", async () => {
+    captureLogs();
+    const handler = withErrors<[Request]>(async () => {
+      throw new Error("the database fell over");
+    });
+    const res = await handler(request("http://localhost/api/broken", "req-2"));
+    expect(res.status).toBe(500);
+    expect(await res.text()).not.toContain("fell over");
+    expect(lines).toMatchObject([
+      { level: "error", reqId: "req-2", err: { message: "the database fell over" } },
+      { level: "error", msg: "request", reqId: "req-2", path: "/api/broken", status: 500 },
+    ]);
   });
 });

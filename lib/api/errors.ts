@@ -1,4 +1,7 @@
+import type { Logger } from "pino";
 import { ZodError } from "zod";
+import { logger } from "@/lib/log";
+import { startRequestLog } from "./request-log";
 
 /** The API's error codes and the HTTP status each answers with. */
 export const ERROR_STATUS = {
@@ -33,21 +36,27 @@ export class ApiError extends Error {
   }
 }
 
-/** What an error answers: known errors keep their status, the rest a plain 500 with no detail. */
-export function describeApiError(error: unknown): { status: number; body: ApiErrorBody; headers?: Record<string, string> } {
+/** Where an unexpected error is written: the request's logger, so the line names its id. */
+export type ErrorLog = Pick<Logger, "error">;
+
+/**
+ * What an error answers: known errors keep their status, the rest a plain 500 with no detail,
+ * its message and stack going to `log` only.
+ */
+export function describeApiError(error: unknown, log: ErrorLog = logger): { status: number; body: ApiErrorBody; headers?: Record<string, string> } {
   if (error instanceof ApiError) {
     return { status: ERROR_STATUS[error.code], body: { error: { code: error.code, message: error.message, ...error.details } }, headers: error.headers };
   }
   if (error instanceof ZodError) {
     return { status: 422, body: { error: { code: "invalid-request", message: summariseIssues(error), issues: error.issues } } };
   }
-  console.error("Unexpected error in an API route:", error instanceof Error ? error.message : error);
+  log.error({ err: error }, "Unexpected error in an API route");
   return { status: 500, body: { error: { code: "internal", message: "Something went wrong on our side." } } };
 }
 
 /** Turns anything thrown in a route into an answer, never a stack trace. */
-export function handleApiError(error: unknown): Response {
-  const { status, body, headers } = describeApiError(error);
+export function handleApiError(error: unknown, log?: ErrorLog): Response {
+  const { status, body, headers } = describeApiError(error, log);
   return Response.json(body, { status, ...(headers ? { headers } : {}) });
 }
 
@@ -59,13 +68,17 @@ function summariseIssues(error: ZodError): string {
   return `${first.message}${where}${more}.`.replace(/\.\.$/, ".");
 }
 
-/** Wraps a route handler so that every error becomes a JSON answer, never a stack trace. */
-export function withErrors<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
+/**
+ * Wraps a route handler so that every error becomes a JSON answer, never a stack trace, and the
+ * request is logged once (its id, method, path, status and time).
+ */
+export function withErrors<A extends [Request, ...unknown[]]>(handler: (...args: A) => Promise<Response>) {
   return async (...args: A): Promise<Response> => {
+    const { log, done } = startRequestLog(args[0]);
     try {
-      return await handler(...args);
+      return done(await handler(...args));
     } catch (error) {
-      return handleApiError(error);
+      return done(handleApiError(error, log));
     }
   };
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { logger } from "@/lib/log";
 import { dashboardOrigins } from "./origins";
 
 interface InvitationMail {
@@ -16,13 +17,13 @@ export function invitationLink(id: string): string {
 
 /**
  * Mails the invitation when `SMTP_URL` is set (nodemailer); otherwise writes the link to the
- * server log, where whoever runs the dashboard finds it.
+ * server log (its `link` field), where whoever runs the dashboard finds it.
  */
 export async function sendInvitation(data: InvitationMail): Promise<void> {
   const link = invitationLink(data.id);
   const smtp = process.env.SMTP_URL;
   if (smtp === undefined || smtp.trim() === "") {
-    console.log(`Invitation for ${data.email} to join ${data.organization.name} as ${data.role}: ${link}`);
+    logger.info({ org: data.organization.slug, invitee: data.email, role: data.role, link }, "Invitation not mailed (no SMTP_URL): send its link to the invitee");
     return;
   }
   const { createTransport } = await import("nodemailer");

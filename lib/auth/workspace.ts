@@ -1,6 +1,8 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
+import type { Logger } from "pino";
 import { ApiError, handleApiError } from "@/lib/api/errors";
+import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
 import { getDb } from "@/lib/db/client";
 import { member, organization, user } from "@/lib/db/tables";
 import { orgSlug } from "@/lib/schemas/orgs";
@@ -74,27 +76,34 @@ export async function requireActor(headers: Headers): Promise<Actor> {
   return actor;
 }
 
-/** What an org route's handler is given: the request, its route params and who asks. */
+/** What an org route's handler is given: the request, its route params, who asks, and the request's logger. */
 export interface OrgRouteContext<P> {
   request: Request;
   params: P;
   access: OrgAccess;
+  log: Logger;
 }
 
 /**
  * Wraps an `/api/orgs/{org}/…` handler: 401 without a session or key, 404 for a non-member,
  * 403 (naming the role needed) when the role does not allow `action`; any error becomes JSON.
+ * The request is logged once, with its organisation, app and actor when they are known.
  */
 export function withOrg<P extends { org: string }>(action: Action, handler: (ctx: OrgRouteContext<P>) => Promise<Response>) {
   return async (request: Request, { params }: { params: Promise<P> }): Promise<Response> => {
+    const { log, done } = startRequestLog(request);
+    const fields: RequestFields = {};
     try {
       const resolved = await params;
+      fields.org = resolved.org;
+      if ("app" in resolved && typeof resolved.app === "string") fields.app = resolved.app;
       const actor = await requireActor(request.headers);
+      fields.actor = actor.id;
       const access = await membership(resolved.org, actor);
       requireAction(access, action);
-      return await handler({ request, params: resolved, access });
+      return done(await handler({ request, params: resolved, access, log }), fields);
     } catch (error) {
-      return handleApiError(error);
+      return done(handleApiError(error, log), fields);
     }
   };
 }

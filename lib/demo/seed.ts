@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { transaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
+import { logger } from "@/lib/log";
 import { appName, appUrl } from "@/lib/schemas/check";
 import { ensureOrg, orgApps } from "@/lib/orgs/store";
 
@@ -39,9 +40,9 @@ export function demoAppsFromEnv(value = process.env.THEOREM_DEMO_APPS): DemoApp[
   try {
     const parsed = demoApps.safeParse(JSON.parse(value));
     if (parsed.success) return parsed.data;
-    console.error("THEOREM_DEMO_APPS is not a list of {key, name, url}:", parsed.error.issues[0]?.message);
+    logger.error({ issue: parsed.error.issues[0]?.message }, "THEOREM_DEMO_APPS is not a list of {key, name, url}: no demo apps");
   } catch {
-    console.error("THEOREM_DEMO_APPS is not JSON.");
+    logger.error("THEOREM_DEMO_APPS is not JSON: no demo apps");
   }
   return [];
 }

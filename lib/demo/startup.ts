@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
+import { logger } from "@/lib/log";
 import { recheckOrg } from "@/lib/orgs/apps";
 import { seedDemoAccounts } from "./accounts";
 import { DEMO_ORG, demoAppsFromEnv, seedDemo } from "./seed";
@@ -18,8 +19,8 @@ export async function prepareDemo(env = process.env): Promise<void> {
   if (password !== "") await seedDemoAccounts(db, password);
   if (list.length > 0) {
     void recheckOrg({ db }, DEMO_ORG.slug).then(
-      (checked) => console.log(`Demo organisation checked: ${checked.apps.length} apps.`),
-      (error: unknown) => console.error("Checking the demo organisation failed:", error instanceof Error ? error.message : error),
+      (checked) => logger.info({ org: DEMO_ORG.slug, apps: checked.apps.length }, "Demo organisation checked"),
+      (error: unknown) => logger.error({ org: DEMO_ORG.slug, err: error }, "Checking the demo organisation failed"),
     );
   }
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/api/errors";
 import { recordAudit } from "@/lib/audit/log";
 import type { OrgAccess } from "@/lib/auth/workspace";
+import { logger } from "@/lib/log";
 import { personalApp, recheckApp, rereadApp, getApp, type OrgContext } from "@/lib/orgs/apps";
 import { anyApp, requireApp, requirePersonalApp, type AppRow } from "@/lib/orgs/store";
 import type { SignInStart, StoredApp } from "@/lib/schemas/orgs";
@@ -81,7 +82,7 @@ export async function callback(ctx: OrgContext, query: URLSearchParams, authoriz
       await reread(ctx, row);
     } catch (error) {
       // The sign-in is stored: the page says what the read found, or the next check does.
-      console.error(`Reading app ${row.id} after its sign-in failed:`, error instanceof Error ? error.message : error);
+      logger.error({ org: row.org, app: row.id, err: error }, "Reading an app after its sign-in failed");
     }
   }
   return { ...finished, row };

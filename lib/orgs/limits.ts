@@ -1,3 +1,5 @@
+import { logger } from "@/lib/log";
+
 /** How many checks a history request answers by default, and at most. */
 export const DEFAULT_HISTORY = 20;
 export const MAX_HISTORY = 100;
@@ -12,7 +14,7 @@ export function recheckInterval(value = process.env.THEOREM_RECHECK_MINUTES): nu
   if (value === undefined || value.trim() === "") return 60 * 60_000;
   const minutes = Number(value);
   if (!Number.isFinite(minutes) || minutes < 0) {
-    console.error(`THEOREM_RECHECK_MINUTES is not a number of minutes (${JSON.stringify(value)}): checking every 60 minutes.`);
+    logger.warn({ value }, "THEOREM_RECHECK_MINUTES is not a number of minutes: checking every 60 minutes");
     return 60 * 60_000;
   }
   return Math.round(minutes * 60_000);

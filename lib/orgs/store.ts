@@ -9,6 +9,7 @@ import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
 import type { NewTools, Org } from "@/lib/schemas/orgs";
 import { orgSlug } from "@/lib/schemas/orgs";
+import { logger } from "@/lib/log";
 import { decryptSecret } from "@/lib/secrets";
 import { isObject } from "@/lib/json-text";
 
@@ -134,7 +135,7 @@ function headerSecret(row: AppRow): string | null {
   try {
     return decryptSecret(row.headerValue);
   } catch (error) {
-    console.error(`The stored header of app ${row.id} is not sent:`, error instanceof Error ? error.message : error);
+    logger.error({ org: row.org, app: row.id, err: error }, "The stored header of an app cannot be decrypted: it is not sent");
     return null;
   }
 }

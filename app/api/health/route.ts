@@ -1,13 +1,14 @@
+import { withErrors } from "@/lib/api/errors";
 import { ping } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/health: 200 when the database answers, 503 otherwise. Needs no account: load balancers ask it. */
-export async function GET(): Promise<Response> {
+export const GET = withErrors<[Request]>(async () => {
   try {
     await ping();
     return Response.json({ ok: true }, { headers: { "cache-control": "no-store" } });
   } catch {
     return Response.json({ ok: false, error: { code: "unavailable", message: "The database does not answer." } }, { status: 503, headers: { "cache-control": "no-store" } });
   }
-}
+});

@@ -1,4 +1,5 @@
 import { ApiError, describeApiError } from "@/lib/api/errors";
+import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
 import { actorFrom, membership, requireAction } from "@/lib/auth/workspace";
 import { callback } from "@/lib/oauth/connect";
 import { dashboardOrigin } from "@/lib/oauth/dashboard";
@@ -25,12 +26,17 @@ function page(status: number, message: string, origin: string): Response {
  * Goes back to the app's page, which shows what the read with the new sign-in found.
  */
 export async function GET(request: Request): Promise<Response> {
+  const requestLog = startRequestLog(request);
+  const fields: RequestFields = {};
   const url = new URL(request.url);
   const origin = dashboardOrigin(request.url);
   const ctx = orgContext();
   try {
     const actor = await actorFrom(request.headers).catch(() => null);
+    if (actor !== null) fields.actor = actor.id;
     const done = await callback(ctx, url.searchParams, async (flow, row) => {
+      fields.org = flow.org;
+      fields.app = row.id;
       if (actor === null || actor.id !== flow.startedBy) throw new SignInFailure("not-allowed", "This sign-in was started by someone else, or you are signed out of the dashboard: sign in, go back to the app and use Connect again.");
       const access = await membership(flow.org, actor);
       requireAction(access, row.owner === null ? "manage" : "personal");
@@ -39,10 +45,10 @@ export async function GET(request: Request): Promise<Response> {
     });
     const where =
       done.row.owner === null ? `/orgs/${encodeURIComponent(done.row.org)}/connections/${encodeURIComponent(done.row.id)}` : `/orgs/${encodeURIComponent(done.row.org)}/me`;
-    return Response.redirect(`${origin}${where}?signin=${done.ok ? "connected" : "failed"}`, 303);
+    return requestLog.done(Response.redirect(`${origin}${where}?signin=${done.ok ? "connected" : "failed"}`, 303), fields);
   } catch (error) {
-    if (error instanceof SignInFailure) return page(error.kind === "not-allowed" ? 403 : 400, error.message, origin);
-    const { status, body } = describeApiError(error);
-    return page(status, body.error.message, origin);
+    if (error instanceof SignInFailure) return requestLog.done(page(error.kind === "not-allowed" ? 403 : 400, error.message, origin), fields);
+    const { status, body } = describeApiError(error, requestLog.log);
+    return requestLog.done(page(status, body.error.message, origin), fields);
   }
 }

@@ -17,7 +17,7 @@ export const GET = withOrg("view", async ({ request, access }) =>
  * POST /api/orgs/{org}/checks: re-checks every app; answers the list. Asked for
  * `application/x-ndjson`, it streams a line per app as its read ends, then the list.
  */
-export const POST = withOrg("recheck", async ({ request, access }) => {
+export const POST = withOrg("recheck", async ({ request, access, log }) => {
   const org = access.org.slug;
   const ctx = orgContext();
   await spendOrgCheck(access);
@@ -40,7 +40,7 @@ export const POST = withOrg("recheck", async ({ request, access }) => {
       void recheckOrg(ctx, org, (app, listing) => send({ type: "read", app, unavailable: listing.unavailable ?? null, timings: listing.timings ?? null }))
         .then(
           (list) => send({ type: "done", list }),
-          (error: unknown) => send({ type: "error", error: describeApiError(error).body.error }),
+          (error: unknown) => send({ type: "error", error: describeApiError(error, log).body.error }),
         )
         .finally(() => {
           if (open) controller.close();
