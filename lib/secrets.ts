@@ -2,7 +2,7 @@ import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { databasePath, isPostgresUrl } from "./db/client";
+import { databasePath, isPostgresUrl } from "./db/path";
 
 /**
  * Secrets at rest (stored header values, OAuth tokens and client secrets): AES-256-GCM under a

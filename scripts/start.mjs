@@ -35,6 +35,12 @@ function isFresh(dir) {
 }
 
 await buildWorker();
+const { databasePath, isPostgresUrl } = await import(databasePathFile);
+// SPEC §16: every instance on one PostgreSQL must decrypt what another stored, so the key is given, not made.
+if (isPostgresUrl() && !/^[0-9a-f]{64}$/i.test(process.env.THEOREM_SECRET_KEY?.trim() ?? "")) {
+  console.error("With PostgreSQL (DATABASE_URL=postgres://…), set THEOREM_SECRET_KEY to 64 hex characters, the same for every instance, e.g. from `openssl rand -hex 32`.");
+  process.exit(1);
+}
 if (!isFresh(distDir)) {
   // Another folder's fresh build (`npm start`'s .next, a test run's .next-e2e) is the same
   // build: copying it takes seconds where building takes minutes.
@@ -51,8 +57,8 @@ if (!isFresh(distDir)) {
 }
 
 // E2E_FRESH_DB=1 (the Playwright web server): every run starts from an empty database.
-if (process.env.E2E_FRESH_DB === "1") {
-  const file = (await import(databasePathFile)).databasePath();
+if (process.env.E2E_FRESH_DB === "1" && !isPostgresUrl()) {
+  const file = databasePath();
   if (file !== ":memory:") for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
 }
 
@@ -73,6 +79,8 @@ const server = spawn(next, ["start", "-p", port, "-H", host], {
   env: {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
+    // The dashboard drains itself on SIGTERM (lib/server/lifecycle.ts): Next must not exit first.
+    NEXT_MANUAL_SIG_HANDLE: "1",
     THEOREM_URL: process.env.THEOREM_URL || origin,
     ...(demo ? { THEOREM_DEMO_APPS: JSON.stringify(demo.apps), THEOREM_DEMO_PASSWORD: demoPassword, CHECK_ALLOW_HOSTS: allowHosts } : {}),
   },

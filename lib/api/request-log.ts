@@ -2,6 +2,7 @@ import "server-only";
 import type { Logger } from "pino";
 import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/http/request-id";
 import { logWith } from "@/lib/log";
+import { requestStarted } from "@/lib/server/drain";
 
 /** What a request's line says besides the request itself, when the route knows it. */
 export interface RequestFields {
@@ -25,11 +26,14 @@ export interface RequestLog {
  */
 export function startRequestLog(request: Request): RequestLog {
   const started = performance.now();
+  // Counted until its answer is made, so that a shutdown waits for it (lib/server/lifecycle.ts).
+  const ended = requestStarted();
   const reqId = requestIdOf(request.headers.get(REQUEST_ID_HEADER));
   const log = logWith({ reqId });
   return {
     log,
     done(response, fields = {}) {
+      ended();
       const line = { method: request.method, path: pathOf(request.url), status: response.status, durationMs: Math.round(performance.now() - started), ...fields };
       if (response.status >= 500) log.error(line, "request");
       else log.info(line, "request");

@@ -12,7 +12,8 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import { Pool } from "pg";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { encryptSecret } from "../secrets";
+import { errorField, logger } from "../log";
+import { deriveKey, encryptSecret } from "../secrets";
 import * as schema from "./schema";
 import * as postgresSchema from "./schema-pg";
 
@@ -104,17 +105,28 @@ export function openPostgres(url: string): PostgresDb {
   const size = Number(process.env.THEOREM_PG_POOL);
   const pool = new Pool({ connectionString: url, max: Number.isInteger(size) && size > 0 ? size : 10, connectionTimeoutMillis: 10_000 });
   // An idle connection the server dropped must not bring the process down: the next query reconnects.
-  pool.on("error", (error) => console.error("A PostgreSQL connection failed:", error.message));
+  pool.on("error", (error) => logger.warn({ err: errorField(error) }, "An idle PostgreSQL connection failed"));
   return drizzlePostgres(pool, { schema: postgresSchema }) as unknown as PostgresDb;
 }
 
-/** Applies PostgreSQL's migrations (drizzle-pg/); several instances starting at once take turns (drizzle's migrator locks). */
+/** Applies PostgreSQL's migrations (drizzle-pg/); instances starting at once take turns, under a session advisory lock. */
 export async function migratePostgresDb(db: PostgresDb): Promise<void> {
-  await migratePostgres(db as unknown as Parameters<typeof migratePostgres>[0], { migrationsFolder: POSTGRES_MIGRATIONS_FOLDER });
+  const lock = await db.$client.connect();
+  try {
+    await lock.query("SELECT pg_advisory_lock(hashtextextended('theorem:migrations', 0))");
+    await migratePostgres(db as unknown as Parameters<typeof migratePostgres>[0], { migrationsFolder: POSTGRES_MIGRATIONS_FOLDER });
+  } finally {
+    await lock.query("SELECT pg_advisory_unlock(hashtextextended('theorem:migrations', 0))").catch(() => undefined);
+    lock.release();
+  }
 }
 
-/** Makes the process's database ready: PostgreSQL's migrations (SQLite's are applied as it opens). */
+/**
+ * Makes the process's database ready: PostgreSQL's migrations (SQLite's are applied as it opens).
+ * The secret key is asked for first, so that a server without one refuses to start, saying why.
+ */
 export async function prepareDatabase(): Promise<void> {
+  deriveKey("secrets");
   const db = getDb();
   if (isPostgres(db)) await migratePostgresDb(db as unknown as PostgresDb);
 }
@@ -144,6 +156,15 @@ export function getDb(): Db {
     cache.__theoremDb = { url, db: isPostgresUrl(url) ? openPostgres(url) : openDatabase(databasePath(url)) };
   }
   return cache.__theoremDb.db as Db;
+}
+
+/** Closes the process's database (at shutdown): PostgreSQL's pool ends once its queries are done. */
+export async function closeDatabase(): Promise<void> {
+  const opened = cache.__theoremDb;
+  if (opened === undefined) return;
+  cache.__theoremDb = undefined;
+  if (isPostgres(opened.db)) await (opened.db as PostgresDb).$client.end();
+  else (opened.db as Db).$client.close();
 }
 
 /** Whether `db` (a database or a transaction) is PostgreSQL: for the few queries that differ. */

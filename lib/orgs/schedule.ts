@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import { transaction } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
+import { errorField, logger } from "@/lib/log";
 import { rereadApp, type OrgContext } from "./apps";
 import { recheckInterval } from "./limits";
 
@@ -20,24 +21,29 @@ export async function placeNewApps(ctx: OrgContext, interval: number, now: numbe
   });
 }
 
+/** An app claimed for a scheduled re-check. */
+export interface DueApp {
+  id: string;
+  org: string;
+}
+
 /**
- * Re-checks the apps due at `now`, one after another, and answers how many were read. Each is
- * given its next due time before any is read, so that a read that fails or takes long is not
- * started again by the next tick, nor by a run beside this one.
+ * Claims up to `max` apps due at `now` and gives each its next due time, all at once, before any
+ * is read: a read that fails or takes long is not started again by the next tick, and a claim
+ * beside this one (in this process or another instance) finds none of them due, as each is
+ * claimed only while still due.
  */
-export async function runDue(ctx: OrgContext, interval: number, now: number, max = 50): Promise<number> {
-  if (interval <= 0) return 0;
+export async function claimDue(ctx: OrgContext, interval: number, now: number, max = 50): Promise<DueApp[]> {
+  if (interval <= 0) return [];
   await placeNewApps(ctx, interval, now);
-  // Claimed all at once, before any is read: a second run at the same moment (in this process or
-  // another instance) finds none of them due, as each is claimed only while still due.
-  const due = await transaction(ctx.db, async (tx) => {
+  return transaction(ctx.db, async (tx) => {
     const found = await tx
       .select({ id: apps.id, org: apps.org, nextCheckAt: apps.nextCheckAt })
       .from(apps)
       .where(lte(apps.nextCheckAt, now))
       .orderBy(asc(apps.nextCheckAt))
       .limit(max);
-    const claimed: typeof found = [];
+    const claimed: DueApp[] = [];
     for (const app of found) {
       // Keep its place in the spread: the next read is one interval after the one that was due.
       const next = Math.max((app.nextCheckAt ?? now) + interval, now + 1);
@@ -46,34 +52,48 @@ export async function runDue(ctx: OrgContext, interval: number, now: number, max
         .set({ nextCheckAt: next })
         .where(and(eq(apps.id, app.id), lte(apps.nextCheckAt, now)))
         .returning({ id: apps.id });
-      if (won.length > 0) claimed.push(app);
+      if (won.length > 0) claimed.push({ id: app.id, org: app.org });
     }
     return claimed;
   });
+}
+
+/** Re-checks the apps due at `now`, one after another, and answers how many were read (the embedded default). */
+export async function runDue(ctx: OrgContext, interval: number, now: number, max = 50): Promise<number> {
   let read = 0;
-  for (const app of due) {
+  for (const app of await claimDue(ctx, interval, now, max)) {
     try {
       await rereadApp(ctx, app.org, app.id);
       read++;
     } catch (error) {
       // Removed meanwhile, or the read itself broke: the app is tried again next interval.
-      console.error(`The scheduled re-check of app ${app.id} failed:`, error instanceof Error ? error.message : error);
+      logger.error({ org: app.org, app: app.id, err: errorField(error) }, "A scheduled re-check failed");
     }
   }
   return read;
 }
 
-/** Starts the schedule in this process: a tick every `tickMs` runs what is due (never two ticks at once). Answers a stop. */
-export function startSchedule(ctx: OrgContext, interval = recheckInterval(), tickMs = Math.min(30_000, Math.max(1000, Math.floor(interval / 20)))): () => void {
-  if (interval <= 0) return () => {};
-  let running = false;
+/** How often a process looks for due apps: a twentieth of the interval, between 1 s and 30 s. */
+export const tickOf = (interval: number) => Math.min(30_000, Math.max(1000, Math.floor(interval / 20)));
+
+/** Runs `tick` every `tickMs`, never two at once; answers a stop that waits for the running one. */
+export function every(tickMs: number, tick: () => Promise<unknown>, what: string): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    void runDue(ctx, interval, Date.now())
-      .catch((error: unknown) => console.error("Scheduled re-checks failed:", error instanceof Error ? error.message : error))
-      .finally(() => (running = false));
+    if (running !== null) return;
+    running = tick()
+      .catch((error: unknown) => logger.error({ err: errorField(error) }, what))
+      .finally(() => (running = null));
   }, tickMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/** Starts the embedded schedule in this process: a tick every `tickMs` reads what is due. Answers a stop. */
+export function startSchedule(ctx: OrgContext, interval = recheckInterval(), tickMs = tickOf(interval)): () => Promise<void> {
+  if (interval <= 0) return async () => {};
+  return every(tickMs, () => runDue(ctx, interval, Date.now()), "Scheduled re-checks failed");
 }

@@ -1,0 +1,166 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import type { LiveApp } from "@/lib/mcp/read-app";
+import { freshDatabase, migratePostgres, startPostgres, type TestPostgres } from "@/test/postgres";
+
+// Scheduled re-checks as jobs on PostgreSQL (SPEC §16): two "instances" (each its own pool, its
+// own pg-boss and its own reader) over one database, on a short interval, with apps read inline.
+const server: TestPostgres = await startPostgres();
+// The store takes PostgreSQL's tables when DATABASE_URL names PostgreSQL as it is first loaded.
+process.env.DATABASE_URL = server.url;
+process.env.THEOREM_SECRET_KEY = randomBytes(32).toString("hex");
+afterAll(async () => {
+  await server.stop();
+});
+
+const { openPostgres } = await import("@/lib/db/client");
+const { addApp } = await import("./apps");
+const { startRecheckJobs } = await import("./jobs");
+const { ensureOrg } = await import("./store");
+type Reader = (app: LiveApp) => Promise<{ name: string; entries: unknown[] }>;
+
+interface Instance {
+  name: string;
+  jobs: Awaited<ReturnType<typeof startRecheckJobs>>;
+  close(): Promise<void>;
+}
+
+async function database(): Promise<string> {
+  const url = await freshDatabase(server.url);
+  await migratePostgres(url);
+  return url;
+}
+
+async function instance(name: string, url: string, read: Reader, options: Partial<Parameters<typeof startRecheckJobs>[1]> = {}): Promise<Instance> {
+  const db = openPostgres(url);
+  const jobs = await startRecheckJobs({ db, read }, { connectionString: url, interval: 60_000, tickMs: 100, pollingIntervalSeconds: 0.5, ...options });
+  return {
+    name,
+    jobs,
+    async close() {
+      await jobs.stop(1000);
+      await (db.$client as unknown as { end(): Promise<void> }).end();
+    },
+  };
+}
+
+/** Connects `names` to a new organisation, read once inline, and answers their ids by URL. */
+async function connect(url: string, org: string, names: string[]): Promise<Map<string, string>> {
+  const db = openPostgres(url);
+  try {
+    await ensureOrg(db, org, org);
+    const ids = new Map<string, string>();
+    const listed: Reader = async (app) => ({ name: app.name, entries: [{ name: "hours" }] });
+    for (const name of names) {
+      const app = await addApp({ db, read: listed }, org, { name, url: `http://${name}.test/mcp` });
+      ids.set(`http://${name}.test/mcp`, app.id);
+    }
+    return ids;
+  } finally {
+    await (db.$client as unknown as { end(): Promise<void> }).end();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`Not within ${timeoutMs} ms: ${what}`);
+    await sleep(100);
+  }
+}
+
+describe("scheduled re-checks as jobs, with two instances", () => {
+  it("reads each app once per interval, whichever instance runs it", { timeout: 40_000 }, async () => {
+    const url = await database();
+    const names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"];
+    await connect(url, "acme", names);
+    // Not on the schedule yet: each is placed somewhere in the first interval.
+    await sql(url, "UPDATE apps SET next_check_at = NULL", []);
+    const interval = 2_000;
+    const reads: { url: string; by: string; at: number }[] = [];
+    const reader = (by: string): Reader => async (app) => {
+      reads.push({ url: app.url, by, at: Date.now() });
+      return { name: app.name, entries: [{ name: "hours" }] };
+    };
+    const started = Date.now();
+    const [a, b] = await Promise.all([instance("a", url, reader("a"), { interval }), instance("b", url, reader("b"), { interval })]);
+    try {
+      await sleep(3 * interval + 500);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    const elapsed = Date.now() - started;
+    for (const name of names) {
+      const times = reads.filter((r) => r.url === `http://${name}.test/mcp`).map((r) => r.at);
+      // Placed somewhere in the first interval, then once each interval: 3 or 4 reads in 3.x intervals, never 6+.
+      expect(times.length, `${name} read ${times.length} times in ${elapsed} ms`).toBeGreaterThanOrEqual(Math.floor(elapsed / interval) - 1);
+      expect(times.length, `${name} read ${times.length} times in ${elapsed} ms`).toBeLessThanOrEqual(Math.ceil(elapsed / interval));
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThan(interval * 0.6);
+    }
+    // Both instances took part.
+    expect(new Set(reads.map((r) => r.by))).toEqual(new Set(["a", "b"]));
+  });
+
+  it("retries a job that failed, with back-off, until it is read", { timeout: 40_000 }, async () => {
+    const url = await database();
+    const ids = await connect(url, "beta", ["flaky"]);
+    const attempts: number[] = [];
+    const flaky: Reader = async (app) => {
+      attempts.push(Date.now());
+      if (attempts.length <= 2) throw new Error("the database went away");
+      return { name: app.name, entries: [{ name: "hours" }] };
+    };
+    const a = await instance("a", url, flaky, { interval: 600_000, retryDelaySeconds: 1 });
+    try {
+      await sql(url, "UPDATE apps SET next_check_at = 0 WHERE id = $1", [ids.get("http://flaky.test/mcp")]);
+      await until("the third attempt", () => attempts.length >= 3, 20_000);
+    } finally {
+      await a.close();
+    }
+    expect(attempts).toHaveLength(3);
+    // Back-off: the second wait is longer than the first.
+    const [first, second, third] = attempts as [number, number, number];
+    expect(second - first).toBeGreaterThanOrEqual(900);
+    expect(third - second).toBeGreaterThan(second - first);
+    // The read that worked is stored: the app has its inline read and this one.
+    expect(await sql(url, "SELECT count(*)::int AS n FROM check_results WHERE app = $1", [ids.get("http://flaky.test/mcp")])).toEqual([{ n: 2 }]);
+  });
+
+  it("runs again elsewhere a job whose instance stopped mid-read", { timeout: 40_000 }, async () => {
+    const url = await database();
+    const ids = await connect(url, "gamma", ["stuck"]);
+    const by: string[] = [];
+    const hangs: Reader = () => {
+      by.push("a");
+      return new Promise(() => {});
+    };
+    const a = await instance("a", url, hangs, { interval: 600_000, retryDelaySeconds: 1 });
+    await sql(url, "UPDATE apps SET next_check_at = 0 WHERE id = $1", [ids.get("http://stuck.test/mcp")]);
+    await until("instance a taking the job", () => by.length === 1, 10_000);
+    const b = await instance("b", url, async (app) => {
+      by.push("b");
+      return { name: app.name, entries: [] };
+    }, { interval: 600_000 });
+    try {
+      // a stops while its read hangs: past its grace the job is failed, and b runs it.
+      await a.close();
+      await until("instance b running the job", () => by.includes("b"), 15_000);
+    } finally {
+      await b.close();
+    }
+    expect(by).toEqual(["a", "b"]);
+  });
+});
+
+async function sql(url: string, text: string, params: unknown[]): Promise<unknown[]> {
+  const { Client } = await import("pg");
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}

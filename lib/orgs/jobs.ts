@@ -1,0 +1,126 @@
+import "server-only";
+import { Client } from "pg";
+import PgBoss from "pg-boss";
+import { ApiError } from "@/lib/api/errors";
+import { errorField, logger } from "@/lib/log";
+import { rereadApp, type OrgContext } from "./apps";
+import { claimDue, every, tickOf, type DueApp } from "./schedule";
+
+/**
+ * Scheduled re-checks on PostgreSQL (SPEC §16), whatever the number of instances: every instance
+ * ticks, and a tick claims the apps due (lib/orgs/schedule.ts: a claim is a conditional update, so
+ * an app due once is claimed by one instance once) and queues one job each on pg-boss. Any
+ * instance's worker runs a job; a job that fails (the database, not the app: an app that cannot be
+ * read is a read like any other) is retried with back-off; a job whose instance stopped mid-way
+ * expires and is run again by another. The queue is "stately" by app: at most one job waiting and
+ * one running per app, so a slow read is never doubled by the next interval's.
+ *
+ * Between a claim and its job's send there is no transaction: an instance killed in those
+ * milliseconds leaves that app to the next interval.
+ */
+
+export const RECHECK_QUEUE = "theorem-recheck";
+
+export interface RecheckJob {
+  org: string;
+  app: string;
+}
+
+export interface JobOptions {
+  /** PostgreSQL's URL: pg-boss keeps its tables there, in the schema `pgboss`. */
+  connectionString: string;
+  /** Milliseconds between two reads of one app (THEOREM_RECHECK_MINUTES). */
+  interval: number;
+  tickMs?: number;
+  /** How long a job may run before it counts as lost and is run again (seconds). */
+  expireInSeconds?: number;
+  /** The first retry's delay (seconds); each next one doubles, with jitter. */
+  retryDelaySeconds?: number;
+  retryLimit?: number;
+  /** How often a worker asks for jobs, and how often expired jobs are looked for (seconds). */
+  pollingIntervalSeconds?: number;
+  maintenanceIntervalSeconds?: number;
+}
+
+export interface RecheckJobs {
+  /** Claims what is due at `now` and queues it; answers the apps queued. */
+  tick(now?: number): Promise<DueApp[]>;
+  /**
+   * Stops taking jobs and claiming apps; the jobs running finish first (up to `timeoutMs`, after
+   * which they are left to expire and run elsewhere).
+   */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/** A read's expiry: well past the 3 s + 8 s a read may take, and a sign-in's renewal. */
+const EXPIRE_SECONDS = 120;
+
+/** Runs `work` holding a lock that every instance on the database shares (a session advisory lock). */
+async function oneAtATime<T>(connectionString: string, work: () => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtextextended('theorem:job-queue-setup', 0))");
+    return await work();
+  } finally {
+    // Ending the session releases its lock.
+    await client.end();
+  }
+}
+
+export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Promise<RecheckJobs> {
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    schema: "pgboss",
+    application_name: "theorem-jobs",
+    max: 4,
+    // No cron schedules: the claim is the schedule.
+    schedule: false,
+    ...(options.maintenanceIntervalSeconds !== undefined ? { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds } : {}),
+  });
+  boss.on("error", (error: unknown) => logger.error({ err: errorField(error) }, "The job queue failed"));
+  await boss.start();
+  const queue: PgBoss.Queue = {
+    name: RECHECK_QUEUE,
+    policy: "stately",
+    retryLimit: options.retryLimit ?? 5,
+    retryDelay: options.retryDelaySeconds ?? 10,
+    retryBackoff: true,
+    expireInSeconds: options.expireInSeconds ?? EXPIRE_SECONDS,
+  };
+  // Instances starting at once take turns (two creating the queue's tables at once deadlock).
+  await oneAtATime(options.connectionString, async () => {
+    if ((await boss.getQueue(RECHECK_QUEUE)) === null) await boss.createQueue(RECHECK_QUEUE, queue);
+    else await boss.updateQueue(RECHECK_QUEUE, queue);
+  });
+
+  await boss.work<RecheckJob>(RECHECK_QUEUE, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
+    for (const job of jobs) {
+      const { org, app } = job.data;
+      try {
+        await rereadApp(ctx, org, app);
+      } catch (error) {
+        // Removed since it was claimed: nothing to retry.
+        if (error instanceof ApiError && error.code === "not-found") continue;
+        logger.warn({ org, app, job: job.id, err: errorField(error) }, "A scheduled re-check failed: it will be retried");
+        throw error;
+      }
+    }
+  });
+
+  const tick = async (now = Date.now()): Promise<DueApp[]> => {
+    const due = await claimDue(ctx, options.interval, now);
+    for (const app of due) await boss.send(RECHECK_QUEUE, { org: app.org, app: app.id } satisfies RecheckJob, { singletonKey: app.id });
+    return due;
+  };
+  const stopTicks = every(options.tickMs ?? tickOf(options.interval), tick, "Queuing scheduled re-checks failed");
+  return {
+    tick,
+    async stop(timeoutMs = 30_000) {
+      await stopTicks();
+      // Graceful: no new job is fetched, and those running are waited for; past the timeout they
+      // are failed, so that another instance retries them at once rather than after they expire.
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true, wait: true });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import "server-only";
+import { closeDatabase, isPostgresUrl } from "@/lib/db/client";
+import { errorField, logger } from "@/lib/log";
+import { orgContext } from "@/lib/orgs/context";
+import { startRecheckJobs } from "@/lib/orgs/jobs";
+import { recheckInterval } from "@/lib/orgs/limits";
+import { startSchedule } from "@/lib/orgs/schedule";
+import { requestsDone, requestsUnderWay, startDraining } from "./drain";
+
+/**
+ * The server process's background work and its end (SPEC §16). Scheduled re-checks run as jobs
+ * on PostgreSQL, or in this process on SQLite. On SIGTERM or SIGINT the process drains: health
+ * answers 503 so a proxy stops sending it requests, no job or scheduled read is taken any more,
+ * the requests and jobs under way finish (up to THEOREM_SHUTDOWN_SECONDS, 30), then it exits.
+ * Next's own signal handling is turned off by `npm start` (NEXT_MANUAL_SIG_HANDLE), so that it
+ * does not exit first.
+ */
+
+let stopBackground: (() => Promise<void>) | null = null;
+
+const graceMs = (env = process.env) => {
+  const seconds = Number(env.THEOREM_SHUTDOWN_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 30_000;
+};
+
+/** Starts the scheduled re-checks of this process, and the drain on SIGTERM and SIGINT. */
+export async function startBackground(env = process.env): Promise<void> {
+  const ctx = orgContext();
+  const interval = recheckInterval();
+  const url = env.DATABASE_URL ?? "";
+  if (interval > 0 && isPostgresUrl(url)) {
+    const jobs = await startRecheckJobs(ctx, { connectionString: url, interval });
+    stopBackground = () => jobs.stop(graceMs(env));
+  } else {
+    stopBackground = startSchedule(ctx, interval);
+  }
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void shutdown(signal));
+}
+
+/** Drains the process (see above), then exits. */
+export async function shutdown(signal: string): Promise<void> {
+  if (!startDraining()) return;
+  const grace = graceMs();
+  logger.info({ signal, requests: requestsUnderWay(), graceMs: grace }, "Shutting down: no new jobs; finishing the requests and jobs under way");
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), grace)));
+  const drained = Promise.all([stopBackground?.(), requestsDone()]).then(() => "drained" as const);
+  try {
+    const how = await Promise.race([drained, late]);
+    if (how === "late") logger.warn({ requests: requestsUnderWay() }, "Shutting down past the grace period: what is still running is cut short");
+    await closeDatabase();
+  } catch (error) {
+    logger.error({ err: errorField(error) }, "Shutting down failed part-way");
+  } finally {
+    clearTimeout(timer);
+    logger.info("Stopped");
+    logger.flush();
+    process.exit(0);
+  }
+}
