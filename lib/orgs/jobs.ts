@@ -52,6 +52,19 @@ export interface RecheckJobs {
   stop(timeoutMs?: number): Promise<void>;
 }
 
+/** Jobs a worker takes at once, and reads it runs at once (each read waits mostly on the app). */
+const BATCH = 20;
+const AT_ONCE = 5;
+
+/** Runs `work` on every item, `atOnce` at a time. */
+async function inTurns<T>(items: readonly T[], atOnce: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
+}
+
 /** A read's expiry: well past the 3 s + 8 s a read may take, and a sign-in's renewal. */
 const EXPIRE_SECONDS = 120;
 
@@ -94,23 +107,27 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
     else await boss.updateQueue(RECHECK_QUEUE, queue);
   });
 
-  await boss.work<RecheckJob>(RECHECK_QUEUE, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
-    for (const job of jobs) {
+  // A worker waits its polling interval between fetches, even after a full one: it takes a batch
+  // each time, read a few at once, and fails only the jobs that failed (the rest complete).
+  const worker = await boss.work<RecheckJob>(RECHECK_QUEUE, { batchSize: BATCH, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async (jobs) => {
+    await inTurns(jobs, AT_ONCE, async (job) => {
       const { org, app } = job.data;
       try {
         await rereadApp(ctx, org, app);
       } catch (error) {
         // Removed since it was claimed: nothing to retry.
-        if (error instanceof ApiError && error.code === "not-found") continue;
+        if (error instanceof ApiError && error.code === "not-found") return;
         logger.warn({ org, app, job: job.id, err: errorField(error) }, "A scheduled re-check failed: it will be retried");
-        throw error;
+        await boss.fail(RECHECK_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });
       }
-    }
+    });
   });
 
   const tick = async (now = Date.now()): Promise<DueApp[]> => {
     const due = await claimDue(ctx, options.interval, now);
     for (const app of due) await boss.send(RECHECK_QUEUE, { org: app.org, app: app.id } satisfies RecheckJob, { singletonKey: app.id });
+    // This instance's worker fetches now rather than at its next poll.
+    if (due.length > 0) boss.notifyWorker(worker);
     return due;
   };
   const stopTicks = every(options.tickMs ?? tickOf(options.interval), tick, "Queuing scheduled re-checks failed");

@@ -100,6 +100,16 @@ describe("scheduled re-checks", () => {
     expect(await Promise.all(ids.map(async (id) => (await requireApp(db, "acme", id)).nextCheckAt))).toEqual(ids.map(() => start + 30_000 + MINUTE));
   });
 
+  it("reads an app that is overdue by several intervals (the server was down) once, in its own place in the interval", { timeout: 20_000 }, async () => {
+    const ids = await threeApps();
+    const start = 1_000_000_000_000;
+    await placeNewApps(ctx, MINUTE, start, () => 0.5);
+    const back = start + 30_000 + 5 * MINUTE + 10_000; // down for five intervals
+    expect(await runDue(ctx, MINUTE, back)).toBe(3);
+    expect(await runDue(ctx, MINUTE, back + 1_000)).toBe(0);
+    expect(await Promise.all(ids.map(async (id) => (await requireApp(db, "acme", id)).nextCheckAt))).toEqual(ids.map(() => start + 30_000 + 6 * MINUTE));
+  });
+
   it("does nothing when turned off", { timeout: 10_000 }, async () => {
     await threeApps();
     expect(await runDue(ctx, 0, Date.now() + 365 * 24 * 60 * MINUTE)).toBe(0);

@@ -45,8 +45,10 @@ export async function claimDue(ctx: OrgContext, interval: number, now: number, m
       .limit(max);
     const claimed: DueApp[] = [];
     for (const app of found) {
-      // Keep its place in the spread: the next read is one interval after the one that was due.
-      const next = Math.max((app.nextCheckAt ?? now) + interval, now + 1);
+      // Keep its place in the spread: the next read is the first of its slots after now, so an
+      // app overdue by several intervals (the server was down) is read once, not once per slot.
+      const due = app.nextCheckAt ?? now;
+      const next = due + (Math.floor((now - due) / interval) + 1) * interval;
       const won = await tx
         .update(apps)
         .set({ nextCheckAt: next })
