@@ -126,6 +126,13 @@ export function refusedClass(address: string, host: string, allow: AllowList, po
   return null;
 }
 
+/** Why a URL is not fetched whatever its address (its scheme, a user name or password), or null. */
+export function refusedUrl(url: URL): string | null {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `${url.protocol} URLs are not fetched, only http and https`;
+  if (url.username !== "" || url.password !== "") return "its URL holds a user name or password, which are not sent";
+  return null;
+}
+
 /** Where a URL may be fetched: the address to connect to, or why not. */
 export type AddressVerdict =
   | { ok: true; address: ResolvedAddress }
@@ -137,12 +144,8 @@ export type AddressVerdict =
  * ("…, which checks do not reach"), as the app's leader reads them.
  */
 export async function checkAddress(url: URL, resolve: Resolver, allow: AllowList): Promise<AddressVerdict> {
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return { ok: false, code: "address-refused", reason: `${url.protocol} URLs are not fetched, only http and https` };
-  }
-  if (url.username !== "" || url.password !== "") {
-    return { ok: false, code: "address-refused", reason: "its URL holds a user name or password, which are not sent" };
-  }
+  const refused = refusedUrl(url);
+  if (refused !== null) return { ok: false, code: "address-refused", reason: refused };
   const host = bareHost(url);
   let addresses: ResolvedAddress[];
   const literal = literalAddress(host);

@@ -1,14 +1,12 @@
 import "server-only";
-import http from "node:http";
-import https from "node:https";
-import type { LookupFunction } from "node:net";
 import { pipeline, Readable, Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import zlib from "node:zlib";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { Agent, buildConnector, type Dispatcher } from "undici";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { UnavailableCode } from "@/lib/schemas/check";
-import { bareHost, checkAddress, type AllowList, type ResolvedAddress, type Resolver } from "./address";
+import { bareHost, checkAddress, refusedUrl, type AllowList, type Resolver } from "./address";
 import { ToolsScanner } from "./listing-scan";
 
 export const MAX_REDIRECTS = 5;
@@ -80,20 +78,32 @@ export interface GuardedFetch {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+const NULL_BODY = new Set([204, 205, 304]);
+const DECODERS = new Map<string, () => Transform>(Object.entries({ gzip: zlib.createGunzip, "x-gzip": zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress }));
 const MiB = 1024 * 1024;
 
 /**
  * A `fetch` for the SDK transports that reaches only public unicast addresses (or those the
- * allow-list names), connects to the very address it checked, follows redirects by hand
- * (each hop checked again), refuses 401/403 without following any sign-in URL, and stops
- * a body the moment it passes a bound.
+ * allow-list names): every connection its undici `Agent` opens is checked first, and made to
+ * the very address checked. Redirects are followed by hand (each hop's URL checked, the owner's
+ * headers kept from other origins); 401/403 are refused without following any sign-in URL, and
+ * a body is stopped the moment it passes a bound.
  */
 export function guardedFetch(options: GuardOptions): GuardedFetch {
-  const agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets: 8 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 8 }),
-  };
+  const connect = buildConnector({});
+  const agent = new Agent({
+    connections: 8,
+    // The reader's and the tool call's deadlines bound every wait: undici's own would cut an event stream short.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    // The address rule, at the moment of connecting: a redirect or a name that now resolves elsewhere is refused.
+    connect: (to, callback) => {
+      checkAddress(new URL(`${to.protocol}//${to.host ?? to.hostname}`), options.resolve, options.allow).then(
+        (verdict) => (verdict.ok ? connect({ ...to, hostname: verdict.address.address }, callback) : callback(new GuardError(verdict.code, verdict.reason), null)),
+        (e: Error) => callback(e, null),
+      );
+    },
+  });
   const responseLimit = options.responseByteLimit ?? RESPONSE_BYTE_LIMIT;
   const eventLimit = options.eventByteLimit ?? EVENT_BYTE_LIMIT;
   const privateHeaders = new Set([...(options.privateHeaders ?? []).map((h) => h.toLowerCase()), "authorization", "cookie"]);
@@ -103,62 +113,37 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
     throw error;
   };
 
-  async function checkedAddress(url: URL): Promise<ResolvedAddress> {
-    const verdict = await checkAddress(url, options.resolve, options.allow);
-    if (!verdict.ok) return stop(new GuardError(verdict.code, verdict.reason));
-    return verdict.address;
-  }
-
-  function send(url: URL, address: ResolvedAddress, method: string, headers: Headers, body: string | Buffer | undefined, signal: AbortSignal): Promise<http.IncomingMessage> {
-    const lookup: LookupFunction = (_host, opts, callback) => {
-      if (opts.all) callback(null, [{ address: address.address, family: address.family }]);
-      else callback(null, address.address, address.family);
-    };
-    const secure = url.protocol === "https:";
-    const outgoing: Record<string, string> = {};
-    headers.forEach((value, key) => (outgoing[key] = value));
-    if (!("accept-encoding" in outgoing)) outgoing["accept-encoding"] = "gzip, deflate, br";
-    return new Promise((resolve, reject) => {
-      const request = (secure ? https : http).request(
-        {
-          hostname: bareHost(url),
-          port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
-          path: `${url.pathname}${url.search}`,
-          method,
-          headers: outgoing,
-          agent: secure ? agents.https : agents.http,
-          lookup,
-          signal,
-        },
-        resolve,
-      );
-      request.on("error", (e) => reject(networkError(e, url, signal)));
-      request.end(body);
-    });
+  /** One request; aborting `signal` cancels it, or, once answered, stops its body with "reading was stopped". */
+  async function send(url: URL, method: string, headers: Headers, body: string | Buffer | undefined, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    const abort = new AbortController();
+    let answered = false;
+    const onAbort = () => abort.abort(answered ? new GuardError("connect-failed", "reading was stopped") : signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers: Object.fromEntries(headers), body, signal: abort.signal });
+      answered = true;
+      response.body.once("close", () => signal.removeEventListener("abort", onAbort));
+      return response;
+    } catch (e) {
+      signal.removeEventListener("abort", onAbort);
+      const error = networkError(e as Error, url, signal);
+      if (error instanceof GuardError) options.onStop(error);
+      throw error;
+    }
   }
 
   /** Decodes (gzip, deflate, br) and counts the body as it streams; past a bound it is destroyed. */
-  function bodyOf(response: http.IncomingMessage, signal: AbortSignal, listsTools: boolean, watch: AnswerWatch | null): ReadableStream<Uint8Array> {
-    const encoding = (response.headers["content-encoding"] ?? "identity").toLowerCase().trim();
-    const decoder =
-      encoding === "gzip" || encoding === "x-gzip"
-        ? zlib.createGunzip()
-        : encoding === "deflate"
-          ? zlib.createInflate()
-          : encoding === "br"
-            ? zlib.createBrotliDecompress()
-            : null;
-    const isEventStream = (response.headers["content-type"] ?? "").toLowerCase().includes("text/event-stream");
+  function bodyOf(response: Dispatcher.ResponseData, listsTools: boolean, watch: AnswerWatch | null): ReadableStream<Uint8Array> {
+    const header = (name: string) => String(response.headers[name] ?? "");
+    const decoder = DECODERS.get(header("content-encoding").toLowerCase().trim())?.() ?? null;
+    const isEventStream = header("content-type").toLowerCase().includes("text/event-stream");
     const budget = listsTools && options.listingBudget !== undefined ? options.listingBudget() : null;
     const scanner = budget === null ? null : new ToolsScanner(budget);
     const counter = isEventStream ? eventCounter(eventLimit, scanner, watch?.onEvent) : byteCounter(responseLimit, scanner);
-    const stage = watch?.stage?.({ eventStream: isEventStream, status: response.statusCode ?? 0, contentType: response.headers["content-type"] ?? "" }) ?? null;
-    const stages: (NodeJS.ReadableStream | NodeJS.WritableStream)[] = decoder === null ? [response, counter] : [response, decoder, counter];
+    const stage = watch?.stage?.({ eventStream: isEventStream, status: response.statusCode, contentType: header("content-type") }) ?? null;
+    const stages: (NodeJS.ReadableStream | NodeJS.WritableStream)[] = decoder === null ? [response.body, counter] : [response.body, decoder, counter];
     if (stage !== null) stages.push(stage);
-    const onAbort = () => response.destroy(new GuardError("connect-failed", "reading was stopped"));
-    signal.addEventListener("abort", onAbort, { once: true });
     pipeline(stages as [NodeJS.ReadableStream, NodeJS.WritableStream], (error) => {
-      signal.removeEventListener("abort", onAbort);
       if (error instanceof GuardError && error.bound !== undefined) options.onStop(error);
     });
     return Readable.toWeb(stage ?? counter) as ReadableStream<Uint8Array>;
@@ -168,19 +153,18 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
     let url = new URL(input);
     let method = (init?.method ?? "GET").toUpperCase();
     const headers = new Headers(init?.headers);
+    if (!headers.has("accept-encoding")) headers.set("accept-encoding", "gzip, deflate, br");
     let body = await bodyBytes(init?.body);
     const signal = init?.signal ? AbortSignal.any([options.signal, init.signal]) : options.signal;
     for (let hop = 0; ; hop++) {
       signal.throwIfAborted();
-      const address = await checkedAddress(url);
-      const response = await send(url, address, method, headers, body, signal).catch((e: unknown) => {
-        if (e instanceof GuardError) options.onStop(e);
-        throw e;
-      });
-      const status = response.statusCode ?? 0;
-      const location = response.headers.location;
-      if (REDIRECTS.has(status) && location !== undefined) {
-        response.destroy();
+      const refused = refusedUrl(url);
+      if (refused !== null) stop(new GuardError("address-refused", refused));
+      const response = await send(url, method, headers, body, signal);
+      const status = response.statusCode;
+      const location = response.headers["location"];
+      if (REDIRECTS.has(status) && typeof location === "string") {
+        drop(response);
         if (hop === MAX_REDIRECTS) stop(new GuardError("connect-failed", `it redirected more than ${MAX_REDIRECTS} times`));
         let next: URL;
         try {
@@ -198,17 +182,17 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
         continue;
       }
       if ((status === 401 || status === 403) && options.answerUnauthorized !== true) {
-        response.destroy();
+        drop(response);
         stop(new GuardError("auth-required", `it asks to sign in (HTTP ${status}); give its credentials as headers to check it`));
       }
-      return toResponse(response, signal, listsTools(body), options.watchAnswer?.(body) ?? null);
+      return toResponse(response, listsTools(body), options.watchAnswer?.(body) ?? null);
     }
   }
 
-  function toResponse(response: http.IncomingMessage, signal: AbortSignal, listsTools: boolean, watch: AnswerWatch | null): Response {
-    const status = response.statusCode ?? 0;
-    if (status < 200 || status > 599) {
-      response.destroy();
+  function toResponse(response: Dispatcher.ResponseData, listsTools: boolean, watch: AnswerWatch | null): Response {
+    const { statusCode: status, statusText } = response;
+    if (status > 599) {
+      drop(response);
       stop(new GuardError("connect-failed", `it answered with HTTP status ${status}`));
     }
     const headers = new Headers();
@@ -221,22 +205,22 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
       }
     }
     if (NULL_BODY.has(status)) {
-      response.resume();
-      return new Response(null, { status, statusText: response.statusMessage, headers });
+      response.body.resume();
+      return new Response(null, { status, statusText, headers });
     }
-    return new Response(bodyOf(response, signal, listsTools, watch), { status, statusText: response.statusMessage, headers });
+    return new Response(bodyOf(response, listsTools, watch), { status, statusText, headers });
   }
 
   return {
     fetch: guarded,
-    destroy: () => {
-      agents.http.destroy();
-      agents.https.destroy();
-    },
+    destroy: () => void agent.destroy().catch(() => {}),
   };
 }
 
-/** The request body: a string stays one (node:http then writes it with the headers in one write). */
+/** Ends an answer that is not read (undici calls that an abort, an error no one waits for). */
+const drop = (response: Dispatcher.ResponseData) => void response.body.on("error", () => {}).destroy();
+
+/** The request body: a string stays one (undici then writes it with the headers in one write). */
 async function bodyBytes(body: RequestInit["body"]): Promise<string | Buffer | undefined> {
   if (body === undefined || body === null) return undefined;
   if (typeof body === "string") return body;
@@ -244,10 +228,13 @@ async function bodyBytes(body: RequestInit["body"]): Promise<string | Buffer | u
 }
 
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/;
+/** undici's codes for a socket the app closed and a connect that timed out, named as the sentences name them. */
+const UNDICI_CODES: Record<string, string> = { UND_ERR_SOCKET: "ECONNRESET", UND_ERR_CONNECT_TIMEOUT: "ETIMEDOUT" };
 
 function networkError(e: Error, url: URL, signal: AbortSignal): Error {
   if (signal.aborted || e instanceof GuardError) return e;
-  const code = (e as NodeJS.ErrnoException).code ?? "";
+  const raw = (e as NodeJS.ErrnoException).code ?? "";
+  const code = UNDICI_CODES[raw] ?? raw;
   const where = url.port === "" ? bareHost(url) : `${bareHost(url)}:${url.port}`;
   if (code === "ECONNREFUSED") return new GuardError("connect-failed", `nothing answers at ${where} (connection refused)`);
   if (TLS_CODES.test(code)) return new GuardError("connect-failed", `its TLS certificate was not accepted (${code})`);

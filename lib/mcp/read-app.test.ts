@@ -301,6 +301,25 @@ describe("addresses", () => {
     expect(allowed.entries).toHaveLength(3);
   });
 
+  it("connects to the address it checked, and refuses the name once it resolves elsewhere (DNS rebinding)", { timeout: 10_000 }, async () => {
+    const good = await zoo(startSdkApp(goodServer));
+    const url = good.url.replace("127.0.0.1", "flip.zoo.test");
+    let answer = "127.0.0.1";
+    const resolve = async () => [{ address: answer, family: 4 as const }];
+    const options: ReadOptions = { resolve, allow: parseAllowList("127.0.0.1") };
+    // No other resolver knows flip.zoo.test: read at all, it was read at the address checked.
+    const first = await readLiveApp({ name: "Flip", url }, options);
+    expect(first.unavailable).toBeNull();
+    const seen = good.seen.length;
+    answer = "10.1.2.3";
+    const second = await readLiveApp({ name: "Flip", url }, options);
+    expect(second.unavailable).toEqual({
+      code: "address-refused",
+      message: "Flip is unavailable: flip.zoo.test resolves to 10.1.2.3, a private address, which checks do not reach.",
+    });
+    expect(good.seen).toHaveLength(seen);
+  });
+
   it("opens an allowed address on the port the operator names, and no other", { timeout: 10_000 }, async () => {
     const good = await zoo(startSdkApp(goodServer));
     const allowed = await readLiveApp({ name: "Demo", url: good.url }, { allow: parseAllowList(`127.0.0.1:${good.port}`) });
