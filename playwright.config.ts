@@ -27,7 +27,9 @@ export default defineConfig({
     // Signs each demo account in once and keeps its session (e2e/auth.setup.ts).
     { name: "sign-in", testMatch: /auth\.setup\.ts/ },
     // The existing suites act as the demo's leader; e2e/access.spec.ts picks its own accounts.
-    { name: "chromium", use: { ...devices["Desktop Chrome"], storageState: authFile("leader") }, dependencies: ["sign-in"] },
+    { name: "chromium", use: { ...devices["Desktop Chrome"], storageState: authFile("leader") }, dependencies: ["sign-in"], testIgnore: /instances\.spec\.ts/ },
+    // Two more servers of the same build on one PostgreSQL of their own (SPEC §16): no browser.
+    { name: "instances", testMatch: /instances\.spec\.ts/ },
   ],
   webServer: {
     command: "node scripts/start.mjs",

@@ -23,7 +23,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "sqlite",
+          name: "unit",
           include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts"],
           // Never the developer's own database: a test file that stores names its own file, others get memory.
           env: { DATABASE_URL: ":memory:" },
@@ -32,7 +32,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "postgres",
+          name: "postgres-routes",
           include: ROUTE_TESTS,
           env: { DATABASE_URL: ":memory:", THEOREM_TEST_DIALECT: "postgres" },
         },

@@ -1,10 +1,11 @@
 // `npm start`: builds the dashboard when the build is missing or older than the sources,
 // then serves it on $HOST:$PORT (default 127.0.0.1:3000), with the demo organisation's apps
 // (real MCP servers on loopback ports of their own; THEOREM_DEMO=0 leaves them out).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { ensureBuild } from "./build-app.mjs";
 import { buildWorker, databasePathFile, demoAppsFile } from "./build-worker.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -13,27 +14,6 @@ const next = join(root, "node_modules", ".bin", "next");
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "127.0.0.1";
 
-function newestMtime(path) {
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let newest = s.mtimeMs;
-  for (const entry of readdirSync(path)) {
-    if (entry === "node_modules" || entry.startsWith(".") || entry.endsWith(".test.ts")) continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
-
-const SOURCES = ["app", "components", "lib", "config", "public", "next.config.js", "tailwind.config.ts", "package-lock.json"];
-
-/** A build folder whose BUILD_ID is newer than every source. */
-function isFresh(dir) {
-  const stamp = join(root, dir, "BUILD_ID");
-  if (!existsSync(stamp)) return false;
-  const sources = SOURCES.map((p) => join(root, p)).filter((p) => existsSync(p));
-  return Math.max(...sources.map(newestMtime)) <= statSync(stamp).mtimeMs;
-}
-
 await buildWorker();
 const { databasePath, isPostgresUrl } = await import(databasePathFile);
 // SPEC §16: every instance on one PostgreSQL must decrypt what another stored, so the key is given, not made.
@@ -41,20 +21,7 @@ if (isPostgresUrl() && !/^[0-9a-f]{64}$/i.test(process.env.THEOREM_SECRET_KEY?.t
   console.error("With PostgreSQL (DATABASE_URL=postgres://…), set THEOREM_SECRET_KEY to 64 hex characters, the same for every instance, e.g. from `openssl rand -hex 32`.");
   process.exit(1);
 }
-if (!isFresh(distDir)) {
-  // Another folder's fresh build (`npm start`'s .next, a test run's .next-e2e) is the same
-  // build: copying it takes seconds where building takes minutes.
-  const fresh = readdirSync(root).find((dir) => dir !== distDir && /^\.next(-[\w-]+)?$/.test(dir) && isFresh(dir));
-  if (fresh !== undefined) {
-    console.log(`Using the fresh build in ${fresh}.`);
-    rmSync(join(root, distDir), { recursive: true, force: true });
-    cpSync(join(root, fresh), join(root, distDir), { recursive: true, preserveTimestamps: true, filter: (path) => path !== join(root, fresh, "cache") });
-  } else {
-    console.log("Building the dashboard (once, or after a change)…");
-    const build = spawnSync(next, ["build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-    if (build.status !== 0) process.exit(build.status ?? 1);
-  }
-}
+if (!ensureBuild(distDir)) process.exit(1);
 
 // E2E_FRESH_DB=1 (the Playwright web server): every run starts from an empty database.
 if (process.env.E2E_FRESH_DB === "1" && !isPostgresUrl()) {

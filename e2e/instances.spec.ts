@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { Instance, signUp } from "../test/instances";
+import { result, sendJson, startRawApp } from "../test/apps/raw-apps";
+import type { ZooApp } from "../test/apps/http";
+import { freshDatabase, startPostgres, type TestPostgres } from "../test/postgres";
+
+// SPEC §16: two dashboard processes (the browser tests' production build, `next start`) on one
+// PostgreSQL. No browser: what is tested is what the instances store and answer.
+
+const INTERVAL_S = 4;
+
+interface Listed {
+  apps: { id: string; name: string; url: string; lastCheck: { result: { shortName: string } } | null }[];
+}
+
+test.describe.configure({ mode: "serial" });
+
+let postgres: TestPostgres;
+let app: ZooApp;
+let a: Instance;
+let b: Instance;
+let cookie = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  postgres = await startPostgres();
+  const url = await freshDatabase(postgres.url);
+  // One tool, and every read of an app (by its path) is counted.
+  app = await startRawApp({ list: (res, id) => sendJson(res, result(id, { tools: [{ name: "hours", inputSchema: { type: "object" } }] })) });
+  const env = { DATABASE_URL: url, THEOREM_SECRET_KEY: randomBytes(32).toString("hex"), THEOREM_RECHECK_MINUTES: String(INTERVAL_S / 60) };
+  // Both start at once: the migrations and the job queue's set-up take turns.
+  [a, b] = await Promise.all([Instance.start("a", env), Instance.start("b", env)]);
+
+  cookie = await signUp(a, "leader@instances.test");
+  // The session made on a is known to b: sessions live in the database.
+  expect((await b.fetch("/api/orgs", cookie, { method: "POST", body: { name: "Acme", slug: "acme" } })).status).toBe(201);
+});
+
+test.afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await app?.close();
+  await postgres?.stop();
+});
+
+const readsOf = (path: string) => app.seen.filter((line) => line === `POST ${path} tools/list`).length;
+
+test("40 apps added through both instances at once get 40 distinct short names in connection order, and both list the same", async () => {
+  test.setTimeout(120_000);
+  const added = await Promise.all(
+    Array.from({ length: 40 }, async (_, i) => {
+      const via = i % 2 === 0 ? a : b;
+      const response = await via.fetch("/api/orgs/acme/apps", cookie, { method: "POST", body: { name: "Attendance", url: `${app.url}/${i}` } });
+      expect(response.status, await response.clone().text()).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    }),
+  );
+  expect(new Set(added).size).toBe(40);
+  const list = async (instance: Instance) => (await (await instance.fetch("/api/orgs/acme/apps", cookie)).json()) as Listed;
+  const [fromA, fromB] = await Promise.all([list(a), list(b)]);
+  expect(fromA).toEqual(fromB);
+  const shortNames = fromA.apps.map((x) => x.lastCheck?.result.shortName);
+  expect(shortNames).toEqual(["attendance", ...Array.from({ length: 39 }, (_, i) => `attendance_${i + 2}`)]);
+});
+
+test("scheduled re-checks read each app once per interval with two instances", async () => {
+  test.setTimeout(120_000);
+  const { apps } = (await (await a.fetch("/api/orgs/acme/apps", cookie)).json()) as Listed;
+  const paths = apps.map((x) => new URL(x.url).pathname);
+  const before = new Map(paths.map((p) => [p, readsOf(p)]));
+  const windowMs = 3 * INTERVAL_S * 1000;
+  await new Promise((r) => setTimeout(r, windowMs));
+  const counts = paths.map((p) => readsOf(p) - before.get(p)!);
+  // Three intervals: each app is read three times (two or four at the window's edges), never twice as often.
+  for (const [i, count] of counts.entries()) expect(count, `${paths[i]} was read ${count} times in ${windowMs} ms`).toBeGreaterThanOrEqual(2);
+  for (const [i, count] of counts.entries()) expect(count, `${paths[i]} was read ${count} times in ${windowMs} ms`).toBeLessThanOrEqual(4);
+  const total = counts.reduce((x, y) => x + y, 0);
+  expect(total).toBeLessThanOrEqual(apps.length * 3 + apps.length / 2);
+});
+
+test("an instance killed mid-way loses no acknowledged app, and the other carries on", async () => {
+  test.setTimeout(120_000);
+  // Reads that take a second, so that b is killed with adds of its own under way.
+  const slow = await startRawApp({
+    list: async (res, id) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      sendJson(res, result(id, { tools: [{ name: "shift", inputSchema: { type: "object" } }] }));
+    },
+  });
+  try {
+    const acknowledged: string[] = [];
+    const adds = Array.from({ length: 20 }, async (_, i) => {
+      const via = i % 2 === 0 ? a : b;
+      const response = await via.fetch("/api/orgs/acme/apps", cookie, { method: "POST", body: { name: `Rota ${i}`, url: `${slow.url}/rota-${i}` } }).catch(() => null);
+      if (response?.status === 201) acknowledged.push(((await response.json()) as { id: string }).id);
+      return { via: via.name, status: response?.status ?? "cut" };
+    });
+    await expect.poll(() => slow.seen.filter((line) => line.endsWith("tools/list")).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+    b.process.kill("SIGKILL");
+    const outcomes = await Promise.all(adds);
+    expect(outcomes.filter((o) => o.via === "a").map((o) => o.status)).toEqual(Array.from({ length: 10 }, () => 201));
+    expect(outcomes.filter((o) => o.via === "b" && o.status === "cut").length, "b was killed with adds under way").toBeGreaterThan(0);
+    const { apps } = (await (await a.fetch("/api/orgs/acme/apps", cookie)).json()) as Listed;
+    const ids = new Set(apps.map((x) => x.id));
+    for (const id of acknowledged) expect(ids.has(id), `acknowledged app ${id} is stored`).toBe(true);
+    // a still adds, and the names stay distinct.
+    expect((await a.fetch("/api/orgs/acme/apps", cookie, { method: "POST", body: { name: "After", url: `${app.url}/after` } })).status).toBe(201);
+    const after = (await (await a.fetch("/api/orgs/acme/apps", cookie)).json()) as Listed;
+    const names = after.apps.map((x) => x.lastCheck?.result.shortName);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.at(-1)).toBe("after");
+  } finally {
+    await slow.close();
+  }
+});
+
+test("SIGTERM drains: health answers 503, the check under way finishes, the process exits 0", async () => {
+  test.setTimeout(60_000);
+  const slow = await startRawApp({
+    list: async (res, id) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      sendJson(res, result(id, { tools: [{ name: "slow_tool", inputSchema: { type: "object" } }] }));
+    },
+  });
+  try {
+    const adding = a.fetch("/api/orgs/acme/apps", cookie, { method: "POST", body: { name: "Slow", url: slow.url } });
+    await expect.poll(() => slow.seen.some((line) => line.endsWith("tools/list")), { timeout: 10_000 }).toBe(true);
+    a.process.kill("SIGTERM");
+    await expect.poll(async () => (await fetch(`${a.origin}/api/health`).catch(() => null))?.status ?? "closed", { timeout: 5_000 }).toBe(503);
+    const added = await adding;
+    expect(added.status).toBe(201);
+    expect(await a.exited).toBe(0);
+  } finally {
+    await slow.close();
+  }
+});
