@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseAllowList } from "./address";
 import { readLiveApp } from "./read-app";
 import type { OversizedKind } from "@/test/apps/bounds-apps";
 import { oversizedApp } from "@/test/apps/bounds-apps";
-import type { ZooApp } from "@/test/apps/http";
 import { startRawApp } from "@/test/apps/raw-apps";
+import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 // What a listing past a bound does to the reader. What it costs in memory is measured by
 // `npm run bench:bounds`, in processes of its own: this worker is shared by other tests.
@@ -12,16 +12,12 @@ const allow = parseAllowList("127.0.0.1");
 const MiB = 1024 * 1024;
 /** What the sockets between app and reader may hold past what was read: more, and the app was read on, not cut off. */
 const SOCKET_SLACK = 16 * MiB;
-const apps: ZooApp[] = [];
-afterAll(async () => {
-  await Promise.all(apps.map((a) => a.close()));
-});
+const zoo = zooClosedAfterAll();
 
 /** Reads the app of that kind; `written` is what the app got to hand to its socket. */
 async function readOversized(kind: OversizedKind) {
   const oversized = oversizedApp(kind);
-  const app = await startRawApp(oversized.behaviour);
-  apps.push(app);
+  const app = await zoo(startRawApp(oversized.behaviour));
   const listing = await readLiveApp({ name: "Huge", url: app.url }, { allow });
   return { listing, written: oversized.written() };
 }

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllowList } from "./address";
 import { describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { ZooApp } from "@/test/apps/http";
 import { callableApp, hugeAnswer, result, sendJson, sseEvent, startRawApp, stream } from "@/test/apps/raw-apps";
 import { startOldSseApp, startSdkApp, tryServer } from "@/test/apps/sdk-apps";
+import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 // SPEC §14 against loopback apps this file starts (and stops): each answer's bounds, and the refusals.
 const LOOPBACK: TryOptions = { allow: parseAllowList("127.0.0.1") };
 const MiB = 1024 * 1024;
-const apps: ZooApp[] = [];
-afterAll(async () => {
-  await Promise.all(apps.map((a) => a.close()));
-});
-async function zoo<T extends ZooApp>(started: Promise<T>): Promise<T> {
-  const app = await started;
-  apps.push(app);
-  return app;
-}
+const zoo = zooClosedAfterAll();
 
 function answerOf(tried: TryResult) {
   if (tried.kind !== "answer") throw new Error(`Expected an answer, got ${JSON.stringify(tried)}`);

@@ -1,15 +1,15 @@
 import type { ServerResponse } from "node:http";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { parseAllowList } from "./address";
 import type { ReadOptions } from "./read-app";
 import { readBounds, readLiveApp } from "./read-app";
 import { Deadline, describeReadError } from "./read-errors";
-import type { ZooApp } from "@/test/apps/http";
 import { startSdkApp } from "@/test/apps/sdk-apps";
 import type { Answer } from "@/test/apps/raw-apps";
 import { drip, result, sendJson, sleep, startRawApp } from "@/test/apps/raw-apps";
+import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 // Short deadlines, passed in: the sentences name the deadline in force, so they say 0.3 s and 0.4 s.
 // Slow apps answer well after the deadline plus the tolerance, so a read that waited for them would fail.
@@ -21,15 +21,11 @@ const allow = parseAllowList("127.0.0.1");
 const CONNECTING: ReadOptions = { allow, connectTimeoutMs: CONNECT_MS };
 /** A roomy connect deadline: on a busy machine the connect must not be what times out. */
 const LISTING: ReadOptions = { allow, connectTimeoutMs: 5000, listTimeoutMs: LIST_MS };
-const apps: ZooApp[] = [];
-afterAll(async () => {
-  await Promise.all(apps.map((a) => a.close()));
-});
+const zoo = zooClosedAfterAll();
 
 /** Reads an app under short deadlines, timing it. */
 async function timedRead(initialize: Answer | undefined, list: Answer | undefined, options: ReadOptions) {
-  const app = await startRawApp({ initialize, list });
-  apps.push(app);
+  const app = await zoo(startRawApp({ initialize, list }));
   const started = performance.now();
   const listing = await readLiveApp({ name: "Slow", url: app.url }, options);
   return { listing, took: performance.now() - started, app };
@@ -79,15 +75,16 @@ describe.concurrent("deadlines", () => {
   });
 
   it("ends the session of an app that timed out", { timeout: 10_000 }, async ({ expect }) => {
-    const stuck = await startSdkApp(() => {
-      const server = new Server({ name: "stuck", version: "1" }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, async () => {
-        await sleep(LATE_MS);
-        return { tools: [] };
-      });
-      return server;
-    });
-    apps.push(stuck);
+    const stuck = await zoo(
+      startSdkApp(() => {
+        const server = new Server({ name: "stuck", version: "1" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, async () => {
+          await sleep(LATE_MS);
+          return { tools: [] };
+        });
+        return server;
+      }),
+    );
     const listing = await readLiveApp({ name: "Stuck", url: stuck.url }, LISTING);
     expect(listing.unavailable?.code).toBe("list-timeout");
     await expect.poll(() => stuck.seen.filter((s) => s.startsWith("DELETE")).length, { timeout: 2000 }).toBe(1);

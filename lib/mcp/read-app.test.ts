@@ -6,26 +6,18 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { checkListings } from "@/lib/engine/check";
 import { parseAllowList } from "./address";
 import type { ReadOptions } from "./read-app";
 import { readLiveApp } from "./read-app";
-import type { ZooApp } from "@/test/apps/http";
 import { startHttp } from "@/test/apps/http";
 import { result, sendJson, startRawApp } from "@/test/apps/raw-apps";
 import { goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
+import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 const LOOPBACK: ReadOptions = { allow: parseAllowList("127.0.0.1") };
-const apps: ZooApp[] = [];
-afterAll(async () => {
-  await Promise.all(apps.map((a) => a.close()));
-});
-async function zoo<T extends ZooApp>(started: Promise<T>): Promise<T> {
-  const app = await started;
-  apps.push(app);
-  return app;
-}
+const zoo = zooClosedAfterAll();
 
 describe("reading a live app", () => {
   let good: Awaited<ReturnType<typeof startSdkApp>>;
