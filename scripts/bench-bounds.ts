@@ -10,23 +10,16 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { register } from "node:module";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OversizedKind } from "@/test/apps/bounds-apps";
 import { OVERSIZED } from "@/test/apps/bounds-apps";
+import { allowServerOnly, exposeGc } from "./bench-runtime";
 
-// Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
-register(
-  "data:text/javascript," +
-    encodeURIComponent(`export async function resolve(s, c, next) { return s === "server-only" ? { url: "data:text/javascript,", shortCircuit: true } : next(s, c); }`),
-);
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
+allowServerOnly();
+const gc = exposeGc();
 
 const MiB = 1024 * 1024;
 const REPS = 3;

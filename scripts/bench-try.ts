@@ -12,24 +12,17 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { once } from "node:events";
-import { register } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { allowServerOnly, exposeGc } from "./bench-runtime";
 
-// Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
-register(
-  "data:text/javascript," +
-    encodeURIComponent(`export async function resolve(s, c, next) { return s === "server-only" ? { url: "data:text/javascript,", shortCircuit: true } : next(s, c); }`),
-);
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
+allowServerOnly();
+const gc = exposeGc();
 
 const MiB = 1024 * 1024;
 const ANSWER = 8 * MiB;
