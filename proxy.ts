@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { guardRequest } from "@/lib/http/guard";
+import { guardRequest, PAGE_PATH_HEADER } from "@/lib/http/guard";
 import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/http/request-id";
 
 /**
@@ -16,6 +16,8 @@ export function proxy(request: NextRequest) {
 
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set(REQUEST_ID_HEADER, requestId);
+  // The page's own address, for layouts that send a signed-out visitor to sign in and back (set, so never the client's).
+  requestHeaders.set(PAGE_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   if (decision.page !== null) {
     // Next reads the nonce from the request's policy header and puts it on its own scripts (dynamic pages only).
     requestHeaders.set("Content-Security-Policy", decision.page.contentSecurityPolicy);

@@ -17,7 +17,9 @@ test.describe("signed out", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
   test("an org page sends to sign-in and back; a wrong password says nothing of which part; sign out ends it", async ({ page }) => {
-    await page.goto(`${connectionsPath}/demo-attendance`);
+    const first = await page.goto(`${connectionsPath}/demo-attendance`);
+    // An HTTP redirect (decided above the pages' loading.tsx), not a page streamed with a 200 that redirects itself.
+    expect(first?.request().redirectedFrom()?.url()).toMatch(/\/demo-attendance$/);
     await expect(page).toHaveURL(/\/sign-in\?next=/);
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
 

@@ -29,7 +29,8 @@ test("a leader adds an app that signs in with OAuth, connects it, sees its tools
   await page.getByRole("link", { name: "Time sheets" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Time sheets" })).toBeVisible();
   await expect(page.getByText("Unavailable: Needs sign-in")).toBeVisible();
-  await expect(page.getByText(`The app signs in with OAuth through ${server.issuer}`)).toBeVisible();
+  // Said in the check (and again in the row of its read in the history below).
+  await expect(page.getByRole("region", { name: "Check of Time sheets" }).getByText(`The app signs in with OAuth through ${server.issuer}`)).toBeVisible();
 
   // Connect goes to the sign-in server, which sends the browser back to the app's page.
   await page.getByRole("button", { name: "Connect", exact: true }).click();

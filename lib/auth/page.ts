@@ -3,6 +3,9 @@ import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { ApiError } from "@/lib/api/errors";
+import { PAGE_PATH_HEADER } from "@/lib/http/guard";
+import type { MemberView } from "@/lib/schemas/access";
+import { findMember } from "./members";
 import { actorFrom, membership, type Actor, type OrgAccess } from "./workspace";
 
 /**
@@ -26,13 +29,32 @@ export async function requirePageActor(next: string): Promise<Actor> {
   return actor;
 }
 
-/** The viewer's access to the organisation `slug`, for a page under `/orgs/{slug}` (`next` is that page's path). */
-export const pageOrgAccess = cache(async (slug: string, next: string): Promise<OrgAccess> => {
-  const actor = await requirePageActor(next);
+/** The path of the page being rendered (set by the proxy), for a layout that does not know it. */
+async function pagePath(fallback: string): Promise<string> {
+  const path = (await headers()).get(PAGE_PATH_HEADER);
+  return path !== null && path.startsWith("/") && !path.startsWith("//") ? path : fallback;
+}
+
+/**
+ * The viewer's access to the organisation `slug`, for a page or layout under `/orgs/{slug}`
+ * (`next`: where to come back after signing in, by default the page being rendered).
+ */
+export const pageOrgAccess = cache(async (slug: string, next?: string): Promise<OrgAccess> => {
+  const actor = await requirePageActor(next ?? (await pagePath(`/orgs/${encodeURIComponent(slug)}`)));
   try {
     return await membership(slug, actor);
   } catch (error) {
     if (error instanceof ApiError && error.code === "not-found") notFound();
+    throw error;
+  }
+});
+
+/** The member `person` (a path segment) of the viewer's organisation, or the 404 page: a member of another organisation is no one here. */
+export const pageMember = cache(async (access: OrgAccess, person: string): Promise<MemberView> => {
+  try {
+    return await findMember(access, decodeURIComponent(person));
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof URIError) notFound();
     throw error;
   }
 });

@@ -4,6 +4,9 @@
  * of pages. Pure: `proxy.ts` adapts it to Next.
  */
 
+/** The request header the proxy sets to the page's path and query, for the layouts that need it. */
+export const PAGE_PATH_HEADER = "x-theorem-path";
+
 /** What the guard needs to know about the deployment. */
 export interface GuardConfig {
   /** `THEOREM_URL`, when set: the address people use to reach the dashboard. */

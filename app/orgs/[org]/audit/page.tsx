@@ -5,8 +5,6 @@ import type { AuditFilter } from "@/lib/queries/access";
 
 type Props = { params: Promise<{ org: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const path = (org: string) => `/orgs/${encodeURIComponent(org)}/audit`;
-
 /** One value of a query parameter, or undefined when absent, empty or repeated. */
 function one(value: string | string[] | undefined): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
@@ -14,13 +12,13 @@ function one(value: string | string[] | undefined): string | undefined {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return { title: `Audit log of ${access.org.name}` };
 }
 
 export default async function AuditPage({ params, searchParams }: Props) {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   const query = await searchParams;
   const filter: AuditFilter = {};
   const app = one(query.app);

@@ -22,3 +22,12 @@ export async function lookUp(org: string, app?: string): Promise<{ org: string; 
     return undefined;
   }
 }
+
+/** An app's id from its path segment (a malformed escape is taken as it is, and then found by no app). */
+export function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -4,16 +4,14 @@ import { pageOrgAccess } from "@/lib/auth/page";
 
 type Props = { params: Promise<{ org: string }> };
 
-const path = (org: string) => `/orgs/${encodeURIComponent(org)}/keys`;
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return { title: `API keys for ${access.org.name}` };
 }
 
 export default async function KeysPage({ params }: Props) {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return <KeysView org={access.org.slug} orgName={access.org.name} role={access.role} />;
 }

@@ -4,13 +4,11 @@ import { pageOrgAccess } from "@/lib/auth/page";
 
 type Props = { params: Promise<{ org: string }> };
 
-const path = (org: string) => `/orgs/${encodeURIComponent(org)}/me`;
-
 export const metadata: Metadata = { title: "My apps" };
 
 /** One's own apps (SPEC §12): any role connects them here, and sees what their assistant has. */
 export default async function MyAppsPage({ params }: Props) {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return <PersonView org={access.org.slug} person={access.memberId} name={access.actor.name} mine />;
 }

@@ -5,16 +5,14 @@ import { can } from "@/lib/auth/roles";
 
 type Props = { params: Promise<{ org: string }> };
 
-const path = (org: string) => `/orgs/${encodeURIComponent(org)}/members`;
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return { title: `Members of ${access.org.name}` };
 }
 
 export default async function MembersPage({ params }: Props) {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return <MembersView org={access.org.slug} orgName={access.org.name} canManage={can(access.role, "manage")} selfMemberId={access.memberId} />;
 }

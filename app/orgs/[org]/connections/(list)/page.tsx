@@ -9,18 +9,16 @@ import { orgKeys } from "@/lib/queries/orgs";
 
 type Props = { params: Promise<{ org: string }> };
 
-const path = (org: string) => `/orgs/${encodeURIComponent(org)}/connections`;
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return { title: `Connections of ${access.org.name}` };
 }
 
 export default async function ConnectionsPage({ params }: Props) {
   const { org } = await params;
   // Signed out → sign-in; not a member → 404, the same as no such organisation.
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   // The apps are in the first HTML: computed here, as GET /api/orgs/{org}/apps would answer them.
   return (
     <Prefetched queries={[{ key: orgKeys.apps(access.org.slug), load: () => listApps(orgContext(), access.org.slug) }]}>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { AppDetailView } from "@/components/connections/app-detail-view";
 import { Prefetched } from "@/components/prefetched";
 import { TrySourceProvider } from "@/components/try/try-slot";
@@ -8,32 +7,21 @@ import { can } from "@/lib/auth/roles";
 import { getApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { orgKeys } from "@/lib/queries/orgs";
-import { lookUp } from "../lookup";
+import { lookUp, safeDecode } from "../lookup";
 
 type Props = { params: Promise<{ org: string; app: string }> };
 
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-const path = (org: string, app: string) => `/orgs/${encodeURIComponent(org)}/connections/${app}`;
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { org, app } = await params;
-  await pageOrgAccess(org, path(org, app));
+  await pageOrgAccess(org);
   const found = await lookUp(org, safeDecode(app));
   return { title: found?.app ?? "App" };
 }
 
 export default async function AppPage({ params }: Props) {
   const { org, app } = await params;
-  const access = await pageOrgAccess(org, path(org, app));
+  const access = await pageOrgAccess(org);
   const id = safeDecode(app);
-  if ((await lookUp(org, id)) === null) notFound();
   // Leaders and developers may try its tools (SPEC §14); support sees no Try control.
   return (
     <Prefetched queries={[{ key: orgKeys.app(access.org.slug, id), load: () => getApp(orgContext(), access.org.slug, id) }]}>

@@ -4,16 +4,14 @@ import { pageOrgAccess } from "@/lib/auth/page";
 
 type Props = { params: Promise<{ org: string }> };
 
-const path = (org: string) => `/orgs/${encodeURIComponent(org)}/people`;
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return { title: `People of ${access.org.name}` };
 }
 
 export default async function PeoplePage({ params }: Props) {
   const { org } = await params;
-  const access = await pageOrgAccess(org, path(org));
+  const access = await pageOrgAccess(org);
   return <PeopleView org={access.org.slug} orgName={access.org.name} self={access.memberId} />;
 }
