@@ -52,6 +52,8 @@ export default defineConfig({
       THEOREM_ANON_CHECKS_PER_MINUTE: "100000",
       // No scheduled re-checks in the background of the browser tests: what each test reads is what it asked for.
       THEOREM_RECHECK_MINUTES: "0",
+      // The request log would drown the test report: warnings and errors only.
+      LOG_LEVEL: "warn",
     },
   },
 });

@@ -43,6 +43,15 @@ test.afterAll(async () => {
   await postgres?.stop();
 });
 
+/** An app whose listing takes `ms`. */
+const slowApp = (ms: number) =>
+  startRawApp({
+    list: async (res, id) => {
+      await new Promise((r) => setTimeout(r, ms));
+      sendJson(res, result(id, { tools: [{ name: "shift", inputSchema: { type: "object" } }] }));
+    },
+  });
+
 const readsOf = (path: string) => app.seen.filter((line) => line === `POST ${path} tools/list`).length;
 
 test("40 apps added through both instances at once get 40 distinct short names in connection order, and both list the same", async () => {
@@ -81,12 +90,7 @@ test("scheduled re-checks read each app once per interval with two instances", a
 test("an instance killed mid-way loses no acknowledged app, and the other carries on", async () => {
   test.setTimeout(120_000);
   // Reads that take a second, so that b is killed with adds of its own under way.
-  const slow = await startRawApp({
-    list: async (res, id) => {
-      await new Promise((r) => setTimeout(r, 1000));
-      sendJson(res, result(id, { tools: [{ name: "shift", inputSchema: { type: "object" } }] }));
-    },
-  });
+  const slow = await slowApp(1000);
   try {
     const acknowledged: string[] = [];
     const adds = Array.from({ length: 20 }, async (_, i) => {
@@ -116,12 +120,7 @@ test("an instance killed mid-way loses no acknowledged app, and the other carrie
 
 test("SIGTERM drains: health answers 503, the check under way finishes, the process exits 0", async () => {
   test.setTimeout(60_000);
-  const slow = await startRawApp({
-    list: async (res, id) => {
-      await new Promise((r) => setTimeout(r, 1500));
-      sendJson(res, result(id, { tools: [{ name: "slow_tool", inputSchema: { type: "object" } }] }));
-    },
-  });
+  const slow = await slowApp(1500);
   try {
     const adding = a.fetch("/api/orgs/acme/apps", cookie, { method: "POST", body: { name: "Slow", url: slow.url } });
     await expect.poll(() => slow.seen.some((line) => line.endsWith("tools/list")), { timeout: 10_000 }).toBe(true);
