@@ -127,7 +127,7 @@ test("an unavailable app: the leader's sentence comes first, and the size meter 
   await page.goto(connectionsPath);
   const row = appRow(page, "Warehouse");
   await expect(row.getByText("Unavailable", { exact: true })).toBeVisible();
-  await expect(row.getByText(/of 250,000 characters/)).toHaveClass(/text-rose-800/);
+  await expect(row.getByText(/of 250,000 characters · over the limit$/)).toBeVisible();
   await expect(row.getByText(/^\d+ tools read · none reach the assistant$/)).toBeVisible();
 
   await page.goto(`${connectionsPath}/${app.id}`);

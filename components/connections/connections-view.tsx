@@ -213,6 +213,8 @@ function AppRow({
             <dd className={cn(check.listing.chars > check.listing.limit || check.listing.stopped ? "font-semibold text-rose-800" : "text-slate-900")}>
               {check.listing.stopped ? "more than " : ""}
               {formatCount(check.listing.chars)} of {formatCount(check.listing.limit)} characters
+              {/* Said in words, not by colour alone. */}
+              {check.listing.chars > check.listing.limit || check.listing.stopped ? " · over the limit" : ""}
             </dd>
           </div>
           <div>

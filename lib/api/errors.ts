@@ -9,7 +9,6 @@ export const ERROR_STATUS = {
   "unauthorized": 401,
   "forbidden": 403,
   "not-found": 404,
-  "method-not-allowed": 405,
   "conflict": 409,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
