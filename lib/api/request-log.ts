@@ -36,6 +36,8 @@ export function startRequestLog(request: Request): RequestLog {
       ended();
       const line = { method: request.method, path: pathOf(request.url), status: response.status, durationMs: Math.round(performance.now() - started), ...fields };
       if (response.status >= 500) log.error(line, "request");
+      // A proxy asks for health every few seconds: its good answers are not news.
+      else if (line.path === "/api/health" && response.status === 200) log.debug(line, "request");
       else log.info(line, "request");
       return response;
     },
