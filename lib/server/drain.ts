@@ -39,6 +39,12 @@ export function requestStarted(): () => void {
   };
 }
 
+/** Counts `work` as under way until it settles: what a streamed answer goes on with after the route has answered. */
+export function holdShutdownFor<T>(work: Promise<T>): Promise<T> {
+  const ended = requestStarted();
+  return work.finally(ended);
+}
+
 /** Resolves once no API request is under way. */
 export function requestsDone(): Promise<void> {
   if (state.requests === 0) return Promise.resolve();

@@ -4,6 +4,7 @@ import { spendOrgCheck } from "@/lib/http/rate-limit";
 import { history, recheckOrg } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { historyLimit } from "@/lib/orgs/query";
+import { holdShutdownFor } from "@/lib/server/drain";
 import { RECHECK_STREAM_TYPE, type RecheckEvent } from "@/lib/schemas/orgs";
 
 export const dynamic = "force-dynamic";
@@ -36,8 +37,8 @@ export const POST = withOrg("recheck", async ({ request, access, log }) => {
           open = false;
         }
       };
-      // Not awaited: the stream hands out each line as it is written.
-      void recheckOrg(ctx, org, (app, listing) => send({ type: "read", app, unavailable: listing.unavailable ?? null, timings: listing.timings ?? null }))
+      // Not awaited: the stream hands out each line as it is written. A shutdown waits for it all the same.
+      void holdShutdownFor(recheckOrg(ctx, org, (app, listing) => send({ type: "read", app, unavailable: listing.unavailable ?? null, timings: listing.timings ?? null })))
         .then(
           (list) => send({ type: "done", list }),
           (error: unknown) => send({ type: "error", error: describeApiError(error, log).body.error }),
