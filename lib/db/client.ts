@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
-import { is, sql } from "drizzle-orm";
+import { is, param, sql, type SQL } from "drizzle-orm";
 import { PgDatabase } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
@@ -170,6 +170,28 @@ export async function closeDatabase(): Promise<void> {
 /** Whether `db` (a database or a transaction) is PostgreSQL: for the few queries that differ. */
 export function isPostgres(db: Conn): boolean {
   return is(db, PgDatabase);
+}
+
+/** What a library that writes SQL of its own needs to write in our transaction (pg-boss's `db` option). */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * A PostgreSQL transaction as a plain executor of `text` with `$1`, `$2`… and their values, so
+ * that what another library writes (a job) is committed, or not, with what the store writes.
+ */
+export function sqlExecutor(tx: Conn): SqlExecutor {
+  if (!isPostgres(tx)) throw new Error("sqlExecutor() is for PostgreSQL transactions.");
+  const pg = tx as unknown as PgDatabase<never>;
+  return {
+    async executeSql(text, values = []) {
+      // "…$3::jsonb…" → "…", "3", "::jsonb…": every number is a value, each passed as one parameter.
+      const chunks: SQL[] = text.split(/\$(\d+)/).map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${param(values[Number(part) - 1])}`));
+      const result = (await pg.execute(sql.join(chunks))) as unknown as { rows: unknown[] };
+      return { rows: result.rows };
+    },
+  };
 }
 
 /**

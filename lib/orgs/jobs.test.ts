@@ -13,7 +13,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-const { openPostgres } = await import("@/lib/db/client");
+const { openPostgres, sqlExecutor, transaction } = await import("@/lib/db/client");
+const { claimDue } = await import("./schedule");
 const { addApp } = await import("./apps");
 const { startRecheckJobs } = await import("./jobs");
 const { ensureOrg } = await import("./store");
@@ -151,6 +152,46 @@ describe("scheduled re-checks as jobs, with two instances", () => {
       await b.close();
     }
     expect(by).toEqual(["a", "b"]);
+  });
+});
+
+describe("a claim and its job, in one transaction", () => {
+  it("leaves an app due when its job cannot be stored, and stores both otherwise", { timeout: 20_000 }, async () => {
+    const url = await database();
+    const ids = await connect(url, "delta", ["lost"]);
+    const id = ids.get("http://lost.test/mcp");
+    await sql(url, "UPDATE apps SET next_check_at = 0 WHERE id = $1", [id]);
+    const db = openPostgres(url);
+    try {
+      await expect(claimDue({ db }, 60_000, Date.now(), 50, () => Promise.reject(new Error("the queue is gone")))).rejects.toThrow("the queue is gone");
+      expect(await sql(url, "SELECT next_check_at::int AS due FROM apps WHERE id = $1", [id])).toEqual([{ due: 0 }]);
+      const handed: string[] = [];
+      expect(await claimDue({ db }, 60_000, Date.now(), 50, async (_tx, app) => void handed.push(app.id))).toEqual([{ id, org: "delta" }]);
+      expect(handed).toEqual([id]);
+    } finally {
+      await (db.$client as unknown as { end(): Promise<void> }).end();
+    }
+  });
+
+  it("runs another library's SQL in the transaction, each $n one parameter (an array, an object, one used twice)", { timeout: 20_000 }, async () => {
+    const url = await database();
+    const db = openPostgres(url);
+    try {
+      const rows = await transaction(db, (tx) =>
+        sqlExecutor(tx).executeSql("SELECT $1::int[] AS list, $2::jsonb ->> 'a' AS a, $3::text || $3::text AS twice, $10::text AS tenth", [[1, 2], { a: "b" }, "x", null, null, null, null, null, null, "ten"]),
+      );
+      expect(rows.rows).toEqual([{ list: [1, 2], a: "b", twice: "xx", tenth: "ten" }]);
+      // Rolled back with the transaction: nothing written survives a failure.
+      await expect(
+        transaction(db, async (tx) => {
+          await sqlExecutor(tx).executeSql("CREATE TABLE written_then_undone (id int)");
+          throw new Error("undo");
+        }),
+      ).rejects.toThrow("undo");
+      expect(await sql(url, "SELECT to_regclass('written_then_undone') IS NULL AS gone", [])).toEqual([{ gone: true }]);
+    } finally {
+      await (db.$client as unknown as { end(): Promise<void> }).end();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import "server-only";
 import { Client } from "pg";
 import PgBoss from "pg-boss";
 import { ApiError } from "@/lib/api/errors";
+import { sqlExecutor } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { rereadApp, type OrgContext } from "./apps";
 import { claimDue, every, tickOf, type DueApp } from "./schedule";
@@ -15,8 +16,7 @@ import { claimDue, every, tickOf, type DueApp } from "./schedule";
  * expires and is run again by another. The queue is "stately" by app: at most one job waiting and
  * one running per app, so a slow read is never doubled by the next interval's.
  *
- * Between a claim and its job's send there is no transaction: an instance killed in those
- * milliseconds leaves that app to the next interval.
+ * A claim and its job are one transaction: an instance killed between them leaves the app due.
  */
 
 export const RECHECK_QUEUE = "theorem-recheck";
@@ -124,8 +124,9 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
   });
 
   const tick = async (now = Date.now()): Promise<DueApp[]> => {
-    const due = await claimDue(ctx, options.interval, now);
-    for (const app of due) await boss.send(RECHECK_QUEUE, { org: app.org, app: app.id } satisfies RecheckJob, { singletonKey: app.id });
+    const due = await claimDue(ctx, options.interval, now, 50, async (tx, app) => {
+      await boss.send(RECHECK_QUEUE, { org: app.org, app: app.id } satisfies RecheckJob, { singletonKey: app.id, db: sqlExecutor(tx) });
+    });
     // This instance's worker fetches now rather than at its next poll.
     if (due.length > 0) boss.notifyWorker(worker);
     return due;

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, isNull, lte } from "drizzle-orm";
-import { transaction } from "@/lib/db/client";
+import { transaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import { errorField, logger } from "@/lib/log";
 import { rereadApp, type OrgContext } from "./apps";
@@ -29,11 +29,11 @@ export interface DueApp {
 
 /**
  * Claims up to `max` apps due at `now` and gives each its next due time, all at once, before any
- * is read: a read that fails or takes long is not started again by the next tick, and a claim
+ * is read (`onClaimed` runs for each inside the claim's transaction): a read that fails or takes long is not started again by the next tick, and a claim
  * beside this one (in this process or another instance) finds none of them due, as each is
  * claimed only while still due.
  */
-export async function claimDue(ctx: OrgContext, interval: number, now: number, max = 50): Promise<DueApp[]> {
+export async function claimDue(ctx: OrgContext, interval: number, now: number, max = 50, onClaimed?: (tx: Conn, app: DueApp) => Promise<void>): Promise<DueApp[]> {
   if (interval <= 0) return [];
   await placeNewApps(ctx, interval, now);
   return transaction(ctx.db, async (tx) => {
@@ -54,7 +54,10 @@ export async function claimDue(ctx: OrgContext, interval: number, now: number, m
         .set({ nextCheckAt: next })
         .where(and(eq(apps.id, app.id), lte(apps.nextCheckAt, now)))
         .returning({ id: apps.id });
-      if (won.length > 0) claimed.push({ id: app.id, org: app.org });
+      if (won.length === 0) continue;
+      claimed.push({ id: app.id, org: app.org });
+      // In the same transaction: what the claim hands on (a job) is stored with it, or neither is.
+      await onClaimed?.(tx, { id: app.id, org: app.org });
     }
     return claimed;
   });
