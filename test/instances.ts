@@ -1,23 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "./ports";
 
 // Dashboard servers as separate processes on one database (SPEC §16), for the two-instance
 // browser-less test (e2e/instances.spec.ts) and npm run bench:pg. They serve a build that exists.
 
 const root = join(import.meta.dirname, "..");
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A dashboard server of the build in NEXT_DIST_DIR (.next-e2e), started with `next start` on a free loopback port. */
 export class Instance {

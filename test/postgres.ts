@@ -1,13 +1,13 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { Client, Pool } from "pg";
+import { freePort } from "./ports";
 
 // A private PostgreSQL for tests and benchmarks: TEST_POSTGRES_URL when set, otherwise a throwaway
 // cluster from Debian's binaries on a free loopback port, trust auth, fsync off.
@@ -33,18 +33,6 @@ function binDir(): string {
     throw new Error("No PostgreSQL binaries in /usr/lib/postgresql/*/bin: apt-get install postgresql, or set TEST_POSTGRES_URL");
   }
   return join(root, newest, "bin");
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a PostgreSQL binary, as the `postgres` OS user when we are root (PostgreSQL refuses root). */

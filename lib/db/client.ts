@@ -109,16 +109,25 @@ export function openPostgres(url: string): PostgresDb {
   return drizzlePostgres(pool, { schema: postgresSchema }) as unknown as PostgresDb;
 }
 
-/** Applies PostgreSQL's migrations (drizzle-pg/); instances starting at once take turns, under a session advisory lock. */
-export async function migratePostgresDb(db: PostgresDb): Promise<void> {
+/**
+ * Runs `work` holding the lock named `key` across every instance on the database, for as long as
+ * it takes (a session advisory lock on a connection of its own): start-up work that instances
+ * starting at once must do in turns.
+ */
+export async function oneAtATime<T>(db: PostgresDb, key: string, work: () => Promise<T>): Promise<T> {
   const lock = await db.$client.connect();
   try {
-    await lock.query("SELECT pg_advisory_lock(hashtextextended('theorem:migrations', 0))");
-    await migratePostgres(db as unknown as Parameters<typeof migratePostgres>[0], { migrationsFolder: POSTGRES_MIGRATIONS_FOLDER });
+    await lock.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    return await work();
   } finally {
-    await lock.query("SELECT pg_advisory_unlock(hashtextextended('theorem:migrations', 0))").catch(() => undefined);
+    await lock.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => undefined);
     lock.release();
   }
+}
+
+/** Applies PostgreSQL's migrations (drizzle-pg/); instances starting at once take turns. */
+export async function migratePostgresDb(db: PostgresDb): Promise<void> {
+  await oneAtATime(db, "theorem:migrations", () => migratePostgres(db as unknown as Parameters<typeof migratePostgres>[0], { migrationsFolder: POSTGRES_MIGRATIONS_FOLDER }));
 }
 
 /**
@@ -149,10 +158,7 @@ export function getDb(): Db {
   const url = process.env.DATABASE_URL ?? "";
   if (cache.__theoremDb?.url !== url) {
     const previous = cache.__theoremDb?.db;
-    if (previous !== undefined) {
-      if (isPostgres(previous)) void (previous as PostgresDb).$client.end();
-      else (previous as Db).$client.close();
-    }
+    if (previous !== undefined) void close(previous);
     cache.__theoremDb = { url, db: isPostgresUrl(url) ? openPostgres(url) : openDatabase(databasePath(url)) };
   }
   return cache.__theoremDb.db as Db;
@@ -163,8 +169,12 @@ export async function closeDatabase(): Promise<void> {
   const opened = cache.__theoremDb;
   if (opened === undefined) return;
   cache.__theoremDb = undefined;
-  if (isPostgres(opened.db)) await (opened.db as PostgresDb).$client.end();
-  else (opened.db as Db).$client.close();
+  await close(opened.db);
+}
+
+async function close(db: Db | PostgresDb): Promise<void> {
+  if (isPostgres(db)) await (db as PostgresDb).$client.end();
+  else (db as Db).$client.close();
 }
 
 /** Whether `db` (a database or a transaction) is PostgreSQL: for the few queries that differ. */

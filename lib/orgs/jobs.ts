@@ -1,8 +1,7 @@
 import "server-only";
-import { Client } from "pg";
 import PgBoss from "pg-boss";
 import { ApiError } from "@/lib/api/errors";
-import { sqlExecutor } from "@/lib/db/client";
+import { oneAtATime, sqlExecutor, type PostgresDb } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { rereadApp, type OrgContext } from "./apps";
 import { claimDue, every, tickOf, type DueApp } from "./schedule";
@@ -68,19 +67,6 @@ async function inTurns<T>(items: readonly T[], atOnce: number, work: (item: T) =
 /** A read's expiry: well past the 3 s + 8 s a read may take, and a sign-in's renewal. */
 const EXPIRE_SECONDS = 120;
 
-/** Runs `work` holding a lock that every instance on the database shares (a session advisory lock). */
-async function oneAtATime<T>(connectionString: string, work: () => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock(hashtextextended('theorem:job-queue-setup', 0))");
-    return await work();
-  } finally {
-    // Ending the session releases its lock.
-    await client.end();
-  }
-}
-
 export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Promise<RecheckJobs> {
   const boss = new PgBoss({
     connectionString: options.connectionString,
@@ -102,7 +88,7 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
     expireInSeconds: options.expireInSeconds ?? EXPIRE_SECONDS,
   };
   // Instances starting at once take turns (two creating the queue's tables at once deadlock).
-  await oneAtATime(options.connectionString, async () => {
+  await oneAtATime(ctx.db as unknown as PostgresDb, "theorem:job-queue-setup", async () => {
     if ((await boss.getQueue(RECHECK_QUEUE)) === null) await boss.createQueue(RECHECK_QUEUE, queue);
     else await boss.updateQueue(RECHECK_QUEUE, queue);
   });
