@@ -51,6 +51,8 @@ export function actionText(entry: AuditEntry): string {
       return "changed the settings";
     case "member.invited":
       return `invited ${member(entry)}${asRole(entry)}`;
+    case "member.invitation-cancelled":
+      return `cancelled the invitation of ${member(entry)}${asRole(entry)}`;
     case "member.joined":
       return `joined${asRole(entry)}`;
     case "member.removed":

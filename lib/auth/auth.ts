@@ -3,28 +3,26 @@ import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
-import { organization } from "better-auth/plugins";
-import { createAccessControl } from "better-auth/plugins/access";
-import { defaultStatements, ownerAc } from "better-auth/plugins/organization/access";
-import { getDb, type Db } from "@/lib/db/client";
-import { isPostgres } from "@/lib/db/client";
+import { getDb, isPostgres, type Db } from "@/lib/db/client";
 import { schema } from "@/lib/db/tables";
 import { deriveKey } from "@/lib/secrets";
-import { sendInvitation } from "./invitations";
+import { errorField, logWith } from "@/lib/log";
+import { CLIENT_ADDRESS_HEADER } from "./endpoints";
 import { dashboardOrigins } from "./origins";
 
 /**
- * Accounts (better-auth): email and password, organisations with SPEC §9's roles, and API
- * keys sent as `x-api-key`. One instance per database, made on first use.
+ * Accounts (better-auth): email and password, sessions, and API keys sent as `x-api-key` (which
+ * our routes bind to their one organisation: never a session). Organisations, members and
+ * invitations are ours (lib/auth/members.ts). One instance per database, made on first use.
  */
 
-const ac = createAccessControl({ ...defaultStatements, app: ["view", "recheck", "try", "manage"] } as const);
-// better-auth's own organisation endpoints (invite, re-role, remove) check these; our routes check lib/auth/roles.ts.
-const roles = {
-  leader: ac.newRole({ ...ownerAc.statements, app: ["view", "recheck", "try", "manage"] }),
-  developer: ac.newRole({ app: ["view", "recheck", "try"] }),
-  support: ac.newRole({ app: ["view", "recheck"] }),
-};
+const authLog = logWith({ component: "better-auth" });
+
+/** better-auth's own lines, as JSON through our logger (its arguments may be errors, never secrets we hand it). */
+function logAuth(level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]): void {
+  const err = args.find((arg) => arg instanceof Error);
+  authLog[level](err === undefined ? {} : { err: errorField(err) }, message);
+}
 
 /** Minimum password length: better-auth's default of 8 is kept. */
 export const MIN_PASSWORD = 8;
@@ -49,21 +47,15 @@ function createAuth(db: Db) {
       max: 300,
       customRules: { "/sign-in/email": { window: 60, max: 10 }, "/sign-up/email": { window: 60, max: 10 } },
     },
-    advanced: { ipAddress: { ipAddressHeaders: ["x-forwarded-for"] } },
+    // The address lib/auth/endpoints.ts sets from the socket (and trusted proxies), never the client's own header.
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
+    logger: { level: "warn", log: logAuth },
     telemetry: { enabled: false },
     plugins: [
-      organization({
-        ac,
-        roles,
-        creatorRole: "leader",
-        invitationExpiresIn: 60 * 60 * 24 * 7,
-        cancelPendingInvitationsOnReInvite: true,
-        sendInvitationEmail: sendInvitation,
-      }),
       apiKey({
         apiKeyHeaders: "x-api-key",
-        // better-auth's own organisation endpoints then act for a key's creator too (our wrapper has bound the key to its organisation).
-        enableSessionForAPIKeys: true,
+        // A key acts through our routes only, in its own organisation (lib/auth/workspace.ts): never as a session.
+        enableSessionForAPIKeys: false,
         enableMetadata: true,
         // Checks are rate-limited by our own limits (SPEC §10), not the plugin's 10 a day.
         rateLimit: { enabled: false },

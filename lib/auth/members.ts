@@ -1,48 +1,26 @@
 import "server-only";
-import { APIError } from "better-auth/api";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
-import { getDb } from "@/lib/db/client";
-import { invitation, member, organization, user } from "@/lib/db/tables";
+import { recordAudit } from "@/lib/audit/log";
+import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
+import { apps, invitation, member, organization, user } from "@/lib/db/tables";
+import { dropUnusedSnapshots } from "@/lib/orgs/store";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
-import { getAuth } from "./auth";
-import { invitationLink } from "./invitations";
+import { invitationLink, sendInvitation } from "./invitations";
 import { parseRole, type Role } from "./roles";
-import type { OrgAccess } from "./workspace";
+import type { Actor, OrgAccess } from "./workspace";
 
 /**
- * Members and invitations, done by better-auth's organization plugin (which keeps an
- * organisation's last leader, refuses duplicate slugs and members); this module only turns
- * its errors into ours. The caller's permission has been checked by `withOrg` already.
+ * Organisations, members and invitations (SPEC §9), stored by us: each change is one transaction
+ * under the organisation's lock, with its audit entry, and checks SPEC's rules inside it (one role
+ * of three per member, an organisation always keeps a leader, the one asking is still a leader).
+ * better-auth keeps accounts and sessions only; none of its organisation endpoints is mounted.
  */
 
-const SENTENCES: Record<string, [ApiError["code"], string]> = {
-  ORGANIZATION_ALREADY_EXISTS: ["conflict", "That address is taken by another organisation: choose another."],
-  ORGANIZATION_SLUG_ALREADY_TAKEN: ["conflict", "That address is taken by another organisation: choose another."],
-  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: ["conflict", "That person is already a member."],
-  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: ["conflict", "That person is already invited."],
-  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: ["conflict", "An organisation always keeps a leader: make someone else a leader first."],
-  YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER: ["conflict", "An organisation always keeps a leader: make someone else a leader first."],
-  MEMBER_NOT_FOUND: ["not-found", "There is no such member."],
-  INVITATION_NOT_FOUND: ["not-found", "There is no such invitation, or it has expired."],
-  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: ["not-found", "There is no such invitation for the account you are signed in with."],
-  ROLE_NOT_FOUND: ["invalid-request", "A role is leader, developer or support."],
-};
-
-/** Runs a better-auth call, answering its refusals as our errors. */
-async function viaAuth<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof APIError)) throw error;
-    const body = error.body as { code?: string; message?: string } | undefined;
-    const known = body?.code === undefined ? undefined : SENTENCES[body.code];
-    if (known !== undefined) throw new ApiError(known[0], known[1]);
-    const status = Number(error.statusCode);
-    const code = status === 401 ? "unauthorized" : status === 403 ? "forbidden" : status === 404 ? "not-found" : status === 429 ? "rate-limited" : "invalid-request";
-    throw new ApiError(code, body?.message ?? "The request was refused.");
-  }
-}
+const INVITATION_DAYS = 7;
+const keepsLeader = "An organisation always keeps a leader: make someone else a leader first.";
+const noInvitation = "There is no such invitation, or it has expired.";
 
 /** The caller's organisations with their role there, oldest membership first. */
 export async function myOrgs(userId: string): Promise<MyOrg[]> {
@@ -58,83 +36,170 @@ export async function myOrgs(userId: string): Promise<MyOrg[]> {
   });
 }
 
-/** Creates an organisation whose first leader is the caller. */
-export async function createOrg(headers: Headers, input: OrgCreate): Promise<MyOrg> {
-  const created = await viaAuth(() => getAuth().api.createOrganization({ headers, body: { name: input.name, slug: input.slug, keepCurrentActiveOrganization: true } }));
-  if (created === null) throw new ApiError("invalid-request", "The organisation could not be created.");
-  return { id: created.id, slug: created.slug, name: created.name, role: "leader" };
+/** Creates an organisation whose first leader is `actor`; a taken address is the 409. */
+export async function createOrg(actor: Actor, input: OrgCreate): Promise<MyOrg> {
+  const id = randomUUID();
+  const taken = new ApiError("conflict", "That address is taken by another organisation: choose another.", {
+    issues: [{ path: ["slug"], message: "That address is taken by another organisation: choose another." }],
+  });
+  try {
+    await orgTransaction(getDb(), input.slug, async (tx) => {
+      const [existing] = await tx.select({ id: organization.id }).from(organization).where(eq(organization.slug, input.slug)).limit(1);
+      if (existing !== undefined) throw taken;
+      const now = new Date();
+      await tx.insert(organization).values({ id, slug: input.slug, name: input.name, createdAt: now });
+      await tx.insert(member).values({ id: randomUUID(), organizationId: id, userId: actor.id, role: "leader", createdAt: now });
+    });
+  } catch (error) {
+    // Two instances creating one address at once: the unique index answers for the later one.
+    if (!(error instanceof ApiError) && isUniqueViolation(error)) throw taken;
+    throw error;
+  }
+  return { id, slug: input.slug, name: input.name, role: "leader" };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505" || (cause !== undefined && cause !== error && isUniqueViolation(cause));
+}
+
+async function membersOf(db: Conn, orgId: string): Promise<MemberView[]> {
+  const rows = await db
+    .select({ id: member.id, userId: user.id, email: user.email, name: user.name, role: member.role, joinedAt: member.createdAt })
+    .from(member)
+    .innerJoin(user, eq(user.id, member.userId))
+    .where(eq(member.organizationId, orgId))
+    .orderBy(asc(member.createdAt));
+  return rows.flatMap((row): MemberView[] => {
+    const role = parseRole(row.role);
+    return role === null ? [] : [{ ...row, role, joinedAt: row.joinedAt.toISOString() }];
+  });
+}
+
+async function pendingInvitations(db: Conn, orgId: string): Promise<InvitationView[]> {
+  const rows = await db
+    .select()
+    .from(invitation)
+    .where(and(eq(invitation.organizationId, orgId), eq(invitation.status, "pending"), gt(invitation.expiresAt, new Date())))
+    .orderBy(asc(invitation.createdAt));
+  return rows.flatMap((row): InvitationView[] => {
+    const role = parseRole(row.role);
+    return role === null ? [] : [{ id: row.id, email: row.email, role, expiresAt: row.expiresAt.toISOString() }];
+  });
 }
 
 export async function listMembers(access: OrgAccess): Promise<MemberList> {
   const db = getDb();
-  const members = (
-    await db
-    .select({ id: member.id, userId: user.id, email: user.email, name: user.name, role: member.role, joinedAt: member.createdAt })
-    .from(member)
-    .innerJoin(user, eq(user.id, member.userId))
-    .where(eq(member.organizationId, access.org.id))
-      .orderBy(asc(member.createdAt))
-  ).flatMap((row): MemberView[] => {
-      const role = parseRole(row.role);
-      return role === null ? [] : [{ ...row, role, joinedAt: row.joinedAt.toISOString() }];
-    });
-  const invitations = (
-    await db
-      .select()
-      .from(invitation)
-      .where(and(eq(invitation.organizationId, access.org.id), eq(invitation.status, "pending"), gt(invitation.expiresAt, new Date())))
-      .orderBy(asc(invitation.createdAt))
-  ).flatMap((row): InvitationView[] => {
-      const role = parseRole(row.role);
-      return role === null ? [] : [{ id: row.id, email: row.email, role, expiresAt: row.expiresAt.toISOString() }];
-    });
-  return { members, invitations };
+  return { members: await membersOf(db, access.org.id), invitations: await pendingInvitations(db, access.org.id) };
 }
 
 export async function findMember(access: OrgAccess, memberId: string): Promise<MemberView> {
-  const found = (await listMembers(access)).members.find((m) => m.id === memberId);
+  const found = (await membersOf(getDb(), access.org.id)).find((m) => m.id === memberId);
   if (found === undefined) throw new ApiError("not-found", "There is no such member.");
   return found;
 }
 
-export async function invite(headers: Headers, access: OrgAccess, input: InvitationCreate): Promise<InvitationView & { link: string }> {
-  if ((await listMembers(access)).members.some((m) => m.email === input.email)) throw new ApiError("conflict", "That person is already a member.");
-  const created = await viaAuth(() =>
-    getAuth().api.createInvitation({ headers, body: { email: input.email, role: input.role, organizationId: access.org.id, resend: true } }),
-  );
-  return { id: created.id, email: created.email, role: input.role, expiresAt: new Date(created.expiresAt).toISOString(), link: invitationLink(created.id) };
+/**
+ * A change to the organisation's members, by a leader: inside the transaction the one asking is
+ * still a leader (two leaders re-roling each other at once: the second finds it is not one any more).
+ */
+async function asLeader<T>(access: OrgAccess, work: (tx: Conn, members: MemberView[]) => Promise<T>): Promise<T> {
+  return orgTransaction(getDb(), access.org.slug, async (tx) => {
+    const members = await membersOf(tx, access.org.id);
+    if (members.find((m) => m.userId === access.actor.id)?.role !== "leader") {
+      throw new ApiError("forbidden", "Only a leader may manage members; you are no longer a leader here.");
+    }
+    return work(tx, members);
+  });
 }
 
-export async function cancelInvitation(headers: Headers, access: OrgAccess, id: string): Promise<InvitationView> {
-  const found = (await listMembers(access)).invitations.find((i) => i.id === id);
-  if (found === undefined) throw new ApiError("not-found", "There is no such invitation, or it has expired.");
-  await viaAuth(() => getAuth().api.cancelInvitation({ headers, body: { invitationId: id } }));
+function memberIn(members: MemberView[], memberId: string): MemberView {
+  const found = members.find((m) => m.id === memberId);
+  if (found === undefined) throw new ApiError("not-found", "There is no such member.");
   return found;
 }
 
+const leaders = (members: MemberView[]) => members.filter((m) => m.role === "leader").length;
+
+/** Invites `input.email` as `input.role` (a pending invitation to the same address is replaced); the link is mailed or logged. */
+export async function invite(access: OrgAccess, input: InvitationCreate): Promise<InvitationView & { link: string }> {
+  const id = randomUUID();
+  const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
+  await asLeader(access, async (tx, members) => {
+    if (members.some((m) => m.email.toLowerCase() === input.email)) throw new ApiError("conflict", "That person is already a member.");
+    await tx
+      .update(invitation)
+      .set({ status: "canceled" })
+      .where(and(eq(invitation.organizationId, access.org.id), eq(invitation.status, "pending"), sql`lower(${invitation.email}) = ${input.email}`));
+    await tx.insert(invitation).values({ id, organizationId: access.org.id, email: input.email, role: input.role, status: "pending", expiresAt, createdAt: new Date(), inviterId: access.actor.id });
+    await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.invited", member: { id, email: input.email }, details: { role: input.role } });
+  });
+  await sendInvitation({ id, email: input.email, role: input.role, organization: access.org, inviter: { user: { email: access.actor.email, name: access.actor.name } } });
+  return { id, email: input.email, role: input.role, expiresAt: expiresAt.toISOString(), link: invitationLink(id) };
+}
+
+export async function cancelInvitation(access: OrgAccess, id: string): Promise<InvitationView> {
+  return asLeader(access, async (tx) => {
+    const found = (await pendingInvitations(tx, access.org.id)).find((i) => i.id === id);
+    if (found === undefined) throw new ApiError("not-found", noInvitation);
+    await tx.update(invitation).set({ status: "canceled" }).where(eq(invitation.id, id));
+    await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.invitation-cancelled", member: { id, email: found.email }, details: { role: found.role } });
+    return found;
+  });
+}
+
+/** A pending, unexpired invitation addressed to `actor` (by email), with its organisation; someone else's is not found. */
+export async function invitationFor(actor: Pick<Actor, "email">, id: string, db: Conn = getDb()) {
+  if (id.length > 200) return null;
+  const [row] = await db
+    .select({ invitation, org: { id: organization.id, slug: organization.slug, name: organization.name } })
+    .from(invitation)
+    .innerJoin(organization, eq(organization.id, invitation.organizationId))
+    .where(and(eq(invitation.id, id), eq(invitation.status, "pending"), gt(invitation.expiresAt, new Date())))
+    .limit(1);
+  const role = parseRole(row?.invitation.role);
+  if (row === undefined || role === null) return null;
+  return { id: row.invitation.id, email: row.invitation.email, role, org: row.org, mine: row.invitation.email.toLowerCase() === actor.email.toLowerCase() };
+}
+
 /** Accepts an invitation addressed to the signed-in account; answers the organisation joined. */
-export async function acceptInvitation(headers: Headers, id: string): Promise<{ org: string; memberId: string; role: Role }> {
-  const accepted = await viaAuth(() => getAuth().api.acceptInvitation({ headers, body: { invitationId: id } }));
-  if (accepted === null) throw new ApiError("not-found", "There is no such invitation, or it has expired.");
-  const [org] = await getDb().select({ slug: organization.slug }).from(organization).where(eq(organization.id, accepted.invitation.organizationId)).limit(1);
-  if (org === undefined) throw new ApiError("not-found", "That organisation no longer exists.");
-  return { org: org.slug, memberId: accepted.member.id, role: parseRole(accepted.member.role) ?? "support" };
+export async function acceptInvitation(actor: Actor, id: string): Promise<{ org: string; memberId: string; role: Role }> {
+  const seen = await invitationFor(actor, id);
+  if (seen === null) throw new ApiError("not-found", noInvitation);
+  if (!seen.mine) throw new ApiError("not-found", "There is no such invitation for the account you are signed in with.");
+  return orgTransaction(getDb(), seen.org.slug, async (tx) => {
+    const found = await invitationFor(actor, id, tx);
+    if (found === null || !found.mine) throw new ApiError("not-found", noInvitation);
+    const [already] = await tx.select({ id: member.id }).from(member).where(and(eq(member.organizationId, found.org.id), eq(member.userId, actor.id))).limit(1);
+    if (already !== undefined) throw new ApiError("conflict", "You are already a member of that organisation.");
+    const memberId = randomUUID();
+    await tx.insert(member).values({ id: memberId, organizationId: found.org.id, userId: actor.id, role: found.role, createdAt: new Date() });
+    await tx.update(invitation).set({ status: "accepted" }).where(eq(invitation.id, id));
+    await recordAudit(tx, { org: found.org.slug, actor, action: "member.joined", member: { id: memberId, email: actor.email }, details: { role: found.role } });
+    return { org: found.org.slug, memberId, role: found.role };
+  });
 }
 
-export async function changeRole(headers: Headers, access: OrgAccess, memberId: string, role: Role): Promise<MemberView> {
-  const before = await findMember(access, memberId);
-  const leaders = (await listMembers(access)).members.filter((m) => m.role === "leader");
-  if (before.role === "leader" && role !== "leader" && leaders.length <= 1) {
-    throw new ApiError("conflict", "An organisation always keeps a leader: make someone else a leader first.");
-  }
-  await viaAuth(() => getAuth().api.updateMemberRole({ headers, body: { memberId, role, organizationId: access.org.id } }));
-  return { ...before, role };
+export async function changeRole(access: OrgAccess, memberId: string, role: Role): Promise<MemberView> {
+  return asLeader(access, async (tx, members) => {
+    const before = memberIn(members, memberId);
+    if (before.role === role) return before;
+    if (before.role === "leader" && leaders(members) <= 1) throw new ApiError("conflict", keepsLeader);
+    await tx.update(member).set({ role }).where(eq(member.id, memberId));
+    await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.role-changed", member: { id: before.id, email: before.email }, details: { from: before.role, to: role } });
+    return { ...before, role };
+  });
 }
 
-export async function removeMember(headers: Headers, access: OrgAccess, memberId: string): Promise<MemberView> {
-  const before = await findMember(access, memberId);
-  const leaders = (await listMembers(access)).members.filter((m) => m.role === "leader");
-  if (before.role === "leader" && leaders.length <= 1) throw new ApiError("conflict", "An organisation always keeps a leader: make someone else a leader first.");
-  await viaAuth(() => getAuth().api.removeMember({ headers, body: { memberIdOrEmail: memberId, organizationId: access.org.id } }));
-  return before;
+/** Removes a member with what was theirs here: their personal apps, with those apps' sign-ins and history. */
+export async function removeMember(access: OrgAccess, memberId: string): Promise<MemberView> {
+  return asLeader(access, async (tx, members) => {
+    const before = memberIn(members, memberId);
+    if (before.role === "leader" && leaders(members) <= 1) throw new ApiError("conflict", keepsLeader);
+    await tx.delete(member).where(eq(member.id, memberId));
+    await tx.delete(apps).where(and(eq(apps.org, access.org.slug), eq(apps.owner, before.userId)));
+    await dropUnusedSnapshots(tx);
+    await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.removed", member: { id: before.id, email: before.email }, details: { role: before.role } });
+    return before;
+  });
 }

@@ -252,5 +252,18 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>): 
   }
 }
 
+/**
+ * Runs `work` as one change to the organisation `org`: one transaction holding that
+ * organisation's lock, so changes to one organisation (its apps, members, sign-ins) are stored
+ * one at a time by every instance (SPEC §16). Take it for the write only: a live read of an app
+ * (seconds) belongs before, so a slow app holds up no one else's change.
+ */
+export async function orgTransaction<T>(db: Conn, org: string, work: (tx: Conn) => Promise<T>): Promise<T> {
+  return transaction(db, async (tx) => {
+    await holdLock(tx, `theorem.org:${org}`);
+    return work(tx);
+  });
+}
+
 const current = new AsyncLocalStorage<Database.Database>();
 const turns = new WeakMap<Database.Database, Promise<void>>();

@@ -53,6 +53,7 @@ export const auditAction = z.enum([
   "app.removed",
   "settings.changed",
   "member.invited",
+  "member.invitation-cancelled",
   "member.joined",
   "member.removed",
   "member.role-changed",

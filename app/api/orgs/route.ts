@@ -19,5 +19,5 @@ export const POST = withErrors(async (request: Request) => {
   const actor = await requireActor(request.headers);
   if (actor.via.kind === "api-key") throw new ApiError("forbidden", "An API key acts in its own organisation only: sign in to create one.");
   const input = await readJson(request, orgCreate, 16 * 1024);
-  return Response.json(await createOrg(request.headers, input), { status: 201 });
+  return Response.json(await createOrg(actor, input), { status: 201 });
 });

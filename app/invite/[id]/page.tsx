@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { JoinButton } from "@/components/account/join-button";
 import { SignOutButton } from "@/components/account/sign-out-button";
 import { Card } from "@/components/ui/card";
-import { getAuth } from "@/lib/auth/auth";
+import { invitationFor } from "@/lib/auth/members";
 import { pageActor } from "@/lib/auth/page";
 
 export const metadata: Metadata = { title: "Invitation" };
@@ -13,15 +12,11 @@ type Props = { params: Promise<{ id: string }> };
 
 type Lookup = { kind: "found"; orgName: string; role: string } | { kind: "not-yours" } | { kind: "missing" };
 
-/** The invitation as its signed-in recipient sees it; better-auth refuses anyone else's. */
-async function lookUpInvitation(id: string): Promise<Lookup> {
-  try {
-    const found = await getAuth().api.getInvitation({ headers: await headers(), query: { id } });
-    return { kind: "found", orgName: found.organizationName, role: found.role };
-  } catch (error) {
-    const status = (error as { statusCode?: unknown }).statusCode;
-    return status === 403 ? { kind: "not-yours" } : { kind: "missing" };
-  }
+/** The invitation as its signed-in recipient sees it; anyone else is told only that it is not theirs. */
+async function lookUpInvitation(email: string, id: string): Promise<Lookup> {
+  const found = await invitationFor({ email }, id);
+  if (found === null) return { kind: "missing" };
+  return found.mine ? { kind: "found", orgName: found.org.name, role: found.role } : { kind: "not-yours" };
 }
 
 export default async function InvitePage({ params }: Props) {
@@ -47,7 +42,7 @@ export default async function InvitePage({ params }: Props) {
     );
   }
 
-  const invitation = await lookUpInvitation(id);
+  const invitation = await lookUpInvitation(actor.email, id);
   return (
     <Card className="mx-auto max-w-md space-y-3">
       {invitation.kind === "found" ? (

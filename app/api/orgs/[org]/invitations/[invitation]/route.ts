@@ -4,7 +4,7 @@ import { withOrg } from "@/lib/auth/workspace";
 export const dynamic = "force-dynamic";
 
 /** DELETE /api/orgs/{org}/invitations/{invitation}: 204 once cancelled. */
-export const DELETE = withOrg<{ org: string; invitation: string }>("manage", async ({ request, params, access }) => {
-  await cancelInvitation(request.headers, access, params.invitation);
+export const DELETE = withOrg<{ org: string; invitation: string }>("manage", async ({ params, access }) => {
+  await cancelInvitation(access, params.invitation);
   return new Response(null, { status: 204 });
 });
