@@ -48,6 +48,8 @@ const server = spawn(next, ["start", "-p", port, "-H", host], {
     NEXT_TELEMETRY_DISABLED: "1",
     // The dashboard drains itself on SIGTERM (lib/server/lifecycle.ts): Next must not exit first.
     NEXT_MANUAL_SIG_HANDLE: "1",
+    // Each request carries its socket's address, which the client cannot choose (scripts/peer-address.mjs).
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${new URL("./peer-address.mjs", import.meta.url).href}`].filter(Boolean).join(" "),
     THEOREM_URL: process.env.THEOREM_URL || origin,
     ...(demo ? { THEOREM_DEMO_APPS: JSON.stringify(demo.apps), THEOREM_DEMO_PASSWORD: demoPassword, CHECK_ALLOW_HOSTS: allowHosts } : {}),
   },

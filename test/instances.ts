@@ -33,6 +33,7 @@ export class Instance {
         NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-e2e",
         NEXT_TELEMETRY_DISABLED: "1",
         NEXT_MANUAL_SIG_HANDLE: "1",
+        NODE_OPTIONS: `--import=${new URL("../scripts/peer-address.mjs", import.meta.url).href}`,
         THEOREM_URL: `http://127.0.0.1:${port}`,
         CHECK_ALLOW_HOSTS: "127.0.0.1",
         THEOREM_CHECKS_PER_MINUTE: "100000",

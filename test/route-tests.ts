@@ -101,6 +101,16 @@ export async function routeDatabase(name: string): Promise<RouteDatabase> {
   };
 }
 
+/**
+ * Makes `request` come from the socket address `peer`, as a server started by `npm start` stamps
+ * every request (scripts/peer-address.mjs): route tests call handlers without a socket.
+ */
+export function fromPeer<R extends Request>(request: R, peer: string): R {
+  (globalThis as Record<symbol, unknown>)[Symbol.for("theorem.peer-address")] = true;
+  request.headers.set("x-theorem-peer", peer);
+  return request;
+}
+
 export const orgParams = (org: string) => ({ params: Promise.resolve({ org }) });
 export const appParams = (org: string, app: string) => ({ params: Promise.resolve({ org, app }) });
 export const memberParams = (org: string, member: string) => ({ params: Promise.resolve({ org, member }) });

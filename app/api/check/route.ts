@@ -3,7 +3,8 @@ import { ApiError, withErrors } from "@/lib/api/errors";
 import { actorFrom } from "@/lib/auth/workspace";
 import { readInPool, runRequestTask } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
-import { checkCost, clientAddress, spendChecks } from "@/lib/http/rate-limit";
+import { clientAddress } from "@/lib/http/client-address";
+import { checkCost, spendChecks } from "@/lib/http/rate-limit";
 import type { RequestAnswer } from "@/lib/pool/engine-worker";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = withErrors(async (request: Request) => {
   const actor = await actorFrom(request.headers);
-  const who = actor === null ? { address: clientAddress(request.headers) } : { account: actor.id };
+  const who = actor === null ? { address: clientAddress(request.headers) ?? "unknown" } : { account: actor.id };
   await spendChecks(getDb(), who, checkCost(0));
   const body = await readBodyBytes(request);
 

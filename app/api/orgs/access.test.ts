@@ -3,7 +3,7 @@ import { apiKeyCreated, auditList, memberList, myOrgs } from "@/lib/schemas/acce
 import { storedApp } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
-import { routeDatabase, orgParams, appParams, memberParams, post, patch, errorOf } from "@/test/route-tests";
+import { routeDatabase, orgParams, appParams, memberParams, post, patch, errorOf, fromPeer } from "@/test/route-tests";
 
 // SPEC §9 as the routes answer it: who may do what, through real sign-ups and sessions.
 const database = await routeDatabase("access");
@@ -23,6 +23,7 @@ const settingsRoute = await import("./[org]/settings/route");
 const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const acceptRoute = await import("../invitations/[invitation]/accept/route");
 const checkRoute = await import("../check/route");
+const authRoute = await import("../auth/[...all]/route");
 const { getAuth } = await import("@/lib/auth/auth");
 const { joinAs, requestAs, sessionCookie, signUp, TEST_PASSWORD } = await import("@/lib/auth/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
@@ -99,15 +100,18 @@ describe("accounts and organisations", () => {
   });
 
   it("says nothing of which part of a sign-in was wrong, and slows repeated failures down", async () => {
-    const auth = getAuth();
-    const attempt = (email: string, password: string) =>
-      auth.handler(
-        new Request("http://127.0.0.1:3000/api/auth/sign-in/email", {
-          method: "POST",
-          headers: { "content-type": "application/json", origin: "http://127.0.0.1:3000", "x-forwarded-for": "203.0.113.9" },
-          body: JSON.stringify({ email, password }),
-        }),
+    const signIn = (email: string, password: string, peer: string) =>
+      authRoute.POST(
+        fromPeer(
+          new Request("http://127.0.0.1:3000/api/auth/sign-in/email", {
+            method: "POST",
+            headers: { "content-type": "application/json", origin: "http://127.0.0.1:3000" },
+            body: JSON.stringify({ email, password }),
+          }),
+          peer,
+        ),
       );
+    const attempt = (email: string, password: string) => signIn(email, password, "203.0.113.9");
     const wrongPassword = await attempt("leader@acme.test", "not the password");
     const noAccount = await attempt("nobody@acme.test", "not the password");
     expect([wrongPassword.status, noAccount.status]).toEqual([401, 401]);
@@ -116,13 +120,7 @@ describe("accounts and organisations", () => {
     for (let i = 0; i < 12; i++) statuses.push((await attempt("leader@acme.test", `guess ${i}`)).status);
     expect(statuses).toContain(429);
     // Another address is not held back by this one's failures.
-    const right = await auth.handler(
-      new Request("http://127.0.0.1:3000/api/auth/sign-in/email", {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: "http://127.0.0.1:3000", "x-forwarded-for": "203.0.113.10" },
-        body: JSON.stringify({ email: "leader@acme.test", password: TEST_PASSWORD }),
-      }),
-    );
+    const right = await signIn("leader@acme.test", TEST_PASSWORD, "203.0.113.10");
     expect(right.status).toBe(200);
     expect(sessionCookie(right)).toContain("session_token=");
   });
@@ -280,9 +278,7 @@ describe("API keys", () => {
 describe("POST /api/check", () => {
   const inline = { apps: [{ name: "Notes", tools: [{ name: "save", inputSchema: { type: "object" } }] }] };
   const call = (who: TestAccount | null, body: unknown, address = "198.51.100.1") => {
-    const request = requestAs(who, "http://localhost/api/check", post(body));
-    request.headers.set("x-forwarded-for", address);
-    return checkRoute.POST(request);
+    return checkRoute.POST(fromPeer(requestAs(who, "http://localhost/api/check", post(body)), address));
   };
 
   it("checks inline listings without an account, but reads an app by URL only for one (401)", async () => {
