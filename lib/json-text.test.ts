@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonErrorAt, parseJson } from "./json-text";
+import { jsonErrorAt, parseJson, jsonDepth } from "./json-text";
 
 describe("parseJson", () => {
   it("parses JSON text", () => {
@@ -62,5 +62,23 @@ describe("positions V8 does not give", () => {
     const parsed = parseJson(text);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.at).toMatchObject({ line, column });
+  });
+});
+
+describe("jsonDepth", () => {
+  it.each([
+    ["1", 0],
+    ["[]", 1],
+    ['{"a":[1,{"b":2}]}', 3],
+    ['{"a":"[[[[{{{{"}', 1],
+    ['["\\"[[[", []]', 2],
+    ["[[]][[[]]]", 3],
+    ["]]]][", 1],
+  ])("%s nests %i deep", (text, depth) => {
+    expect(jsonDepth(text)).toBe(depth);
+  });
+
+  it("counts 100,000 levels in one pass", () => {
+    expect(jsonDepth("[".repeat(100_000) + "]".repeat(100_000))).toBe(100_000);
   });
 });

@@ -134,3 +134,23 @@ function stringEnd(text: string, start: number): number {
   }
   return -text.length - 1;
 }
+
+/**
+ * How deep the arrays and objects of JSON text nest (`[]` is 1, `{"a":[1]}` 2), in one pass
+ * that skips strings; text that is not JSON still gets a number (its brackets outside strings).
+ */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if ((c === 0x7d || c === 0x5d) && depth > 0) depth--;
+  }
+  return deepest;
+}

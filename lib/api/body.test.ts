@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { parseJsonText, readBodyText, readJson } from "./body";
+import { MAX_JSON_DEPTH, parseBody, parseJsonText, readBodyText, readJson } from "./body";
 
 const request = (body: BodyInit | null, headers: Record<string, string> = {}) =>
   new Request("http://localhost/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
@@ -94,5 +94,18 @@ describe("parseJsonText and readJson", () => {
   it("refuses an empty body", async () => {
     const e = await thrown(readJson(request(" "), z.unknown()));
     expect(e).toMatchObject({ code: "bad-json", message: "The body is empty: send a JSON object." });
+  });
+});
+
+describe("parseBody's depth", () => {
+  const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+  it("reads a body nested as deep as MAX_JSON_DEPTH, and refuses one level more with a 400 naming both", () => {
+    expect(() => parseBody(nested(MAX_JSON_DEPTH), z.unknown())).not.toThrow();
+    try {
+      parseBody(nested(MAX_JSON_DEPTH + 1), z.unknown());
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toMatchObject({ code: "bad-json", message: `The body nests ${MAX_JSON_DEPTH + 1} levels deep: at most ${MAX_JSON_DEPTH} are read.` });
+    }
   });
 });

@@ -1,8 +1,13 @@
 import type { z } from "zod";
-import { parseJson } from "@/lib/json-text";
+import { jsonDepth, parseJson } from "@/lib/json-text";
 import { ApiError } from "./errors";
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/**
+ * How deep a route's JSON body may nest: far past any real arguments or settings, and well short
+ * of what a hand-off to a worker thread (a structured clone, which recurses) can copy.
+ */
+export const MAX_JSON_DEPTH = 256;
 
 /** Parses JSON text, or throws an error that says where it broke. */
 export function parseJsonText(text: string): unknown {
@@ -48,8 +53,13 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
   return parseBody(await readBodyText(request, limit), schema);
 }
 
-/** Parses and validates body text with a shared schema (400 or 422 on failure). */
-export function parseBody<S extends z.ZodType>(text: string, schema: S): z.infer<S> {
+/**
+ * Parses and validates body text with a shared schema (400 or 422 on failure). Text nested deeper
+ * than `maxDepth` is refused (400) before it is parsed: what is parsed on one thread and handed to another must be copyable.
+ */
+export function parseBody<S extends z.ZodType>(text: string, schema: S, maxDepth = MAX_JSON_DEPTH): z.infer<S> {
   if (text.trim() === "") throw new ApiError("bad-json", "The body is empty: send a JSON object.");
+  const depth = maxDepth === Number.POSITIVE_INFINITY ? 0 : jsonDepth(text);
+  if (depth > maxDepth) throw new ApiError("bad-json", `The body nests ${depth} levels deep: at most ${MAX_JSON_DEPTH} are read.`);
   return schema.parse(parseJsonText(text));
 }

@@ -3,7 +3,7 @@ import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimite
 import { ApiError } from "@/lib/api/errors";
 import { getDb, isPostgres, type Db } from "@/lib/db/client";
 import type { OrgAccess } from "@/lib/auth/workspace";
-import { orgApps } from "@/lib/orgs/store";
+import { MAX_APPS_PER_ORG } from "@/lib/orgs/limits";
 
 /**
  * SPEC §10's check budget: per account `THEOREM_CHECKS_PER_MINUTE` (120), per client address
@@ -29,7 +29,7 @@ export function checkBudgetFromEnv(env = process.env): CheckBudget {
 /** What one request costs. */
 export const checkCost = (urlApps: number) => 1 + urlApps;
 
-type Limiters = { db: Db; budget: CheckBudget; account: RateLimiterAbstract; address: RateLimiterAbstract };
+type Limiters = { db: Db; budget: CheckBudget; account: RateLimiterAbstract; address: RateLimiterAbstract; recheckAll: RateLimiterAbstract };
 const cache = globalThis as typeof globalThis & { __theoremCheckLimiters?: Limiters };
 
 function limiters(db: Db, budget: CheckBudget): Limiters {
@@ -39,14 +39,9 @@ function limiters(db: Db, budget: CheckBudget): Limiters {
     isPostgres(db)
       ? new RateLimiterPostgres({ storeClient: db.$client, storeType: "pool", tableName: "check_rate_limits", tableCreated: true, keyPrefix, points, duration: 60 })
       : new RateLimiterSQLite({ storeClient: db.$client, storeType: "better-sqlite3", tableName: "check_rate_limits", tableCreated: true, keyPrefix, points, duration: 60 });
-  const made = { db, budget, account: make("account", budget.perAccount), address: make("address", budget.perAddress) };
+  const made = { db, budget, account: make("account", budget.perAccount), address: make("address", budget.perAddress), recheckAll: make("recheck-all", RECHECK_ALL_READS_PER_MINUTE) };
   cache.__theoremCheckLimiters = made;
   return made;
-}
-
-/** The client's address as the nearest proxy (or Next, when there is none) reports it. */
-export function clientAddress(headers: Headers): string {
-  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
 }
 
 /** Spends `cost` of the caller's budget, or throws the 429 with `Retry-After` (whole seconds). */
@@ -68,8 +63,38 @@ export async function spendChecks(db: Db, who: { account: string } | { address: 
   }
 }
 
-/** An organisation route that reads its apps (connect, edit, re-check) spends one plus one per app, from the actor's budget. */
-export async function spendOrgCheck(access: OrgAccess, extraApps = 0): Promise<void> {
+/**
+ * An organisation route that reads one app (connect, edit, re-check it, start its sign-in) spends
+ * one plus that app from the actor's budget: the names of the other apps come from what is stored,
+ * so their number costs nothing.
+ */
+export async function spendAppCheck(access: OrgAccess): Promise<void> {
+  await spendChecks(getDb(), { account: access.actor.id }, checkCost(1));
+}
+
+/** How many apps one organisation's "re-check all" may read in a minute, whoever asks: five re-checks of the largest organisation. */
+export const RECHECK_ALL_READS_PER_MINUTE = 5 * MAX_APPS_PER_ORG;
+
+/**
+ * "Re-check all" spends one of the actor's budget, whatever the number of apps (so that any
+ * organisation the product allows can re-check all with the default budget), and its reads from
+ * the organisation's own budget of RECHECK_ALL_READS_PER_MINUTE: what bounds the reads it makes
+ * is the organisation, not the account.
+ */
+export async function spendRecheckAll(access: OrgAccess, apps: number): Promise<void> {
   const db = getDb();
-  await spendChecks(db, { account: access.actor.id }, checkCost((await orgApps(db, access.org.slug)).length + extraApps));
+  await spendChecks(db, { account: access.actor.id }, checkCost(0));
+  const set = limiters(db, checkBudgetFromEnv());
+  try {
+    await set.recheckAll.consume(access.org.id, Math.max(1, apps));
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    throw new ApiError(
+      "rate-limited",
+      `This organisation's apps were re-checked all together too often: at most ${RECHECK_ALL_READS_PER_MINUTE} reads a minute. Try again in ${seconds} s.`,
+      {},
+      { "Retry-After": String(seconds) },
+    );
+  }
 }

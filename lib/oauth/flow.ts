@@ -73,6 +73,7 @@ export async function recordFailure(db: Conn, row: AppRow, failure: SignInFailur
       app: row.id,
       checkedAt: startedAt,
       durationMs: Date.now() - startedAt,
+      readAs: row,
       listing: { name: row.name, entries: [], unavailable: { code: "auth-required", message: failure.message } },
     },
   ]);
@@ -181,7 +182,9 @@ export async function finishSignIn(db: Conn, flow: Flow, row: AppRow, by: string
     const provider = new AppOAuthProvider({ step: "finish", discovery: flow.discovery, redirectUrl: flow.redirectUrl, client: flow.client, verifier: flow.verifier });
     const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, fetchFn: f.fetch });
     if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return await fail(failures.badAnswer(expected, lastAnswer(f)));
-    await saveConnected(db, flow, provider.client ?? flow.client, provider.tokensSaved, by);
+    if (!(await saveConnected(db, flow, row.url, provider.client ?? flow.client, provider.tokensSaved, by))) {
+      return await fail(failures.signInRefused(expected, "the app was given another address or a header meanwhile"));
+    }
     return { flow, ok: true };
   } catch (caught) {
     return await fail(describeFailure(caught, "finish", expected, f));

@@ -67,6 +67,14 @@ async function renew(db: Conn, row: AppRow, signIn: SignIn & { tokens: OAuthToke
   }
 }
 
+export interface SignedInReadOptions extends OAuthFetchOptions {
+  /**
+   * Read as a new app is: without the stored sign-in (an app given another address signs in
+   * anew), the offer of a sign-in kept for the caller to record with the change (`recordOfferOf`).
+   */
+  fresh?: boolean;
+}
+
 const offers = new WeakMap<AppListing, Discovery>();
 
 /** Records that the app of a read offers OAuth, when the read found so before the app was stored. */
@@ -79,9 +87,9 @@ export async function recordOfferOf(db: Conn, app: string, listing: AppListing):
  * Reads `app` (the row's check input) with its sign-in: the leader's own header always wins; a
  * connected app is read with its token; any other app answering 401 is told how it signs in.
  */
-export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Read, options: OAuthFetchOptions = {}, now: () => number = Date.now): Promise<AppListing> {
+export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Read, options: SignedInReadOptions = {}, now: () => number = Date.now): Promise<AppListing> {
   if (app.headers !== undefined) return read(app);
-  const signIn = await loadSignIn(db, row.id);
+  const signIn = options.fresh === true ? null : await loadSignIn(db, row.id);
   let current = connected(signIn);
   if (current !== null) {
     const expire = async (failure: SignInFailure, listing: AppListing) => {
@@ -120,7 +128,7 @@ export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Re
     if (found === null) return listing;
     const told = withReason(listing, needsSignIn(found.authorizationServerMetadata.issuer));
     // An app being connected is not stored yet: its caller records the offer with it (`recordOfferOf`).
-    if (!(await recordOffered(db, row.id, found))) offers.set(told, found);
+    if (options.fresh === true || !(await recordOffered(db, row.id, found))) offers.set(told, found);
     return told;
   } catch (error) {
     return error instanceof SignInFailure ? withReason(listing, error.message) : listing;

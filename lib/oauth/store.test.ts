@@ -74,7 +74,7 @@ describe("the OAuth store", () => {
   it("keeps tokens, the verifier, the client secret and the state out of the file in plain text", async () => {
     const id = await app("secrets");
     await saveFlow(getDb(), secrets.state, flowOf(id));
-    await saveConnected(getDb(), flowOf(id), { client_id: "dashboard", client_secret: secrets.clientSecret }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer", expires_in: 3600 }, "someone");
+    await saveConnected(getDb(), flowOf(id), `https://${id}.example/mcp`, { client_id: "dashboard", client_secret: secrets.clientSecret }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer", expires_in: 3600 }, "someone");
     const bytes = fileBytes();
     for (const secret of Object.values(secrets)) expect(bytes.includes(secret), secret).toBe(false);
     // And they are there, encrypted: read back whole.
@@ -82,9 +82,18 @@ describe("the OAuth store", () => {
     expect((await takeFlow(getDb(), secrets.state))?.verifier).toBe(secrets.verifier);
   });
 
+  it("stores a sign-in only while the app is still at the address it signed in for", async () => {
+    const id = await app("moved");
+    const tokens = { access_token: secrets.access, token_type: "bearer" };
+    expect(await saveConnected(getDb(), flowOf(id), "https://elsewhere.example/mcp", { client_id: "dashboard" }, tokens, "someone")).toBe(false);
+    expect(await loadSignIn(getDb(), id)).toBeNull();
+    expect(await saveConnected(getDb(), flowOf(id), `https://${id}.example/mcp`, { client_id: "dashboard" }, tokens, "someone")).toBe(true);
+    expect((await loadSignIn(getDb(), id))?.state).toBe("connected");
+  });
+
   it("stores renewed tokens only over the ones renewed, and an expired sign-in forgets its tokens", async () => {
     const id = await app("renewed");
-    await saveConnected(getDb(), flowOf(id), { client_id: "dashboard" }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer" }, "someone");
+    await saveConnected(getDb(), flowOf(id), `https://${id}.example/mcp`, { client_id: "dashboard" }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer" }, "someone");
     const first = (await loadSignIn(getDb(), id))!;
     expect(first.expiresAt).toBeNull(); // no expires_in: no stated expiry
     expect(await saveRenewed(getDb(), id, first.version, { access_token: secrets.renewed, token_type: "bearer", expires_in: 60 })).toBe(true);

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { and, eq, inArray, lt } from "drizzle-orm";
-import { transaction, type Conn } from "@/lib/db/client";
+import { orgTransaction, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSignIns, oauthFlows } from "@/lib/db/tables";
 import { decryptSecret, encryptSecret } from "@/lib/secrets";
 import { discovery as discoverySchema, type Discovery } from "./discovery";
@@ -113,8 +113,13 @@ export async function recordOffered(db: Conn, app: string, found: Discovery, now
 
 const expiry = (tokens: OAuthTokens, now: number) => (typeof tokens.expires_in === "number" && Number.isFinite(tokens.expires_in) && tokens.expires_in > 0 ? now + tokens.expires_in * 1000 : null);
 
-/** Stores a finished sign-in: the flow's client and its tokens together (whoever finishes last is the sign-in kept). */
-export async function saveConnected(db: Conn, flow: Flow, client: OAuthClientInformationMixed, tokens: OAuthTokens, by: string, now = Date.now()): Promise<void> {
+/**
+ * Stores a finished sign-in: the flow's client and its tokens together (whoever finishes last is
+ * the sign-in kept), only while the app is still at `resource`, the address it signed in for, with
+ * no header: answers false, storing nothing, when a change moved it meanwhile (the tokens are never
+ * sent to another address). Under the organisation's lock, as the change is.
+ */
+export async function saveConnected(db: Conn, flow: Flow, resource: string, client: OAuthClientInformationMixed, tokens: OAuthTokens, by: string, now = Date.now()): Promise<boolean> {
   const values = {
     state: "connected",
     issuer: flow.issuer,
@@ -128,10 +133,13 @@ export async function saveConnected(db: Conn, flow: Flow, client: OAuthClientInf
     connectedAt: now,
     updatedAt: now,
   };
-  await transaction(db, async (tx) => {
+  return orgTransaction(db, flow.org, async (tx) => {
+    const [app] = await tx.select({ url: apps.url, headerName: apps.headerName }).from(apps).where(eq(apps.id, flow.app)).limit(1);
+    if (app === undefined || app.url !== resource || app.headerName !== null) return false;
     const [current] = await tx.select({ version: appSignIns.version }).from(appSignIns).where(eq(appSignIns.app, flow.app)).limit(1);
     const version = (current?.version ?? 0) + 1;
     await tx.insert(appSignIns).values({ app: flow.app, ...values, version }).onConflictDoUpdate({ target: appSignIns.app, set: { ...values, version } });
+    return true;
   });
 }
 

@@ -3,18 +3,19 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
-import { holdLock, transaction, type Conn } from "@/lib/db/client";
+import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
-import { readSignedIn, recordOfferOf } from "@/lib/oauth/reads";
+import { readSignedIn, recordOfferOf, type SignedInReadOptions } from "@/lib/oauth/reads";
 import { forgetSignIn, signInStates } from "@/lib/oauth/store";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
+import { redactListing } from "./redact";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { AppRow, NewRead, Scope } from "./store";
 import {
@@ -52,31 +53,21 @@ export interface OrgContext {
   read?: AppReader;
 }
 
-/**
- * Changes to one organisation are stored one at a time, by every instance (SPEC §16): each is one
- * transaction holding the organisation's lock, taken for the write only: the live read of an app
- * (seconds) happens before, so a slow app holds up no one else's change.
- */
-async function underOrgLock<T>(db: Conn, org: string, work: (tx: Conn) => Promise<T>): Promise<T> {
-  return transaction(db, async (tx) => {
-    await holdLock(tx, `theorem.org:${org}`);
-    return work(tx);
-  });
-}
-
 /** Reads `rows` live, each timed on its own, and answers one record per app. */
-async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Promise<NewRead[]> {
-  const read = ctx.read ?? ((app: LiveApp) => readInPool(app));
+async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, options: SignedInReadOptions = {}): Promise<NewRead[]> {
+  const reader = ctx.read ?? ((app: LiveApp) => readInPool(app));
+  // What an app answers may quote what it was sent: its header and token never reach what is stored.
+  const read = async (app: LiveApp) => redactListing(await reader(app), Object.values(app.headers ?? {}));
   const checkedAt = Date.now();
   return Promise.all(
     rows.map(async (row) => {
       const started = performance.now();
       const input = checkInput(row);
       // With its OAuth sign-in, when it has one and no header of the leader's (lib/oauth/reads.ts).
-      const listing = await readSignedIn(ctx.db, row, { name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) }, read);
+      const listing = await readSignedIn(ctx.db, row, { name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) }, read, options);
       const durationMs = Math.round(performance.now() - started);
       onRead?.(row.id, listing);
-      return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing };
+      return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing, readAs: row };
     }),
   );
 }
@@ -186,7 +177,7 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by:
   };
   const reads = await readRows(ctx, [draft]);
   // The app and its first read are stored together, or neither is.
-  await underOrgLock(ctx.db, org, async (tx) => {
+  await orgTransaction(ctx.db, org, async (tx) => {
     await assertRoom(tx, org, owner);
     // Strictly after the last app (of anyone), even within one millisecond: a new app is never earlier.
     const row = { ...draft, connectedAt: Math.max(Date.now(), (await lastConnectedAt(tx, org)) + 1) };
@@ -207,14 +198,30 @@ export async function personalApp(ctx: OrgContext, org: string, owner: string, i
 
 const originOf = (url: string) => new URL(url).origin;
 
+/** Tries of one change that found the app changed by someone else while it was read. */
+const UPDATE_TRIES = 3;
+
+const sameFields = (a: AppRow, b: AppRow) => a.name === b.name && a.url === b.url && a.headerName === b.headerName && a.headerValue === b.headerValue;
+
 /**
  * Changes an app's name, URL or header (`header: null` removes it) and reads it again. A URL on
  * another origin (scheme, host, port) drops the stored header unless the same change gives one:
- * a secret is never sent where it was not given for.
+ * a secret is never sent where it was not given for. Changes to one app do not lose each other:
+ * one that finds the app changed meanwhile (by another change that was stored while this one
+ * read the app) starts again from what is stored, and after a few tries answers 409.
  */
 export async function updateApp(ctx: OrgContext, org: string, id: string, input: AppUpdate): Promise<StoredApp> {
   await requireOrg(ctx.db, org);
-  const current = await requireApp(ctx.db, org, id);
+  for (let tries = 1; ; tries++) {
+    const current = await requireApp(ctx.db, org, id);
+    if (await updateOnce(ctx, org, current, input)) return getApp(ctx, org, id);
+    if (tries >= UPDATE_TRIES) throw new ApiError("conflict", "This app was changed by someone else at the same time, again and again: reload it and try again.");
+  }
+}
+
+/** One try of `updateApp` from `current`: false when the app was changed meanwhile (nothing is stored then). */
+async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: AppUpdate): Promise<boolean> {
+  const id = current.id;
   const changed: AppRow = {
     ...current,
     ...(input.name !== undefined ? { name: input.name } : {}),
@@ -226,31 +233,27 @@ export async function updateApp(ctx: OrgContext, org: string, id: string, input:
         : {}),
   };
   // Tokens are for the app's URL (its resource): a new URL, or a header given instead, signs in anew.
-  if ((input.url !== undefined && input.url !== current.url) || (input.header !== undefined && input.header !== null)) await forgetSignIn(ctx.db, id);
-  const reads = await readRows(ctx, [changed]);
-  await underOrgLock(ctx.db, org, async (tx) => {
-    await requireApp(tx, org, id); // removed meanwhile: the 404
+  const signsInAnew = (input.url !== undefined && input.url !== current.url) || (input.header !== undefined && input.header !== null);
+  const reads = await readRows(ctx, [changed], undefined, { fresh: signsInAnew });
+  return orgTransaction(ctx.db, org, async (tx) => {
+    const now = await requireApp(tx, org, id); // removed meanwhile: the 404
+    if (!sameFields(now, current)) return false;
     const { name, url, headerName, headerValue } = changed;
     await tx.update(apps).set({ name, url, headerName, headerValue }).where(eq(apps.id, id));
+    // In the same transaction as the new address: a sign-in finishing meanwhile is stored before (and forgotten here) or refused after.
+    if (signsInAnew) await forgetSignIn(tx, id);
     await insertReads(tx, reads);
+    if (signsInAnew) await recordOfferOf(tx, id, reads[0]!.listing);
+    return true;
   });
-  return getApp(ctx, org, id);
 }
 
 /** Removes an app with its history (a personal app of `owner`, when given); reads nothing (the others' names are computed when next asked for). */
 export async function removeApp(ctx: OrgContext, org: string, id: string, owner: string | null = null): Promise<void> {
   await requireOrg(ctx.db, org);
-  await underOrgLock(ctx.db, org, async (tx) => {
+  await orgTransaction(ctx.db, org, async (tx) => {
     await (owner === null ? requireApp(tx, org, id) : requirePersonalApp(tx, org, owner, id));
     await tx.delete(apps).where(eq(apps.id, id));
-    await dropUnusedSnapshots(tx);
-  });
-}
-
-/** Removes every personal app the person has in the organisation (when they leave it). */
-export async function removePersonalApps(ctx: OrgContext, org: string, owner: string): Promise<void> {
-  await underOrgLock(ctx.db, org, async (tx) => {
-    await tx.delete(apps).where(and(eq(apps.org, org), eq(apps.owner, owner)));
     await dropUnusedSnapshots(tx);
   });
 }
@@ -259,14 +262,14 @@ export async function removePersonalApps(ctx: OrgContext, org: string, owner: st
 export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRead): Promise<AppList> {
   await requireOrg(ctx.db, org);
   const reads = await readRows(ctx, await orgApps(ctx.db, org), onRead);
-  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
+  await orgTransaction(ctx.db, org, (tx) => insertReads(tx, reads));
   return listApps(ctx, org);
 }
 
 /** Re-checks one of the organisation's apps: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
   const reads = await readRows(ctx, [await requireApp(ctx.db, org, id)]);
-  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
+  await orgTransaction(ctx.db, org, (tx) => insertReads(tx, reads));
   return getApp(ctx, org, id);
 }
 
@@ -275,7 +278,7 @@ export async function rereadApp(ctx: OrgContext, org: string, id: string): Promi
   const row = await anyApp(ctx.db, org, id);
   if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
   const reads = await readRows(ctx, [row]);
-  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
+  await orgTransaction(ctx.db, org, (tx) => insertReads(tx, reads));
 }
 
 /** The history of one app (or of them all), folded (lib/orgs/history.ts). */
@@ -299,7 +302,7 @@ export async function appFields(ctx: OrgContext, org: string, id: string): Promi
 export async function approveApp(ctx: OrgContext, org: string, id: string, by: string, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
   await requireOrg(ctx.db, org);
   await requireApp(ctx.db, org, id);
-  const { approved, snapshot } = await underOrgLock(ctx.db, org, async (tx) => {
+  const { approved, snapshot } = await orgTransaction(ctx.db, org, async (tx) => {
     const row = await requireApp(tx, org, id);
     const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ApiError("conflict", "This app has not been read yet: re-check it first.");

@@ -1,6 +1,8 @@
 import "server-only";
 import type { Conn } from "@/lib/db/client";
 import { snapshotChanges } from "@/lib/engine/changes";
+import { LISTING_CHAR_LIMIT } from "@/lib/engine/limits";
+import { listingTooLargeMessage } from "@/lib/engine/listing-size";
 import type { HistoryEntry, TrendPoint } from "@/lib/schemas/orgs";
 import { DEFAULT_HISTORY, MAX_HISTORY } from "./limits";
 import { legacyResult, parseUnavailable, readHistory, snapshotEntries, snapshotSizes, type ReadRow } from "./store";
@@ -25,9 +27,10 @@ function outcomeKey(row: ReadRow): string {
 function entryOf(run: ReadRow[], sizes: Map<string, { tools: number; chars: number }>): HistoryEntry {
   const newest = run[0]!;
   const oldest = run.at(-1)!;
-  const unavailable = parseUnavailable(newest.unavailable);
   const size = newest.snapshot === null ? null : (sizes.get(newest.snapshot) ?? null);
   const legacy = newest.snapshot === null ? legacyResult(newest) : null;
+  const chars = size?.chars ?? legacy?.listing.chars ?? null;
+  const unavailable = parseUnavailable(newest.unavailable) ?? overBound(newest, chars);
   return {
     appId: newest.app,
     from: new Date(oldest.checkedAt).toISOString(),
@@ -37,12 +40,22 @@ function entryOf(run: ReadRow[], sizes: Map<string, { tools: number; chars: numb
     unavailable,
     snapshot: newest.snapshot,
     tools: size?.tools ?? legacy?.tools.length ?? null,
-    chars: size?.chars ?? legacy?.listing.chars ?? null,
+    chars,
     stopped: newest.stopped,
     timings: newest.connectMs === null ? null : { connectMs: newest.connectMs, listMs: newest.listMs },
     durationMs: newest.durationMs,
     change: null,
   };
+}
+
+/**
+ * A read whose listing passed the size bound (SPEC §7) was unavailable, though the reader stored
+ * no reason (the engine gives it, from the size): history says so as the check did.
+ */
+function overBound(read: ReadRow, chars: number | null): HistoryEntry["unavailable"] {
+  const total = Math.max(chars ?? 0, read.charsRead ?? 0);
+  if (!read.stopped && total <= LISTING_CHAR_LIMIT) return null;
+  return { code: "listing-too-large", message: listingTooLargeMessage("The app", total, LISTING_CHAR_LIMIT, read.stopped, []) };
 }
 
 /** What `newer` changed from `older` (both of one app). */

@@ -5,7 +5,7 @@ export const DEFAULT_HISTORY = 20;
 export const MAX_HISTORY = 100;
 
 /** Every answer names the whole list of an organisation's apps, and "re-check all" reads them all: their number bounds what one request costs. */
-export const MAX_APPS_PER_ORG = 100;
+export const MAX_APPS_PER_ORG = 200;
 /** A person may connect as many personal apps of their own, besides the organisation's (SPEC §12). */
 export const MAX_PERSONAL_APPS = 100;
 

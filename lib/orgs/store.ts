@@ -26,6 +26,8 @@ export interface NewRead {
   /** This app's own read. */
   durationMs: number;
   listing: AppListing;
+  /** The address and header it was read with: a read of an app that has moved since is not stored. */
+  readAs: Pick<AppRow, "url" | "headerValue">;
 }
 
 /** Each app keeps its newest reads: a record is a few numbers and a snapshot's hash. */
@@ -212,12 +214,16 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
   return { ...base, entries };
 }
 
-/** Stores reads (skipping apps removed meanwhile): each listing once as a snapshot, and trims each app's history. */
+/**
+ * Stores reads, each listing once as a snapshot, and trims each app's history. A read of an app
+ * removed meanwhile, or given another address or header meanwhile, is not stored: it is not what
+ * the app is now (the change that moved it stores its own read).
+ */
 export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   await transaction(db, async (tx) => {
     for (const read of reads) {
-      const [exists] = await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, read.app)).limit(1);
-      if (exists === undefined) continue;
+      const [now] = await tx.select({ url: apps.url, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, read.app)).limit(1);
+      if (now === undefined || now.url !== read.readAs.url || now.headerValue !== read.readAs.headerValue) continue;
       const { listing } = read;
       // Nothing was listed when the app could not be reached: no snapshot then.
       const listed = listing.entries.length > 0 || !listing.unavailable;

@@ -45,7 +45,7 @@ export default function runEngineTask(task: EngineTask): RequestAnswer | CheckRe
   if (task.kind === "describe-tool") return describeTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);
   try {
-    const request = parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest);
+    const request = parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest, Number.POSITIVE_INFINITY);
     const byUrl = request.apps.flatMap((app, index) =>
       app.url === undefined ? [] : [{ index, name: app.name, url: app.url, ...(app.headers ? { headers: app.headers } : {}) }],
     );

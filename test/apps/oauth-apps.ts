@@ -108,6 +108,8 @@ export interface OidcOptions {
   tokenHtml?: boolean;
   /** Token answers leave out `expires_in`. */
   noExpiresIn?: boolean;
+  /** The token endpoint waits this long before it answers (a slow server, while something else happens). */
+  tokenDelayMs?: number;
   /** `WWW-Authenticate` points at this `resource_metadata` URL. */
   resourceMetadataUrl?: string;
   /** A client registered beforehand (as an app's maker would give a leader), with its secret. */
@@ -180,6 +182,7 @@ export async function startOidcApp(options: OidcOptions = {}): Promise<OidcApp> 
       await provider.interactionFinished(ctx.req, ctx.res, { login: { accountId: "person" }, consent: { grantId } }, { mergeWithLastSubmission: false });
       return;
     }
+    if (ctx.path === "/token" && options.tokenDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.tokenDelayMs));
     if (ctx.path === "/token" && options.tokenHtml === true) {
       ctx.status = 200;
       ctx.type = "text/html";

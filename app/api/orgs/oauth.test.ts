@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInRedirect, storedApp, type StoredApp } from "@/lib/schemas/orgs";
 import { followSignIn, startDemoOAuthApp, startOidcApp, type OAuthApp, type OidcApp } from "@/test/apps/oauth-apps";
+import { startHttp } from "@/test/apps/http";
 import { routeDatabase, orgParams, appParams, json } from "@/test/route-tests";
 
 // Connect, the callback and Disconnect as Next calls them, against authorization servers this
@@ -339,5 +340,34 @@ describe("Connect against oidc-provider: refresh, and what a hostile or broken s
     const audit = await (await auditRoute.GET(requestAs(leader, `${base}/acme/audit?app=${app.id}`), orgParams("acme"))).text();
     expect(audit).toContain('"registration":"pre-registered"');
     expect(audit).not.toContain(secret);
+  });
+});
+
+describe("a change of address while a sign-in finishes", () => {
+  it("never keeps the token for the new address, nor sends it there", { timeout: 30_000 }, async () => {
+    const server = await oidc({ tokenDelayMs: 1500 });
+    const added = await addApp("Slow sign-in", server.url);
+    const back = await followSignIn((await startedUrl(added.id)).href, CALLBACK);
+    const sent: string[] = [];
+    const elsewhere = await startHttp((req, res) => {
+      if (req.headers.authorization !== undefined) sent.push(req.headers.authorization);
+      res.writeHead(401).end();
+    });
+    servers.push({ ...elsewhere, url: elsewhere.url, issuer: "", ports: [elsewhere.port], seen: elsewhere.seen });
+
+    // The callback waits for its token while the leader moves the app.
+    const finishing = callback(back);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const moved = await appRoute.PATCH(requestAs(leader, `${base}/acme/apps/${added.id}`, json("PATCH", { url: elsewhere.url })), appParams("acme", added.id));
+    expect(moved.status).toBe(200);
+    // It answers either way: the sign-in refused (the app moved), or no flow any more (the move forgot it).
+    expect([303, 400]).toContain((await finishing).status);
+
+    await appCheckRoute.POST(requestAs(leader, `${base}/acme/apps/${added.id}/check`, { method: "POST" }), appParams("acme", added.id));
+    const now = await getApp(added.id);
+    expect(now.url).toBe(elsewhere.url);
+    expect(now.signIn?.state).not.toBe("connected");
+    expect((await loadSignIn(getDb(), added.id))?.tokens ?? null).toBeNull();
+    expect(sent).toEqual([]);
   });
 });

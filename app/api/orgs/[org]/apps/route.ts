@@ -1,7 +1,7 @@
 import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
-import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { spendAppCheck } from "@/lib/http/rate-limit";
 import { addApp, assertReadable, listApps } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { appCreate } from "@/lib/schemas/orgs";
@@ -16,7 +16,7 @@ export const POST = withOrg("manage", async ({ request, access }) => {
   const ctx = orgContext();
   const input = await readJson(request, appCreate, 64 * 1024);
   await assertReadable(input.url);
-  await spendOrgCheck(access, 1);
+  await spendAppCheck(access);
   const app = await addApp(ctx, access.org.slug, input, access.actor.id);
   await recordAudit(ctx.db, {
     org: access.org.slug,

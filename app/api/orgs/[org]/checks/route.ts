@@ -1,8 +1,9 @@
 import { describeApiError } from "@/lib/api/errors";
 import { withOrg } from "@/lib/auth/workspace";
-import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { spendRecheckAll } from "@/lib/http/rate-limit";
 import { history, recheckOrg } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
+import { orgApps } from "@/lib/orgs/store";
 import { historyLimit } from "@/lib/orgs/query";
 import { holdShutdownFor } from "@/lib/server/drain";
 import { RECHECK_STREAM_TYPE, type RecheckEvent } from "@/lib/schemas/orgs";
@@ -21,7 +22,7 @@ export const GET = withOrg("view", async ({ request, access }) =>
 export const POST = withOrg("recheck", async ({ request, access, log }) => {
   const org = access.org.slug;
   const ctx = orgContext();
-  await spendOrgCheck(access);
+  await spendRecheckAll(access, (await orgApps(ctx.db, org)).length);
   if (!(request.headers.get("accept") ?? "").includes(RECHECK_STREAM_TYPE)) return Response.json(await recheckOrg(ctx, org));
 
   const encoder = new TextEncoder();

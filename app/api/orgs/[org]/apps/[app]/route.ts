@@ -1,7 +1,7 @@
 import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
-import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { spendAppCheck } from "@/lib/http/rate-limit";
 import { appFields, assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { appUpdate } from "@/lib/schemas/orgs";
@@ -19,7 +19,7 @@ export const PATCH = withOrg<Params>("manage", async ({ request, params, access 
   const before = await appFields(ctx, access.org.slug, params.app);
   const input = await readJson(request, appUpdate, 64 * 1024);
   if (input.url !== undefined) await assertReadable(input.url);
-  await spendOrgCheck(access);
+  await spendAppCheck(access);
   const after = await updateApp(ctx, access.org.slug, params.app, input);
   // Which fields changed, never the header's value.
   const changed = {

@@ -1,5 +1,5 @@
 import { withOrg } from "@/lib/auth/workspace";
-import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { spendAppCheck } from "@/lib/http/rate-limit";
 import { recheckApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 
@@ -8,6 +8,6 @@ export const dynamic = "force-dynamic";
 /** POST /api/orgs/{org}/apps/{app}/check: re-checks the app (reading the whole organisation, for its names). */
 export const POST = withOrg<{ org: string; app: string }>("recheck", async ({ params, access }) => {
   const ctx = orgContext();
-  await spendOrgCheck(access);
+  await spendAppCheck(access);
   return Response.json(await recheckApp(ctx, access.org.slug, params.app));
 });

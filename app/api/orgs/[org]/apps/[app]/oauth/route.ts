@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { spendAppCheck } from "@/lib/http/rate-limit";
 import { connect, disconnect } from "@/lib/oauth/connect";
 import { orgContext } from "@/lib/orgs/context";
 import { signInStart } from "@/lib/schemas/orgs";
@@ -12,7 +12,7 @@ type Params = { org: string; app: string };
 /** POST /api/orgs/{org}/apps/{app}/oauth: Connect (leaders). Answers `{authorizationUrl}`, where the browser signs in. */
 export const POST = withOrg<Params>("manage", async ({ request, params, access }) => {
   const input = await readJson(request, signInStart, 16 * 1024);
-  await spendOrgCheck(access);
+  await spendAppCheck(access);
   return Response.json(await connect(orgContext(), { access, app: params.app, personal: false }, request.url, input));
 });
 

@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { spendOrgCheck } from "@/lib/http/rate-limit";
+import { spendAppCheck } from "@/lib/http/rate-limit";
 import { connect, disconnect } from "@/lib/oauth/connect";
 import { orgContext } from "@/lib/orgs/context";
 import { signInStart } from "@/lib/schemas/orgs";
@@ -12,7 +12,7 @@ type Params = { org: string; app: string };
 /** POST /api/orgs/{org}/me/apps/{app}/oauth: Connect one's own personal app. Answers `{authorizationUrl}`. */
 export const POST = withOrg<Params>("personal", async ({ request, params, access }) => {
   const input = await readJson(request, signInStart, 16 * 1024);
-  await spendOrgCheck(access);
+  await spendAppCheck(access);
   return Response.json(await connect(orgContext(), { access, app: params.app, personal: true }, request.url, input));
 });
 
