@@ -70,6 +70,40 @@ test.describe("signed out", () => {
   });
 });
 
+test.describe("an account of one's own", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test("changes its password from the account page reached from the header, then signs in with it", async ({ page }) => {
+    const email = `changer-${Date.now()}@example.test`;
+    await page.goto("/sign-up");
+    const signUp = page.getByRole("form", { name: "Create an account" });
+    await signUp.getByLabel("Name").fill("Changer");
+    await signUp.getByLabel("Email").fill(email);
+    await signUp.getByLabel("Password").fill("first password");
+    await signUp.getByRole("button", { name: /Create/ }).click();
+    await expect(page).toHaveURL(/\/orgs\/new/);
+
+    await page.getByRole("banner").getByRole("link", { name: email }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+    const form = page.getByRole("form", { name: "Change password" });
+    await form.getByLabel("Current password").fill("not it at all");
+    await form.getByLabel(/New password/).fill("second password");
+    await form.getByRole("button", { name: "Change password" }).click();
+    await expect(form.getByRole("alert")).toContainText("not your current password");
+    await form.getByLabel("Current password").fill("first password");
+    await form.getByRole("button", { name: "Change password" }).click();
+    await expect(form.getByRole("status")).toContainText("Password changed");
+
+    await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in/);
+    const signIn = page.getByRole("form", { name: "Sign in" });
+    await signIn.getByLabel("Email").fill(email);
+    await signIn.getByLabel("Password").fill("second password");
+    await signIn.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("banner")).toContainText(email);
+  });
+});
+
 test.describe("the demo leader", () => {
   test.use(asRole("leader"));
 

@@ -30,10 +30,10 @@ export async function AccountHeader() {
               <Link href="/orgs/new" className={linkClass}>
                 New organisation
               </Link>
-              <span className="max-w-full text-sm break-all text-slate-600">
+              <Link href="/account" className={`max-w-full break-all ${linkClass}`}>
                 <span className="sr-only">Signed in as </span>
                 {actor.email}
-              </span>
+              </Link>
               <SignOutButton />
             </>
           )}

@@ -37,7 +37,7 @@ export interface AuditFilter {
  * better-auth's own endpoints (`/api/auth/…`) answer errors as `{code, message}`, not our
  * `{error}` shape: this keeps only the status, which is what the forms tell apart.
  */
-export async function authPost(path: "/sign-in/email" | "/sign-up/email" | "/sign-out", body: object): Promise<void> {
+export async function authPost(path: "/sign-in/email" | "/sign-up/email" | "/sign-out" | "/change-password", body: object): Promise<void> {
   const response = await reach(`/api/auth${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   if (response.ok) return;
   const answer = (await response.json().catch(() => null)) as { code?: unknown; message?: unknown; error?: { message?: unknown } } | null;

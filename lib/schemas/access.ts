@@ -11,6 +11,10 @@ export const email = z.string().trim().toLowerCase().email("Give an email addres
 export const password = z.string().min(8, "A password is at least 8 characters.").max(128, "A password is at most 128 characters.");
 
 export const signIn = z.object({ email, password: z.string().min(1, "Give your password.") });
+/** POST /api/auth/change-password, from the account page: every other session is signed out. */
+export const passwordChange = z
+  .object({ currentPassword: z.string().min(1, "Give your current password."), newPassword: password })
+  .refine((p) => p.newPassword !== p.currentPassword, { path: ["newPassword"], message: "Choose a password other than the current one." });
 export const signUp = z.object({ name: z.string().trim().min(1, "Give your name.").max(100, "A name is at most 100 characters."), email, password });
 
 /** POST /api/orgs */
