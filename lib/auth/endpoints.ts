@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError, type ErrorCode } from "@/lib/api/errors";
 import { clientAddress } from "@/lib/http/client-address";
 
 /**
@@ -30,4 +30,19 @@ export function authRequest(request: Request): Request | null {
   if (address === null) headers.delete(CLIENT_ADDRESS_HEADER);
   else headers.set(CLIENT_ADDRESS_HEADER, address);
   return new Request(request, { headers });
+}
+
+const STATUS_CODES: Record<number, ErrorCode> = { 400: "invalid-request", 401: "unauthorized", 403: "forbidden", 404: "not-found", 409: "conflict", 413: "payload-too-large", 422: "invalid-request", 429: "rate-limited" };
+
+/**
+ * better-auth's own refusal (its `APIError`, from its own bundle, so told by shape rather than
+ * `instanceof`) as our error, by its status, with its message; anything else is left as it is.
+ */
+export function fromAuthError(error: unknown): unknown {
+  if (typeof error !== "object" || error === null || error instanceof ApiError) return error;
+  const { statusCode, body } = error as { statusCode?: unknown; body?: { code?: unknown; message?: unknown } };
+  const code = typeof statusCode === "number" ? STATUS_CODES[statusCode] : undefined;
+  if (code === undefined) return error;
+  const message = typeof body?.message === "string" && body.message !== "" ? body.message : "The request was refused.";
+  return new ApiError(code, message);
 }

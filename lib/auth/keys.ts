@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { apikey } from "@/lib/db/tables";
 import type { ApiKeyView } from "@/lib/schemas/access";
 import { getAuth } from "./auth";
+import { fromAuthError } from "./endpoints";
 import type { OrgAccess } from "./workspace";
 
 /**
@@ -42,7 +43,11 @@ export async function listKeys(access: OrgAccess): Promise<ApiKeyView[]> {
 
 /** Makes a key; its text is in this answer only. */
 export async function createKey(access: OrgAccess, name: string): Promise<ApiKeyView & { key: string }> {
-  const created = await getAuth().api.createApiKey({ body: { name, userId: access.actor.id, metadata: { org: access.org.slug } } });
+  const created = await getAuth()
+    .api.createApiKey({ body: { name, userId: access.actor.id, metadata: { org: access.org.slug } } })
+    .catch((error: unknown) => {
+      throw fromAuthError(error);
+    });
   return {
     id: created.id,
     name: created.name ?? name,

@@ -1,7 +1,7 @@
 import { toNextJsHandler } from "better-auth/next-js";
 import { ApiError, withErrors } from "@/lib/api/errors";
 import { getAuth } from "@/lib/auth/auth";
-import { authRequest } from "@/lib/auth/endpoints";
+import { authRequest, fromAuthError } from "@/lib/auth/endpoints";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +13,9 @@ export const dynamic = "force-dynamic";
 async function handle(request: Request, method: "GET" | "POST"): Promise<Response> {
   const allowed = authRequest(request);
   if (allowed === null) throw new ApiError("not-found", "There is no such endpoint.");
-  const answer = await toNextJsHandler(getAuth())[method](allowed);
+  const answer = await toNextJsHandler(getAuth())[method](allowed).catch((error: unknown) => {
+    throw fromAuthError(error);
+  });
   return withRetryAfter(answer);
 }
 
