@@ -116,3 +116,45 @@ test("the organisation page's first HTML already lists its apps", async ({ reque
   expect(html).toContain("Slow Reports");
   expect(html).not.toContain("Loading the organisation");
 });
+
+test.describe("the header", () => {
+  test("at 1280 px: one row of the product, Preview, Help and the account, one row of tabs; the current page is marked without moving its neighbours", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(connectionsPath);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const top = async (name: string | RegExp, role: "link" | "button" = "link") => (await nav.getByRole(role, { name }).boundingBox())!.y;
+    const row = await top("Theorem Connections");
+    for (const [name, role] of [["Preview a listing", "link"], ["Help", "link"], ["New organisation", "link"], ["Sign out", "button"]] as const) {
+      expect(Math.abs((await top(name, role)) - row), name).toBeLessThan(12);
+    }
+    const tabs = nav.getByRole("list", { name: "Demo organisation" });
+    await expect(tabs.getByRole("link", { name: "Connections" })).toHaveAttribute("aria-current", "page");
+    const before = (await tabs.getByRole("link", { name: "Members" }).boundingBox())!.x;
+    await tabs.getByRole("link", { name: "People" }).click();
+    await expect(tabs.getByRole("link", { name: "People" })).toHaveAttribute("aria-current", "page");
+    expect((await tabs.getByRole("link", { name: "Members" }).boundingBox())!.x).toBe(before);
+
+    await nav.getByRole("link", { name: "Preview a listing" }).click();
+    await expect(nav.getByRole("link", { name: "Preview a listing" })).toHaveAttribute("aria-current", "page");
+    await nav.getByRole("link", { name: "Help" }).click();
+    await expect(page).toHaveURL(/\/help$/);
+    await expect(nav.getByRole("link", { name: "Help" })).toHaveAttribute("aria-current", "page");
+  });
+
+  test("at 390 px: the links sit behind a Menu that closes once a page is chosen", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(connectionsPath);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Members" })).toHaveCount(0);
+    const menu = nav.getByRole("button", { name: "Menu" });
+    const height = (await page.getByRole("banner").boundingBox())!.height;
+    expect(height).toBeLessThan(80);
+    await menu.click();
+    await expect(nav.getByRole("button", { name: "Close" })).toHaveAttribute("aria-expanded", "true");
+    for (const name of ["Connections", "People", "Members", "Audit log", "Preview a listing", "Help"]) await expect(nav.getByRole("link", { name })).toBeVisible();
+    await nav.getByRole("link", { name: "Members" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Members" })).toBeVisible();
+    await expect(nav.getByRole("button", { name: "Menu" })).toHaveAttribute("aria-expanded", "false");
+    await expect(nav.getByRole("link", { name: "Members" })).toHaveCount(0);
+  });
+});

@@ -3,7 +3,9 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, eq } from "drizzle-orm";
 import { transaction, type Conn } from "@/lib/db/client";
-import { account, member, organization, user } from "@/lib/db/tables";
+import { recordAudit } from "@/lib/audit/log";
+import { account, auditEntries, member, organization, user } from "@/lib/db/tables";
+import { orgApps } from "@/lib/orgs/store";
 import type { Role } from "@/lib/auth/roles";
 import { DEMO_ORG } from "./seed";
 
@@ -43,6 +45,25 @@ export async function seedDemoAccounts(db: Conn, password: string): Promise<void
       } else {
         await tx.update(member).set({ role: demo.role }).where(eq(member.id, membership.id));
       }
+    }
+  });
+}
+
+/**
+ * The demo's audit log starts with what its leader did: connecting each app and inviting the two
+ * other accounts, at the times they were connected. Written once, when the log is empty.
+ */
+export async function seedDemoAudit(db: Conn): Promise<void> {
+  await transaction(db, async (tx) => {
+    if ((await tx.$count(auditEntries, eq(auditEntries.org, DEMO_ORG.slug))) > 0) return;
+    const [leader] = await tx.select({ id: user.id, email: user.email }).from(user).where(eq(user.email, DEMO_ACCOUNTS[0]!.email)).limit(1);
+    if (leader === undefined) return;
+    const connected = await orgApps(tx, DEMO_ORG.slug);
+    for (const app of connected) await recordAudit(tx, { org: DEMO_ORG.slug, actor: leader, action: "app.connected", app: { id: app.id, name: app.name }, details: { url: app.url } }, app.connectedAt);
+    const at = (connected[0]?.connectedAt ?? Date.now()) - 1000;
+    for (const demo of DEMO_ACCOUNTS.slice(1)) {
+      const [invited] = await tx.select({ id: user.id }).from(user).where(eq(user.email, demo.email)).limit(1);
+      if (invited !== undefined) await recordAudit(tx, { org: DEMO_ORG.slug, actor: leader, action: "member.invited", member: { id: invited.id, email: demo.email }, details: { role: demo.role } }, at);
     }
   });
 }

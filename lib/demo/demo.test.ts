@@ -74,3 +74,17 @@ describe("the demo organisation", () => {
     ]);
   });
 });
+
+describe("the demo's audit log", () => {
+  it("starts with its leader connecting each app and inviting the other two, once however often it starts", async () => {
+    const { seedDemoAccounts, seedDemoAudit } = await import("./accounts");
+    const { auditEntriesOf } = await import("@/lib/audit/log");
+    await seedDemoAccounts(db, "demo password");
+    await seedDemoAudit(db);
+    await seedDemoAudit(db);
+    const entries = await auditEntriesOf(db, DEMO_ORG.slug, { limit: 50 });
+    expect(entries.filter((e) => e.action === "app.connected").map((e) => e.app?.name)).toEqual(full.map((a) => a.name).reverse());
+    expect(entries.filter((e) => e.action === "member.invited").map((e) => e.member?.email).sort()).toEqual(["developer@demo.test", "support@demo.test"]);
+    expect(new Set(entries.map((e) => e.actor.email))).toEqual(new Set(["leader@demo.test"]));
+  });
+});

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 import { recheckOrg } from "@/lib/orgs/apps";
-import { seedDemoAccounts } from "./accounts";
+import { seedDemoAccounts, seedDemoAudit } from "./accounts";
 import { DEMO_ORG, demoAppsFromEnv, seedDemo } from "./seed";
 
 /**
@@ -16,7 +16,10 @@ export async function prepareDemo(env = process.env): Promise<void> {
   if (list.length === 0 && password === "") return;
   const db = getDb();
   await seedDemo(db, list);
-  if (password !== "") await seedDemoAccounts(db, password);
+  if (password !== "") {
+    await seedDemoAccounts(db, password);
+    await seedDemoAudit(db);
+  }
   if (list.length > 0) {
     void recheckOrg({ db }, DEMO_ORG.slug).then(
       (checked) => logger.info({ org: DEMO_ORG.slug, apps: checked.apps.length }, "Demo organisation checked"),
