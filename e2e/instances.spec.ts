@@ -133,3 +133,19 @@ test("SIGTERM drains: health answers 503, the check under way finishes, the proc
     await slow.close();
   }
 });
+
+test("a server whose stdout pipe closed still answers, drains on SIGTERM and exits 0", async () => {
+  test.setTimeout(90_000);
+  const env = { DATABASE_URL: await freshDatabase(postgres.url), THEOREM_SECRET_KEY: randomBytes(32).toString("hex"), LOG_LEVEL: "debug" };
+  const c = await Instance.start("c", env);
+  try {
+    // Whoever read its output went away: every line it writes from here meets a closed pipe.
+    c.process.stdout?.destroy();
+    for (let i = 0; i < 20; i++) expect((await fetch(`${c.origin}/api/health`)).status).toBe(200);
+    expect((await fetch(`${c.origin}/api/nothing`)).status).toBe(404);
+    c.process.kill("SIGTERM");
+    expect(await Promise.race([c.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 40 s"), 40_000))])).toBe(0);
+  } finally {
+    await c.stop();
+  }
+});

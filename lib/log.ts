@@ -66,8 +66,20 @@ interface Root {
   sink: { destination: DestinationStream };
 }
 
+/**
+ * Stdout as the log's destination. Once the pipe is closed (EPIPE) lines are dropped, never
+ * thrown: pino's destination stops writing by itself, and the same holds for what else writes to
+ * stdout (Next's own console lines), so a closed pipe cannot crash the server or stall its drain.
+ */
+function stdoutDestination(): DestinationStream {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+  return pino.destination(1);
+}
+
 function createRoot(): Root {
-  const sink = { destination: pino.destination(1) as DestinationStream };
+  const sink = { destination: stdoutDestination() };
   const { level, unknown } = levelOf(process.env);
   const logger = pino(
     {

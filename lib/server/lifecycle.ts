@@ -41,6 +41,8 @@ export async function startBackground(env = process.env): Promise<void> {
 export async function shutdown(signal: string): Promise<void> {
   if (!startDraining()) return;
   const grace = graceMs();
+  // Whatever happens below (a log that cannot be written, a close that never answers), the process ends.
+  setTimeout(() => process.exit(0), grace + 5_000).unref();
   logger.info({ signal, requests: requestsUnderWay(), graceMs: grace }, "Shutting down: no new jobs; finishing the requests and jobs under way");
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), grace)));
