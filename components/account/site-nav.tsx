@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { cn } from "@/lib/cn";
 import { SignOutButton } from "./sign-out-button";
 
@@ -50,8 +50,9 @@ export function SiteNav({ account, orgs }: { account: { email: string } | null; 
   const id = useId();
   const pathname = usePathname();
   const router = useRouter();
-  const [open, setOpen] = useState(false);
-  useEffect(() => setOpen(false), [pathname]);
+  // The menu is open on the page it was opened on: choosing another page closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
 
   const here = whereAmI(pathname);
   const current = orgs.find((o) => o.slug === here.org) ?? (here.org === null ? orgs[0] : undefined);
@@ -152,7 +153,7 @@ export function SiteNav({ account, orgs }: { account: { email: string } | null; 
             type="button"
             aria-expanded={open}
             aria-controls={`${id}-menu`}
-            onClick={() => setOpen((o) => !o)}
+            onClick={() => setOpenOn(open ? null : pathname)}
             className="rounded border border-slate-300 px-3 py-1 text-sm font-medium text-slate-800"
           >
             {open ? "Close" : "Menu"}
