@@ -202,7 +202,7 @@ test("an app's own page: an unchanged re-check folds into its history row; remov
   await page.goto(`${connectionsPath}/${app.id}`);
   const history = page.getByRole("table", { name: "Checks of this app, newest first" }).getByRole("rowgroup").nth(1).getByRole("row");
   await expect(history).toHaveCount(1);
-  await expect(history.first()).toContainText("Unchanged");
+  await expect(history.first()).toContainText("First check");
 
   await page.getByRole("button", { name: "Re-check", exact: true }).click();
   await expect(page.getByRole("button", { name: "Re-checking…" })).toBeDisabled();

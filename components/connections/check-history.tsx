@@ -8,15 +8,19 @@ import { formatCount } from "@/lib/engine/listing-size";
 import { TableHead } from "@/components/ui/table";
 import { checksQuery } from "@/lib/queries/orgs";
 import { changeAnchor } from "./change-words";
-import { changeText, runText } from "./history-words";
+import { changeText, runText, type HistoryPlace } from "./history-words";
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 const HISTORY_COLUMNS = ["Checked", "Status", "What changed", "Tools", "Size", "Took"].map((label) => ({ key: label, label }));
 
 /** The checks of one app, newest first, runs of the same outcome folded into one row. */
+const SHOWN = 10;
+
 export function CheckHistory({ org, appId, enabled = true }: { org: string; appId: string; enabled?: boolean }) {
-  const history = useQuery({ ...checksQuery(org, appId), enabled });
+  const history = useQuery({ ...checksQuery(org, appId, SHOWN), enabled });
+  // Fewer entries than asked for: the oldest shown is the app's first check.
+  const place = (index: number, count: number): HistoryPlace => (index < count - 1 ? "later" : count < SHOWN ? "first" : "oldest-shown");
 
   return (
     <section aria-labelledby="history-title" className="space-y-2">
@@ -36,7 +40,7 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
             <caption className="sr-only">Checks of this app, newest first</caption>
             <TableHead columns={HISTORY_COLUMNS} />
             <tbody className="max-sm:block">
-              {history.data.checks.map((c) => (
+              {history.data.checks.map((c, index, all) => (
                 <tr key={`${c.to}-${c.from}`} className="border-t border-slate-200 align-top max-sm:block max-sm:py-2">
                   <th scope="row" className="px-3 py-2 font-normal max-sm:block max-sm:py-0.5 max-sm:font-medium">
                     {c.count === 1 ? (
@@ -57,10 +61,10 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
                   <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
                     {c.change !== null && c.snapshot !== null && c.change.added + c.change.removed + c.change.changed > 0 ? (
                       <a href={`#${changeAnchor(c.snapshot)}`} className="text-indigo-800 underline">
-                        {changeText(c.change)}
+                        {changeText(c.change, place(index, all.length))}
                       </a>
                     ) : (
-                      changeText(c.change)
+                      changeText(c.change, place(index, all.length))
                     )}
                   </td>
                   <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{c.tools === null ? "None read" : plural(c.tools, "tool", "tools")}</td>

@@ -19,4 +19,10 @@ describe("history in words", () => {
   ])("%j → %s", (change, text) => {
     expect(changeText(change)).toBe(text);
   });
+
+  it("calls the app's first check that, not 'Unchanged', and says when earlier ones are not shown", () => {
+    expect(changeText(null, "first")).toBe("First check");
+    expect(changeText(null, "oldest-shown")).toBe("Earlier checks not shown");
+    expect(changeText({ ...none, added: 1 }, "oldest-shown")).toBe("1 tool added");
+  });
 });

@@ -8,9 +8,16 @@ export function runText(entry: Pick<HistoryEntry, "count">): string {
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
-/** What an entry changed from the run before it, in a line; "Unchanged" when nothing did. */
-export function changeText(change: HistoryEntry["change"]): string {
-  if (change === null) return "Unchanged";
+/**
+ * Where an entry stands: after another one shown (`later`), the app's very first check
+ * (`first`), or the oldest shown of a longer history (`oldest-shown`).
+ */
+export type HistoryPlace = "later" | "first" | "oldest-shown";
+
+/** What an entry changed from the run before it, in a line; "Unchanged" when nothing did, "First check" for the first. */
+export function changeText(change: HistoryEntry["change"], place: HistoryPlace = "later"): string {
+  if (place === "first") return "First check";
+  if (change === null) return place === "oldest-shown" ? "Earlier checks not shown" : "Unchanged";
   const parts: string[] = [];
   if (change.status !== null) parts.push(change.status.to === "available" ? "Available again" : "Became unavailable");
   else if (change.reason) parts.push("Another reason");
