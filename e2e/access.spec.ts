@@ -22,6 +22,10 @@ test.describe("signed out", () => {
     expect(first?.request().redirectedFrom()?.url()).toMatch(/\/demo-attendance$/);
     await expect(page).toHaveURL(/\/sign-in\?next=/);
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+    // Where the demo's accounts and password are, without the password itself.
+    await expect(page.getByText("Trying the demo?")).toBeVisible();
+    await expect(page.locator("main")).toContainText("leader@demo.test");
+    await expect(page.locator("main")).not.toContainText(DEMO_PASSWORD);
 
     const form = page.getByRole("form", { name: "Sign in" });
     await form.getByLabel("Email").fill(demoEmail("support"));

@@ -29,7 +29,7 @@ export function refusalText(error: unknown): string {
 }
 
 /** Email and password; on success goes to `next` (already checked to be a path on this site). */
-export function SignInForm({ next, signUpHref }: { next: string; signUpHref: string }) {
+export function SignInForm({ next, signUpHref, demoAccounts = [] }: { next: string; signUpHref: string; demoAccounts?: readonly string[] }) {
   const id = useId();
   const router = useRouter();
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -94,6 +94,15 @@ export function SignInForm({ next, signUpHref }: { next: string; signUpHref: str
           {isSubmitting ? "Signing in…" : "Sign in"}
         </Button>
       </form>
+      {demoAccounts.length > 0 && (
+        <div className="rounded border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
+          <p className="font-medium">Trying the demo?</p>
+          <p>
+            Sign in as <span className="font-mono">{demoAccounts.join(", ")}</span> (one per role), with the password that <span className="font-mono">npm start</span> printed
+            in its terminal when it started, or the one you gave it as <span className="font-mono">THEOREM_DEMO_PASSWORD</span>.
+          </p>
+        </div>
+      )}
       <p className="text-sm text-slate-700">
         No account yet?{" "}
         <Link href={signUpHref} className="text-indigo-800 underline">
