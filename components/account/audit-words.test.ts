@@ -32,4 +32,14 @@ describe("actionText", () => {
     const entry: AuditEntry = { ...base, action: "member.role-changed", member: { id: "m", email: "ann@x.test" }, details: { from: "support", to: "developer" } };
     expect(actionText(entry)).toBe("changed the role of ann@x.test from support to developer");
   });
+
+  it.each([
+    [{ name: { from: "Rota", to: "Shifts" } }, "renamed Rota to Shifts"],
+    [{ url: { from: "https://a.example/mcp", to: "https://b.example/mcp" } }, "moved Attendance from https://a.example/mcp to https://b.example/mcp"],
+    [{ name: { from: "Rota", to: "Shifts" }, url: { from: "https://a.example/mcp", to: "https://b.example/mcp" } }, "renamed Rota to Shifts; moved it from https://a.example/mcp to https://b.example/mcp"],
+    [{ header: "removed" }, "edited Attendance: header removed"],
+    [{}, "edited Attendance"],
+  ])("words an edit %j from what to what", (details, text) => {
+    expect(actionText({ ...base, action: "app.edited", app: { id: "a", name: "Attendance" }, details })).toBe(text);
+  });
 });

@@ -17,6 +17,26 @@ const keyName = (e: AuditEntry) => {
   return name === null ? "an API key" : `the API key “${name}”`;
 };
 
+/** `{from, to}` of an entry's detail, when it has one. */
+function fromTo(e: AuditEntry, key: string): { from: string; to: string } | null {
+  const value = e.details?.[key] as { from?: unknown; to?: unknown } | undefined;
+  return typeof value?.from === "string" && typeof value.to === "string" ? { from: value.from, to: value.to } : null;
+}
+
+/** An edit, saying from what to what: "renamed Rota to Shifts; moved it from … to …". */
+function editedText(e: AuditEntry): string {
+  const name = fromTo(e, "name");
+  const url = fromTo(e, "url");
+  const header = detail(e, "header");
+  const parts = [
+    name !== null ? `renamed ${name.from} to ${name.to}` : null,
+    url !== null ? `moved ${name !== null ? "it" : app(e)} from ${url.from} to ${url.to}` : null,
+    header !== null ? `header ${header}` : null,
+  ].filter((p): p is string => p !== null);
+  if (parts.length === 0) return `edited ${app(e)}`;
+  return name === null && url === null ? `edited ${app(e)}: ${parts.join("; ")}` : parts.join("; ");
+}
+
 /** A try (SPEC §14): the tool, where, and how it went (never its arguments' values, which the log does not keep). */
 function triedText(e: AuditEntry): string {
   const tool = detail(e, "tool");
@@ -44,7 +64,7 @@ export function actionText(entry: AuditEntry): string {
     case "app.connected":
       return `connected ${app(entry)}`;
     case "app.edited":
-      return `edited ${app(entry)}`;
+      return editedText(entry);
     case "app.removed":
       return `removed ${app(entry)}`;
     case "settings.changed":

@@ -6,6 +6,7 @@ import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { FieldError, fieldClass } from "@/components/ui/field";
+import { baseShortName } from "@/lib/engine/short-name";
 import { ApiRequestError } from "@/lib/queries/api";
 import { updateAppMutation } from "@/lib/queries/orgs";
 import { appUpdate, type StoredApp } from "@/lib/schemas/orgs";
@@ -47,6 +48,18 @@ export function changeOf(app: StoredApp, v: Values): { change: unknown } | { err
 }
 
 /**
+ * What a new name does to the app's tools, or null when it does nothing: a name whose short name
+ * differs renames every whole name (`attendance_clock_in` → `time_clock_in`).
+ */
+export function renameText(app: StoredApp, name: string): string | null {
+  const current = app.lastCheck?.result.shortName;
+  if (current === undefined || name.trim() === "" || name === app.name) return null;
+  const next = baseShortName(name);
+  if (current === next || current.replace(/_\d+$/, "") === next) return null;
+  return `Its tools will be named ${next}_… instead of ${current}_…: every whole name changes for everyone (or ${next}_2_… if another app already has that short name).`;
+}
+
+/**
  * Edits an app in place (leaders): name, URL, header. It keeps its place in the connection
  * order, so its short name moves only if its new name makes a different one.
  */
@@ -60,6 +73,8 @@ export function EditAppForm({ org, app, onDone }: { org: string; app: StoredApp;
   });
   const { errors } = form.formState;
   const removing = useWatch({ control: form.control, name: "removeHeader" });
+  const typedName = useWatch({ control: form.control, name: "name" });
+  const renames = renameText(app, typedName);
   const f = (field: keyof Values) => `${id}-${field}`;
 
   const onSubmit = form.handleSubmit((values) => {
@@ -113,6 +128,11 @@ export function EditAppForm({ org, app, onDone }: { org: string; app: StoredApp;
           </label>
           <input autoComplete="off" {...field("name")} />
           <FieldError id={`${f("name")}-error`} message={errors.name?.message} />
+          {renames !== null && (
+            <p className="mt-1 text-sm text-amber-900" data-testid="rename-effect">
+              {renames}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={f("url")} className="block text-sm font-medium text-slate-800">
