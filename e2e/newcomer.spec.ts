@@ -69,6 +69,20 @@ test("a second Attendance is asked about before it is connected as attendance_2"
   await expect(form.getByRole("status")).toHaveText("Added Attendance.", { timeout: 20_000 });
 });
 
+test("an address already connected is asked about before it is connected again", async ({ page, serveApp, addAppByApi }) => {
+  const url = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" } }] });
+  await addAppByApi("Rota", url);
+  await page.goto(connectionsPath);
+  const form = page.getByRole("form", { name: "Add an app" });
+  await form.getByLabel("Name", { exact: true }).fill("Shifts");
+  await form.getByLabel("URL").fill(`${url}/`);
+  await form.getByRole("button", { name: "Add app" }).click();
+  const confirm = form.getByRole("alertdialog");
+  await expect(confirm).toContainText("Rota is already connected at this address: people would get its tools twice. Connect it again?");
+  await confirm.getByRole("button", { name: "Connect it again" }).click();
+  await expect(form.getByRole("status")).toHaveText("Added Shifts.", { timeout: 20_000 });
+});
+
 test("an app edited in place keeps its place and, with the same name, its short name", async ({ page, serveApp, addAppByApi }) => {
   const first = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });
   const moved = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });

@@ -67,6 +67,19 @@ export function clashQuestion(name: string, clash: NonNullable<ReturnType<typeof
   return `${why} Connect another ${name}? It will be \`${clash.shortName}\`, and its tools \`${clash.shortName}_…\`.`;
 }
 
+/** The app of the list already at `url` (the same address, whatever its case or trailing slash), or undefined. */
+export function sameAddress(apps: readonly { name: string; url: string }[], url: string): { name: string; url: string } | undefined {
+  const key = (u: string) => {
+    try {
+      const parsed = new URL(u.trim());
+      return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
+    } catch {
+      return u.trim();
+    }
+  };
+  return apps.find((app) => key(app.url) === key(url));
+}
+
 /** The form's resolver: the values as `appCreate` takes them, or its issues on the form's fields. */
 const appCreateResolver: Resolver<Values, unknown, AppCreate> = (values) => {
   const result = validate(values);
@@ -92,19 +105,22 @@ export function AddAppForm({
   onAdded,
   personal = false,
   existing = [],
+  existingUrls = [],
 }: {
   org: string;
   onAdded?: (app: StoredApp) => void;
   personal?: boolean;
   /** The names of the list the app joins, in connection order: to say before connecting when it will be named `…_2`. */
   existing?: readonly string[];
+  /** The apps of that list with their addresses: to ask before connecting an address twice. */
+  existingUrls?: readonly { name: string; url: string }[];
 }) {
   const id = useId();
   const client = useQueryClient();
   const add = useMutation(personal ? addMyAppMutation(client, org) : addAppMutation(client, org));
   const title = personal ? "Add an app of your own" : "Add an app";
   const [added, setAdded] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<{ input: AppCreate; question: string; shortName: string } | null>(null);
+  const [confirm, setConfirm] = useState<{ input: AppCreate; question: string; yes: string } | null>(null);
   // The shared schema checks the form (lib/schemas/orgs.ts `appCreate`), each issue on its field; a field is checked once left, then as it is typed.
   const form = useForm<Values, unknown, AppCreate>({ resolver: appCreateResolver, mode: "onTouched", defaultValues: EMPTY, shouldFocusError: true });
   const errors = Object.fromEntries(Object.entries(form.formState.errors).map(([k, e]) => [k, e?.message])) as Errors;
@@ -114,8 +130,15 @@ export function AddAppForm({
   const onSubmit = form.handleSubmit((input) => {
     setAdded(null);
     const clash = shortNameClash(existing, input.name);
-    if (clash !== null && confirm?.input.name !== input.name) {
-      setConfirm({ input, question: clashQuestion(input.name, clash), shortName: clash.shortName });
+    const twice = sameAddress(existingUrls, input.url);
+    const asked = confirm !== null && JSON.stringify(confirm.input) === JSON.stringify(input);
+    if ((clash !== null || twice !== undefined) && !asked) {
+      const questions = [twice === undefined ? null : `${twice.name} is already connected at this address: people would get its tools twice.`, clash === null ? null : clashQuestion(input.name, clash)];
+      setConfirm({
+        input,
+        question: questions.filter((q): q is string => q !== null).join(" ") + (clash === null ? " Connect it again?" : ""),
+        yes: clash === null ? "Connect it again" : `Connect it as ${clash.shortName}`,
+      });
       return;
     }
     connect(input);
@@ -205,7 +228,7 @@ export function AddAppForm({
             </p>
             <div className="mt-2 flex flex-wrap gap-2">
               <Button type="button" onClick={() => connect(confirm.input)}>
-                Connect it as {confirm.shortName}
+                {confirm.yes}
               </Button>
               <Button
                 type="button"

@@ -126,7 +126,7 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
         </Alert>
       )}
 
-      {canManage && <AddAppForm org={org} existing={list.map((a) => a.name)} />}
+      {canManage && <AddAppForm org={org} existing={list.map((a) => a.name)} existingUrls={list} />}
     </div>
   );
 }
