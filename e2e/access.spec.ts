@@ -117,7 +117,12 @@ test.describe("the demo leader", () => {
     await expect(appRow(page, "Attendance").getByRole("button", { name: /Remove/ })).toBeVisible();
     await page.goto(`/orgs/${ORG}/members`);
     await expect(page.getByRole("form", { name: "Invite someone" })).toBeVisible();
-    await expect(page.getByRole("combobox").first()).toBeVisible();
+    await expect(page.getByRole("form", { name: `Role of ${demoEmail("developer")}` }).getByRole("combobox")).toBeVisible();
+    await expect(page.getByRole("button", { name: `Remove ${demoEmail("support")}` })).toBeVisible();
+    // The only leader is offered neither a role change nor Remove: an organisation keeps a leader.
+    await expect(page.getByRole("form", { name: `Role of ${demoEmail("leader")}` })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: `Remove ${demoEmail("leader")}` })).toHaveCount(0);
+    await expect(page.getByText("The only leader: make someone else a leader to change this.")).toBeVisible();
   });
 
   test("invites a member with a role: the link is shown, the invitation listed, the audit log says who", async ({ page }) => {

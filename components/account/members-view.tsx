@@ -138,6 +138,8 @@ const MEMBER_COLUMNS = (manage: boolean) =>
   ] as const;
 
 function MembersTable({ org, members, canManage, selfMemberId }: { org: string; members: MemberView[]; canManage: boolean; selfMemberId: string }) {
+  // The only leader can be neither re-roled nor removed (an organisation keeps a leader): no control offers it.
+  const onlyLeader = (m: MemberView) => m.role === "leader" && members.filter((x) => x.role === "leader").length === 1;
   return (
     <section aria-labelledby="members-title" className="space-y-2">
       <h2 id="members-title" className="text-lg font-semibold text-slate-900">
@@ -155,14 +157,17 @@ function MembersTable({ org, members, canManage, selfMemberId }: { org: string; 
                   {m.id === selfMemberId && <span className="ml-1 font-normal text-slate-600">(you)</span>}
                 </th>
                 <td className="px-3 py-2 break-words max-sm:block max-sm:py-0.5">{m.name}</td>
-                <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{canManage ? <RoleControl org={org} member={m} /> : m.role}</td>
+                <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
+                  {canManage && !onlyLeader(m) ? <RoleControl org={org} member={m} /> : m.role}
+                  {canManage && onlyLeader(m) && <span className="block text-xs text-slate-600">The only leader: make someone else a leader to change this.</span>}
+                </td>
                 <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">
                   <span className="sm:sr-only">Joined </span>
                   <time dateTime={m.joinedAt}>{formatWhen(m.joinedAt)}</time>
                 </td>
                 {canManage && (
                   <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
-                    <RemoveMember org={org} member={m} self={m.id === selfMemberId} />
+                    {onlyLeader(m) ? null : <RemoveMember org={org} member={m} self={m.id === selfMemberId} />}
                   </td>
                 )}
               </tr>
