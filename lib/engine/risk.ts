@@ -2,7 +2,10 @@ import canonicalize from "canonicalize";
 import type { ToolCheck } from "@/lib/schemas/check";
 import type { Risk, RiskWhy } from "@/lib/schemas/orgs";
 import { isObject } from "@/lib/json-text";
+import { byRisk } from "./risk-order";
 import { isRiskyCode } from "./risky-text";
+
+export { byRisk, highestRisk } from "./risk-order";
 
 /**
  * How risky a new or changed tool is for the people whose assistant gets it (SPEC §20):
@@ -46,15 +49,6 @@ export interface RiskSide {
   check: ToolCheck | undefined;
 }
 
-const RANK: Record<Risk, number> = { high: 0, medium: 1, low: 2 };
-/** Orders risks highest first: sort by it to show the riskiest on top. */
-export const byRisk = (a: Risk, b: Risk) => RANK[a] - RANK[b];
-/** The highest of some risks; "low" for none. */
-export const highestRisk = (risks: Iterable<Risk>): Risk => {
-  let top: Risk = "low";
-  for (const risk of risks) if (RANK[risk] < RANK[top]) top = risk;
-  return top;
-};
 
 function riskyNotesOf(check: ToolCheck | undefined): Set<string> {
   const found = new Set<string>();

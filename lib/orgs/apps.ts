@@ -6,6 +6,7 @@ import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
 import { holdLock, transaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
+import { holdsBack } from "@/lib/engine/review";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
@@ -15,6 +16,7 @@ import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
+import { settleReview } from "./review";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { AppRow, NewRead, Scope } from "./store";
 import {
@@ -64,6 +66,12 @@ async function underOrgLock<T>(db: Conn, org: string, work: (tx: Conn) => Promis
   });
 }
 
+/** Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC §11, §20). */
+async function storeReads(tx: Conn, org: string, reads: NewRead[]): Promise<void> {
+  await insertReads(tx, reads);
+  await settleReview(tx, org, reads.map((read) => read.app), await newToolsOf(tx, org));
+}
+
 /** Reads `rows` live, each timed on its own, and answers one record per app. */
 async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Promise<NewRead[]> {
   const read = ctx.read ?? ((app: LiveApp) => readInPool(app));
@@ -89,7 +97,7 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Pr
 async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
   const newest = await latestReads(ctx.db, org);
   const reads = rows.map((row) => newest.get(row.id));
-  const waits = (await newToolsOf(ctx.db, org)) === "wait-for-review";
+  const waits = holdsBack(await newToolsOf(ctx.db, org));
   const listings = await Promise.all(
     rows.map(async (row, i) => {
       const listing = await listingOf(ctx.db, row, reads[i]);
@@ -232,7 +240,7 @@ export async function updateApp(ctx: OrgContext, org: string, id: string, input:
     await requireApp(tx, org, id); // removed meanwhile: the 404
     const { name, url, headerName, headerValue } = changed;
     await tx.update(apps).set({ name, url, headerName, headerValue }).where(eq(apps.id, id));
-    await insertReads(tx, reads);
+    await storeReads(tx, org, reads);
   });
   return getApp(ctx, org, id);
 }
@@ -259,14 +267,14 @@ export async function removePersonalApps(ctx: OrgContext, org: string, owner: st
 export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRead): Promise<AppList> {
   await requireOrg(ctx.db, org);
   const reads = await readRows(ctx, await orgApps(ctx.db, org), onRead);
-  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
+  await underOrgLock(ctx.db, org, (tx) => storeReads(tx, org, reads));
   return listApps(ctx, org);
 }
 
 /** Re-checks one of the organisation's apps: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
   const reads = await readRows(ctx, [await requireApp(ctx.db, org, id)]);
-  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
+  await underOrgLock(ctx.db, org, (tx) => storeReads(tx, org, reads));
   return getApp(ctx, org, id);
 }
 
@@ -275,7 +283,7 @@ export async function rereadApp(ctx: OrgContext, org: string, id: string): Promi
   const row = await anyApp(ctx.db, org, id);
   if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
   const reads = await readRows(ctx, [row]);
-  await underOrgLock(ctx.db, org, (tx) => insertReads(tx, reads));
+  await underOrgLock(ctx.db, org, (tx) => storeReads(tx, org, reads));
 }
 
 /** The history of one app (or of them all), folded (lib/orgs/history.ts). */

@@ -136,8 +136,11 @@ export const historyEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntry>;
 
-/** GET/PATCH /api/orgs/{org}/settings (SPEC §11): whether new and changed tools wait for a leader's review. */
-export const newTools = z.enum(["available", "wait-for-review"]);
+/**
+ * GET/PATCH /api/orgs/{org}/settings (SPEC §11, §20): whether new and changed tools wait for a
+ * leader's review: none, all, or only the high-risk ones. The one list of the modes (lib/engine/review.ts decides by it).
+ */
+export const newTools = z.enum(["available", "wait-for-review", "wait-if-risky"]);
 export type NewTools = z.infer<typeof newTools>;
 export const orgSettings = z.object({ newTools });
 export type OrgSettings = z.infer<typeof orgSettings>;
