@@ -120,10 +120,8 @@ export function ReviewPanel({ org, appId, check, canManage }: { org: string; app
           </p>
           <ol aria-label="Waiting tools, riskiest first" className="space-y-1">
             {ranked.map(({ tool, risk, why }) => (
-              <li key={tool.index} className="flex flex-wrap items-center gap-2">
-                {risk !== null && <RiskBadge risk={risk} />}
-                {why.length > 0 && <span>{whyWords(why)}:</span>}
-                <span className="font-medium">{tool.name}</span>
+              <li key={tool.index} className="flex flex-wrap items-center gap-x-1 gap-y-1">
+                {risk !== null && <RiskBadge risk={risk} />} {why.length > 0 && <span>{whyWords(why)}:</span>} <span className="font-medium">{tool.name}</span>
                 {canManage && waiting.length > 1 && (
                   <Button variant="ghost" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId, tools: [tool.name!] })}>
                     Approve {tool.name} only

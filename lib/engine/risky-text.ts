@@ -310,8 +310,8 @@ function quickLook(text: string, scan: Scanning): number {
   let seen = 0;
   let h = 0;
   let wordLength = 0;
+  // Where a run of letters, digits, `_` and `-` began, once it has a `_` or `-` (else -1).
   let identStart = -1;
-  let identSep = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -319,23 +319,21 @@ function quickLook(text: string, scan: Scanning): number {
     if (k === 1) {
       h = (Math.imul(h, 31) + (c | 0x20)) | 0;
       wordLength++;
-      if (identStart < 0) identStart = i;
       continue;
     }
     if (wordLength > 0) {
       if (wordLength >= 3 && BLOOM[h & (BLOOM_BITS - 1)] === 1) seen |= ANCHORS.get(h) ?? 0;
+      if (k === 2 && identStart < 0) identStart = i - wordLength;
       h = 0;
       wordLength = 0;
     }
     if (k === 2) {
       if (identStart < 0) identStart = i;
-      identSep = true;
       continue;
     }
     if (identStart >= 0) {
-      if (identSep) mention(scan, text, identStart, i);
+      mention(scan, text, identStart, i);
       identStart = -1;
-      identSep = false;
     }
     if (k === 0) continue;
     if (k === 3) {
@@ -348,7 +346,7 @@ function quickLook(text: string, scan: Scanning): number {
     else if ((c >= 0xff01 && c <= 0xff5e) || c === 0xd835) seen |= SEEN_WIDE | SEEN_WORD | SEEN_FILE | SEEN_LINK | SEEN_ANGLE;
   }
   if (wordLength >= 3 && BLOOM[h & (BLOOM_BITS - 1)] === 1) seen |= ANCHORS.get(h) ?? 0;
-  if (identStart >= 0 && identSep) mention(scan, text, identStart, n);
+  if (identStart >= 0) mention(scan, text, identStart, n);
   return seen;
 }
 
