@@ -632,11 +632,28 @@ function pathText(scan: Scanning): string {
   return names.reverse().join(".");
 }
 
+/**
+ * Schema descriptions with nothing to find and no name in them, as met before: arguments repeat
+ * their wording across tools ("The ID of the user"), so each is read once. Bounded; only a cache
+ * of a pure answer.
+ */
+const QUIET = new Set<string>();
+const QUIET_MAX = 10_000;
+
 function readText(scan: Scanning, text: string, kind: TextKind, path: number): void {
+  const schema = kind === "input" || kind === "output";
+  if (schema && QUIET.has(text)) return;
   scan.kind = kind;
   scan.path = path;
+  const mentioned = scan.mentions?.length ?? 0;
   const seen = quickLook(text, scan);
-  if (seen === 0) return;
+  if (seen === 0) {
+    if (schema && (scan.mentions?.length ?? 0) === mentioned) {
+      if (QUIET.size >= QUIET_MAX) QUIET.clear();
+      QUIET.add(text);
+    }
+    return;
+  }
   const findings = (scan.findings ??= []);
   const before = findings.length;
   readClosely(text, placeOf(scan), findings, seen);
