@@ -7,6 +7,7 @@ import { TrySlot } from "@/components/try/try-slot";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
+import { RISKY_CODES } from "@/lib/engine/risky-text";
 import type { AppCheck, Hints, ToolCheck } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
 
@@ -21,8 +22,17 @@ const TOOL_COLUMNS = [
 
 export type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "warnings";
 
-/** The notes that ask the app's developer to change something; the others only say how a name or title was made. */
-const WARNING_CODES: ReadonlySet<string> = new Set(["characters-replaced", "name-cut", "hint-not-boolean", "card-empty", "card-cut", "schema-not-object", "annotations-not-object"]);
+/** The notes that ask the app's developer to change something (risky text of SPEC §20 included); the others only say how a name or title was made. */
+const WARNING_CODES: ReadonlySet<string> = new Set([
+  "characters-replaced",
+  "name-cut",
+  "hint-not-boolean",
+  "card-empty",
+  "card-cut",
+  "schema-not-object",
+  "annotations-not-object",
+  ...RISKY_CODES,
+]);
 export const warningsOf = (tool: ToolCheck) => tool.notes.filter((n) => WARNING_CODES.has(n.code));
 
 /** A name that may wrap after each `_` (never mid-word), so a long whole name does not squeeze the columns beside it. */

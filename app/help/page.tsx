@@ -145,6 +145,12 @@ export default function HelpPage() {
           An organisation may have new and changed tools wait for a leader&apos;s review before anyone&apos;s assistant gets them. Until approved, such a
           tool is left out and marked as waiting; the app&apos;s page shows what changed.
         </p>
+        <p>
+          Each new or changed tool is ranked by risk. High: it now runs without asking, claims to only read or to destroy nothing, or its text gains
+          something aimed at the assistant (hidden text, instructions, another app&apos;s tool name, a link, a request for keys or the conversation).
+          Medium: a new tool, a new required argument, an argument of another type. Low: wording only. With &ldquo;Wait for review only if risky&rdquo;,
+          only high-risk changes wait; the rest reach the assistants as they are read.
+        </p>
       </Topic>
     </div>
   );

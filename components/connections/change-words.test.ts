@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { effectText, fieldsText, shortHash } from "./change-words";
+import { riskWhy } from "@/lib/schemas/orgs";
+import { effectText, fieldsText, shortHash, whyText, whyWords } from "./change-words";
 
 describe("changes in words", () => {
   it("names the fields", () => {
@@ -16,6 +17,14 @@ describe("changes in words", () => {
     [{ what: "leftOut", from: "name-taken", to: null }, "It is no longer left out."],
   ] as const)("%j", (effect, text) => {
     expect(effectText(effect)).toBe(text);
+  });
+
+  it.each(riskWhy.options)("says why a change has its risk: %s", (why) => {
+    expect(whyText(why)).toMatch(/^[a-z]/);
+  });
+
+  it("leads with the highest reasons, as given", () => {
+    expect(whyWords(["policy-loosened", "instructions-to-assistant"])).toBe("now runs without asking, words aimed at the assistant");
   });
 
   it("shortens a hash to 12 characters", () => {

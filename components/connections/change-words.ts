@@ -1,4 +1,4 @@
-import type { SnapshotChange } from "@/lib/schemas/orgs";
+import type { Risk, RiskWhy, SnapshotChange } from "@/lib/schemas/orgs";
 
 type Changed = SnapshotChange["changed"][number];
 type Effect = Changed["effects"][number];
@@ -40,3 +40,51 @@ export const shortHash = (hash: string) => hash.slice(0, 12);
 
 /** The id of a change on the app's page, by the snapshot it changed to: history rows link to it. */
 export const changeAnchor = (to: string) => `change-${shortHash(to)}`;
+
+/** A risk in a word, for its badge. */
+export const RISK_WORDS: Record<Risk, string> = { high: "High risk", medium: "Medium risk", low: "Low risk" };
+
+/** Why a change has its risk, in a few words (SPEC §20). */
+export function whyText(why: RiskWhy): string {
+  switch (why) {
+    case "policy-loosened":
+      return "now runs without asking";
+    case "read-only-claimed":
+      return "now claims to only read";
+    case "destructive-denied":
+      return "now claims to destroy nothing";
+    case "hidden-text":
+      return "hidden text";
+    case "instructions-to-assistant":
+      return "words aimed at the assistant";
+    case "mentions-other-tool":
+      return "names another app's tool";
+    case "link-in-text":
+      return "a link in its text";
+    case "asks-for-secrets":
+      return "asks for secrets";
+    case "new-tool":
+      return "new tool";
+    case "new-required-argument":
+      return "a new required argument";
+    case "argument-type-changed":
+      return "an argument's type changed";
+    case "policy-tightened":
+      return "now asks first";
+    case "name-changed":
+      return "its name changed";
+    case "card-changed":
+      return "its approval card changed";
+    case "reworded":
+      return "wording only";
+    case "other-change":
+      return "a minor change";
+    default: {
+      const exhaustive: never = why;
+      return exhaustive;
+    }
+  }
+}
+
+/** The reasons, as one phrase: "now runs without asking, words aimed at the assistant". */
+export const whyWords = (why: readonly RiskWhy[]) => why.map(whyText).join(", ");

@@ -4,9 +4,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { approveMutation, settingsMutation, settingsQuery } from "@/lib/queries/orgs";
-import type { AppCheck } from "@/lib/schemas/check";
-import { newTools, type NewTools } from "@/lib/schemas/orgs";
+import { RiskBadge } from "@/components/connections/app-changes";
+import { whyWords } from "@/components/connections/change-words";
+import { byRisk } from "@/lib/engine/risk-order";
+import { holdsBack } from "@/lib/engine/review";
+import { approveMutation, changesQuery, settingsMutation, settingsQuery } from "@/lib/queries/orgs";
+import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
+import { newTools, type ChangeList, type NewTools, type Risk, type RiskWhy } from "@/lib/schemas/orgs";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** The tools of a check that wait for a leader's review. */
@@ -27,6 +31,7 @@ export function WaitingBadge({ count }: { count: number }) {
 const CHOICES: Record<NewTools, string> = {
   available: "Available at once",
   "wait-for-review": "Wait for a leader's review",
+  "wait-if-risky": "Wait for review only if risky",
 };
 
 /** The organisation's `newTools` setting: shown to everyone, changed by leaders. */
@@ -64,7 +69,7 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
       ) : (
         <span className="text-slate-800">{CHOICES[current]}</span>
       )}
-      {current === "wait-for-review" && (
+      {holdsBack(current) && (
         <span role="status" className="text-slate-700">
           {waiting === 0 ? "Nothing is waiting." : `${plural(waiting)} waiting for review.`}
         </span>
@@ -78,12 +83,31 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
   );
 }
 
-/** On an app's page: what waits, and for a leader the button that approves it. */
+/** A waiting tool with the risk and why of its newest change (SPEC §20), when the changes tell it. */
+export interface RankedTool {
+  tool: ToolCheck;
+  risk: Risk | null;
+  why: RiskWhy[];
+}
+
+/** Waiting tools, riskiest first: each with the risk of the newest change that added or changed it (unknown ones last, in listing order). */
+export function rankWaiting(waiting: readonly ToolCheck[], changes: ChangeList["changes"] | undefined): RankedTool[] {
+  const known = new Map<string, { risk: Risk; why: RiskWhy[] }>();
+  for (const change of changes ?? []) {
+    for (const tool of [...change.added, ...change.changed]) if (!known.has(tool.name)) known.set(tool.name, { risk: tool.risk, why: tool.why });
+  }
+  const ranked = waiting.map((tool) => ({ tool, ...(known.get(tool.name ?? "") ?? { risk: null, why: [] }) }));
+  return ranked.sort((a, b) => (a.risk === null ? 1 : b.risk === null ? -1 : byRisk(a.risk, b.risk)) || a.tool.index - b.tool.index);
+}
+
+/** On an app's page: what waits, riskiest first and why, and for a leader the buttons that approve it. */
 export function ReviewPanel({ org, appId, check, canManage }: { org: string; appId: string; check: AppCheck | null; canManage: boolean }) {
   const client = useQueryClient();
   const approve = useMutation(approveMutation(client, org));
   const waiting = waitingTools(check);
+  const changes = useQuery({ ...changesQuery(org, appId), enabled: waiting.length > 0 });
   if (waiting.length === 0 && !approve.isSuccess) return null;
+  const ranked = rankWaiting(waiting, changes.data?.changes);
   return (
     <section aria-label="Review" className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
       {waiting.length === 0 ? (
@@ -94,17 +118,23 @@ export function ReviewPanel({ org, appId, check, canManage }: { org: string; app
             {plural(waiting.length)} new or changed since a leader last approved this app: {waiting.map((t) => t.name).join(", ")}. The assistants do not get{" "}
             {waiting.length === 1 ? "it" : "them"} until then.
           </p>
+          <ol aria-label="Waiting tools, riskiest first" className="space-y-1">
+            {ranked.map(({ tool, risk, why }) => (
+              <li key={tool.index} className="flex flex-wrap items-center gap-x-1 gap-y-1">
+                {risk !== null && <RiskBadge risk={risk} />} {why.length > 0 && <span>{whyWords(why)}:</span>} <span className="font-medium">{tool.name}</span>
+                {canManage && waiting.length > 1 && (
+                  <Button variant="ghost" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId, tools: [tool.name!] })}>
+                    Approve {tool.name} only
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ol>
           {canManage ? (
             <div className="flex flex-wrap gap-2">
               <Button variant="secondary" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId })}>
                 {approve.isPending ? "Approving…" : `Approve ${waiting.length === 1 ? "it" : `all ${waiting.length}`}`}
               </Button>
-              {waiting.length > 1 &&
-                waiting.map((tool) => (
-                  <Button key={tool.index} variant="ghost" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId, tools: [tool.name!] })}>
-                    Approve {tool.name} only
-                  </Button>
-                ))}
             </div>
           ) : (
             <p>A leader of this organisation approves them.</p>

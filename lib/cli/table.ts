@@ -1,5 +1,6 @@
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { formatCount, largestNamed } from "@/lib/engine/listing-size";
+import { isRiskyCode } from "@/lib/engine/risky-text";
 import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
 
 export const POLICY_WORDS: Record<Policy, string> = {
@@ -73,7 +74,9 @@ function toolRow(tool: ToolCheck, available: boolean): string[] {
   const whole = tool.wholeName ?? `(entry ${tool.index + 1})`;
   const title = clip(printable(tool.title), 40);
   if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code)];
-  const badges = `${POLICY_WORDS[tool.policy]}, ${tool.runsTogether ? "runs together" : "runs alone"}`;
+  // Text aimed at the assistant (SPEC §20) is flagged on the row; the warnings below quote it.
+  const risky = tool.notes.some((n) => isRiskyCode(n.code)) ? ", RISKY TEXT" : "";
+  const badges = `${POLICY_WORDS[tool.policy]}, ${tool.runsTogether ? "runs together" : "runs alone"}${risky}`;
   return [whole, title, badges, tool.included ? "" : available ? "not included" : "app unavailable"];
 }
 

@@ -38,16 +38,21 @@ describe("fingerprints and snapshot keys", () => {
 
 describe("what changed between two snapshots", () => {
   it("an unchanged listing: nothing", () => {
-    expect(snapshotChanges(side([swap, mine]), side([swap, mine]))).toEqual({ added: [], removed: [], changed: [] });
+    expect(snapshotChanges(side([swap, mine]), side([swap, mine]))).toEqual({ risk: "low", added: [], removed: [], changed: [] });
   });
 
   it("a tool added: its name and fingerprint", () => {
     const extra = { name: "clock_in" };
-    expect(snapshotChanges(side([swap]), side([swap, extra]))).toEqual({ added: [{ name: "clock_in", fingerprint: fingerprint(extra) }], removed: [], changed: [] });
+    expect(snapshotChanges(side([swap]), side([swap, extra]))).toEqual({
+      risk: "medium",
+      added: [{ name: "clock_in", fingerprint: fingerprint(extra), risk: "medium", why: ["new-tool"] }],
+      removed: [],
+      changed: [],
+    });
   });
 
   it("a tool removed: its name and its last fingerprint", () => {
-    expect(snapshotChanges(side([swap, mine]), side([swap]))).toEqual({ added: [], removed: [{ name: "my_shifts", fingerprint: fingerprint(mine) }], changed: [] });
+    expect(snapshotChanges(side([swap, mine]), side([swap]))).toEqual({ risk: "low", added: [], removed: [{ name: "my_shifts", fingerprint: fingerprint(mine) }], changed: [] });
   });
 
   it("tools added and removed, with their fingerprints, sorted by name", () => {
@@ -55,8 +60,8 @@ describe("what changed between two snapshots", () => {
     const later = { name: "a_later" };
     const diff = snapshotChanges(side([swap, mine]), side([mine, extra, later]));
     expect(diff.added).toEqual([
-      { name: "a_later", fingerprint: fingerprint(later) },
-      { name: "clock_in", fingerprint: fingerprint(extra) },
+      { name: "a_later", fingerprint: fingerprint(later), risk: "medium", why: ["new-tool"] },
+      { name: "clock_in", fingerprint: fingerprint(extra), risk: "medium", why: ["new-tool"] },
     ]);
     expect(diff.removed).toEqual([{ name: "swap_shift", fingerprint: fingerprint(swap) }]);
     expect(diff.changed).toEqual([]);
@@ -109,8 +114,8 @@ describe("what changed between two snapshots", () => {
 
   it("a name listed twice counts at its first place; entries without a name are not tools", () => {
     const twice = snapshotChanges(side([swap, { ...swap, title: "Second" }]), side([swap]));
-    expect(twice).toEqual({ added: [], removed: [], changed: [] });
-    expect(snapshotChanges(side([42, { title: "no name" }]), side([null]))).toEqual({ added: [], removed: [], changed: [] });
+    expect(twice).toEqual({ risk: "low", added: [], removed: [], changed: [] });
+    expect(snapshotChanges(side([42, { title: "no name" }]), side([null]))).toEqual({ risk: "low", added: [], removed: [], changed: [] });
   });
 
   it("without results, the fields are still told and the effects left empty", () => {

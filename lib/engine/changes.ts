@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import { isObject } from "@/lib/json-text";
+import { checkListings } from "./check";
+import { highestRisk, toolRisk, type Risk, type RiskWhy } from "./risk";
 
 /**
  * What changed between two snapshots of an app (SPEC §11): tools added, removed and changed
@@ -20,9 +22,22 @@ export interface ToolChange {
   fields: ChangedField[];
   effects: ToolEffect[];
   fingerprints: { from: string; to: string };
+  /** SPEC §20: how risky the change is for people, and why (highest first). */
+  risk: Risk;
+  why: RiskWhy[];
+  /** The description before and after, when it changed (for a word diff), each cut at 10,000 characters. */
+  descriptions?: { from: string | null; to: string | null; cut: boolean };
+}
+export interface AddedTool {
+  name: string;
+  fingerprint: string;
+  risk: Risk;
+  why: RiskWhy[];
 }
 export interface SnapshotChanges {
-  added: { name: string; fingerprint: string }[];
+  /** The highest risk of its added and changed tools (SPEC §20); low when there are none. */
+  risk: Risk;
+  added: AddedTool[];
   removed: { name: string; fingerprint: string }[];
   changed: ToolChange[];
 }
@@ -100,6 +115,15 @@ function effectsOf(from: ToolCheck | undefined, to: ToolCheck | undefined): Tool
 }
 
 const toolIn = (check: AppCheck | null, name: string) => check?.tools.find((tool) => tool.name === name);
+/** A side's check: the given one, or the app alone with no names reserved (for the risk of its texts and hints). */
+const checkOf = (side: SnapshotSide): AppCheck => side.check ?? checkListings([{ name: "App", entries: side.entries }], { connections: [], tools: [] }).apps[0]!;
+/** Descriptions sent for a word diff are cut here: a change list stays small whatever an app lists. */
+export const DESCRIPTION_SHOWN = 10_000;
+function descriptionsOf(old: Record<string, unknown>, now: Record<string, unknown>): NonNullable<ToolChange["descriptions"]> {
+  const [from, to] = [old["description"], now["description"]].map((d) => (typeof d === "string" ? d : null));
+  const cut = (from?.length ?? 0) > DESCRIPTION_SHOWN || (to?.length ?? 0) > DESCRIPTION_SHOWN;
+  return { from: from?.slice(0, DESCRIPTION_SHOWN) ?? null, to: to?.slice(0, DESCRIPTION_SHOWN) ?? null, cut };
+}
 const byKey = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
@@ -112,7 +136,11 @@ const byKey = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 
 export function snapshotChanges(from: SnapshotSide, to: SnapshotSide): SnapshotChanges {
   const before = byName(from.entries);
   const after = byName(to.entries);
-  const added = [...after].filter(([name]) => !before.has(name)).map(([name, entry]) => ({ name, fingerprint: fingerprint(entry) }));
+  let fromCheck: AppCheck | null = null;
+  let toCheck: AppCheck | null = null;
+  const added = [...after]
+    .filter(([name]) => !before.has(name))
+    .map(([name, entry]): AddedTool => ({ name, fingerprint: fingerprint(entry), ...toolRisk(null, { entry, check: toolIn((toCheck ??= checkOf(to)), name) }) }));
   const removed = [...before].filter(([name]) => !after.has(name)).map(([name, entry]) => ({ name, fingerprint: fingerprint(entry) }));
   const changed: ToolChange[] = [];
   for (const [name, old] of before) {
@@ -120,7 +148,21 @@ export function snapshotChanges(from: SnapshotSide, to: SnapshotSide): SnapshotC
     if (now === undefined) continue;
     const prints = { from: fingerprint(old), to: fingerprint(now) };
     if (prints.from === prints.to) continue;
-    changed.push({ name, fields: changedFields(old, now), effects: effectsOf(toolIn(from.check, name), toolIn(to.check, name)), fingerprints: prints });
+    const fields = changedFields(old, now);
+    const risk = toolRisk({ entry: old, check: toolIn((fromCheck ??= checkOf(from)), name) }, { entry: now, check: toolIn((toCheck ??= checkOf(to)), name) }, fields);
+    changed.push({
+      name,
+      fields,
+      effects: effectsOf(toolIn(from.check, name), toolIn(to.check, name)),
+      fingerprints: prints,
+      ...risk,
+      ...(fields.includes("description") ? { descriptions: descriptionsOf(old, now) } : {}),
+    });
   }
-  return { added: added.sort(byKey), removed: removed.sort(byKey), changed: changed.sort(byKey) };
+  return {
+    risk: highestRisk([...added, ...changed].map((tool) => tool.risk)),
+    added: added.sort(byKey),
+    removed: removed.sort(byKey),
+    changed: changed.sort(byKey),
+  };
 }

@@ -14,6 +14,7 @@ import { LISTING_CHAR_LIMIT } from "./limits";
 import { approvalCard, cardNotes } from "./approval-card";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
 import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";
+import { mentionFindings, riskyNotes, scanTool, type NameHolder, type NameMention } from "./risky-text";
 import { assignShortNames } from "./short-name";
 import { toolTitle } from "./title";
 import { WHOLE_NAME_MAX, WholeNames, wholeName } from "./whole-name";
@@ -38,6 +39,11 @@ export interface TheoremNames {
   tools: readonly string[];
 }
 
+export interface CheckOptions {
+  /** Read every tool's texts for risky text (SPEC §20); on unless a benchmark compares without it. */
+  scan?: boolean;
+}
+
 function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
@@ -51,8 +57,8 @@ const CAUTIOUS_HINTS: Hints = {
   openWorldHint: { value: CAUTIOUS.openWorldHint, declared: false },
 };
 
-/** Everything about one entry that does not depend on the other tools. */
-function readEntry(entry: unknown, index: number): ToolCheck {
+/** Everything about one entry that does not depend on the other tools; `mentions` gets the names its texts mention. */
+function readEntry(entry: unknown, index: number, scan: boolean, mentions: (readonly NameMention[])[]): ToolCheck {
   const chars = entryChars(entry);
   const name = isObject(entry) ? entry["name"] : undefined;
   if (!isObject(entry) || typeof name !== "string" || name === "") {
@@ -99,6 +105,11 @@ function readEntry(entry: unknown, index: number): ToolCheck {
   }
   const card = approvalCard(title, inputSchema);
   notes.push(...cardNotes(card, policy));
+  if (scan) {
+    const found = scanTool(entry);
+    if (found.findings.length > 0) notes.push(...riskyNotes(found.findings));
+    if (found.mentions.length > 0) mentions[index] = found.mentions;
+  }
   const description = entry["description"];
   return {
     index,
@@ -138,7 +149,9 @@ function nameNotes(shortName: string, toolName: string, wholeNameOf: ReturnType<
  * app, the listing size of each, and for each tool its whole name (or why it is left out),
  * title, policy, runs-together, approval card and notes. Pure: same input, same result.
  */
-export function checkListings(apps: readonly AppListing[], theorem: TheoremNames): CheckResult {
+export function checkListings(apps: readonly AppListing[], theorem: TheoremNames, options: CheckOptions = {}): CheckResult {
+  const scan = options.scan ?? true;
+  const mentions: (readonly NameMention[])[][] = apps.map(() => []);
   const shortNames = assignShortNames(
     apps.map((a) => a.name),
     theorem.connections,
@@ -148,7 +161,7 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
 
   const results = apps.map((app, appIndex): AppCheck => {
     const { shortName, notes } = shortNames[appIndex]!;
-    const tools = app.entries.map(readEntry);
+    const tools = app.entries.map((entry, index) => readEntry(entry, index, scan, mentions[appIndex]!));
     let chars = 0;
     for (const t of tools) chars += t.chars;
     const stopped = app.stopped === true;
@@ -210,5 +223,38 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
       notes,
     };
   });
+  if (scan) addMentionNotes(results, mentions, theorem);
   return { apps: results };
+}
+
+/**
+ * `mentions-other-tool` (SPEC §20): a tool whose texts name another app's tool (its whole name,
+ * or its listed name when that has `_` or `-`) or one of Theorem's own tools. Needs every app's
+ * names, so it runs after them; the names are gathered only when some text mentions one.
+ */
+function addMentionNotes(results: AppCheck[], mentions: readonly (readonly NameMention[])[][], theorem: TheoremNames): void {
+  if (!mentions.some((app) => app.length > 0)) return;
+  const holders = new Map<string, NameHolder>();
+  for (const tool of theorem.tools) holders.set(tool, { app: -1, appName: "Theorem", tool });
+  results.forEach((app, appIndex) => {
+    for (const tool of app.tools) {
+      if (tool.name === null) continue;
+      const holder = { app: appIndex, appName: app.name, tool: tool.name };
+      if (tool.wholeName !== null && !holders.has(tool.wholeName)) holders.set(tool.wholeName, holder);
+      if ((tool.name.includes("_") || tool.name.includes("-")) && !holders.has(tool.name)) holders.set(tool.name, holder);
+    }
+  });
+  results.forEach((app, appIndex) => {
+    const found = mentions[appIndex]!;
+    if (found.length === 0) return;
+    const own = new Set<string>();
+    for (const tool of app.tools) {
+      if (tool.name !== null) own.add(tool.name);
+      if (tool.wholeName !== null) own.add(tool.wholeName);
+    }
+    found.forEach((toolMentions, index) => {
+      const findings = mentionFindings(toolMentions, appIndex, holders, own);
+      if (findings.length > 0) app.tools[index]!.notes.push(...riskyNotes(findings));
+    });
+  });
 }

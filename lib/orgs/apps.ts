@@ -6,6 +6,7 @@ import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
+import { holdsBack } from "@/lib/engine/review";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
@@ -16,6 +17,7 @@ import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
 import { redactListing } from "./redact";
+import { settleReview } from "./review";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { AppRow, NewRead, Scope } from "./store";
 import {
@@ -53,6 +55,12 @@ export interface OrgContext {
   read?: AppReader;
 }
 
+/** Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC §11, §20). */
+async function storeReads(tx: Conn, org: string, reads: NewRead[]): Promise<void> {
+  await insertReads(tx, reads);
+  await settleReview(tx, org, reads.map((read) => read.app), await newToolsOf(tx, org));
+}
+
 /** Reads `rows` live, each timed on its own, and answers one record per app. */
 async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, options: SignedInReadOptions = {}): Promise<NewRead[]> {
   const reader = ctx.read ?? ((app: LiveApp) => readInPool(app));
@@ -80,7 +88,7 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
 async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
   const newest = await latestReads(ctx.db, org);
   const reads = rows.map((row) => newest.get(row.id));
-  const waits = (await newToolsOf(ctx.db, org)) === "wait-for-review";
+  const waits = holdsBack(await newToolsOf(ctx.db, org));
   const listings = await Promise.all(
     rows.map(async (row, i) => {
       const listing = await listingOf(ctx.db, row, reads[i]);
@@ -242,7 +250,7 @@ async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: 
     await tx.update(apps).set({ name, url, headerName, headerValue }).where(eq(apps.id, id));
     // In the same transaction as the new address: a sign-in finishing meanwhile is stored before (and forgotten here) or refused after.
     if (signsInAnew) await forgetSignIn(tx, id);
-    await insertReads(tx, reads);
+    await storeReads(tx, org, reads);
     if (signsInAnew) await recordOfferOf(tx, id, reads[0]!.listing);
     return true;
   });
@@ -262,14 +270,14 @@ export async function removeApp(ctx: OrgContext, org: string, id: string, owner:
 export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRead): Promise<AppList> {
   await requireOrg(ctx.db, org);
   const reads = await readRows(ctx, await orgApps(ctx.db, org), onRead);
-  await orgTransaction(ctx.db, org, (tx) => insertReads(tx, reads));
+  await orgTransaction(ctx.db, org, (tx) => storeReads(tx, org, reads));
   return listApps(ctx, org);
 }
 
 /** Re-checks one of the organisation's apps: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
   const reads = await readRows(ctx, [await requireApp(ctx.db, org, id)]);
-  await orgTransaction(ctx.db, org, (tx) => insertReads(tx, reads));
+  await orgTransaction(ctx.db, org, (tx) => storeReads(tx, org, reads));
   return getApp(ctx, org, id);
 }
 
@@ -278,7 +286,7 @@ export async function rereadApp(ctx: OrgContext, org: string, id: string): Promi
   const row = await anyApp(ctx.db, org, id);
   if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
   const reads = await readRows(ctx, [row]);
-  await orgTransaction(ctx.db, org, (tx) => insertReads(tx, reads));
+  await orgTransaction(ctx.db, org, (tx) => storeReads(tx, org, reads));
 }
 
 /** The history of one app (or of them all), folded (lib/orgs/history.ts). */

@@ -8,7 +8,7 @@ import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
 import type { NewTools, Org } from "@/lib/schemas/orgs";
-import { orgSlug } from "@/lib/schemas/orgs";
+import { newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
 import { logger } from "@/lib/log";
 import { decryptSecret } from "@/lib/secrets";
 import { isObject } from "@/lib/json-text";
@@ -285,7 +285,7 @@ export async function snapshotSizes(db: Conn, hashes: string[]): Promise<Map<str
 
 export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
   const [row] = await db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
-  return row?.newTools === "wait-for-review" ? "wait-for-review" : "available";
+  return newToolsSchema.safeParse(row?.newTools).data ?? "available";
 }
 
 /** Each named tool of a listing (a name listed twice counts at its first place), with its index and fingerprint. */
@@ -343,14 +343,14 @@ export async function approveTools(db: Conn, appId: string, read: ReadRow | unde
 }
 
 /**
- * Sets `newTools`. Turning review on freezes what every app lists now as approved (by `by`), so
- * that only what changes from here on waits.
+ * Sets `newTools`. Turning review on (from `available` to either waiting mode) freezes what
+ * every app lists now as approved (by `by`), so that only what changes from here on waits.
  */
 export async function setNewTools(db: Conn, org: string, value: NewTools, by: string): Promise<void> {
   await transaction(db, async (tx) => {
     const before = await newToolsOf(tx, org);
     await tx.insert(orgSettings).values({ org, newTools: value }).onConflictDoUpdate({ target: orgSettings.org, set: { newTools: value } });
-    if (value !== "wait-for-review" || before === "wait-for-review") return;
+    if (value === "available" || before !== "available") return;
     const newest = await latestReads(tx, org);
     for (const row of await orgApps(tx, org)) {
       const read = newest.get(row.id);

@@ -132,6 +132,12 @@ export const noteCode = z.enum([
   "short-name-made",
   "short-name-cut",
   "short-name-suffixed",
+  // risky text (SPEC §20, lib/engine/risky-text.ts)
+  "hidden-text",
+  "instructions-to-assistant",
+  "mentions-other-tool",
+  "link-in-text",
+  "asks-for-secrets",
 ]);
 export type NoteCode = z.infer<typeof noteCode>;
 export const note = z.object({ code: noteCode, message: z.string() });

@@ -136,8 +136,11 @@ export const historyEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntry>;
 
-/** GET/PATCH /api/orgs/{org}/settings (SPEC §11): whether new and changed tools wait for a leader's review. */
-export const newTools = z.enum(["available", "wait-for-review"]);
+/**
+ * GET/PATCH /api/orgs/{org}/settings (SPEC §11, §20): whether new and changed tools wait for a
+ * leader's review: none, all, or only the high-risk ones. The one list of the modes (lib/engine/review.ts decides by it).
+ */
+export const newTools = z.enum(["available", "wait-for-review", "wait-if-risky"]);
 export type NewTools = z.infer<typeof newTools>;
 export const orgSettings = z.object({ newTools });
 export type OrgSettings = z.infer<typeof orgSettings>;
@@ -163,13 +166,42 @@ export const trendList = z.object({ points: z.array(trendPoint) });
 /** A tool as a snapshot lists it: its name and fingerprint (SHA-256 of its canonical JSON). */
 const toolPrint = z.object({ name: z.string(), fingerprint: z.string() });
 
+/** SPEC §20: how risky a new or changed tool is for people (lib/engine/risk.ts), and why, highest first. */
+export const risk = z.enum(["high", "medium", "low"]);
+export type Risk = z.infer<typeof risk>;
+export const riskWhy = z.enum([
+  // high
+  "policy-loosened",
+  "read-only-claimed",
+  "destructive-denied",
+  "hidden-text",
+  "instructions-to-assistant",
+  "mentions-other-tool",
+  "link-in-text",
+  "asks-for-secrets",
+  // medium
+  "new-tool",
+  "new-required-argument",
+  "argument-type-changed",
+  "policy-tightened",
+  "name-changed",
+  "card-changed",
+  // low
+  "reworded",
+  "other-change",
+]);
+export type RiskWhy = z.infer<typeof riskWhy>;
+const riskOf = { risk, why: z.array(riskWhy) };
+
 /** GET /api/orgs/{org}/apps/{app}/changes (SPEC §11): what changed between snapshots, newest first. */
 export const snapshotChange = z.object({
   /** When the app first listed `to`. */
   at: z.string(),
   from: z.string(),
   to: z.string(),
-  added: z.array(toolPrint),
+  /** The highest risk of its added and changed tools. */
+  risk,
+  added: z.array(toolPrint.extend(riskOf)),
   removed: z.array(toolPrint),
   changed: z.array(
     z.object({
@@ -177,6 +209,9 @@ export const snapshotChange = z.object({
       fields: z.array(z.enum(["title", "description", "inputSchema", "outputSchema", "annotations", "other"])),
       effects: z.array(z.object({ what: z.enum(["wholeName", "policy", "runsTogether", "card", "leftOut"]), from: z.string().nullable(), to: z.string().nullable() })),
       fingerprints: z.object({ from: z.string(), to: z.string() }),
+      ...riskOf,
+      /** When the description changed: before and after (each at most 10,000 characters), for a word diff. */
+      descriptions: z.object({ from: z.string().nullable(), to: z.string().nullable(), cut: z.boolean() }).optional(),
     }),
   ),
 });

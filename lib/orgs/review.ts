@@ -1,0 +1,93 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { transaction, type Conn } from "@/lib/db/client";
+import { toolApprovals } from "@/lib/db/tables";
+import { fingerprint, snapshotChanges } from "@/lib/engine/changes";
+import type { AppListing } from "@/lib/engine/check";
+import { needsRisk, toolsThatWait } from "@/lib/engine/review";
+import { resolveTheorem } from "@/lib/engine/theorem";
+import { isObject } from "@/lib/json-text";
+import { checkInPool } from "@/lib/pool/engine-pool";
+import type { NewTools } from "@/lib/schemas/orgs";
+import { approveTools, HISTORY_PER_APP, latestReads, listingOf, orgApps, readHistory, setNewTools, snapshotEntries } from "./store";
+
+/**
+ * The tools an app lists now as a leader approved them: each approved tool's entry, found by its
+ * fingerprint among the app's stored snapshots, newest first. Answers the entries by name, and
+ * the names whose approved entry is no longer stored.
+ */
+async function approvedEntries(db: Conn, org: string, appId: string, wanted: ReadonlyMap<string, string>): Promise<{ found: Map<string, unknown>; lost: Set<string> }> {
+  const found = new Map<string, unknown>();
+  const looked = new Set<string>();
+  for (const read of await readHistory(db, { org, app: appId }, HISTORY_PER_APP)) {
+    if (found.size === wanted.size) break;
+    if (read.snapshot === null || looked.has(read.snapshot)) continue;
+    looked.add(read.snapshot);
+    for (const entry of await snapshotEntries(db, read.snapshot)) {
+      const name = isObject(entry) ? entry["name"] : undefined;
+      if (typeof name !== "string" || found.has(name) || wanted.get(name) === undefined) continue;
+      if (fingerprint(entry) === wanted.get(name)) found.set(name, entry);
+    }
+  }
+  return { found, lost: new Set([...wanted.keys()].filter((name) => !found.has(name))) };
+}
+
+/**
+ * Review as a read is stored (SPEC §11, §20): under `mode`, the organisation's apps among `appIds`
+ * get every new or changed tool that need not wait approved as read (by no one). Which wait is
+ * `toolsThatWait`'s to say, from the change between the approved tools and the newest read,
+ * computed with every other app around it; a tool whose approved entry is no longer stored waits.
+ */
+export async function settleReview(tx: Conn, org: string, appIds: readonly string[], mode: NewTools): Promise<void> {
+  if (!needsRisk(mode)) return; // "available" holds nothing back; "wait-for-review" holds back every change
+  const rows = await orgApps(tx, org);
+  const newest = await latestReads(tx, org);
+  let listings: AppListing[] | null = null;
+  for (const appId of appIds) {
+    const index = rows.findIndex((row) => row.id === appId && row.owner === null);
+    if (index < 0) continue;
+    const row = rows[index]!;
+    const read = newest.get(appId);
+    if (read?.snapshot == null) continue;
+    const entries = await snapshotEntries(tx, read.snapshot);
+    const approvals = new Map((await tx.select({ name: toolApprovals.name, fingerprint: toolApprovals.fingerprint }).from(toolApprovals).where(eq(toolApprovals.app, appId))).map((r) => [r.name, r.fingerprint]));
+    // The tools not approved as they are now, and the approved entry of those that were approved before.
+    const candidates = new Set<string>();
+    const wanted = new Map<string, string>();
+    for (const entry of entries) {
+      const name = isObject(entry) ? entry["name"] : undefined;
+      if (typeof name !== "string" || name === "" || candidates.has(name)) continue;
+      const approved = approvals.get(name);
+      if (approved === fingerprint(entry)) continue;
+      candidates.add(name);
+      if (approved !== undefined) wanted.set(name, approved);
+    }
+    if (candidates.size === 0) continue;
+    const { found, lost } = await approvedEntries(tx, org, appId, wanted);
+    // The approved side: the listing with each candidate as approved (or absent, if it is new).
+    const before = entries.flatMap((entry) => {
+      const name = isObject(entry) ? entry["name"] : undefined;
+      if (typeof name !== "string" || !candidates.has(name)) return [entry];
+      return found.has(name) ? [found.get(name)] : [];
+    });
+    listings ??= await Promise.all(rows.map((r) => listingOf(tx, r, newest.get(r.id))));
+    const theorem = resolveTheorem(undefined);
+    const around = (these: readonly unknown[]) => listings!.map((listing, i) => (i === index ? { ...listing, entries: these } : listing));
+    const [was, now] = await Promise.all([checkInPool(around(before), theorem), checkInPool(around(entries), theorem)]);
+    const change = snapshotChanges({ entries: before, check: was.apps[index]! }, { entries, check: now.apps[index]! });
+    const waiting = toolsThatWait(mode, change);
+    const passing = [...candidates].filter((name) => !waiting.has(name) && !lost.has(name));
+    if (passing.length > 0) await approveTools(tx, row.id, read, await listingOf(tx, row, read), null, passing);
+  }
+}
+
+/**
+ * Sets the organisation's `newTools` (lib/orgs/store.ts `setNewTools`), then lets through what the
+ * new mode need not hold: from "wait-for-review" to "wait-if-risky", the low and medium changes waiting now pass.
+ */
+export async function setReviewMode(db: Conn, org: string, value: NewTools, by: string): Promise<void> {
+  await transaction(db, async (tx) => {
+    await setNewTools(tx, org, value, by);
+    await settleReview(tx, org, (await orgApps(tx, org)).map((row) => row.id), value);
+  });
+}
