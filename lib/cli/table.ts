@@ -18,6 +18,8 @@ export function leftOutWords(code: LeftOutCode): string {
       return "not a tool";
     case "awaiting-review":
       return "awaiting review";
+    case "blocked":
+      return "blocked by a setting";
     default: {
       const exhaustive: never = code;
       return exhaustive;
@@ -73,7 +75,7 @@ function toolRow(tool: ToolCheck, available: boolean): string[] {
   const whole = tool.wholeName ?? `(entry ${tool.index + 1})`;
   const title = clip(printable(tool.title), 40);
   if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code)];
-  const badges = `${POLICY_WORDS[tool.policy]}, ${tool.runsTogether ? "runs together" : "runs alone"}`;
+  const badges = `${POLICY_WORDS[tool.policy]}${tool.policyFrom === "leader" ? " (set)" : ""}, ${tool.runsTogether ? "runs together" : "runs alone"}`;
   return [whole, title, badges, tool.included ? "" : available ? "not included" : "app unavailable"];
 }
 

@@ -143,6 +143,13 @@ export const orgSettings = z.object({ newTools });
 export type OrgSettings = z.infer<typeof orgSettings>;
 export const orgSettingsUpdate = z.object({ newTools }).strict();
 
+/**
+ * An app's own `newTools` (SPEC §19): `org` follows the organisation's setting; the others are the
+ * organisation's choices, made for this app alone (built from them, so each new choice is an app's too).
+ */
+export const appNewTools = z.enum(["org", ...newTools.options], { error: `An app's newTools is ${["org", ...newTools.options].map((o) => `"${o}"`).join(", ")}.` });
+export type AppNewTools = z.infer<typeof appNewTools>;
+
 /** POST /api/orgs/{org}/apps/{app}/approve: every tool of the newest read, or those named. */
 export const approveRequest = z
   .object({ tools: z.array(z.string().min(1).max(500)).min(1, "Name at least one tool, or send {} to approve them all.").max(10_000).optional() })
