@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
-import { holdLock, transaction, type Conn } from "@/lib/db/client";
+import type { Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
@@ -15,6 +15,8 @@ import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
+import { underOrgLock } from "./lock";
+import { settingsOfApps, waitsForReview } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { AppRow, NewRead, Scope } from "./store";
 import {
@@ -27,7 +29,6 @@ import {
   lastConnectedAt,
   latestReads,
   listingOf,
-  newToolsOf,
   orgApps,
   personalCount,
   requireApp,
@@ -52,18 +53,6 @@ export interface OrgContext {
   read?: AppReader;
 }
 
-/**
- * Changes to one organisation are stored one at a time, by every instance (SPEC §16): each is one
- * transaction holding the organisation's lock, taken for the write only: the live read of an app
- * (seconds) happens before, so a slow app holds up no one else's change.
- */
-async function underOrgLock<T>(db: Conn, org: string, work: (tx: Conn) => Promise<T>): Promise<T> {
-  return transaction(db, async (tx) => {
-    await holdLock(tx, `theorem.org:${org}`);
-    return work(tx);
-  });
-}
-
 /** Reads `rows` live, each timed on its own, and answers one record per app. */
 async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Promise<NewRead[]> {
   const read = ctx.read ?? ((app: LiveApp) => readInPool(app));
@@ -83,17 +72,20 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead): Pr
 
 /**
  * The apps of a list with their current results: the engine over every app's newest read, in
- * connection order. Review (SPEC §11) holds back the organisation's apps only: a person's own
+ * connection order, each with its tools' settings (SPEC §19). Review (SPEC §11) holds back the
+ * organisation's apps only, each under its own `newTools` or the organisation's: a person's own
  * app is theirs to trust.
  */
 async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
   const newest = await latestReads(ctx.db, org);
   const reads = rows.map((row) => newest.get(row.id));
-  const waits = (await newToolsOf(ctx.db, org)) === "wait-for-review";
+  const ids = rows.map((row) => row.id);
+  const waits = await waitsForReview(ctx.db, org, ids);
+  const settings = await settingsOfApps(ctx.db, ids);
   const listings = await Promise.all(
     rows.map(async (row, i) => {
-      const listing = await listingOf(ctx.db, row, reads[i]);
-      return waits && row.owner === null ? { ...listing, awaitingReview: await awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
+      const listing = { ...(await listingOf(ctx.db, row, reads[i])), settings: settings.get(row.id) ?? [] };
+      return waits.get(row.id) === true && row.owner === null ? { ...listing, awaitingReview: await awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
     }),
   );
   const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));

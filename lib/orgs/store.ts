@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { isPostgres, transaction, type Conn } from "@/lib/db/client";
-import { apps, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/tables";
+import { apps, appSettings, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
@@ -346,7 +346,10 @@ export async function setNewTools(db: Conn, org: string, value: NewTools, by: st
     await tx.insert(orgSettings).values({ org, newTools: value }).onConflictDoUpdate({ target: orgSettings.org, set: { newTools: value } });
     if (value !== "wait-for-review" || before === "wait-for-review") return;
     const newest = await latestReads(tx, org);
+    // An app with a newTools of its own (SPEC §19) does not follow the organisation's: its approvals stay.
+    const own = new Set((await tx.select({ app: appSettings.app, newTools: appSettings.newTools }).from(appSettings).innerJoin(apps, eq(apps.id, appSettings.app)).where(eq(apps.org, org))).filter((r) => r.newTools !== "org").map((r) => r.app));
     for (const row of await orgApps(tx, org)) {
+      if (own.has(row.id)) continue;
       const read = newest.get(row.id);
       await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
       await approveTools(tx, row.id, read, await listingOf(tx, row, read), by);
