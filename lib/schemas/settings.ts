@@ -62,10 +62,13 @@ export type ToolSettingView = z.infer<typeof toolSettingView>;
 export const appSettings = z.object({ newTools: appNewTools, tools: z.array(toolSettingView) });
 export type AppSettings = z.infer<typeof appSettings>;
 
-/** A settings file's tools: `{"name": setting}`, or the list GET …/settings answers (`[{name, setting, …}]`). */
-const fileTools = z.union(
-  [z.record(z.string(), toolSetting), z.array(z.object({ name: z.string().min(1, "A tool's name is not empty."), setting: toolSetting }))],
-  { error: 'A settings file\'s "tools" is {"<tool>": "default"|"ask-first"|"blocked"} or a list of {"name", "setting"}.' },
+/** A settings file's tools: `{"name": setting}`, or the list GET …/settings answers (`[{name, setting, …}]`), read as the same. */
+const fileTools = z.preprocess(
+  (value) =>
+    Array.isArray(value) && value.every((e) => typeof e === "object" && e !== null && typeof (e as { name?: unknown }).name === "string")
+      ? Object.fromEntries(value.map((e: { name: string; setting?: unknown }) => [e.name, e.setting]))
+      : value,
+  z.record(z.string(), toolSetting, { error: 'A settings file\'s "tools" is {"<tool>": "default"|"ask-first"|"blocked"} or a list of {"name", "setting"}.' }),
 );
 
 /**
