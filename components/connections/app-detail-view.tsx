@@ -16,6 +16,7 @@ import { formatWhen, nextCheckText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { SignInControls } from "@/components/connections/sign-in-controls";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
+import { ToolSettingsProvider } from "@/components/tool-setting";
 import { Button } from "@/components/ui/button";
 import { appQuery, checkAppMutation } from "@/lib/queries/orgs";
 import { Alert, errorMessage } from "@/components/ui/alert";
@@ -132,7 +133,10 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">This app has not been checked yet: re-check it to see its tools.</p>
       ) : (
         <section aria-label={`Check of ${stored.name}`} className="space-y-4">
-          <AppCheckBody app={check} linked />
+          {/* Leaders set each tool here (SPEC §19); everyone else sees the settings without the control. */}
+          <ToolSettingsProvider source={canManage ? { org, app: stored.id, personal: false } : null}>
+            <AppCheckBody app={check} linked />
+          </ToolSettingsProvider>
         </section>
       )}
 

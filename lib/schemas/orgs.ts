@@ -93,6 +93,9 @@ export const appSummary = appCheck.omit({ tools: true }).extend({
     asksFirst: z.number().int(),
     leftOut: z.number().int(),
     waiting: z.number().int(),
+    /** The leader's say (SPEC §19): tools blocked, and tools that ask first only because a leader said so. */
+    blocked: z.number().int().default(0),
+    madeToAskFirst: z.number().int().default(0),
   }),
 });
 export type AppSummary = z.infer<typeof appSummary>;
