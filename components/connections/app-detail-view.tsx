@@ -10,6 +10,7 @@ import { BatchPlan } from "@/components/connections/batch-plan";
 import { EditAppForm } from "@/components/connections/edit-app-form";
 import { AppTrends } from "@/components/connections/app-trends";
 import { ReviewPanel } from "@/components/connections/review";
+import { AppNewToolsSetting } from "@/components/connections/app-new-tools";
 import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatWhen, nextCheckText } from "@/components/connections/format";
@@ -126,6 +127,8 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
       </div>
 
       <SignInControls org={org} app={stored} canConnect={canManage} />
+
+      <AppNewToolsSetting org={org} appId={stored.id} canManage={canManage} />
 
       <ReviewPanel org={org} appId={stored.id} check={check} canManage={canManage} />
 
