@@ -71,12 +71,17 @@ async function listedNames(db: Conn, row: AppRow): Promise<Set<string>> {
   return names;
 }
 
-async function viewOf(db: Conn, row: AppRow, listed: Set<string>): Promise<AppSettings> {
-  const [own] = await db.select().from(appSettings).where(eq(appSettings.app, row.id)).limit(1);
+/** The settings of one app as they are stored: its own newTools, and its tools' settings by name. */
+async function storedOf(db: Conn, row: AppRow): Promise<{ newTools: AppNewTools; tools: Map<string, NamedSetting> }> {
+  const [own] = await db.select({ newTools: appSettings.newTools }).from(appSettings).where(eq(appSettings.app, row.id)).limit(1);
   const tools = (await settingsOfApps(db, [row.id])).get(row.id) ?? [];
+  return { newTools: appNewTools.catch("org").parse(own?.newTools ?? "org"), tools: new Map(tools.map((t) => [t.name, t])) };
+}
+
+function viewOf(stored: { newTools: AppNewTools; tools: Map<string, NamedSetting> }, listed: Set<string>): AppSettings {
   return {
-    newTools: appNewTools.catch("org").parse(own?.newTools ?? "org"),
-    tools: tools
+    newTools: stored.newTools,
+    tools: [...stored.tools.values()]
       .map((t) => ({ name: t.name, setting: t.setting, by: t.by!, at: t.at!, listed: listed.has(t.name) }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
@@ -85,7 +90,7 @@ async function viewOf(db: Conn, row: AppRow, listed: Set<string>): Promise<AppSe
 /** GET …/settings: the app's `newTools` and every setting it keeps, listed now or waiting for the tool. */
 export async function appSettingsOf(ctx: OrgContext, of: AppOf): Promise<AppSettings> {
   const row = await requireAppOf(ctx.db, of);
-  return viewOf(ctx.db, row, await listedNames(ctx.db, row));
+  return viewOf(await storedOf(ctx.db, row), await listedNames(ctx.db, row));
 }
 
 const invalid = (message: string, path: string[]) => new ApiError("invalid-request", message, { issues: [{ path, message }] });
@@ -99,63 +104,58 @@ const quoted = (names: readonly string[]) => names.slice(0, 10).map((n) => JSON.
  * meanwhile is the 404, and nothing is stored.
  */
 export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppSettingsUpdate, actor: { id: string; email: string }): Promise<AppSettings> {
-  const row = await requireAppOf(ctx.db, of);
   if (of.owner !== null && update.newTools !== undefined && update.newTools !== "org" && update.newTools !== "available") {
     throw invalid(`A personal app's new tools are never held for review (only you would approve them): its newTools is "org" or "available".`, ["newTools"]);
   }
-  const wanted = Object.entries(update.tools ?? {});
-  const listed = await listedNames(ctx.db, row);
-  const unlisted = wanted.map(([name]) => name).filter((name) => !listed.has(name));
-  if (unlisted.length > 0 && update.force !== true) {
-    throw invalid(`${row.name} does not list ${quoted(unlisted)}: send "force": true to keep a setting for a tool it does not list now.`, ["tools", unlisted[0]!]);
-  }
-  const misshapen = unlisted.filter((name) => !TOOL_NAME_SHAPE.test(name));
-  if (misshapen.length > 0) {
-    throw invalid(`${quoted(misshapen)} cannot be a tool's name: a name is letters, digits, _, - and . (no /, % or space).`, ["tools", misshapen[0]!]);
-  }
+  // Read, checked and written in one transaction under the organisation's lock: an app removed
+  // meanwhile is the 404 and nothing is stored; the answer is made from what was read and written.
+  return underOrgLock(ctx.db, of.org, async (tx) => {
+    const row = await requireAppOf(tx, of);
+    const wanted = Object.entries(update.tools ?? {});
+    const listed = await listedNames(tx, row);
+    const unlisted = wanted.map(([name]) => name).filter((name) => !listed.has(name));
+    if (unlisted.length > 0 && update.force !== true) {
+      throw invalid(`${row.name} does not list ${quoted(unlisted)}: send "force": true to keep a setting for a tool it does not list now.`, ["tools", unlisted[0]!]);
+    }
+    const misshapen = unlisted.filter((name) => !TOOL_NAME_SHAPE.test(name));
+    if (misshapen.length > 0) {
+      throw invalid(`${quoted(misshapen)} cannot be a tool's name: a name is letters, digits, _, - and . (no /, % or space).`, ["tools", misshapen[0]!]);
+    }
 
-  await underOrgLock(ctx.db, of.org, async (tx) => {
-    await requireAppOf(tx, of); // removed meanwhile: the 404, nothing stored
+    const stored = await storedOf(tx, row);
     const appRef = { id: row.id, name: row.name };
     const personal = of.owner === null ? {} : { personal: true };
     const now = Date.now();
-    const names = wanted.map(([name]) => name);
-    const current = new Map<string, ToolSetting>();
-    if (names.length > 0) {
-      for (const r of await tx.select({ name: toolSettings.name, setting: toolSettings.setting }).from(toolSettings).where(and(eq(toolSettings.app, row.id), inArray(toolSettings.name, names)))) {
-        current.set(r.name, r.setting === "blocked" ? "blocked" : r.setting === "ask-first" ? "ask-first" : "default");
-      }
-    }
     for (const [name, to] of wanted) {
-      const from = current.get(name) ?? "default";
+      const from: ToolSetting = stored.tools.get(name)?.setting ?? "default";
       if (from === to) continue;
       if (to === "default") {
         await tx.delete(toolSettings).where(and(eq(toolSettings.app, row.id), eq(toolSettings.name, name)));
+        stored.tools.delete(name);
       } else {
-        const values = { app: row.id, name, setting: to, setBy: actor.id, setByEmail: actor.email, setAt: now };
-        await tx.insert(toolSettings).values(values).onConflictDoUpdate({ target: [toolSettings.app, toolSettings.name], set: { setting: to, setBy: actor.id, setByEmail: actor.email, setAt: now } });
+        const set = { setting: to, setBy: actor.id, setByEmail: actor.email, setAt: now };
+        await tx.insert(toolSettings).values({ app: row.id, name, ...set }).onConflictDoUpdate({ target: [toolSettings.app, toolSettings.name], set });
+        stored.tools.set(name, { name, setting: to, by: { id: actor.id, email: actor.email }, at: iso(now) });
       }
       await recordAudit(tx, { org: of.org, actor, action: "tool.setting.changed", app: appRef, details: { tool: name, from, to, ...personal } }, now);
     }
 
-    if (update.newTools !== undefined) {
-      const [own] = await tx.select().from(appSettings).where(eq(appSettings.app, row.id)).limit(1);
-      const from = appNewTools.catch("org").parse(own?.newTools ?? "org");
-      const to = update.newTools;
-      if (from !== to) {
-        await tx.insert(appSettings).values({ app: row.id, newTools: to }).onConflictDoUpdate({ target: appSettings.app, set: { newTools: to } });
-        if (of.owner === null) {
-          // Starting to wait freezes what the app lists now as approved: only what changes from here on waits.
-          const orgValue = await newToolsOf(tx, of.org);
-          if (effectiveNewTools(to, orgValue) === "wait-for-review" && effectiveNewTools(from, orgValue) !== "wait-for-review") {
-            const [read] = await readHistory(tx, { org: of.org, app: row.id }, 1);
-            await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
-            await approveTools(tx, row.id, read, await listingOf(tx, row, read), actor.id);
-          }
+    const from = stored.newTools;
+    const to = update.newTools ?? from;
+    if (from !== to) {
+      await tx.insert(appSettings).values({ app: row.id, newTools: to }).onConflictDoUpdate({ target: appSettings.app, set: { newTools: to } });
+      stored.newTools = to;
+      if (of.owner === null) {
+        // Starting to wait freezes what the app lists now as approved: only what changes from here on waits.
+        const orgValue = await newToolsOf(tx, of.org);
+        if (effectiveNewTools(to, orgValue) === "wait-for-review" && effectiveNewTools(from, orgValue) !== "wait-for-review") {
+          const [read] = await readHistory(tx, { org: of.org, app: row.id }, 1);
+          await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
+          await approveTools(tx, row.id, read, await listingOf(tx, row, read), actor.id);
         }
-        await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
       }
+      await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
     }
+    return viewOf(stored, listed);
   });
-  return viewOf(ctx.db, row, listed);
 }
