@@ -1,9 +1,9 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { recordAudit } from "@/lib/audit/log";
 import type { Conn } from "@/lib/db/client";
-import { appSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
+import { apps, appSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { effectiveNewTools, type NamedSetting } from "@/lib/engine/tool-settings";
 import { isObject } from "@/lib/json-text";
 import type { ToolSetting } from "@/lib/schemas/check";
@@ -71,11 +71,25 @@ async function listedNames(db: Conn, row: AppRow): Promise<Set<string>> {
   return names;
 }
 
+/** The app (or its 404) with its own newTools, in one query. */
+async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newTools: AppNewTools }> {
+  const [found] = await db
+    .select({ row: apps, newTools: appSettings.newTools })
+    .from(apps)
+    .leftJoin(appSettings, eq(appSettings.app, apps.id))
+    .where(and(eq(apps.org, of.org), eq(apps.id, of.app), of.owner === null ? isNull(apps.owner) : eq(apps.owner, of.owner)))
+    .limit(1);
+  if (found === undefined) {
+    await requireAppOf(db, of); // the 404 in the words of the app's kind
+    throw new ApiError("not-found", `There is no app "${of.app}".`);
+  }
+  return { row: found.row, newTools: appNewTools.catch("org").parse(found.newTools ?? "org") };
+}
+
 /** The settings of one app as they are stored: its own newTools, and its tools' settings by name. */
-async function storedOf(db: Conn, row: AppRow): Promise<{ newTools: AppNewTools; tools: Map<string, NamedSetting> }> {
-  const [own] = await db.select({ newTools: appSettings.newTools }).from(appSettings).where(eq(appSettings.app, row.id)).limit(1);
+async function storedOf(db: Conn, row: AppRow, newTools: AppNewTools): Promise<{ newTools: AppNewTools; tools: Map<string, NamedSetting> }> {
   const tools = (await settingsOfApps(db, [row.id])).get(row.id) ?? [];
-  return { newTools: appNewTools.catch("org").parse(own?.newTools ?? "org"), tools: new Map(tools.map((t) => [t.name, t])) };
+  return { newTools, tools: new Map(tools.map((t) => [t.name, t])) };
 }
 
 function viewOf(stored: { newTools: AppNewTools; tools: Map<string, NamedSetting> }, listed: Set<string>): AppSettings {
@@ -89,8 +103,8 @@ function viewOf(stored: { newTools: AppNewTools; tools: Map<string, NamedSetting
 
 /** GET …/settings: the app's `newTools` and every setting it keeps, listed now or waiting for the tool. */
 export async function appSettingsOf(ctx: OrgContext, of: AppOf): Promise<AppSettings> {
-  const row = await requireAppOf(ctx.db, of);
-  return viewOf(await storedOf(ctx.db, row), await listedNames(ctx.db, row));
+  const { row, newTools } = await appWithNewTools(ctx.db, of);
+  return viewOf(await storedOf(ctx.db, row, newTools), await listedNames(ctx.db, row));
 }
 
 const invalid = (message: string, path: string[]) => new ApiError("invalid-request", message, { issues: [{ path, message }] });
@@ -110,7 +124,7 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
   // Read, checked and written in one transaction under the organisation's lock: an app removed
   // meanwhile is the 404 and nothing is stored; the answer is made from what was read and written.
   return underOrgLock(ctx.db, of.org, async (tx) => {
-    const row = await requireAppOf(tx, of);
+    const { row, newTools } = await appWithNewTools(tx, of);
     const wanted = Object.entries(update.tools ?? {});
     const listed = await listedNames(tx, row);
     const unlisted = wanted.map(([name]) => name).filter((name) => !listed.has(name));
@@ -122,7 +136,7 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
       throw invalid(`${quoted(misshapen)} cannot be a tool's name: a name is letters, digits, _, - and . (no /, % or space).`, ["tools", misshapen[0]!]);
     }
 
-    const stored = await storedOf(tx, row);
+    const stored = await storedOf(tx, row, newTools);
     const appRef = { id: row.id, name: row.name };
     const personal = of.owner === null ? {} : { personal: true };
     const now = Date.now();
