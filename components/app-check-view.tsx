@@ -19,6 +19,14 @@ export function countsText(app: Pick<AppSummary, "status" | "counts">): string {
   return `${c.runsFreely} run freely · ${c.asksFirst} ask first · ${c.leftOut} left out`;
 }
 
+/** The leader's say on an app's tools (SPEC §19), in one line: "2 blocked · 1 made to ask first"; empty when none. */
+export function settingsCountText(counts: Pick<AppSummary["counts"], "blocked" | "madeToAskFirst">): string {
+  const parts = [];
+  if (counts.blocked > 0) parts.push(`${counts.blocked} blocked`);
+  if (counts.madeToAskFirst > 0) parts.push(`${counts.madeToAskFirst} made to ask first`);
+  return parts.join(" · ");
+}
+
 export function StatusPill({ status }: { status: AppCheck["status"] }) {
   return status === "available" ? <Badge tone="green">Available</Badge> : <Badge tone="red">Unavailable</Badge>;
 }
@@ -63,6 +71,11 @@ export function AppCheckBody({ app, linked = false, keep }: { app: AppCheck; lin
       ) : (
         <>
           <p className="text-sm text-slate-700">{countsText(summaryOf(app))}</p>
+          {settingsCountText(summaryOf(app).counts) !== "" && (
+            <p className="text-sm font-medium text-amber-900" data-testid="settings-count">
+              Set by a leader: {settingsCountText(summaryOf(app).counts)}
+            </p>
+          )}
           {app.timings !== null && <TimingsLine timings={app.timings} />}
           <SizeMeter listing={app.listing} />
           {linked ? <LinkedToolsTable app={app} {...(keep ? { keep } : {})} /> : <ToolsTable app={app} />}

@@ -35,6 +35,8 @@ describe("left-out badges", () => {
     invalid: ["Left out: not a tool", "red", "left-out"],
     // Not wrong, only waiting: a leader's approval brings it in.
     "awaiting-review": ["Waiting for review", "amber", "review"],
+    // A leader's say (SPEC §19): never reaches the assistant.
+    blocked: ["Blocked", "red", "leader-settings"],
   };
 
   it.each(leftOutCode.options.map((c) => [c]))("%s is labelled and toned, with the engine's message as help", (code: LeftOutCode) => {

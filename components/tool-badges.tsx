@@ -32,6 +32,8 @@ export function leftOutBadge(leftOut: LeftOut): BadgeSpec {
       return { label: "Left out: not a tool", tone: "red", help: leftOut.message, topic: "left-out" };
     case "awaiting-review":
       return { label: "Waiting for review", tone: "amber", help: leftOut.message, topic: "review" };
+    case "blocked":
+      return { label: "Blocked", tone: "red", help: leftOut.message, topic: "leader-settings" };
     default: {
       const exhaustive: never = leftOut.code;
       return exhaustive;

@@ -3,6 +3,7 @@
 import { Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ApprovalCardPreview } from "@/components/approval-card";
 import { ToolBadges } from "@/components/tool-badges";
+import { SettingText, ToolSettingControl } from "@/components/tool-setting";
 import { TrySlot } from "@/components/try/try-slot";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -20,7 +21,7 @@ const TOOL_COLUMNS = [
   { key: "details", label: <span className="sr-only">Details</span> },
 ];
 
-export type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "warnings";
+export type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "warnings" | "set-by-leader";
 
 /** The notes that ask the app's developer to change something (risky text of SPEC §20 included); the others only say how a name or title was made. */
 const WARNING_CODES: ReadonlySet<string> = new Set([
@@ -69,6 +70,7 @@ const FILTERS: Record<Filter, { label: string; keep: (t: ToolCheck) => boolean }
   "runs-freely": { label: "Runs freely", keep: (t) => t.leftOut === null && t.policy === "runs-freely" },
   "left-out": { label: "Left out", keep: (t) => t.leftOut !== null },
   warnings: { label: "Has warnings", keep: (t) => warningsOf(t).length > 0 },
+  "set-by-leader": { label: "Set by a leader", keep: (t) => t.leaderSetting !== null },
 };
 
 function matches(tool: ToolCheck, query: string): boolean {
@@ -215,6 +217,8 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                             <CodeText text={tool.leftOut.message} />
                           </span>
                         )}
+                        <SettingText tool={tool} />
+                        <ToolSettingControl tool={tool} />
                       </td>
                       <td className="px-3 py-2 text-right max-sm:pt-0">
                         {tool.wholeName !== null && <CopyButton text={tool.wholeName} label={`the whole name of ${tool.title}`} compact />}

@@ -89,7 +89,8 @@ export default function HelpPage() {
           <li>its whole name is one of <Link href="/theorem#tools" className="text-indigo-800 underline">Theorem&apos;s own tools</Link>;</li>
           <li>an earlier tool (of an earlier app, or earlier in the same app) already has that whole name: the first keeps it;</li>
           <li>the entry is not a tool at all (it has no name);</li>
-          <li>its organisation waits for review and a leader has not approved it yet.</li>
+          <li>its organisation waits for review and a leader has not approved it yet;</li>
+          <li>a leader blocked it (or, on a personal app, its owner did).</li>
         </ul>
         <p>Tools of an unavailable app are not listed at all, and take no names.</p>
       </Topic>
@@ -138,6 +139,15 @@ export default function HelpPage() {
             </div>
           ))}
         </dl>
+      </Topic>
+
+      <Topic id="leader-settings" title="A leader's say per tool">
+        <p>
+          On an app&apos;s page a leader sets each tool: <em>Default</em> follows the app&apos;s hints; <em>Ask first</em> always asks the person
+          first, whatever the hints say; <em>Blocked</em> never reaches the assistant: the tool is left out and its whole name is free for a later
+          app&apos;s tool. No setting makes a tool run freely. Everyone sees the settings; each change is in the audit log. A setting is kept by the
+          tool&apos;s name, so one for a tool the app stops listing applies again when it comes back. A person sets the same on their own apps.
+        </p>
       </Topic>
 
       <Topic id="review" title="Review">

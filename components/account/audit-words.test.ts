@@ -28,6 +28,19 @@ describe("actionText", () => {
     expect(actionText(entry)).toBe(text);
   });
 
+  it.each([
+    [{ tool: "delete_shift", from: "default", to: "blocked" }, "blocked the tool delete_shift of Attendance (was default)"],
+    [{ tool: "my_hours", from: "blocked", to: "ask-first" }, "made the tool my_hours of Attendance ask first (was blocked)"],
+    [{ tool: "my_hours", from: "ask-first", to: "default" }, "set the tool my_hours of Attendance back to default (was ask first)"],
+  ])("words a leader's setting of a tool %j", (details, text) => {
+    expect(actionText({ ...base, action: "tool.setting.changed", app: { id: "a", name: "Attendance" }, details })).toBe(text);
+  });
+
+  it("words an app's own newTools", () => {
+    const entry: AuditEntry = { ...base, action: "app.settings.changed", app: { id: "a", name: "Attendance" }, details: { newTools: { from: "org", to: "wait-for-review" } } };
+    expect(actionText(entry)).toBe("changed how new tools of Attendance are treated: wait for review");
+  });
+
   it("names both roles of a role change", () => {
     const entry: AuditEntry = { ...base, action: "member.role-changed", member: { id: "m", email: "ann@x.test" }, details: { from: "support", to: "developer" } };
     expect(actionText(entry)).toBe("changed the role of ann@x.test from support to developer");

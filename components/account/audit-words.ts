@@ -57,6 +57,28 @@ function triedText(e: AuditEntry): string {
   return `tried ${tool !== null ? `the tool ${tool}` : "a tool"}${where}${how}`;
 }
 
+const SETTING_WORDS: Record<string, string> = { default: "default", "ask-first": "ask first", blocked: "blocked" };
+const NEW_TOOLS_WORDS: Record<string, string> = {
+  org: "as the organisation says",
+  available: "available at once",
+  "wait-for-review": "wait for review",
+  "wait-if-risky": "wait if risky",
+};
+
+/** A leader's say on one tool (SPEC §19): "blocked the tool delete_shift of Rota (was default)". */
+function toolSettingText(e: AuditEntry): string {
+  const tool = detail(e, "tool");
+  const from = detail(e, "from");
+  const to = detail(e, "to");
+  const what = tool !== null ? `the tool ${tool}` : "a tool";
+  const of = ` of ${app(e)}`;
+  const was = from === null ? "" : ` (was ${SETTING_WORDS[from] ?? from})`;
+  if (to === "blocked") return `blocked ${what}${of}${was}`;
+  if (to === "ask-first") return `made ${what}${of} ask first${was}`;
+  if (to === "default") return `set ${what}${of} back to default${was}`;
+  return `changed the setting of ${what}${of}`;
+}
+
 /** What an entry did, in words: `member.role-changed` → "changed the role of ann@x.test from support to developer". */
 export function actionText(entry: AuditEntry): string {
   const action: AuditAction = entry.action;
@@ -90,6 +112,13 @@ export function actionText(entry: AuditEntry): string {
       return `revoked ${keyName(entry)}`;
     case "tool.tried":
       return triedText(entry);
+    case "tool.setting.changed":
+      return toolSettingText(entry);
+    case "app.settings.changed": {
+      const change = entry.details?.["newTools"] as { from?: unknown; to?: unknown } | undefined;
+      const to = typeof change?.to === "string" ? NEW_TOOLS_WORDS[change.to] ?? change.to : null;
+      return `changed how new tools of ${app(entry)} are treated${to === null ? "" : `: ${to}`}`;
+    }
     default: {
       const exhaustive: never = action;
       return exhaustive;

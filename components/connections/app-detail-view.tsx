@@ -10,12 +10,14 @@ import { BatchPlan } from "@/components/connections/batch-plan";
 import { EditAppForm } from "@/components/connections/edit-app-form";
 import { AppTrends } from "@/components/connections/app-trends";
 import { ReviewPanel } from "@/components/connections/review";
+import { AppNewToolsSetting } from "@/components/connections/app-new-tools";
 import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatWhen, nextCheckText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { SignInControls } from "@/components/connections/sign-in-controls";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
+import { ToolSettingsProvider } from "@/components/tool-setting";
 import { Button } from "@/components/ui/button";
 import { appQuery, checkAppMutation } from "@/lib/queries/orgs";
 import { Alert, errorMessage } from "@/components/ui/alert";
@@ -126,13 +128,18 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
 
       <SignInControls org={org} app={stored} canConnect={canManage} />
 
+      <AppNewToolsSetting org={org} appId={stored.id} canManage={canManage} />
+
       <ReviewPanel org={org} appId={stored.id} check={check} canManage={canManage} />
 
       {check === null ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">This app has not been checked yet: re-check it to see its tools.</p>
       ) : (
         <section aria-label={`Check of ${stored.name}`} className="space-y-4">
-          <AppCheckBody app={check} linked />
+          {/* Leaders set each tool here (SPEC §19); everyone else sees the settings without the control. */}
+          <ToolSettingsProvider source={canManage ? { org, app: stored.id, personal: false } : null}>
+            <AppCheckBody app={check} linked />
+          </ToolSettingsProvider>
         </section>
       )}
 

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { countsText } from "@/components/app-check-view";
+import { countsText, settingsCountText } from "@/components/app-check-view";
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { LookupBox } from "@/components/connections/lookup-box";
@@ -207,6 +207,7 @@ function AppRow({
           <div>
             <dt className="text-slate-600">Tools</dt>
             <dd className="text-slate-900">{countsText(check)}</dd>
+            {settingsCountText(check.counts) !== "" && <dd className="text-amber-900">Set by a leader: {settingsCountText(check.counts)}</dd>}
           </div>
           <div>
             <dt className="text-slate-600">Size</dt>

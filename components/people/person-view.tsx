@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { AppCheckBody, countsText, StatusPill } from "@/components/app-check-view";
+import { ToolSettingsProvider } from "@/components/tool-setting";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { BatchPlan } from "@/components/connections/batch-plan";
 import { LookupBox } from "@/components/connections/lookup-box";
@@ -104,7 +105,10 @@ export function PersonView({ org, person, name, mine }: { org: string; person: s
             {shown.name} <span className="font-mono text-base font-normal text-slate-700">{shown.shortName}</span>
           </h2>
           {mine && shown.personal && <MySignIn org={org} stored={myApps.data?.apps.find((a) => a.id === shown.id)} />}
-          <AppCheckBody key={shown.id} app={shown} linked keep={{ app: shown.id }} />
+          {/* One's own personal app's tools are one's own to set (SPEC §19). */}
+          <ToolSettingsProvider source={mine && shown.personal ? { org, app: shown.id, personal: true } : null}>
+            <AppCheckBody key={shown.id} app={shown} linked keep={{ app: shown.id }} />
+          </ToolSettingsProvider>
         </section>
       )}
       {apps.some((a) => a.status === "available") && <BatchPlan org={org} apps={apps} person={person} />}

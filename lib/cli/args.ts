@@ -12,6 +12,8 @@ export interface CliOptions {
   after: { name: string; source: Source }[];
   /** Theorem's own names (the `theorem` object of SPEC §8), from a file. */
   theoremFile?: string;
+  /** The leader's settings of tools (SPEC §19), from a file: applied so the check is what people get. */
+  settingsFile?: string;
   json: boolean;
   strict: boolean;
 }
@@ -36,6 +38,13 @@ A listing is what /preview accepts: a tools/list result {"tools": [...]}, a JSON
 holding one, or the bare array. Live apps are read as the dashboard reads them (3 s to connect,
 8 s to list, 250,000 characters); private addresses only when CHECK_ALLOW_HOSTS names them.
 
+A settings file (--settings) applies the leader's say per tool (SPEC §19), so the check is what
+people will get: {"tools": {"delete_shift": "blocked", "my_hours": "ask-first"}} sets tools of the
+app checked; {"apps": {"Calendar": {"tools": {...}}}} sets tools of any app named on the command
+line (by its name as given); "tools" may also be the list GET …/apps/{app}/settings answers. The
+settings are "default", "ask-first" and "blocked" (none makes a tool run freely). A blocked tool is
+left out and frees its name, but fails nothing: a leader chose it.
+
 Exit codes:
   0  the app is available and every tool is included
   1  the app is unavailable, or a tool is left out (with --strict, also any warning)
@@ -46,6 +55,7 @@ Examples:
   theorem-check --listing tools.json --name Attendance
   theorem-check --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN" --name Attendance --json
   theorem-check --listing - --name Attendance --after Calendar=calendar.json --strict < tools.json
+  theorem-check --listing tools.json --name Attendance --settings settings.json
 `;
 
 /** Accepts an option once: a second `--url` is a mistake, not an override. */
@@ -98,6 +108,7 @@ function program(write: (text: string) => void): Command {
     .option("--name <name>", "the app's name, as connected", once("--name"))
     .option("--after <name=source>", "an app connected earlier, from a file or URL (repeatable, in order)", collect)
     .option("--theorem <file>", 'Theorem\'s own names: {"connections"?: [...], "tools"?: [...]}', once("--theorem"))
+    .option("--settings <file>", 'the leader\'s settings per tool: {"tools": {"name": "blocked"|"ask-first"|"default"}} or {"apps": {"App": {"tools": {...}}}}', once("--settings"))
     .option("--json", "print the answer of POST /api/check (SPEC §8)")
     .option("--strict", "fail on warnings (tool notes) too")
     .addHelpText("after", HELP_AFTER)
@@ -127,7 +138,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "done", output };
     throw new UsageError(`${oneLine(e.message)} (see theorem-check --help)`);
   }
-  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; json?: boolean; strict?: boolean }>();
+  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean }>();
   const headerArgs = o.header ?? [];
   if (o.url === undefined && o.listing === undefined) throw new UsageError("give the app as --url URL or --listing FILE (- for stdin).");
   if (o.name === undefined) throw new UsageError("give the app's name with --name NAME.");
@@ -141,13 +152,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const source: Source = o.url !== undefined ? { kind: "url", url: checkedUrl(o.url, "--url"), headers } : { kind: "file", path: o.listing! };
   const after = (o.after ?? []).map(afterApp);
   const fromStdin = [source, ...after.map((a) => a.source)].filter((s) => s.kind === "file" && s.path === "-").length;
-  if (fromStdin + (o.theorem === "-" ? 1 : 0) > 1) throw new UsageError("only one listing can come from stdin (-).");
+  if (fromStdin + (o.theorem === "-" ? 1 : 0) + (o.settings === "-" ? 1 : 0) > 1) throw new UsageError("only one listing can come from stdin (-).");
   return {
     kind: "check",
     options: {
       app: { name: o.name, source },
       after,
       ...(o.theorem !== undefined ? { theoremFile: o.theorem } : {}),
+      ...(o.settings !== undefined ? { settingsFile: o.settings } : {}),
       json: o.json === true,
       strict: o.strict === true,
     },

@@ -195,6 +195,54 @@ describe("theorem-check: exit 0 and 1", () => {
   });
 });
 
+describe("theorem-check --settings: what people will get under a leader's settings (SPEC §19)", () => {
+  const time = file("settings-time.json", [{ ...tidy, annotations: { destructiveHint: true } }]);
+  const clock = file("settings-clock.json", [{ ...tidy, name: "in", title: "In", annotations: { destructiveHint: true } }]);
+
+  it("blocks a tool of an earlier app by its name, freeing its whole name for the app checked", async () => {
+    expect((await run(["--listing", clock, "--name", "Time Clock", "--after", `Time=${time}`])).code).toBe(EXIT.fails);
+    const settings = file("settings-apps.json", { apps: { Time: { tools: { clock_in: "blocked" } } } });
+    const { code, out } = await run(["--listing", clock, "--name", "Time Clock", "--after", `Time=${time}`, "--settings", settings]);
+    expect(code).toBe(EXIT.ok);
+    expect(out).toMatch(/^time_clock_in +In +asks first, runs alone$/m);
+    expect(out).toMatch(/^ {2}1\. Time → time: available, 0 of 1 tools included$/m);
+  });
+
+  it("makes a read-only tool ask first, and a blocked tool of the app checked fails nothing (a leader chose it)", async () => {
+    const settings = file("settings-tools.json", { tools: { my_hours: "ask-first", team_hours: "blocked", clock_in: "default" } });
+    const { code, out } = await run(["--listing", attendance, "--name", "Attendance", "--settings", settings]);
+    expect(code).toBe(EXIT.ok);
+    expect(out).toMatch(/^attendance_my_hours +My hours +asks first \(set\), runs together$/m);
+    expect(out).toMatch(/^attendance_team_hours +Team hours +- +blocked by a setting$/m);
+    expect(out).toMatch(/^ {2}attendance_team_hours: `attendance_team_hours` is blocked by a setting\.$/m);
+    expect(out).toMatch(/^OK: Attendance is available and all 2 of its tools are included \(1 tool is blocked by a setting\)\.$/m);
+    const json = JSON.parse((await run(["--listing", attendance, "--name", "Attendance", "--settings", settings, "--json"])).out) as CheckResult;
+    expect(json.apps[0]!.tools.map((t) => [t.name, t.policy, t.policyFrom, t.leftOut?.code ?? null])).toEqual([
+      ["clock_in", "asks-first", "hints", null],
+      ["my_hours", "asks-first", "leader", null],
+      ["team_hours", "runs-freely", "hints", "blocked"],
+    ]);
+  });
+
+  it("takes the list GET …/settings answers, as downloaded", async () => {
+    const downloaded = file("settings-get.json", { newTools: "org", tools: [{ name: "my_hours", setting: "blocked", by: { id: "u", email: "lead@x.test" }, at: "2026-12-04T10:00:00.000Z", listed: true }] });
+    const { out } = await run(["--listing", attendance, "--name", "Attendance", "--settings", downloaded]);
+    expect(out).toMatch(/^attendance_my_hours +My hours +- +blocked by a setting$/m);
+  });
+
+  it.each([
+    ["a setting that would loosen", { tools: { my_hours: "runs-freely" } }, /^theorem-check: --settings .*: A tool's setting is "default", "ask-first" or "blocked" \(none makes a tool run freely\) \(at tools\.my_hours\)\.$/],
+    ["an app not on the command line", { apps: { Calendar: { tools: {} } } }, /no app on the command line is named "Calendar" \(they are "Attendance"\)\.$/],
+    ["neither tools nor apps", { tool: {} }, /Give "tools" \(of the app checked\) or "apps"/],
+    ["not JSON", "{tools", /^theorem-check: --settings .*: Not valid JSON/],
+  ])("exits 2 for %s", async (_what, content, message) => {
+    const { code, out, err } = await run(["--listing", attendance, "--name", "Attendance", "--settings", file("bad-settings.json", content)]);
+    expect(code).toBe(EXIT.usage);
+    expect(out).toBe("");
+    expect(err.trimEnd()).toMatch(message);
+  });
+});
+
 describe("theorem-check --json: the answer of POST /api/check", () => {
   it("prints exactly what the route answers for the same apps and Theorem names", async () => {
     const theorem = { connections: ["attendance"], tools: ["attendance_2_my_hours"] };

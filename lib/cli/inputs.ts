@@ -3,6 +3,8 @@ import type { z } from "zod";
 import { notJsonSentence, parseJson } from "@/lib/json-text";
 import { readListingText } from "@/lib/listing-input";
 import { checkRequest, type CheckRequest } from "@/lib/schemas/check";
+import { settingsFile, type SettingsFile } from "@/lib/schemas/settings";
+import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { UsageError, type CliOptions, type Source } from "./args";
 
 export interface InputIo {
@@ -89,4 +91,36 @@ export async function buildRequest(options: CliOptions, io: InputIo): Promise<Ch
   const parsed = checkRequest.safeParse(body);
   if (!parsed.success) throw new UsageError(issueLine(parsed.error, options));
   return parsed.data;
+}
+
+type FileTools = NonNullable<SettingsFile["tools"]>;
+
+/** A file's tools as settings in force: `default` is no setting; who set them is not known here. */
+function settingsOf(tools: FileTools): NamedSetting[] {
+  return Object.entries(tools).flatMap(([name, setting]) => (setting === "default" ? [] : [{ name, setting, by: null, at: null }]));
+}
+
+/**
+ * The settings of `--settings FILE` (SPEC §19), per app of the request in order (`names`, the
+ * `--after` apps then the app): `tools` are the app checked's, `apps` name any app of the command
+ * line. A name no app has is a mistake (exit 2), not a setting that waits.
+ */
+export async function readSettingsFile(path: string, io: InputIo, names: readonly string[]): Promise<NamedSetting[][]> {
+  const text = await readText(path, io);
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new UsageError(`--settings ${shown(path)}: ${notJsonSentence(parsed)}`);
+  const file = settingsFile.safeParse(parsed.value);
+  if (!file.success) {
+    const first = file.error.issues[0];
+    const where = first === undefined || first.path.length === 0 ? "" : ` (at ${first.path.join(".")})`;
+    throw new UsageError(`--settings ${shown(path)}: ${(first?.message ?? "not a settings file").replace(/\.$/, "")}${where}.`);
+  }
+  const perApp = names.map((): NamedSetting[] => []);
+  for (const [app, { tools }] of Object.entries(file.data.apps ?? {})) {
+    const places = names.flatMap((name, i) => (name.trim() === app.trim() ? [i] : []));
+    if (places.length === 0) throw new UsageError(`--settings ${shown(path)}: no app on the command line is named ${JSON.stringify(app)} (they are ${names.map((n) => JSON.stringify(n)).join(", ")}).`);
+    for (const i of places) perApp[i]!.push(...settingsOf(tools));
+  }
+  if (file.data.tools !== undefined) perApp[names.length - 1]!.push(...settingsOf(file.data.tools));
+  return perApp;
 }

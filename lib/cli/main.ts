@@ -4,7 +4,8 @@ import { checkListings, type AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { EXIT, parseArgs, UsageError, type ExitCode } from "./args";
-import { buildRequest, type InputIo } from "./inputs";
+import type { NamedSetting } from "@/lib/engine/tool-settings";
+import { buildRequest, readSettingsFile, type InputIo } from "./inputs";
 import { printable, report } from "./table";
 import { notReached, verdict } from "./verdict";
 
@@ -36,7 +37,7 @@ async function writeJson(result: CheckResult, out: CliIo["out"]): Promise<void> 
  * given, live apps over MCP all at once through the same reader, then the same engine.
  * Answers the result and, per app, whether it was reached at all.
  */
-export async function checkRequestHere(request: CheckRequest, allowHosts?: string): Promise<{ result: CheckResult; reached: boolean[] }> {
+export async function checkRequestHere(request: CheckRequest, allowHosts?: string, settings?: readonly (readonly NamedSetting[])[]): Promise<{ result: CheckResult; reached: boolean[] }> {
   const reached = request.apps.map(() => true);
   // The MCP client is most of the bundle: loaded only when an app is read live.
   const anyLive = request.apps.some((app) => app.url !== undefined);
@@ -50,7 +51,8 @@ export async function checkRequestHere(request: CheckRequest, allowHosts?: strin
       return listing;
     }),
   );
-  return { result: checkListings(listings, resolveTheorem(request.theorem)), reached };
+  const withSettings = settings === undefined ? listings : listings.map((listing, i) => ({ ...listing, settings: settings[i] ?? [] }));
+  return { result: checkListings(withSettings, resolveTheorem(request.theorem)), reached };
 }
 
 /**
@@ -62,6 +64,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   let request: CheckRequest;
   let json: boolean;
   let strict: boolean;
+  let settings: NamedSetting[][] | undefined;
   try {
     const parsed = parseArgs(argv);
     if (parsed.kind === "done") {
@@ -70,12 +73,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     }
     ({ json, strict } = parsed.options);
     request = await buildRequest(parsed.options, io);
+    const { settingsFile } = parsed.options;
+    if (settingsFile !== undefined) settings = await readSettingsFile(settingsFile, io, request.apps.map((app) => app.name));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     await io.err(`theorem-check: ${e.message.replace(/\s*[\r\n]+\s*/g, " ")}\n`);
     return EXIT.usage;
   }
-  const { result, reached } = await checkRequestHere(request, io.allowHosts);
+  const { result, reached } = await checkRequestHere(request, io.allowHosts, settings);
   const judged = verdict(result, reached, strict);
   const { code } = judged;
   const reason = printable(judged.reason);

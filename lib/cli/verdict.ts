@@ -47,8 +47,9 @@ export function warningCount(app: AppCheck): number {
 /**
  * The exit code of a check (SPEC §15). `reached[i]` is false for a live app that was never
  * reached from here: then nothing was checked (3), whatever else the answer says. Otherwise
- * 0 when the app (the last one) is available and every tool of it is included; 1 when it is
- * unavailable or a tool is left out, or, with `strict`, when a tool has a note.
+ * 0 when the app (the last one) is available and every tool of it is included (but those a
+ * setting blocks, SPEC §19); 1 when it is unavailable or a tool is left out, or, with `strict`,
+ * when a tool has a note.
  */
 export function verdict(result: CheckResult, reached: readonly boolean[], strict: boolean): Verdict {
   const unreached = result.apps.findIndex((_, i) => reached[i] === false);
@@ -59,13 +60,16 @@ export function verdict(result: CheckResult, reached: readonly boolean[], strict
   const app = result.apps[result.apps.length - 1];
   if (app === undefined) return { code: EXIT.usage, reason: "No app was given." };
   if (app.status === "unavailable") return { code: EXIT.fails, reason: app.unavailable?.message ?? `${app.name} is unavailable.` };
-  const leftOut = app.tools.filter((t) => !t.included).length;
+  // A tool a leader blocked (SPEC §19) is left out by choice: no failure.
+  const blocked = app.tools.filter((t) => t.leftOut?.code === "blocked").length;
+  const leftOut = app.tools.filter((t) => !t.included && t.leftOut?.code !== "blocked").length;
   if (leftOut > 0) {
     return { code: EXIT.fails, reason: `${plural(leftOut, "tool", "tools")} of ${app.tools.length.toLocaleString("en-US")} ${leftOut === 1 ? "is" : "are"} left out of ${app.name}.` };
   }
   const warnings = warningCount(app);
   if (strict && warnings > 0) return { code: EXIT.fails, reason: `${app.name} has ${plural(warnings, "warning", "warnings")}, and --strict fails on them.` };
-  const n = app.tools.length;
-  const all = n === 0 ? "lists no tools" : n === 1 ? "its one tool is included" : `all ${n.toLocaleString("en-US")} of its tools are included`;
-  return { code: EXIT.ok, reason: `${app.name} is available and ${all}.` };
+  const n = app.tools.length - blocked;
+  const all = n === 0 ? (blocked > 0 ? "none of its tools is left to include" : "lists no tools") : n === 1 ? "its one tool is included" : `all ${n.toLocaleString("en-US")} of its tools are included`;
+  const besides = blocked === 0 ? "" : ` (${plural(blocked, "tool is", "tools are")} blocked by a setting)`;
+  return { code: EXIT.ok, reason: `${app.name} is available and ${all}${besides}.` };
 }

@@ -97,6 +97,35 @@ export const toolApprovals = sqliteTable(
   (t) => [primaryKey({ columns: [t.app, t.name] })],
 );
 
+/** An app's own settings (SPEC §19): its `newTools`, where `org` follows the organisation's. */
+export const appSettings = sqliteTable("app_settings", {
+  app: text("app")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  newTools: text("new_tools").notNull().default("org"),
+});
+
+/**
+ * The leader's say per tool of an app (SPEC §19; a personal app's owner's): `ask-first` or
+ * `blocked`, by the tool's name as listed, so a setting for a tool the app no longer lists
+ * waits for it to come back. `default` is no row. Who set it is kept as they were then.
+ */
+export const toolSettings = sqliteTable(
+  "tool_settings",
+  {
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    setting: text("setting").notNull(),
+    setBy: text("set_by").notNull(),
+    setByEmail: text("set_by_email").notNull(),
+    /** Milliseconds since the epoch. */
+    setAt: integer("set_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.app, t.name] })],
+);
+
 // ---- Accounts (better-auth's tables: its drizzle adapter finds them by these export names) ----
 
 const stamp = (name: string) => integer(name, { mode: "timestamp_ms" });

@@ -3,6 +3,7 @@ import type {
   CheckResult,
   Hints,
   LargestTool,
+  LeaderSetting,
   LeftOut,
   Note,
   Timings,
@@ -17,6 +18,7 @@ import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";
 import { mentionFindings, riskyNotes, scanTool, type NameHolder, type NameMention } from "./risky-text";
 import { assignShortNames } from "./short-name";
 import { toolTitle } from "./title";
+import { blockedMessage, policyInForce, settingsByName, type NamedSetting } from "./tool-settings";
 import { WHOLE_NAME_MAX, WholeNames, wholeName } from "./whole-name";
 
 /** One app of a person as read: its listing entries, and why it is unavailable if it is. */
@@ -32,6 +34,8 @@ export interface AppListing {
   charsRead?: number;
   /** Entries (by index) new or changed since a leader approved the app's tools (SPEC §11): left out, they take no name. */
   awaitingReview?: readonly number[];
+  /** The leader's (or the personal app's owner's) settings of its tools, by name (SPEC §19). */
+  settings?: readonly NamedSetting[];
 }
 
 export interface TheoremNames {
@@ -57,8 +61,11 @@ const CAUTIOUS_HINTS: Hints = {
   openWorldHint: { value: CAUTIOUS.openWorldHint, declared: false },
 };
 
-/** Everything about one entry that does not depend on the other tools; `mentions` gets the names its texts mention. */
-function readEntry(entry: unknown, index: number, scan: boolean, mentions: (readonly NameMention[])[]): ToolCheck {
+/**
+ * Everything about one entry that does not depend on the other tools, with the leader's setting
+ * for its name; `mentions` gets the names its texts mention.
+ */
+function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, LeaderSetting>, scan: boolean, mentions: (readonly NameMention[])[]): ToolCheck {
   const chars = entryChars(entry);
   const name = isObject(entry) ? entry["name"] : undefined;
   if (!isObject(entry) || typeof name !== "string" || name === "") {
@@ -80,6 +87,8 @@ function readEntry(entry: unknown, index: number, scan: boolean, mentions: (read
       titleFrom: "name",
       description: null,
       policy: "asks-first",
+      policyFrom: "hints",
+      leaderSetting: null,
       runsTogether: false,
       hints: CAUTIOUS_HINTS,
       card: { title, lines: [], hiddenIds: [], cut: [] },
@@ -98,7 +107,8 @@ function readEntry(entry: unknown, index: number, scan: boolean, mentions: (read
   if (from === "annotations") notes.push({ code: "title-from-annotations", message: "Its title comes from `annotations.title`." });
   const { hints, notes: hintNotes } = readHints(annotations);
   notes.push(...hintNotes);
-  const policy = toolPolicy(hints);
+  const leaderSetting = settings.get(name) ?? null;
+  const { policy, policyFrom } = policyInForce(toolPolicy(hints), leaderSetting ?? undefined);
   const inputSchema = entry["inputSchema"];
   if (!isObject(inputSchema)) {
     notes.push({ code: "schema-not-object", message: `Its \`inputSchema\` is ${inputSchema === undefined ? "missing" : describe(inputSchema)}: the card can show no argument.` });
@@ -121,6 +131,8 @@ function readEntry(entry: unknown, index: number, scan: boolean, mentions: (read
     titleFrom: from,
     description: typeof description === "string" ? description : null,
     policy,
+    policyFrom,
+    leaderSetting,
     runsTogether: runsTogether(hints),
     hints,
     card,
@@ -147,7 +159,9 @@ function nameNotes(shortName: string, toolName: string, wholeNameOf: ReturnType<
 /**
  * The check of one person's apps, in connection order (SPEC §1–§8): short names for every
  * app, the listing size of each, and for each tool its whole name (or why it is left out),
- * title, policy, runs-together, approval card and notes. Pure: same input, same result.
+ * title, policy, runs-together, approval card and notes. The leader's settings (§19) apply by
+ * tool name: `blocked` leaves a tool out and frees its whole name, `ask-first` makes it ask first.
+ * Pure: same input, same result.
  */
 export function checkListings(apps: readonly AppListing[], theorem: TheoremNames, options: CheckOptions = {}): CheckResult {
   const scan = options.scan ?? true;
@@ -161,7 +175,8 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
 
   const results = apps.map((app, appIndex): AppCheck => {
     const { shortName, notes } = shortNames[appIndex]!;
-    const tools = app.entries.map((entry, index) => readEntry(entry, index, scan, mentions[appIndex]!));
+    const settings = settingsByName(app.settings);
+    const tools = app.entries.map((entry, index) => readEntry(entry, index, settings, scan, mentions[appIndex]!));
     let chars = 0;
     for (const t of tools) chars += t.chars;
     const stopped = app.stopped === true;
@@ -187,6 +202,11 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
       tool.wholeName = named.wholeName;
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
       if (unavailable !== null) continue; // tools of an unavailable app take no names
+      if (tool.leaderSetting?.setting === "blocked") {
+        // Blocked: it never reaches the assistant, so its whole name is free for a later tool.
+        tool.leftOut = { code: "blocked", message: blockedMessage(named.wholeName, tool.leaderSetting) };
+        continue;
+      }
       if (awaiting.has(tool.index)) {
         tool.leftOut = { code: "awaiting-review", message: `Left out: \`${named.wholeName}\` is new or changed since a leader last approved this app's tools, and waits for review.` };
         continue;

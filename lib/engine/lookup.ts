@@ -1,6 +1,7 @@
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import type { TheoremNames } from "./check";
 import { baseShortName } from "./short-name";
+import { settingWords } from "./tool-settings";
 import { wholeName } from "./whole-name";
 
 /**
@@ -63,6 +64,8 @@ function notGiven(app: LookupApp, tool: ToolCheck): string | null {
   const check = app.check;
   if (check?.status === "unavailable") return `${app.name} is unavailable, so none of its tools are given: ${reasonOf(app)}`;
   switch (tool.leftOut?.code) {
+    case "blocked":
+      return tool.leaderSetting === null ? "it is blocked, so it is left out" : `it is ${settingWords(tool.leaderSetting)}, so it is left out`;
     case "awaiting-review":
       return `it is new or changed since a leader last approved ${app.name}'s tools, and waits for their review`;
     case "theorem-tool":

@@ -6,7 +6,6 @@ import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
-import { holdsBack } from "@/lib/engine/review";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
@@ -18,6 +17,7 @@ import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
 import { redactListing } from "./redact";
 import { settleReview } from "./review";
+import { settingsOfApps, waitsForReview } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { AppRow, NewRead, Scope } from "./store";
 import {
@@ -30,7 +30,6 @@ import {
   lastConnectedAt,
   latestReads,
   listingOf,
-  newToolsOf,
   orgApps,
   personalCount,
   requireApp,
@@ -55,10 +54,10 @@ export interface OrgContext {
   read?: AppReader;
 }
 
-/** Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC §11, §20). */
+/** Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC §11, §19, §20). */
 async function storeReads(tx: Conn, org: string, reads: NewRead[]): Promise<void> {
   await insertReads(tx, reads);
-  await settleReview(tx, org, reads.map((read) => read.app), await newToolsOf(tx, org));
+  await settleReview(tx, org, reads.map((read) => read.app));
 }
 
 /** Reads `rows` live, each timed on its own, and answers one record per app. */
@@ -82,17 +81,20 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
 
 /**
  * The apps of a list with their current results: the engine over every app's newest read, in
- * connection order. Review (SPEC §11) holds back the organisation's apps only: a person's own
+ * connection order, each with its tools' settings (SPEC §19). Review (SPEC §11) holds back the
+ * organisation's apps only, each under its own `newTools` or the organisation's: a person's own
  * app is theirs to trust.
  */
 async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
   const newest = await latestReads(ctx.db, org);
   const reads = rows.map((row) => newest.get(row.id));
-  const waits = holdsBack(await newToolsOf(ctx.db, org));
+  const ids = rows.map((row) => row.id);
+  const waits = await waitsForReview(ctx.db, org, ids);
+  const settings = await settingsOfApps(ctx.db, ids);
   const listings = await Promise.all(
     rows.map(async (row, i) => {
-      const listing = await listingOf(ctx.db, row, reads[i]);
-      return waits && row.owner === null ? { ...listing, awaitingReview: await awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
+      const listing = { ...(await listingOf(ctx.db, row, reads[i])), settings: settings.get(row.id) ?? [] };
+      return waits.get(row.id) === true && row.owner === null ? { ...listing, awaitingReview: await awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
     }),
   );
   const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));

@@ -5,6 +5,7 @@ import { snapshotChanges } from "@/lib/engine/changes";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import type { SnapshotChange } from "@/lib/schemas/orgs";
 import type { OrgContext } from "./apps";
+import { settingsOfApps } from "./settings";
 import { latestReads, listingOf, orgApps, readHistory, requireApp, requireOrg, snapshotEntries } from "./store";
 
 /** How many changes the API answers by default, and at most. */
@@ -38,13 +39,15 @@ export async function appChanges(ctx: OrgContext, org: string, appId: string, li
   const rows = await orgApps(ctx.db, org);
   const index = rows.findIndex((row) => row.id === appId);
   const newest = await latestReads(ctx.db, org);
-  const listings = await Promise.all(rows.map((row) => listingOf(ctx.db, row, newest.get(row.id))));
+  // Today's settings (SPEC §19) on both sides: a setting changed is not a change of the app's tools.
+  const settings = await settingsOfApps(ctx.db, rows.map((row) => row.id));
+  const listings = await Promise.all(rows.map(async (row) => ({ ...(await listingOf(ctx.db, row, newest.get(row.id))), settings: settings.get(row.id) ?? [] })));
   const checks = new Map<string, AppCheck>();
   const checkOf = async (hash: string): Promise<AppCheck> => {
     const known = checks.get(hash);
     if (known !== undefined) return known;
     const entries = await snapshotEntries(ctx.db, hash);
-    const under = listings.map((listing, i) => (i === index ? { name: listing.name, entries } : listing));
+    const under = listings.map((listing, i) => (i === index ? { name: listing.name, entries, settings: listing.settings } : listing));
     const result = (await checkInPool(under, resolveTheorem(undefined))).apps[index]!;
     checks.set(hash, result);
     return result;

@@ -9,7 +9,8 @@ import { resolveTheorem } from "@/lib/engine/theorem";
 import { isObject } from "@/lib/json-text";
 import { checkInPool } from "@/lib/pool/engine-pool";
 import type { NewTools } from "@/lib/schemas/orgs";
-import { approveTools, HISTORY_PER_APP, latestReads, listingOf, orgApps, readHistory, setNewTools, snapshotEntries } from "./store";
+import { effectiveNewTools } from "@/lib/engine/tool-settings";
+import { approveTools, HISTORY_PER_APP, latestReads, listingOf, newToolsOf, newToolsOfApps, orgApps, readHistory, setNewTools, snapshotEntries } from "./store";
 
 /**
  * The tools an app lists now as a leader approved them: each approved tool's entry, found by its
@@ -33,17 +34,24 @@ async function approvedEntries(db: Conn, org: string, appId: string, wanted: Rea
 }
 
 /**
- * Review as a read is stored (SPEC §11, §20): under `mode`, the organisation's apps among `appIds`
- * get every new or changed tool that need not wait approved as read (by no one). Which wait is
+ * Review as a read is stored (SPEC §11, §19, §20): the organisation's apps among `appIds` get every
+ * new or changed tool that need not wait under the mode in force for each (its own `newTools`, or
+ * the organisation's: `orgMode` when the caller has it) approved as read (by no one). Which wait is
  * `toolsThatWait`'s to say, from the change between the approved tools and the newest read,
  * computed with every other app around it; a tool whose approved entry is no longer stored waits.
  */
-export async function settleReview(tx: Conn, org: string, appIds: readonly string[], mode: NewTools): Promise<void> {
-  if (!needsRisk(mode)) return; // "available" holds nothing back; "wait-for-review" holds back every change
+export async function settleReview(tx: Conn, org: string, appIds: readonly string[], orgMode?: NewTools): Promise<void> {
+  const orgValue = orgMode ?? (await newToolsOf(tx, org));
+  const own = await newToolsOfApps(tx, appIds);
+  const modes = new Map(appIds.map((id) => [id, effectiveNewTools(own.get(id) ?? "org", orgValue)]));
+  // "available" holds nothing back; "wait-for-review" holds back every change: only "wait-if-risky" decides per change.
+  if (![...modes.values()].some(needsRisk)) return;
   const rows = await orgApps(tx, org);
   const newest = await latestReads(tx, org);
   let listings: AppListing[] | null = null;
   for (const appId of appIds) {
+    const mode = modes.get(appId)!;
+    if (!needsRisk(mode)) continue;
     const index = rows.findIndex((row) => row.id === appId && row.owner === null);
     if (index < 0) continue;
     const row = rows[index]!;

@@ -2,13 +2,13 @@ import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { isPostgres, transaction, type Conn } from "@/lib/db/client";
-import { apps, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/tables";
+import { apps, appSettings, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
-import type { NewTools, Org } from "@/lib/schemas/orgs";
-import { newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
+import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
+import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
 import { logger } from "@/lib/log";
 import { decryptSecret } from "@/lib/secrets";
 import { isObject } from "@/lib/json-text";
@@ -283,6 +283,13 @@ export async function snapshotSizes(db: Conn, hashes: string[]): Promise<Map<str
 
 // ---- Review (SPEC §11) ----
 
+/** Each app's own `newTools` (`org` when it has none of its own). */
+export async function newToolsOfApps(db: Conn, appIds: readonly string[]): Promise<Map<string, AppNewTools>> {
+  if (appIds.length === 0) return new Map();
+  const rows = await db.select().from(appSettings).where(inArray(appSettings.app, [...appIds]));
+  return new Map(rows.map((row) => [row.app, appNewTools.catch("org").parse(row.newTools)]));
+}
+
 export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
   const [row] = await db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
   return newToolsSchema.safeParse(row?.newTools).data ?? "available";
@@ -352,7 +359,10 @@ export async function setNewTools(db: Conn, org: string, value: NewTools, by: st
     await tx.insert(orgSettings).values({ org, newTools: value }).onConflictDoUpdate({ target: orgSettings.org, set: { newTools: value } });
     if (value === "available" || before !== "available") return;
     const newest = await latestReads(tx, org);
+    // An app with a newTools of its own (SPEC §19) does not follow the organisation's: its approvals stay.
+    const own = new Set((await tx.select({ app: appSettings.app, newTools: appSettings.newTools }).from(appSettings).innerJoin(apps, eq(apps.id, appSettings.app)).where(eq(apps.org, org))).filter((r) => r.newTools !== "org").map((r) => r.app));
     for (const row of await orgApps(tx, org)) {
+      if (own.has(row.id)) continue;
       const read = newest.get(row.id);
       await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
       await approveTools(tx, row.id, read, await listingOf(tx, row, read), by);

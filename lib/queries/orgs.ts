@@ -1,6 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { ndjsonValues } from "@/lib/ndjson";
 import { listedApp } from "@/lib/schemas/summary";
+import { appSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
 import { ApiRequestError, appPath, callApi, orgPath, readApiAnswer, retryOnce, sendApi } from "@/lib/queries/api";
 import {
   appList,
@@ -179,4 +180,23 @@ export const recheckAllMutation = (client: QueryClient, org: string, onRead: (re
       for (const app of list.apps) client.setQueryData(orgKeys.app(org, app.id), app);
       return client.invalidateQueries({ queryKey: orgKeys.all(org), refetchType: "none" });
     },
+  });
+
+/** Where an app's settings are (SPEC §19): an org app's, or one of the caller's own personal apps'. */
+export const appSettingsPath = (org: string, app: string, personal: boolean) =>
+  personal ? `${orgPath(org)}/me/apps/${encodeURIComponent(app)}/settings` : `${appPath(org, app)}/settings`;
+
+export const appSettingsQuery = (org: string, app: string, personal = false) =>
+  queryOptions({
+    queryKey: [...orgKeys.app(org, app), "settings"] as const,
+    queryFn: async () => appSettings.parse(await callApi(appSettingsPath(org, app, personal))),
+    retry: retryOnce,
+  });
+
+/** Sets tools of an app (and its newTools): a blocked tool frees its name for later apps, so every app's names are asked for again. */
+export const appSettingsMutation = (client: QueryClient, org: string, app: string, personal = false) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "apps", app, "settings"],
+    mutationFn: async (update: AppSettingsUpdate) => appSettings.parse(await callApi(appSettingsPath(org, app, personal), { method: "PATCH", body: update })),
+    onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });

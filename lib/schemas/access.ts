@@ -65,6 +65,8 @@ export const auditAction = z.enum([
   "key.created",
   "key.revoked",
   "tool.tried",
+  "tool.setting.changed",
+  "app.settings.changed",
 ]);
 export type AuditAction = z.infer<typeof auditAction>;
 

@@ -108,7 +108,7 @@ export type Unavailable = z.infer<typeof unavailable>;
 export const timings = z.object({ connectMs: z.number(), listMs: z.number().nullable() });
 export type Timings = z.infer<typeof timings>;
 
-export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review"]);
+export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked"]);
 export type LeftOutCode = z.infer<typeof leftOutCode>;
 
 export const leftOut = z.object({
@@ -145,6 +145,26 @@ export type Note = z.infer<typeof note>;
 
 export const policy = z.enum(["runs-freely", "asks-first"]);
 export type Policy = z.infer<typeof policy>;
+
+/** Where a tool's policy comes from (SPEC §19): its hints (§4), or a leader's (or, on a personal app, its owner's) "ask-first". */
+export const policyFrom = z.enum(["hints", "leader"]);
+export type PolicyFrom = z.infer<typeof policyFrom>;
+
+/**
+ * The leader's say on one tool (SPEC §19): `default` (the rules of §4), `ask-first` (asks first
+ * whatever its hints say) or `blocked` (left out, takes no name). No setting makes a tool run
+ * freely: there is no `runs-freely` here.
+ */
+export const toolSetting = z.enum(["default", "ask-first", "blocked"], { error: 'A tool\'s setting is "default", "ask-first" or "blocked" (none makes a tool run freely).' });
+export type ToolSetting = z.infer<typeof toolSetting>;
+
+/** A setting in force on a tool, as the check shows it: which, and who set it when (null when not known, as from a CLI settings file). */
+export const leaderSetting = z.object({
+  setting: toolSetting.exclude(["default"]),
+  by: z.object({ id: z.string(), email: z.string() }).nullable(),
+  at: z.string().nullable(), // ISO 8601
+});
+export type LeaderSetting = z.infer<typeof leaderSetting>;
 
 export const titleFrom = z.enum(["title", "annotations", "name"]);
 export type TitleFrom = z.infer<typeof titleFrom>;
@@ -194,6 +214,10 @@ export const toolCheck = z.object({
   titleFrom: titleFrom,
   description: z.string().nullable(),
   policy: policy,
+  /** Checks stored before SPEC §19 had no setting: their policy came from the hints. */
+  policyFrom: policyFrom.default("hints"),
+  /** The setting a leader (or the personal app's owner) put on this tool, or null for the default. */
+  leaderSetting: leaderSetting.nullable().default(null),
   runsTogether: z.boolean(),
   hints: hints,
   card: approvalCard,

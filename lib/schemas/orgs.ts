@@ -93,6 +93,9 @@ export const appSummary = appCheck.omit({ tools: true }).extend({
     asksFirst: z.number().int(),
     leftOut: z.number().int(),
     waiting: z.number().int(),
+    /** The leader's say (SPEC §19): tools blocked, and tools that ask first only because a leader said so. */
+    blocked: z.number().int().default(0),
+    madeToAskFirst: z.number().int().default(0),
   }),
 });
 export type AppSummary = z.infer<typeof appSummary>;
@@ -145,6 +148,13 @@ export type NewTools = z.infer<typeof newTools>;
 export const orgSettings = z.object({ newTools });
 export type OrgSettings = z.infer<typeof orgSettings>;
 export const orgSettingsUpdate = z.object({ newTools }).strict();
+
+/**
+ * An app's own `newTools` (SPEC §19): `org` follows the organisation's setting; the others are the
+ * organisation's choices, made for this app alone (built from them, so each new choice is an app's too).
+ */
+export const appNewTools = z.enum(["org", ...newTools.options], { error: `An app's newTools is ${["org", ...newTools.options].map((o) => `"${o}"`).join(", ")}.` });
+export type AppNewTools = z.infer<typeof appNewTools>;
 
 /** POST /api/orgs/{org}/apps/{app}/approve: every tool of the newest read, or those named. */
 export const approveRequest = z

@@ -25,6 +25,26 @@ describe("the list's summary of a check", () => {
     const summary = summaryOf(check!);
     expect(summary).not.toHaveProperty("tools");
     expect(summary).toMatchObject({ shortName: "a", status: "available", listing: check!.listing });
-    expect(summary.counts).toEqual({ tools: 5, included: 2, runsFreely: 1, asksFirst: 1, leftOut: 3, waiting: 1 });
+    expect(summary.counts).toEqual({ tools: 5, included: 2, runsFreely: 1, asksFirst: 1, leftOut: 3, waiting: 1, blocked: 0, madeToAskFirst: 0 });
+  });
+
+  it("counts the leader's say (SPEC §19): tools blocked, and tools made to ask first", () => {
+    const by = { id: "u", email: "lead@x.test" };
+    const [check] = checkListings(
+      [
+        {
+          name: "A",
+          entries: [{ name: "read", annotations: { readOnlyHint: true } }, { name: "write" }, { name: "wipe" }, { name: "drop" }],
+          settings: [
+            { name: "read", setting: "ask-first", by, at: null },
+            { name: "wipe", setting: "blocked", by, at: null },
+            { name: "drop", setting: "blocked", by, at: null },
+            { name: "gone", setting: "blocked", by, at: null },
+          ],
+        },
+      ],
+      theorem,
+    ).apps;
+    expect(summaryOf(check!).counts).toMatchObject({ included: 2, runsFreely: 0, asksFirst: 2, leftOut: 2, blocked: 2, madeToAskFirst: 1 });
   });
 });

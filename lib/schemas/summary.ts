@@ -13,7 +13,11 @@ export function summaryOf(check: AppCheck): AppSummary {
   let asksFirst = 0;
   let leftOut = 0;
   let waiting = 0;
+  let blocked = 0;
+  let madeToAskFirst = 0;
   for (const t of tools) {
+    if (t.leaderSetting?.setting === "blocked") blocked++;
+    if (t.leaderSetting?.setting === "ask-first" && t.name !== null) madeToAskFirst++;
     if (t.included) {
       included++;
       if (t.policy === "runs-freely") runsFreely++;
@@ -22,7 +26,7 @@ export function summaryOf(check: AppCheck): AppSummary {
     if (t.leftOut !== null) leftOut++;
     if (t.leftOut?.code === "awaiting-review") waiting++;
   }
-  return { ...rest, counts: { tools: tools.length, included, runsFreely, asksFirst, leftOut, waiting } };
+  return { ...rest, counts: { tools: tools.length, included, runsFreely, asksFirst, leftOut, waiting, blocked, madeToAskFirst } };
 }
 
 export function listedApp(app: StoredApp): ListedApp {

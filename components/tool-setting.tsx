@@ -1,0 +1,85 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { createContext, useContext, useId, type ReactNode } from "react";
+import { errorMessage } from "@/components/ui/alert";
+import { settingWords } from "@/lib/engine/tool-settings";
+import { appSettingsMutation } from "@/lib/queries/orgs";
+import { toolSetting, type ToolCheck, type ToolSetting } from "@/lib/schemas/check";
+import { SETTING_WORDS } from "@/lib/schemas/settings";
+
+/**
+ * The leader's say per tool on the check view (SPEC §19). A page gives the app whose tools its
+ * viewer may set (a leader on an org app, the owner on their personal app); everyone else sees
+ * the setting without the control.
+ */
+export interface ToolSettingsSource {
+  org: string;
+  app: string;
+  personal: boolean;
+}
+
+const ToolSettingsContext = createContext<ToolSettingsSource | null>(null);
+
+/** Lets the tools below be set through `source` (null: the settings are shown, not changed). */
+export function ToolSettingsProvider({ source, children }: { source: ToolSettingsSource | null; children: ReactNode }) {
+  return <ToolSettingsContext.Provider value={source}>{children}</ToolSettingsContext.Provider>;
+}
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The setting in force, in words, for everyone: "Made to ask first by leader@… on 4 Dec 2026"; nothing for the default. */
+export function SettingText({ tool }: { tool: ToolCheck }) {
+  if (tool.leaderSetting === null) return null;
+  // A blocked tool's left-out reason already says who blocked it and when.
+  if (tool.leftOut?.code === "blocked") return null;
+  return (
+    <span className="mt-1 block text-xs font-medium text-amber-900" data-testid="tool-setting">
+      {capital(settingWords(tool.leaderSetting))}
+    </span>
+  );
+}
+
+/** The setting control of one tool's row, for those who may change it: a menu that says what each choice does. */
+export function ToolSettingControl({ tool }: { tool: ToolCheck }) {
+  const source = useContext(ToolSettingsContext);
+  if (source === null || tool.name === null) return null;
+  return <SettingMenu source={source} tool={tool} name={tool.name} />;
+}
+
+function SettingMenu({ source, tool, name }: { source: ToolSettingsSource; tool: ToolCheck; name: string }) {
+  const id = useId();
+  const client = useQueryClient();
+  const save = useMutation(appSettingsMutation(client, source.org, source.app, source.personal));
+  const current: ToolSetting = tool.leaderSetting?.setting ?? "default";
+  const shown = save.isPending && save.variables?.tools?.[name] !== undefined ? save.variables.tools[name] : current;
+  return (
+    <div className="mt-1 text-xs">
+      <label htmlFor={id} className="sr-only">
+        Setting of {tool.title}
+      </label>
+      <select
+        id={id}
+        value={shown}
+        disabled={save.isPending}
+        aria-describedby={`${id}-does`}
+        onChange={(e) => save.mutate({ tools: { [name]: toolSetting.parse(e.target.value) } })}
+        className="max-w-full rounded border border-slate-300 bg-white px-1 py-0.5"
+      >
+        {toolSetting.options.map((o) => (
+          <option key={o} value={o}>
+            {SETTING_WORDS[o].label}: {SETTING_WORDS[o].does}
+          </option>
+        ))}
+      </select>
+      <span id={`${id}-does`} className="sr-only">
+        {SETTING_WORDS[shown].does}
+      </span>
+      {save.isError && (
+        <span role="alert" className="mt-1 block text-rose-900">
+          Not saved: {errorMessage(save.error, "something went wrong.")}
+        </span>
+      )}
+    </div>
+  );
+}

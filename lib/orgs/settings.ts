@@ -1,0 +1,171 @@
+import "server-only";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { ApiError } from "@/lib/api/errors";
+import { recordAudit } from "@/lib/audit/log";
+import { orgTransaction, type Conn } from "@/lib/db/client";
+import { apps, appSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
+import { holdsBack } from "@/lib/engine/review";
+import { effectiveNewTools, type NamedSetting } from "@/lib/engine/tool-settings";
+import { isObject } from "@/lib/json-text";
+import type { ToolSetting } from "@/lib/schemas/check";
+import { appNewTools, type AppNewTools } from "@/lib/schemas/orgs";
+import { TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
+import type { OrgContext } from "./apps";
+import { settleReview } from "./review";
+import { approveTools, listingOf, newToolsOf, newToolsOfApps, readHistory, requireApp, requirePersonalApp, type AppRow } from "./store";
+
+/**
+ * The leader's say per tool, and an app's own `newTools` (SPEC §19): stored by tool name, given
+ * to the engine with each app's listing, changed by a leader (an org app) or the owner (their
+ * personal app), every change in the audit log with it.
+ */
+
+/** Whose app: the organisation's (`owner` null, leaders change it) or a person's own. */
+export interface AppOf {
+  org: string;
+  app: string;
+  owner: string | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The settings in force on the tools of `appIds`, by app, as the engine takes them. */
+export async function settingsOfApps(db: Conn, appIds: readonly string[]): Promise<Map<string, NamedSetting[]>> {
+  const found = new Map<string, NamedSetting[]>();
+  if (appIds.length === 0) return found;
+  const rows = await db.select().from(toolSettings).where(inArray(toolSettings.app, [...appIds]));
+  for (const row of rows) {
+    if (row.setting !== "ask-first" && row.setting !== "blocked") continue;
+    const list = found.get(row.app) ?? [];
+    list.push({ name: row.name, setting: row.setting, by: { id: row.setBy, email: row.setByEmail }, at: iso(row.setAt) });
+    found.set(row.app, list);
+  }
+  return found;
+}
+
+/** Whether the organisation's app waits for review, under its own setting or the organisation's (SPEC §11, §19). */
+export async function waitsForReview(db: Conn, org: string, appIds: readonly string[]): Promise<Map<string, boolean>> {
+  const orgValue = await newToolsOf(db, org);
+  const own = await newToolsOfApps(db, appIds);
+  return new Map(appIds.map((id) => [id, holdsBack(effectiveNewTools(own.get(id) ?? "org", orgValue))]));
+}
+
+async function requireAppOf(db: Conn, of: AppOf): Promise<AppRow> {
+  return of.owner === null ? requireApp(db, of.org, of.app) : requirePersonalApp(db, of.org, of.owner, of.app);
+}
+
+/** The names of the tools the app's newest read lists. */
+async function listedNames(db: Conn, row: AppRow): Promise<Set<string>> {
+  const [read] = await readHistory(db, { org: row.org, app: row.id }, 1);
+  const names = new Set<string>();
+  for (const entry of (await listingOf(db, row, read)).entries) {
+    const name = isObject(entry) ? entry["name"] : undefined;
+    if (typeof name === "string" && name !== "") names.add(name);
+  }
+  return names;
+}
+
+/** The app (or its 404) with its own newTools, in one query. */
+async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newTools: AppNewTools }> {
+  const [found] = await db
+    .select({ row: apps, newTools: appSettings.newTools })
+    .from(apps)
+    .leftJoin(appSettings, eq(appSettings.app, apps.id))
+    .where(and(eq(apps.org, of.org), eq(apps.id, of.app), of.owner === null ? isNull(apps.owner) : eq(apps.owner, of.owner)))
+    .limit(1);
+  if (found === undefined) {
+    await requireAppOf(db, of); // the 404 in the words of the app's kind
+    throw new ApiError("not-found", `There is no app "${of.app}".`);
+  }
+  return { row: found.row, newTools: appNewTools.catch("org").parse(found.newTools ?? "org") };
+}
+
+/** The settings of one app as they are stored: its own newTools, and its tools' settings by name. */
+async function storedOf(db: Conn, row: AppRow, newTools: AppNewTools): Promise<{ newTools: AppNewTools; tools: Map<string, NamedSetting> }> {
+  const tools = (await settingsOfApps(db, [row.id])).get(row.id) ?? [];
+  return { newTools, tools: new Map(tools.map((t) => [t.name, t])) };
+}
+
+function viewOf(stored: { newTools: AppNewTools; tools: Map<string, NamedSetting> }, listed: Set<string>): AppSettings {
+  return {
+    newTools: stored.newTools,
+    tools: [...stored.tools.values()]
+      .map((t) => ({ name: t.name, setting: t.setting, by: t.by!, at: t.at!, listed: listed.has(t.name) }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+  };
+}
+
+/** GET …/settings: the app's `newTools` and every setting it keeps, listed now or waiting for the tool. */
+export async function appSettingsOf(ctx: OrgContext, of: AppOf): Promise<AppSettings> {
+  const { row, newTools } = await appWithNewTools(ctx.db, of);
+  return viewOf(await storedOf(ctx.db, row, newTools), await listedNames(ctx.db, row));
+}
+
+const invalid = (message: string, path: string[]) => new ApiError("invalid-request", message, { issues: [{ path, message }] });
+const quoted = (names: readonly string[]) => names.slice(0, 10).map((n) => JSON.stringify(n)).join(", ") + (names.length > 10 ? ` and ${names.length - 10} more` : "");
+
+/**
+ * PATCH …/settings (SPEC §19): sets tools (by name) and the app's `newTools`, by `actor`, each
+ * change in the audit log in the same transaction. A name the app does not list now is refused
+ * (422) unless `force`; then it must be a tool's name (letters, digits, `_`, `-`, `.`). A
+ * personal app is never held for review: its `newTools` is `org` or `available`. An app removed
+ * meanwhile is the 404, and nothing is stored.
+ */
+export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppSettingsUpdate, actor: { id: string; email: string }): Promise<AppSettings> {
+  if (of.owner !== null && update.newTools !== undefined && update.newTools !== "org" && update.newTools !== "available") {
+    throw invalid(`A personal app's new tools are never held for review (only you would approve them): its newTools is "org" or "available".`, ["newTools"]);
+  }
+  // Read, checked and written in one transaction under the organisation's lock: an app removed
+  // meanwhile is the 404 and nothing is stored; the answer is made from what was read and written.
+  return orgTransaction(ctx.db, of.org, async (tx) => {
+    const { row, newTools } = await appWithNewTools(tx, of);
+    const wanted = Object.entries(update.tools ?? {});
+    const listed = await listedNames(tx, row);
+    const unlisted = wanted.map(([name]) => name).filter((name) => !listed.has(name));
+    if (unlisted.length > 0 && update.force !== true) {
+      throw invalid(`${row.name} does not list ${quoted(unlisted)}: send "force": true to keep a setting for a tool it does not list now.`, ["tools", unlisted[0]!]);
+    }
+    const misshapen = unlisted.filter((name) => !TOOL_NAME_SHAPE.test(name));
+    if (misshapen.length > 0) {
+      throw invalid(`${quoted(misshapen)} cannot be a tool's name: a name is letters, digits, _, - and . (no /, % or space).`, ["tools", misshapen[0]!]);
+    }
+
+    const stored = await storedOf(tx, row, newTools);
+    const appRef = { id: row.id, name: row.name };
+    const personal = of.owner === null ? {} : { personal: true };
+    const now = Date.now();
+    for (const [name, to] of wanted) {
+      const from: ToolSetting = stored.tools.get(name)?.setting ?? "default";
+      if (from === to) continue;
+      if (to === "default") {
+        await tx.delete(toolSettings).where(and(eq(toolSettings.app, row.id), eq(toolSettings.name, name)));
+        stored.tools.delete(name);
+      } else {
+        const set = { setting: to, setBy: actor.id, setByEmail: actor.email, setAt: now };
+        await tx.insert(toolSettings).values({ app: row.id, name, ...set }).onConflictDoUpdate({ target: [toolSettings.app, toolSettings.name], set });
+        stored.tools.set(name, { name, setting: to, by: { id: actor.id, email: actor.email }, at: iso(now) });
+      }
+      await recordAudit(tx, { org: of.org, actor, action: "tool.setting.changed", app: appRef, details: { tool: name, from, to, ...personal } }, now);
+    }
+
+    const from = stored.newTools;
+    const to = update.newTools ?? from;
+    if (from !== to) {
+      await tx.insert(appSettings).values({ app: row.id, newTools: to }).onConflictDoUpdate({ target: appSettings.app, set: { newTools: to } });
+      stored.newTools = to;
+      if (of.owner === null) {
+        // Starting to wait freezes what the app lists now as approved: only what changes from here on waits.
+        const orgValue = await newToolsOf(tx, of.org);
+        if (holdsBack(effectiveNewTools(to, orgValue)) && !holdsBack(effectiveNewTools(from, orgValue))) {
+          const [read] = await readHistory(tx, { org: of.org, app: row.id }, 1);
+          await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
+          await approveTools(tx, row.id, read, await listingOf(tx, row, read), actor.id);
+        }
+        // From waiting for every change to waiting only for risky ones: what need not wait passes now.
+        await settleReview(tx, of.org, [row.id]);
+      }
+      await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
+    }
+    return viewOf(stored, listed);
+  });
+}
