@@ -125,7 +125,7 @@ describe("the built theorem-check against live apps on 127.0.0.1", () => {
     expect(table.stderr).toBe("");
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^Attendance — short name attendance_2 — available$/m);
-    expect(table.stdout).toMatch(/^Timings: connected in \d+ ms of 3 s, listed in \d+ ms of 8 s\.$/m);
+    expect(table.stdout).toMatch(/^Timings: connected in [\d.]+ m?s of 3 s, listed in [\d.]+ m?s of 8 s\.$/m);
     expect(table.stdout).toMatch(/^attendance_2_list_shifts +List shifts +runs freely, runs together$/m);
 
     const json = await cli([...args, "--json"], { allowHosts: "127.0.0.1" });
