@@ -1,4 +1,5 @@
 import type {
+  ListingCache,
   AppCheck,
   CheckResult,
   Hints,
@@ -31,7 +32,12 @@ export interface AppListing {
   charsRead?: number;
   /** Entries (by index) new or changed since a leader approved the app's tools (SPEC §11): left out, they take no name. */
   awaitingReview?: readonly number[];
+  /** The MCP revision the live reader agreed with the app (SPEC §18); null or absent: inline, or never reached. */
+  protocol?: string | null;
+  /** The first `tools/list` page's cache hint (2026-07-28 era); null for 2025 apps and inline listings. */
+  cache?: ListingCache | null;
 }
+
 
 export interface TheoremNames {
   connections: readonly string[];
@@ -205,7 +211,8 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
       status: unavailable === null ? "available" : "unavailable",
       unavailable,
       timings: app.timings ?? null,
-      listing: { chars, limit: LISTING_CHAR_LIMIT, entries: tools.length, stopped, largest },
+      protocol: app.protocol ?? null,
+      listing: { chars, limit: LISTING_CHAR_LIMIT, entries: tools.length, stopped, largest, cache: app.cache ?? null },
       tools,
       notes,
     };

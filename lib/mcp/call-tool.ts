@@ -1,9 +1,7 @@
 import "server-only";
 import { Transform } from "node:stream";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+import type { Client, Transport } from "@modelcontextprotocol/client";
 import { CONNECT_TIMEOUT_MS, EVENT_BYTE_LIMIT, LIST_TIMEOUT_MS, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
 import { readHints, toolPolicy } from "@/lib/engine/policy";
@@ -26,7 +24,7 @@ import { ANY_RESULT, connectWithFallback, TERMINATE_TIMEOUT_MS, terminateSession
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
 import { GuardError, guardedFetch } from "./guarded-fetch";
 import { MAX_PAGES } from "./read-app";
-import { Deadline, isGarbled, NoTransport, noTransportText } from "./read-errors";
+import { Deadline, isGarbled, NoTransport, noTransportText, offeredRevisions, revisionsText } from "./read-errors";
 import { clip, seconds } from "./sentences";
 
 /**
@@ -307,9 +305,11 @@ class Session {
     if (e instanceof Refusal) return { code: e.code, message: e.message };
     // A garbled answer or an MCP error from the event stream says more than "not an MCP server".
     if (e instanceof NoTransport) {
-      if (!isGarbled(e.second) && !(e.second instanceof McpError)) return { code: "connect-failed", message: noTransportText(name, e) };
+      if (!isGarbled(e.second) && !(e.second instanceof ProtocolError)) return { code: "connect-failed", message: noTransportText(name, e) };
       e = e.second;
     }
+    const offered = offeredRevisions(e);
+    if (offered !== null) return { code: "connect-failed", message: revisionsText(name, offered) };
     if (e instanceof Deadline) {
       return this.phase === "connect"
         ? { code: "connect-timeout", message: `${name} is unavailable: it did not finish connecting (MCP initialize) within ${seconds(this.connectTimeout)}.` }
@@ -324,8 +324,10 @@ class Session {
     const what = this.phase === "connect" ? "initialize" : "tools/list";
     const code = this.phase === "connect" ? "connect-failed" : "invalid-listing";
     if (isGarbled(e)) return { code, message: `${name} is unavailable: its answer to ${what} ${e instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
-    if (e instanceof StreamableHTTPError) return { code: "connect-failed", message: `${name} is unavailable: it answered ${what} with ${e.code === -1 ? "a type that is not JSON or an event stream" : `HTTP ${e.code}`}.` };
-    if (e instanceof McpError) {
+    if (e instanceof SdkError && e.code === SdkErrorCode.ClientHttpUnexpectedContent) return { code: "connect-failed", message: `${name} is unavailable: it answered ${what} with a type that is not JSON or an event stream.` };
+    if (e instanceof SdkHttpError) return { code: "connect-failed", message: `${name} is unavailable: it answered ${e.code === SdkErrorCode.EraNegotiationFailed ? "server/discover" : what} with HTTP ${e.status}.` };
+    if (e instanceof SdkError && e.code === SdkErrorCode.ConnectionClosed) return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
+    if (e instanceof ProtocolError) {
       if (e.code === -32000 && /Connection closed/i.test(e.message)) return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
       return { code, message: `${name} is unavailable: it answered ${what} with an error: ${clip(e.message, 160)} (code ${e.code}).` };
     }
@@ -356,12 +358,15 @@ class Session {
     if (isGarbled(failure)) {
       return { code: "invalid-answer", message: `${name}'s answer to the call ${failure instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
     }
-    if (failure instanceof StreamableHTTPError) {
-      const type = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(failure.message);
-      if (type !== null) return { code: "invalid-answer", message: `${name} answered the call with ${clip(type[1] ?? "", 80)}, not JSON or an event stream.` };
-      return { code: "call-failed", message: `${name} answered the call with HTTP ${failure.code}.` };
+    if (failure instanceof SdkError && failure.code === SdkErrorCode.ClientHttpUnexpectedContent) {
+      const type = /Unexpected content type: (.*)$/.exec(failure.message);
+      return { code: "invalid-answer", message: `${name} answered the call with ${clip(type?.[1] ?? "", 80)}, not JSON or an event stream.` };
     }
-    if (failure instanceof McpError) {
+    if (failure instanceof SdkHttpError) return { code: "call-failed", message: `${name} answered the call with HTTP ${failure.status}.` };
+    if (failure instanceof SdkError && failure.code === SdkErrorCode.ConnectionClosed) {
+      return { code: "connection-dropped", message: `${name} closed the connection before it answered the call (${read} read).` };
+    }
+    if (failure instanceof ProtocolError) {
       if (failure.code === -32000 && /Connection closed/i.test(failure.message)) {
         return { code: "connection-dropped", message: `${name} closed the connection before it answered the call (${read} read).` };
       }

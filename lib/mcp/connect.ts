@@ -1,14 +1,12 @@
 import "server-only";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { Client, SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { FetchLike, jsonSchemaValidator, Transport } from "@modelcontextprotocol/client";
 import { z } from "zod";
-import { Deadline, NoTransport } from "./read-errors";
+import { Deadline, NoTransport, type EraAnswer } from "./read-errors";
 
 // The one way the reader (read-app.ts) and the tool call (call-tool.ts) open and end an MCP
-// session with an app, over the guarded fetch they each hold.
+// connection to an app, over the guarded fetch they each hold (SPEC §18: the v2 client,
+// `server/discover` first, the 2025 `initialize` and the older HTTP+SSE after).
 
 const CLIENT_INFO = { name: "theorem-connections", version: "0.1.0" };
 /** The SDK's own result schemas would reject a bad entry or answer; callers take the result as sent. */
@@ -17,11 +15,14 @@ export const ANY_RESULT = z.unknown();
 const NO_VALIDATION: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "This client does not check output schemas." }),
 };
-const CLIENT_OPTIONS = { capabilities: {}, jsonSchemaValidator: NO_VALIDATION };
+/** The modern era's multi-round answers come back to the caller (Try shows them as a form): the client fulfils none itself. */
+const CLIENT_OPTIONS = { capabilities: {}, jsonSchemaValidator: NO_VALIDATION, inputRequired: { autoFulfill: false } };
 /** A failed stream is a failed read: the SDK is not to reconnect on its own. */
 const NO_RETRY = { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 };
 /** How long ending a session (its DELETE) may take. */
 export const TERMINATE_TIMEOUT_MS = 1000;
+/** Bytes of an answer to server/discover or initialize kept to say what it answered. */
+const PEEK_BYTES = 16 * 1024;
 
 /** `work`, or the first of: a `Deadline` after `ms`, or `stop` (a guard stop, a garbled message) rejecting. */
 export async function within<T>(ms: number, work: Promise<T>, stop: Promise<never>): Promise<T> {
@@ -39,7 +40,7 @@ export interface ConnectTo {
   headers?: Record<string, string>;
   fetch: FetchLike;
   timeoutMs: number;
-  /** Each client as it is made (the fallback replaces the first), with its transport: the caller closes the last. */
+  /** Each client as it is made (a fallback replaces the first), with its transport: the caller closes the last. */
   opened(client: Client, transport: Transport): void;
   /** Watches a client's errors before it connects. */
   onClientError(e: Error): void;
@@ -47,42 +48,101 @@ export interface ConnectTo {
   stopped(): boolean;
   /** Wraps a transport before the client uses it. */
   wrap?: (transport: Transport) => Transport;
+  /** Options for the Streamable HTTP transport beyond the guard's (OAuth's provider, step-up). */
+  transportOptions?: Partial<ConstructorParameters<typeof StreamableHTTPClientTransport>[1]>;
+}
+
+/** The JSON-RPC method of a request body, when it is one of those whose answers say which era a server speaks. */
+function eraMethod(body: unknown): "server/discover" | "initialize" | null {
+  if (typeof body !== "string" || body.length > 64 * 1024) return null;
+  if (body.includes('"server/discover"')) return "server/discover";
+  if (body.includes('"initialize"')) return "initialize";
+  return null;
 }
 
 /**
- * MCP `initialize` over Streamable HTTP; on a 4xx to its POST, over the older HTTP+SSE (MCP's
- * backwards compatibility: an older server offers an event stream at GET). When that fails
- * too, `NoTransport` with both reasons.
+ * A fetch that keeps what the app answered to server/discover and initialize (status, type and
+ * the first bytes, as they pass: nothing more is read), so that a failure can say it.
+ */
+function watchingEra(fetch: FetchLike, answers: EraAnswer[]): FetchLike {
+  return async (url, init) => {
+    const method = eraMethod(init?.body);
+    const response = await fetch(url, init);
+    if (method === null) return response;
+    const answer: EraAnswer = { method, status: response.status, contentType: response.headers.get("content-type") ?? "", head: "" };
+    answers.push(answer);
+    if (response.body === null) return response;
+    const decoder = new TextDecoder();
+    const peek = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (answer.head.length < PEEK_BYTES) answer.head += decoder.decode(chunk.subarray(0, PEEK_BYTES - answer.head.length), { stream: true });
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(peek), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** The v2 SDK's answer to the probe that was neither modern nor a clean 2025 signal (a 5xx, HTML, a dropped probe). */
+const probeFailed = (e: unknown) => e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed && !(e instanceof SdkHttpError && (e.status === 401 || e.status === 403));
+
+/** A 4xx to the 2025 handshake's POST: the server may be of the older HTTP+SSE transport. */
+const handshakeStatus = (e: unknown): number | null => (e instanceof SdkHttpError && typeof e.status === "number" && e.status >= 400 && e.status <= 499 ? e.status : null);
+
+/**
+ * Connects to an app in the newest era both speak: `server/discover` first (2026-07-28, no
+ * session), else MCP `initialize` over Streamable HTTP (2025); a probe answered with neither
+ * era's signal (a 5xx, a page of HTML) is followed by `initialize` all the same; on a 4xx to
+ * that POST, the older HTTP+SSE (an older server offers an event stream at GET). When that
+ * fails too, `NoTransport` with every answer.
  */
 export async function connectWithFallback(to: ConnectTo): Promise<Client> {
   const url = new URL(to.url);
   const requestInit: RequestInit = { headers: to.headers ?? {} };
-  const open = async (transport: Transport) => {
-    const client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
+  const answers: EraAnswer[] = [];
+  const fetch = watchingEra(to.fetch, answers);
+  const open = async (transport: Transport, negotiate: "auto" | "legacy") => {
+    const client = new Client(CLIENT_INFO, { ...CLIENT_OPTIONS, versionNegotiation: { mode: negotiate } });
     client.onerror = to.onClientError;
     const wrapped = to.wrap?.(transport) ?? transport;
     to.opened(client, wrapped);
     await client.connect(wrapped, { timeout: to.timeoutMs + 1000 });
     return client;
   };
-  let status: number;
+  const streamable = () => new StreamableHTTPClientTransport(url, { ...to.transportOptions, fetch, requestInit, reconnectionOptions: NO_RETRY });
+  let status: number | null;
   try {
-    return await open(new StreamableHTTPClientTransport(url, { fetch: to.fetch, requestInit, reconnectionOptions: NO_RETRY }));
-  } catch (e) {
-    if (to.stopped() || !(e instanceof StreamableHTTPError) || e.code === undefined || e.code < 400 || e.code > 499) throw e;
-    status = e.code;
-  }
-  try {
-    return await open(new SSEClientTransport(url, { fetch: to.fetch, requestInit }));
+    return await open(streamable(), "auto");
   } catch (e) {
     if (to.stopped()) throw e;
-    throw new NoTransport(status, e);
+    status = handshakeStatus(e);
+    if (status === null && !probeFailed(e)) throw e;
   }
+  if (status === null) {
+    try {
+      return await open(streamable(), "legacy");
+    } catch (e) {
+      if (to.stopped()) throw e;
+      status = handshakeStatus(e);
+      if (status === null) throw e;
+    }
+  }
+  try {
+    return await open(new SSEClientTransport(url, { fetch: to.fetch, requestInit }), "legacy");
+  } catch (e) {
+    if (to.stopped()) throw e;
+    throw new NoTransport(status, e, answers);
+  }
+}
+
+/** The revision the client agreed with the app, or null when it never connected. */
+export function negotiatedRevision(client: Client | null): string | null {
+  return client?.getNegotiatedProtocolVersion() ?? null;
 }
 
 /**
  * Ends the MCP session `transport` holds (DELETE with its id), bounded by TERMINATE_TIMEOUT_MS;
- * null when there is none to end (the older transport, or no session id).
+ * null when there is none to end (the older transport, the 2026-07-28 era, or no session id).
  */
 export function terminateSession(fetch: FetchLike, url: string, headers: Record<string, string> | undefined, transport: Transport | null): Promise<void> | null {
   if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined) return null;
