@@ -124,7 +124,7 @@ describe("the built theorem-check against live apps on 127.0.0.1", () => {
     const table = await cli(args, { allowHosts: "127.0.0.1" });
     expect(table.stderr).toBe("");
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^Attendance — short name attendance_2 — available$/m);
+    expect(table.stdout).toMatch(/^Attendance — short name attendance_2 \(MCP 2025-11-25\) — available$/m);
     expect(table.stdout).toMatch(/^Timings: connected in \d+ ms of 3 s, listed in \d+ ms of 8 s\.$/m);
     expect(table.stdout).toMatch(/^attendance_2_list_shifts +List shifts +runs freely, runs together$/m);
 
@@ -152,7 +152,7 @@ describe("the built theorem-check against live apps on 127.0.0.1", () => {
     const { code, stdout, stderr } = await cli(["--url", big.url, "--name", "Big"], { allowHosts: "127.0.0.1" });
     expect(stderr).toBe("");
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^Big — short name big — UNAVAILABLE \(listing-too-large\)$/m);
+    expect(stdout).toMatch(/^Big — short name big \(MCP 2025-\d\d-\d\d\) — UNAVAILABLE \(listing-too-large\)$/m);
     expect(stdout).toMatch(/^ {2}Big is unavailable: its tools come to more than 2\d\d,\d{3} characters, over the limit of 250,000/m);
   });
 

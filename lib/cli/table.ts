@@ -1,5 +1,6 @@
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { formatCount, largestNamed } from "@/lib/engine/listing-size";
+import { cacheWords } from "@/lib/protocol-words";
 import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
 
 export const POLICY_WORDS: Record<Policy, string> = {
@@ -81,10 +82,13 @@ function toolRow(tool: ToolCheck, available: boolean): string[] {
 export function appReport(app: AppCheck): string[] {
   const lines: string[] = [];
   const status = app.status === "available" ? "available" : `UNAVAILABLE (${app.unavailable?.code ?? "unknown"})`;
-  lines.push(`${printable(app.name)} — short name ${app.shortName} — ${status}`);
+  const revision = app.protocol === null ? "" : ` (MCP ${printable(app.protocol)})`;
+  lines.push(`${printable(app.name)} — short name ${app.shortName}${revision} — ${status}`);
   if (app.unavailable !== null) lines.push(`  ${printable(app.unavailable.message)}`);
   for (const note of app.notes) lines.push(`  ${printable(note.message)}`);
-  lines.push(sizeLine(app), timingsLine(app.timings), "");
+  lines.push(sizeLine(app), timingsLine(app.timings));
+  if (app.listing.cache !== null) lines.push(`Cache: ${cacheWords(app.listing.cache)}.`);
+  lines.push("");
   if (app.tools.length === 0) {
     lines.push("It lists no tools.");
     return lines;

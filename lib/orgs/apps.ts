@@ -183,6 +183,8 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by:
     connectedAt: Date.now(),
     // Read now, so next due one interval from now (lib/orgs/schedule.ts); null when the schedule is off.
     nextCheckAt: recheckInterval() > 0 ? Date.now() + recheckInterval() : null,
+    nextCheckWhy: null,
+    failedReads: 0,
   };
   const reads = await readRows(ctx, [draft]);
   // The app and its first read are stored together, or neither is.

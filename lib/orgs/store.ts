@@ -182,6 +182,12 @@ export function parseUnavailable(text: string | null): Unavailable | null {
   return found.success ? found.data : null;
 }
 
+/** The revision and cache hint a read stored (SPEC §18). */
+export function protocolOf(read: ReadRow): Pick<AppListing, "protocol" | "cache"> {
+  const cache = read.cacheTtlMs === null ? null : { ttlMs: read.cacheTtlMs, scope: read.cacheScope === "public" ? ("public" as const) : ("private" as const) };
+  return { protocol: read.protocol, cache };
+}
+
 /** The result a check stored before snapshots, when it is one. */
 export function legacyResult(row: ReadRow): AppCheck | null {
   if (row.result === null) return null;
@@ -197,7 +203,7 @@ export function legacyResult(row: ReadRow): AppCheck | null {
 export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined): Promise<AppListing> {
   if (read === undefined) return { name: app.name, entries: [] };
   const timings = read.connectMs === null ? null : { connectMs: read.connectMs, listMs: read.listMs };
-  const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }) };
+  const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), ...protocolOf(read) };
   if (read.snapshot !== null) return { ...base, entries: await snapshotEntries(db, read.snapshot) };
   const legacy = legacyResult(read);
   const entries = (legacy?.tools ?? []).map((tool) => {
@@ -242,6 +248,9 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
           listMs: wholeMs(listing.timings?.listMs),
           stopped: listing.stopped === true,
           charsRead: listing.charsRead ?? null,
+          protocol: listing.protocol ?? null,
+          cacheTtlMs: listing.cache?.ttlMs ?? null,
+          cacheScope: listing.cache?.scope ?? null,
           result: null,
         });
       const kept = tx.select({ id: checkResults.id }).from(checkResults).where(eq(checkResults.app, read.app)).orderBy(...newestFirstIn(tx)).limit(HISTORY_PER_APP);
