@@ -35,6 +35,8 @@ describe("left-out badges", () => {
     invalid: ["Left out: not a tool", "red", "left-out"],
     // Not wrong, only waiting: a leader's approval brings it in.
     "awaiting-review": ["Waiting for review", "amber", "review"],
+    // Meant for the app's own view: nothing is wrong.
+    "app-only": ["App's own view", "slate", "app-only"],
   };
 
   it.each(leftOutCode.options.map((c) => [c]))("%s is labelled and toned, with the engine's message as help", (code: LeftOutCode) => {

@@ -32,6 +32,8 @@ export function leftOutBadge(leftOut: LeftOut): BadgeSpec {
       return { label: "Left out: not a tool", tone: "red", help: leftOut.message, topic: "left-out" };
     case "awaiting-review":
       return { label: "Waiting for review", tone: "amber", help: leftOut.message, topic: "review" };
+    case "app-only":
+      return { label: "App's own view", tone: "slate", help: leftOut.message, topic: "app-only" };
     default: {
       const exhaustive: never = leftOut.code;
       return exhaustive;

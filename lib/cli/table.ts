@@ -19,6 +19,8 @@ export function leftOutWords(code: LeftOutCode): string {
       return "not a tool";
     case "awaiting-review":
       return "awaiting review";
+    case "app-only":
+      return "app's own view";
     default: {
       const exhaustive: never = code;
       return exhaustive;
@@ -71,7 +73,7 @@ export function sizeLine(app: AppCheck): string {
 }
 
 function toolRow(tool: ToolCheck, available: boolean): string[] {
-  const whole = tool.wholeName ?? `(entry ${tool.index + 1})`;
+  const whole = tool.wholeName ?? (tool.leftOut?.code === "app-only" && tool.name !== null ? `(${printable(tool.name)})` : `(entry ${tool.index + 1})`);
   const title = clip(printable(tool.title), 40);
   if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code)];
   const badges = `${POLICY_WORDS[tool.policy]}, ${tool.runsTogether ? "runs together" : "runs alone"}`;
@@ -98,7 +100,7 @@ export function appReport(app: AppCheck): string[] {
   const leftOut = app.tools.filter((t) => t.leftOut !== null);
   if (leftOut.length > 0) {
     lines.push("", "Left out:");
-    for (const t of leftOut) lines.push(`  ${t.wholeName ?? `entry ${t.index + 1}`}: ${printable(t.leftOut!.message.replace(/^Left out: /, ""))}`);
+    for (const t of leftOut) lines.push(`  ${t.wholeName ?? (t.name !== null && t.leftOut?.code === "app-only" ? printable(t.name) : `entry ${t.index + 1}`)}: ${printable(t.leftOut!.message.replace(/^Left out: /, ""))}`);
   }
   const noted = app.tools.filter((t) => t.notes.length > 0);
   if (noted.length > 0) {

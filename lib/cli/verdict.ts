@@ -59,13 +59,14 @@ export function verdict(result: CheckResult, reached: readonly boolean[], strict
   const app = result.apps[result.apps.length - 1];
   if (app === undefined) return { code: EXIT.usage, reason: "No app was given." };
   if (app.status === "unavailable") return { code: EXIT.fails, reason: app.unavailable?.message ?? `${app.name} is unavailable.` };
-  const leftOut = app.tools.filter((t) => !t.included).length;
+  // A tool for the app's own view is meant to reach no assistant: no failure (SPEC §18).
+  const leftOut = app.tools.filter((t) => !t.included && t.leftOut?.code !== "app-only").length;
   if (leftOut > 0) {
     return { code: EXIT.fails, reason: `${plural(leftOut, "tool", "tools")} of ${app.tools.length.toLocaleString("en-US")} ${leftOut === 1 ? "is" : "are"} left out of ${app.name}.` };
   }
   const warnings = warningCount(app);
   if (strict && warnings > 0) return { code: EXIT.fails, reason: `${app.name} has ${plural(warnings, "warning", "warnings")}, and --strict fails on them.` };
-  const n = app.tools.length;
+  const n = app.tools.filter((t) => t.leftOut?.code !== "app-only").length;
   const all = n === 0 ? "lists no tools" : n === 1 ? "its one tool is included" : `all ${n.toLocaleString("en-US")} of its tools are included`;
   return { code: EXIT.ok, reason: `${app.name} is available and ${all}.` };
 }

@@ -12,6 +12,7 @@ import type {
 } from "@/lib/schemas/check";
 import { isObject } from "@/lib/json-text";
 import { LISTING_CHAR_LIMIT } from "./limits";
+import { appOnlyMessage, isAppOnly } from "./app-only";
 import { approvalCard, cardNotes } from "./approval-card";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
 import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";
@@ -176,6 +177,12 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
     const awaiting = new Set(app.awaitingReview ?? []);
     for (const tool of tools) {
       if (tool.name === null || tool.leftOut !== null) continue;
+      // For the app's own view: listed and counted, but no name, and no notes about a card no one sees.
+      if (isAppOnly(app.entries[tool.index] as Record<string, unknown>)) {
+        tool.leftOut = { code: "app-only", message: appOnlyMessage(tool.name) };
+        tool.notes = [];
+        continue;
+      }
       const named = wholeName(shortName, tool.name);
       tool.wholeName = named.wholeName;
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
