@@ -199,9 +199,9 @@ describe("the bounds of an answer", () => {
 
   it.each([
     ["HTML sent as JSON", "application/json", "<html>oops</html>", /^Junk's answer to the call is not JSON: expected a JSON value but found “<” at byte 1\.$/],
-    ["a result that is not a tool's", "application/json", JSON.stringify(result(2, { content: "all of it" })), /^Junk's answer to the call is not a tool's result: its `content` is not an array\.$/],
+    ["a result that is not a tool's", "application/json", (id: number) => JSON.stringify(result(id, { content: "all of it" })), /^Junk's answer to the call is not a tool's result: its `content` is not an array\.$/],
   ])("refuses %s as an invalid answer", async (_what, type, body, message) => {
-    const app = await zoo(startRawApp(callableApp(TOOL, (res) => void res.writeHead(200, { "content-type": type }).end(body))));
+    const app = await zoo(startRawApp(callableApp(TOOL, (res, id) => void res.writeHead(200, { "content-type": type }).end(typeof body === "string" ? body : body(id)))));
     const answer = answerOf(await tryTool({ name: "Junk", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
     expect(answer.refused?.code).toBe("invalid-answer");
     expect(answer.refused?.message).toMatch(message);

@@ -20,7 +20,7 @@ import {
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
-import { ANY_RESULT, connectWithFallback, TERMINATE_TIMEOUT_MS, terminateSession, within } from "./connect";
+import { connectWithFallback, RawChannel, TERMINATE_TIMEOUT_MS, terminateSession, within } from "./connect";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
 import { GuardError, guardedFetch } from "./guarded-fetch";
 import { MAX_PAGES } from "./read-app";
@@ -241,6 +241,9 @@ class Session {
     else if (this.phase === "call" && /^SSE stream disconnected/.test(e.message)) this.fail(new Dropped(e.message));
   };
 
+  /** Requests answered as the app sent them (lib/mcp/connect.ts), once connected. */
+  private channel: RawChannel | null = null;
+
   async connect(): Promise<void> {
     this.client = await connectWithFallback({
       url: this.target.url,
@@ -255,6 +258,7 @@ class Session {
         this.transport = transport;
       },
     });
+    this.channel = new RawChannel(this.client, this.transport!);
   }
 
   /** The listing's entry named `name` (the first, if two are), reading pages only until it is found; null when none is. */
@@ -264,7 +268,7 @@ class Session {
     let cursor: string | undefined;
     let listed = 0;
     for (let page = 1; ; page++) {
-      const result = await this.client!.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ANY_RESULT, { timeout: this.listTimeout + 1000 });
+      const result = await this.channel!.request("tools/list", cursor === undefined ? {} : { cursor });
       const tools = isObject(result) ? result["tools"] : undefined;
       if (!Array.isArray(tools)) throw new Refusal("invalid-listing", `${this.target.name} is unavailable: page ${page} of its tools/list has no \`tools\` array.`);
       listed += tools.length;
@@ -286,11 +290,7 @@ class Session {
     try {
       return await this.within(
         this.callTimeout,
-        this.client!.request({ method: "tools/call", params: { name: call.tool, arguments: call.arguments } }, ANY_RESULT, {
-          timeout: this.callTimeout + 1000,
-          signal: abort.signal,
-          onprogress: onProgress,
-        }),
+        this.channel!.request("tools/call", { name: call.tool, arguments: call.arguments }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => {} }),
       );
     } catch (e) {
       // Tells the app to stop working on it (notifications/cancelled), then the session ends.

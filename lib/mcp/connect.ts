@@ -1,6 +1,17 @@
 import "server-only";
-import { Client, SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { FetchLike, jsonSchemaValidator, Transport } from "@modelcontextprotocol/client";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  Client,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import type { FetchLike, JSONRPCMessage, jsonSchemaValidator, Transport } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { Deadline, NoTransport, type EraAnswer } from "./read-errors";
 
@@ -132,6 +143,93 @@ export async function connectWithFallback(to: ConnectTo): Promise<Client> {
   } catch (e) {
     if (to.stopped()) throw e;
     throw new NoTransport(status, e, answers);
+  }
+}
+
+/** A result as the app sent it, before the SDK's decoding (in the 2026-07-28 era it checks every tool against its schema). */
+export interface RawOptions {
+  signal?: AbortSignal;
+  /** Told of each `notifications/progress` for this request. */
+  onprogress?: () => void;
+  /** The request's event stream ended without its answer; default: the request fails as a closed connection. */
+  onStreamEnd?: () => void;
+}
+
+/** Far past the client's own ids (a counter from 0), and numbers, as many apps assume ids are. */
+let rawIds = 1e12;
+
+/**
+ * Sends requests over a connected client's transport and takes their answers before the client
+ * does, so that a `tools/list` page is read as listed (one bad entry is that entry's problem, not
+ * the page's) and an `input_required` answer reaches Try as sent. In the 2026-07-28 era each
+ * request carries the `_meta` envelope the client would add; in the 2025 era none is needed.
+ */
+export class RawChannel {
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void; progress?: () => void; token: string }>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly transport: Transport,
+  ) {
+    const inner = transport.onmessage;
+    transport.onmessage = (message: JSONRPCMessage, extra) => {
+      if (this.take(message)) return;
+      inner?.call(transport, message, extra);
+    };
+  }
+
+  private take(message: JSONRPCMessage): boolean {
+    const m = message as { id?: unknown; method?: string; params?: { progressToken?: unknown }; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+    if (m.method === "notifications/progress") {
+      const token = m.params?.progressToken;
+      const waiting = [...this.pending.values()].find((p) => p.token === token);
+      waiting?.progress?.();
+      return waiting !== undefined;
+    }
+    if (typeof m.id !== "number") return false;
+    const waiting = this.pending.get(m.id);
+    if (waiting === undefined) return false;
+    this.pending.delete(m.id);
+    if (m.error !== undefined) waiting.reject(ProtocolError.fromError(m.error.code, m.error.message, m.error.data));
+    else waiting.resolve(m.result);
+    return true;
+  }
+
+  /** The client's `_meta` envelope in the 2026-07-28 era; none in 2025. */
+  private envelope(): Record<string, unknown> {
+    if (this.client.getProtocolEra() !== "modern") return {};
+    return { [PROTOCOL_VERSION_META_KEY]: this.client.getNegotiatedProtocolVersion(), [CLIENT_INFO_META_KEY]: CLIENT_INFO, [CLIENT_CAPABILITIES_META_KEY]: {} };
+  }
+
+  /** The result of `method` as the app sent it; a JSON-RPC error rejects as the SDK's `ProtocolError`. */
+  request(method: string, params: Record<string, unknown>, options: RawOptions = {}): Promise<unknown> {
+    const id = ++rawIds;
+    const token = `theorem-${id}`;
+    const meta = { ...this.envelope(), ...(options.onprogress !== undefined ? { progressToken: token } : {}) };
+    const message = { jsonrpc: "2.0" as const, id, method, params: { ...params, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) } };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, token, ...(options.onprogress !== undefined ? { progress: options.onprogress } : {}) });
+      const drop = (e: unknown) => {
+        if (this.pending.delete(id)) reject(e);
+      };
+      options.signal?.addEventListener(
+        "abort",
+        () => {
+          // 2026-07-28: ending the request's stream is the cancellation; 2025: the app is told.
+          if (this.pending.has(id) && this.client.getProtocolEra() !== "modern") {
+            this.transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: String(options.signal?.reason ?? "cancelled") } }).catch(() => {});
+          }
+          drop(options.signal?.reason);
+        },
+        { once: true },
+      );
+      this.transport
+        .send(message, {
+          ...(options.signal !== undefined ? { requestSignal: options.signal } : {}),
+          onRequestStreamEnd: options.onStreamEnd ?? (() => setTimeout(() => drop(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")), 0)),
+        })
+        .catch(drop);
+    });
   }
 }
 

@@ -12,7 +12,7 @@ import { parseAllowList } from "./address";
 import type { ReadOptions } from "./read-app";
 import { cacheHintOf, MAX_TTL_MS, readLiveApp } from "./read-app";
 import { startHttp } from "@/test/apps/http";
-import { result, sendJson, startRawApp } from "@/test/apps/raw-apps";
+import { DISCOVERED, modern, modernResult, result, sendJson, sleep, startRawApp } from "@/test/apps/raw-apps";
 import { goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
 import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { zooClosedAfterAll } from "@/test/apps/zoo";
@@ -61,6 +61,84 @@ describe("both protocol eras (SPEC §18)", () => {
     expect(listing.protocol).toBe("2025-11-25");
     expect(listing.cache).toBeNull();
     expect(app.seen.slice(0, 2)).toEqual(["POST /mcp server/discover", "POST /mcp initialize"]);
+  });
+});
+
+describe("what server/discover may answer (SPEC §18)", () => {
+  const rpcError = (id: number, code: number, message: string, data?: unknown) => ({ jsonrpc: "2.0", id, error: { code, message, data } });
+
+  it("reads a 2025 server that answers server/discover with a page of HTML, the 2025 way", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: (res) => void res.writeHead(200, { "content-type": "text/html" }).end("<h1>Welcome</h1>"), list: (res, id) => sendJson(res, result(id, { tools: [{ name: "a" }] })) }));
+    const listing = await readLiveApp({ name: "Html", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.protocol).toBe("2025-06-18");
+    expect(app.seen.filter((s) => s.endsWith("initialize"))).toHaveLength(1);
+  });
+
+  it("reads a 2025 server whose answer to server/discover is not JSON at all", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: (res) => void res.writeHead(200, { "content-type": "application/json" }).end("{not json"), list: (res, id) => sendJson(res, result(id, { tools: [{ name: "a" }] })) }));
+    const listing = await readLiveApp({ name: "Garbled", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.protocol).toBe("2025-06-18");
+  });
+
+  it("says what an app offering only revisions we do not speak offered", { timeout: 10_000 }, async () => {
+    const app = await zoo(
+      startRawApp({
+        discover: (res, id) => sendJson(res, result(id, { ...DISCOVERED, supportedVersions: ["2027-03-01"] })),
+        initialize: (res, id) => sendJson(res, rpcError(id, -32022, "Unsupported protocol version", { supported: ["2027-03-01"], requested: "2025-11-25" }), 400),
+      }),
+    );
+    const listing = await readLiveApp({ name: "Future", url: app.url }, LOOPBACK);
+    expect(listing.unavailable?.code).toBe("connect-failed");
+    expect(listing.unavailable?.message).toMatch(/^Future is unavailable: it offers only the MCP revision "2027-03-01", which this dashboard does not speak \(it speaks 2026-07-28, 2025-11-25/);
+  });
+
+  it("says so when a modern-only server offers only a later modern revision at the probe", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: (res, id) => sendJson(res, rpcError(id, -32022, "Unsupported protocol version", { supported: ["2027-03-01"], requested: "2026-07-28" }), 400) }));
+    const listing = await readLiveApp({ name: "Future", url: app.url }, LOOPBACK);
+    expect(listing.unavailable?.message).toMatch(/^Future is unavailable: it offers only the MCP revision "2027-03-01"/);
+  });
+
+  it("a discover answer that lies (claims 2026-07-28, then wants a 2025 session) is its tools/list error, not a crash", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: (res, id) => sendJson(res, result(id, DISCOVERED)), list: (res, id) => sendJson(res, rpcError(id, -32000, "Bad Request: Server not initialized"), 400) }));
+    const listing = await readLiveApp({ name: "Liar", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: "Liar is unavailable: it answered tools/list with an error: Bad Request: Server not initialized (code -32000)." });
+    expect(listing.protocol).toBe("2026-07-28");
+  });
+
+  it("a slow server/discover is the connect deadline, which covers discovery and the fallback together", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: async (res, id) => {
+      await sleep(700);
+      sendJson(res, result(id, DISCOVERED));
+    } }));
+    const started = performance.now();
+    const listing = await readLiveApp({ name: "Slow", url: app.url }, { ...LOOPBACK, connectTimeoutMs: 300 });
+    expect(listing.unavailable).toEqual({ code: "connect-timeout", message: "Slow is unavailable: it did not finish connecting (MCP initialize) within 0.3 s." });
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it("reads the hostile zoo's listings in the 2026-07-28 era too: a repeated cursor", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp(modern({ list: (res, id, page) => sendJson(res, modernResult(id, { tools: [{ name: `t${page}` }], nextCursor: "a" })) })));
+    const listing = await readLiveApp({ name: "Loop", url: app.url }, LOOPBACK);
+    expect(listing.protocol).toBe("2026-07-28");
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: 'Loop is unavailable: page 2 of its tools/list gives the cursor "a" again, so the listing would never end.' });
+  });
+
+  it("takes entries the SDK would reject (no name, a schema that is not one) as listed, in the 2026-07-28 era", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp(modern({ list: (res, id) => sendJson(res, modernResult(id, { tools: [{ name: 5 }, { name: "ok", inputSchema: { type: "nonsense" } }, "text"], ttlMs: -1, cacheScope: "public" })) })));
+    const listing = await readLiveApp({ name: "Odd", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.entries).toHaveLength(3);
+    expect(listing.cache).toEqual({ ttlMs: 0, scope: "public" });
+  });
+
+  it("reads a modern page without resultType as complete, and without ttlMs as valid for no time", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp(modern({ list: (res, id) => sendJson(res, result(id, { tools: [{ name: "a" }] })) })));
+    const listing = await readLiveApp({ name: "Bare", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.entries).toEqual([{ name: "a" }]);
+    expect(listing.cache).toEqual({ ttlMs: 0, scope: "private" });
   });
 });
 

@@ -7,7 +7,7 @@ import { entryChars } from "@/lib/engine/listing-size";
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
-import { ANY_RESULT, connectWithFallback, negotiatedRevision, terminateSession, within } from "./connect";
+import { connectWithFallback, negotiatedRevision, RawChannel, terminateSession, within } from "./connect";
 import type { GuardError } from "./guarded-fetch";
 import { guardedFetch } from "./guarded-fetch";
 import type { ReadBounds, ReadPhase } from "./read-errors";
@@ -132,13 +132,14 @@ function connect(app: LiveApp, session: Session, fetch: FetchLike, tripwire: Tri
  * Reads every page of tools/list into `read`, ending at the page cap, a repeated cursor or
  * a bad page (`BadListing`). True when it stopped past the size bound with pages to come.
  */
-async function listTools(client: Client, read: Progress, bounds: ReadBounds): Promise<boolean> {
+async function listTools(client: Client, transport: Transport, read: Progress, bounds: ReadBounds): Promise<boolean> {
   const modern = client.getProtocolEra() === "modern";
+  const channel = new RawChannel(client, transport);
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (;;) {
     if (read.pages === bounds.maxPages) throw new BadListing({ kind: "too-many-pages" });
-    const result = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ANY_RESULT, { timeout: bounds.listTimeoutMs + 1000 });
+    const result = await channel.request("tools/list", cursor === undefined ? {} : { cursor });
     read.pages++;
     const tools = isObject(result) ? result["tools"] : undefined;
     if (!Array.isArray(tools)) throw new BadListing({ kind: "no-tools-array" });
@@ -196,7 +197,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
   try {
     const client = await tripwire.within(bounds.connectTimeoutMs, connect(app, session, guard.fetch, tripwire, bounds.connectTimeoutMs));
     connected = { connectMs: clock() - start, listStart: clock() };
-    const stopped = await tripwire.within(bounds.listTimeoutMs, listTools(client, read, bounds));
+    const stopped = await tripwire.within(bounds.listTimeoutMs, listTools(client, session.transport!, read, bounds));
     return { name: app.name, entries: read.entries, unavailable: null, timings: timings(), stopped, charsRead: read.chars, protocol: negotiatedRevision(client), cache: read.cache };
   } catch (e) {
     const cut = tripwire.guardStop?.scanned;
