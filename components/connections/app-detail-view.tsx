@@ -12,7 +12,7 @@ import { AppTrends } from "@/components/connections/app-trends";
 import { ReviewPanel } from "@/components/connections/review";
 import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
-import { formatWhen, nextCheckText } from "@/components/connections/format";
+import { formatWhen, nextCheckText, nextCheckWhyText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { SignInControls } from "@/components/connections/sign-in-controls";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
@@ -89,6 +89,7 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
               <dt className="text-slate-600">Next check</dt>
               <dd>
                 <NextCheck at={stored.nextCheckAt} />
+                {stored.nextCheckAt !== null && nextCheckWhyText(stored.nextCheckWhy, stored.failedReads)}
               </dd>
             </dl>
           </div>

@@ -110,6 +110,8 @@ async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promis
       header: row.headerName === null ? null : { name: row.headerName, set: row.headerValue !== null && row.headerValue !== "" },
       connectedAt: new Date(row.connectedAt).toISOString(),
       nextCheckAt: row.nextCheckAt === null ? null : new Date(row.nextCheckAt).toISOString(),
+      nextCheckWhy: row.nextCheckWhy === "app-asked" || row.nextCheckWhy === "back-off" || row.nextCheckWhy === "interval" ? row.nextCheckWhy : null,
+      failedReads: row.failedReads,
       lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[i]! },
       signIn: signIn === undefined ? null : { state: signIn.state, issuer: signIn.issuer, connectedAt: iso(signIn.connectedAt), expiresAt: iso(signIn.expiresAt) },
     };

@@ -58,7 +58,7 @@ const wholeMs = (ms: number | null | undefined): number | null => (ms === undefi
  * Reads of one app newest first: by time, then (two reads in one millisecond) the one stored
  * last: SQLite's rowid, or on PostgreSQL the id (read ids are random: ties there are arbitrary).
  */
-function newestFirstIn(db: Conn, alias?: string) {
+export function newestFirstIn(db: Conn, alias?: string) {
   const column = (name: string) => (alias === undefined ? sql`${checkResults}.${sql.identifier(name)}` : sql`${sql.identifier(alias)}.${sql.identifier(name)}`);
   return [sql`${column("checked_at")} DESC`, sql`${column(isPostgres(db) ? "id" : "rowid")} DESC`] as const;
 }
