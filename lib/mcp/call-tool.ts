@@ -11,6 +11,7 @@ import {
   argumentIssuesMessage,
   CALL_TIMEOUT_MS,
   CONTENT_LIMIT,
+  MAX_INPUT_ROUNDS,
   type ArgumentIssue,
   type ToolToTry,
   type TryAnswer,
@@ -46,6 +47,10 @@ export interface TryTarget {
 export interface TryCall {
   tool: string;
   arguments: Record<string, unknown>;
+  /** A call continued after the tool asked (2026-07-28): the answers, the app's state, and the round answered. */
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  round?: number;
 }
 
 export interface TryOptions {
@@ -290,7 +295,7 @@ class Session {
     try {
       return await this.within(
         this.callTimeout,
-        this.channel!.request("tools/call", { name: call.tool, arguments: call.arguments }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => {} }),
+        this.channel!.request("tools/call", { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => {} }),
       );
     } catch (e) {
       // Tells the app to stop working on it (notifications/cancelled), then the session ends.
@@ -481,6 +486,11 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
       return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()) };
     }
     const ms = session.clock() - started;
+    if (isObject(result) && result["resultType"] === "input_required") {
+      const asked = inputRequired(target.name, call, result);
+      if ("refused" in asked) return { kind: "answer", answer: refusedAnswer(call.tool, asked.refused, measured()) };
+      return { kind: "answer", answer: { outcome: "input-required", ...measured(), content: [], isError: false, tool: call.tool, ...asked } };
+    }
     if (!isObject(result) || (result["content"] !== undefined && !Array.isArray(result["content"]))) {
       const why = !isObject(result) ? "its result is not an object" : "its `content` is not an array";
       return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-answer", message: `${target.name}'s answer to the call is not a tool's result: ${why}.` }, measured()) };
@@ -502,6 +512,37 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
       },
     };
   });
+}
+
+/**
+ * A tool's questions (2026-07-28's `input_required`), as Try shows them: each request an
+ * `elicitation/create` in form mode whose `requestedSchema` is an object; at most 5 rounds.
+ */
+export function inputRequired(
+  app: string,
+  call: TryCall,
+  result: Record<string, unknown>,
+): { requests: Record<string, unknown>; round: number; requestState?: string } | { refused: { code: TryRefusalCode; message: string } } {
+  const round = (call.round ?? 0) + 1;
+  if (round > MAX_INPUT_ROUNDS) {
+    return { refused: { code: "too-many-rounds", message: `${app} asked for more input after ${MAX_INPUT_ROUNDS} rounds of questions, so Try stopped: a tool should finish in fewer.` } };
+  }
+  const requests = result["inputRequests"];
+  if (!isObject(requests) || Object.keys(requests).length === 0) return { refused: { code: "invalid-answer", message: `${app} asked for input but sent no \`inputRequests\`.` } };
+  for (const [key, request] of Object.entries(requests)) {
+    const what = JSON.stringify(clip(key, 60));
+    if (!isObject(request) || request["method"] !== "elicitation/create") {
+      const method = isObject(request) && typeof request["method"] === "string" ? clip(request["method"], 60) : "something that is not a request";
+      return { refused: { code: "invalid-answer", message: `${app} asked for ${method} (request ${what}), which Try does not answer: only questions to the person (elicitation) are shown.` } };
+    }
+    const params = request["params"];
+    if (!isObject(params) || (params["mode"] !== undefined && params["mode"] !== "form") || !isObject(params["requestedSchema"]) || params["requestedSchema"]["type"] !== "object") {
+      return { refused: { code: "invalid-answer", message: `${app} asked a question (request ${what}) whose form is not a schema of an object, so Try cannot show it.` } };
+    }
+  }
+  const state = result["requestState"];
+  if (state !== undefined && (typeof state !== "string" || state.length > 64 * 1024)) return { refused: { code: "invalid-answer", message: `${app} sent a \`requestState\` that is not a string of at most 65,536 characters.` } };
+  return { requests, round, ...(typeof state === "string" ? { requestState: state } : {}) };
 }
 
 // ---- What is shown of an answer ----

@@ -198,7 +198,8 @@ export class RawChannel {
   /** The client's `_meta` envelope in the 2026-07-28 era; none in 2025. */
   private envelope(): Record<string, unknown> {
     if (this.client.getProtocolEra() !== "modern") return {};
-    return { [PROTOCOL_VERSION_META_KEY]: this.client.getNegotiatedProtocolVersion(), [CLIENT_INFO_META_KEY]: CLIENT_INFO, [CLIENT_CAPABILITIES_META_KEY]: {} };
+    // Questions to the person come back as forms (Try shows them: SPEC §18); 2025 apps get none.
+    return { [PROTOCOL_VERSION_META_KEY]: this.client.getNegotiatedProtocolVersion(), [CLIENT_INFO_META_KEY]: CLIENT_INFO, [CLIENT_CAPABILITIES_META_KEY]: { elicitation: { form: {} } } };
   }
 
   /** The result of `method` as the app sent it; a JSON-RPC error rejects as the SDK's `ProtocolError`. */
