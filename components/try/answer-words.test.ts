@@ -47,7 +47,8 @@ describe("answer words", () => {
     expect(outcomeOf(answer())).toBe("answered");
     expect(outcomeOf(answer({ isError: true }))).toBe("tool-error");
     expect(outcomeOf(answer({ outcome: "refused", refused: { code: "call-timeout", message: "…" } }))).toBe("refused");
-    expect(Object.keys(OUTCOMES)).toEqual(["answered", "tool-error", "refused"]);
+    expect(outcomeOf(answer({ outcome: "input-required", round: 1, requests: {} }))).toBe("input-required");
+    expect(Object.keys(OUTCOMES)).toEqual(["answered", "tool-error", "refused", "input-required"]);
   });
 
   it("gives the figures against their bounds, marking the one a refusal passed", () => {
