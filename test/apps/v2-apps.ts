@@ -48,7 +48,7 @@ export function calendarServer(options: V2Options = {}): McpServer {
 }
 
 /** Serves `make` through `createMcpHandler` on 127.0.0.1 and a free port, path `/mcp`. */
-export async function startV2App(make: () => McpServer, era: Era = "default"): Promise<ZooApp> {
+export async function startV2App(make: () => McpServer, era: Era = "default", host = "127.0.0.1"): Promise<ZooApp> {
   const handler = createMcpHandler(() => make(), era === "strict" ? { legacy: "reject" } : {});
   const node = toNodeHandler(handler);
   const seen: string[] = [];
@@ -71,10 +71,10 @@ export async function startV2App(make: () => McpServer, era: Era = "default"): P
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port, address, family } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://${family === "IPv6" ? `[${address}]` : address}:${port}/mcp`,
     port,
     seen,
     close: async () => {
