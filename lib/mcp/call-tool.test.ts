@@ -268,3 +268,33 @@ describe("trying a tool of a 2026-07-28 app (SPEC §18)", () => {
     expect(answer.refused).toEqual({ code: "invalid-answer", message });
   });
 });
+
+describe("an event stream closed early (SEP-1699, the conformance suite's sse-retry)", () => {
+  it("reconnects with GET after the app's retry, with Last-Event-ID, and takes the answer from there", async () => {
+    let callId: number | null = null;
+    let closedAt = 0;
+    const resumed: { afterMs: number; lastEventId: string | undefined }[] = [];
+    const app = await zoo(
+      startRawApp({
+        http: (req, res) => {
+          if (req.method !== "GET" || callId === null) return;
+          resumed.push({ afterMs: Date.now() - closedAt, lastEventId: req.headers["last-event-id"] as string | undefined });
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          res.end(`id: 2\n${sseEvent(result(callId, { content: [{ type: "text", text: "resumed" }] }))}`);
+        },
+        list: (res, id) => sendJson(res, result(id, { tools: TOOL })),
+        call: (res, id) => {
+          callId = id;
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          // A priming event (an id, no data) and the wait before reconnecting; then the stream closes.
+          res.end("id: 1\nretry: 300\ndata: \n\n");
+          closedAt = Date.now();
+        },
+      }),
+    );
+    const answer = answerOf(await tryTool({ name: "Resumer", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "resumed" }] });
+    expect(resumed.filter((r) => r.lastEventId === "1")).toHaveLength(1);
+    expect(resumed.find((r) => r.lastEventId === "1")!.afterMs).toBeGreaterThanOrEqual(250);
+  });
+});

@@ -77,8 +77,8 @@ export type TryResult =
 export type DescribeResult = { kind: "tool"; tool: ToolToTry } | { kind: "refused"; refused: { code: TryRefusalCode; message: string } };
 
 const CLOSED = new Error("The try of this tool is over.");
-/** After an event stream ends, how long the SDK has to hand over the answer it carried. */
-const END_GRACE_MS = 500;
+/** A call's event stream closed early is resumed at most this often (SEP-1699), within the call's deadline. */
+const RESUMES = 3;
 const MiB = 1024 * 1024;
 
 type Phase = "connect" | "list" | "call";
@@ -123,7 +123,6 @@ class Session {
   phase: Phase = "connect";
   private breakOff: (e: unknown) => void = () => {};
   private broken: Promise<never>;
-  private endTimer: NodeJS.Timeout | undefined;
   /** The call's answer as it streams. */
   readonly answer = { bytes: 0, events: 0, largestEventBytes: 0, reducer: null as JsonReducer | null };
   readonly connectTimeout: number;
@@ -206,10 +205,8 @@ class Session {
           } catch (e) {
             return done(stopWith(e as Error));
           }
-        } else {
-          // The stream is over: if the SDK has not handed over the answer by now, there is none.
-          this.endTimer = setTimeout(() => this.fail(new StreamEnded()), END_GRACE_MS);
         }
+        // An event stream that ends without the answer is told by the transport (onStreamEnd), once it will not resume.
         done();
       },
       destroy: (error, done) => {
@@ -257,6 +254,7 @@ class Session {
       timeoutMs: this.connectTimeout,
       onClientError: this.onClientError,
       stopped: () => this.failure !== null,
+      resumeStreams: RESUMES,
       wrap: (transport) => this.tracked(transport),
       opened: (client, transport) => {
         this.client = client;
@@ -295,7 +293,7 @@ class Session {
     try {
       return await this.within(
         this.callTimeout,
-        this.channel!.request("tools/call", { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => {} }),
+        this.channel!.request("tools/call", { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => this.fail(new StreamEnded()) }),
       );
     } catch (e) {
       // Tells the app to stop working on it (notifications/cancelled), then the session ends.
@@ -386,7 +384,6 @@ class Session {
 
   async close(): Promise<void> {
     this.finished = true;
-    clearTimeout(this.endTimer);
     if (this.sending.size > 0) await Promise.race([Promise.all(this.sending), new Promise((r) => setTimeout(r, TERMINATE_TIMEOUT_MS / 2))]);
     await this.client?.close().catch(() => {});
     const release = () => {

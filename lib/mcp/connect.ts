@@ -59,8 +59,11 @@ export interface ConnectTo {
   stopped(): boolean;
   /** Wraps a transport before the client uses it. */
   wrap?: (transport: Transport) => Transport;
-  /** Options for the Streamable HTTP transport beyond the guard's (OAuth's provider, step-up). */
-  transportOptions?: Partial<ConstructorParameters<typeof StreamableHTTPClientTransport>[1]>;
+  /**
+   * A call's event stream closed after a priming event may be resumed (SEP-1699: GET with
+   * `Last-Event-ID` after the app's `retry:`), at most this many times; a read never resumes.
+   */
+  resumeStreams?: number;
 }
 
 /** The JSON-RPC method of a request body, when it is one of those whose answers say which era a server speaks. */
@@ -120,7 +123,8 @@ export async function connectWithFallback(to: ConnectTo): Promise<Client> {
     await client.connect(wrapped, { timeout: to.timeoutMs + 1000 });
     return client;
   };
-  const streamable = () => new StreamableHTTPClientTransport(url, { ...to.transportOptions, fetch, requestInit, reconnectionOptions: NO_RETRY });
+  const reconnectionOptions = to.resumeStreams === undefined ? NO_RETRY : { ...NO_RETRY, maxRetries: to.resumeStreams };
+  const streamable = () => new StreamableHTTPClientTransport(url, { fetch, requestInit, reconnectionOptions });
   let status: number | null;
   try {
     return await open(streamable(), "auto");
@@ -227,7 +231,13 @@ export class RawChannel {
       this.transport
         .send(message, {
           ...(options.signal !== undefined ? { requestSignal: options.signal } : {}),
-          onRequestStreamEnd: options.onStreamEnd ?? (() => setTimeout(() => drop(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")), 0)),
+          // Also told when the stream ends after its answer (then nothing is waiting), and not while it reconnects.
+          onRequestStreamEnd: () =>
+            setTimeout(() => {
+              if (!this.pending.has(id)) return;
+              if (options.onStreamEnd !== undefined) options.onStreamEnd();
+              else drop(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"));
+            }, 0),
         })
         .catch(drop);
     });
