@@ -9,6 +9,7 @@ import { summaryOf } from "@/lib/schemas/summary";
 import { CodeText } from "@/components/code-text";
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { formatSeconds } from "@/components/connections/format";
+import { protocolWords } from "@/lib/protocol-words";
 
 /** The counts in one line; an unavailable app's tools reach no one, so they are not split by policy. */
 export function countsText(app: Pick<AppSummary, "status" | "counts">): string {
@@ -48,6 +49,13 @@ export function TimingsLine({ timings }: { timings: Timings }) {
   );
 }
 
+/** The MCP revision agreed with the app and how long its list stays valid (SPEC §18); nothing for an inline listing. */
+export function ProtocolLine({ app }: { app: Pick<AppCheck, "protocol" | "listing"> }) {
+  const words = protocolWords(app);
+  if (words === null) return null;
+  return <p className="text-sm text-slate-700">MCP {words}.</p>;
+}
+
 /**
  * The check's findings below its heading: the leader's reason first, then notes, counts,
  * timings, size and tools; `linked` keeps the tools table's view in the page's address.
@@ -77,6 +85,7 @@ export function AppCheckBody({ app, linked = false, keep }: { app: AppCheck; lin
             </p>
           )}
           {app.timings !== null && <TimingsLine timings={app.timings} />}
+          <ProtocolLine app={app} />
           <SizeMeter listing={app.listing} />
           {linked ? <LinkedToolsTable app={app} {...(keep ? { keep } : {})} /> : <ToolsTable app={app} />}
         </>

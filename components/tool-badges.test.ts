@@ -37,6 +37,8 @@ describe("left-out badges", () => {
     "awaiting-review": ["Waiting for review", "amber", "review"],
     // A leader's say (SPEC §19): never reaches the assistant.
     blocked: ["Blocked", "red", "leader-settings"],
+    // Meant for the app's own view: nothing is wrong.
+    "app-only": ["App's own view", "slate", "app-only"],
   };
 
   it.each(leftOutCode.options.map((c) => [c]))("%s is labelled and toned, with the engine's message as help", (code: LeftOutCode) => {

@@ -34,6 +34,8 @@ export function leftOutBadge(leftOut: LeftOut): BadgeSpec {
       return { label: "Waiting for review", tone: "amber", help: leftOut.message, topic: "review" };
     case "blocked":
       return { label: "Blocked", tone: "red", help: leftOut.message, topic: "leader-settings" };
+    case "app-only":
+      return { label: "App's own view", tone: "slate", help: leftOut.message, topic: "app-only" };
     default: {
       const exhaustive: never = leftOut.code;
       return exhaustive;

@@ -26,9 +26,9 @@ test("a favicon, and a branded page for an address that does not exist", async (
 
 test("no page shows a backtick: code is shown as code", async ({ page }) => {
   await page.goto(connectionsPath);
-  await expect(page.getByTestId("org-summary")).toContainText(/of 5 apps available/);
+  await expect(page.getByTestId("org-summary")).toContainText(/of 6 apps available/);
   expect(await page.locator("main").innerText()).not.toContain("`");
-  for (const name of ["Calendar", "Memory", "Slow Reports", "Product Catalogue"]) {
+  for (const name of ["Calendar", "Memory", "Slow Reports", "Product Catalogue", "Planner"]) {
     await openDemoApp(page, name);
     expect(await page.locator("main").innerText(), name).not.toContain("`");
   }

@@ -1,8 +1,11 @@
 /**
  * Benchmark of live checks (`npm run bench:live`), all on loopback apps this script starts:
- *  1. one app of 1,000 tools (10 pages): `POST /api/check` (the route handler, called with a
- *     Request), and the live reader alone, against the bare SDK client (connect and every
- *     tools/list page), medians of several runs; goal: ratio ≤ 1.1.
+ *  1. one app of 1,000 tools (10 pages), in each protocol era (a 2025 app, and one of the
+ *     2026-07-28 revision only): `POST /api/check` (the route handler, called with a Request),
+ *     and the live reader alone, against the bare v2 SDK client (`versionNegotiation: auto`,
+ *     connect and every tools/list page), medians of several runs; goal: ratio ≤ 1.1. Then the
+ *     reader's connect time on the modern-only app against the 2025 one (discovery should cost
+ *     no more than one round trip).
  *  2. 50 apps that each answer after a delay (as remote apps do) checked at once, against the
  *     slowest of them alone; goal: ratio ≤ 1.2.
  */
@@ -15,8 +18,7 @@ import { register } from "node:module";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 // Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
 register(
@@ -50,7 +52,7 @@ const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL(
   stdio: ["pipe", "pipe", "inherit"],
 });
 const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
-const urls = JSON.parse(line) as { big: string; slow: string[] };
+const urls = JSON.parse(line) as { big: string; bigModern: string; slow: string[] };
 const REPS = 11;
 const WARMUP = 3;
 
@@ -80,48 +82,65 @@ async function compare(cases: (() => Promise<void>)[]): Promise<{ wall: number; 
 
 const row = (label: string, t: { wall: number; cpu: number }) => console.log(`  ${label.padEnd(46)} ${ms(t.wall).padStart(10)} wall ${ms(t.cpu).padStart(10)} CPU`);
 
-// ---- 1. The route against the bare SDK client, on one app of 1,000 tools ----
+// ---- 1. The route against the bare SDK client, on one app of 1,000 tools, in each era ----
 
-async function throughRoute() {
-  const response = await POST(
-    new Request("http://localhost/api/check", {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: account.cookie },
-      body: JSON.stringify({ apps: [{ name: "Bench", url: urls.big }] }),
-    }),
-  );
-  const body = (await response.json()) as { apps: { status: string; tools: unknown[] }[] };
-  if (body.apps[0]?.status !== "available" || body.apps[0].tools.length !== TOOLS) throw new Error(`route check failed: ${JSON.stringify(body).slice(0, 300)}`);
+function throughRoute(url: string) {
+  return async () => {
+    const response = await POST(
+      new Request("http://localhost/api/check", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: account.cookie },
+        body: JSON.stringify({ apps: [{ name: "Bench", url }] }),
+      }),
+    );
+    const body = (await response.json()) as { apps: { status: string; tools: unknown[] }[] };
+    if (body.apps[0]?.status !== "available" || body.apps[0].tools.length !== TOOLS) throw new Error(`route check failed: ${JSON.stringify(body).slice(0, 300)}`);
+  };
 }
 
-async function bareSdk() {
-  const client = new Client({ name: "bench", version: "1" });
-  const transport = new StreamableHTTPClientTransport(new URL(urls.big));
-  await client.connect(transport);
-  let count = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    count += page.tools.length;
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  await transport.terminateSession();
-  await client.close();
-  if (count !== TOOLS) throw new Error(`bare client read ${count} tools`);
+function bareSdk(url: string) {
+  return async () => {
+    const client = new Client({ name: "bench", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await client.connect(transport);
+    let count = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      count += page.tools.length;
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    await transport.terminateSession();
+    await client.close();
+    if (count !== TOOLS) throw new Error(`bare client read ${count} tools`);
+  };
 }
 
-async function readerAlone() {
-  const listing = await readLiveApp({ name: "Bench", url: urls.big });
-  if (listing.unavailable !== null || listing.entries.length !== TOOLS) throw new Error(`reader failed: ${listing.unavailable?.message}`);
+const connectTimes: Record<string, number[]> = {};
+function readerAlone(url: string) {
+  return async () => {
+    const listing = await readLiveApp({ name: "Bench", url });
+    if (listing.unavailable !== null || listing.entries.length !== TOOLS) throw new Error(`reader failed: ${listing.unavailable?.message}`);
+    (connectTimes[url] ??= []).push(listing.timings!.connectMs);
+  };
 }
 
-const [route, reader, bare] = (await compare([throughRoute, readerAlone, bareSdk])) as [Time, Time, Time];
-console.log(`One app of 1,000 tools in ${TOOLS / PAGE} pages, median of ${REPS}:`);
-row("POST /api/check (live read + engine + JSON)", route);
-row("the live reader alone (lib/mcp)", reader);
-row("bare SDK client (connect + all pages)", bare);
-console.log(`  route / bare: ${(route.wall / bare.wall).toFixed(2)} wall, ${(route.cpu / bare.cpu).toFixed(2)} CPU (goal ≤ 1.10)`);
-console.log(`  reader / bare: ${(reader.wall / bare.wall).toFixed(2)} wall, ${(reader.cpu / bare.cpu).toFixed(2)} CPU`);
+for (const [era, url] of [
+  ["2025 (initialize after server/discover)", urls.big],
+  ["2026-07-28 only (server/discover)", urls.bigModern],
+] as const) {
+  const [route, reader, bare] = (await compare([throughRoute(url), readerAlone(url), bareSdk(url)])) as [Time, Time, Time];
+  console.log(`One app of 1,000 tools in ${TOOLS / PAGE} pages, era ${era}, median of ${REPS}:`);
+  row("POST /api/check (live read + engine + JSON)", route);
+  row("the live reader alone (lib/mcp)", reader);
+  row("bare v2 SDK client (connect + all pages)", bare);
+  console.log(`  route / bare: ${(route.wall / bare.wall).toFixed(2)} wall, ${(route.cpu / bare.cpu).toFixed(2)} CPU`);
+  console.log(`  reader / bare: ${(reader.wall / bare.wall).toFixed(2)} wall, ${(reader.cpu / bare.cpu).toFixed(2)} CPU (goal ≤ 1.10)\n`);
+}
+const legacyConnect = median(connectTimes[urls.big]!);
+const modernConnect = median(connectTimes[urls.bigModern]!);
+console.log(`The reader's connect time (median of ${connectTimes[urls.big]!.length} reads each):`);
+console.log(`  2025 app (server/discover, initialize, initialized): ${ms(legacyConnect)}; 2026-07-28 only (server/discover): ${ms(modernConnect)}; ratio ${(modernConnect / legacyConnect).toFixed(2)}`);
 
 // ---- 2. 50 apps at once against the slowest alone ----
 const all = { apps: urls.slow.map((url, i) => ({ name: `App ${i}`, url })) };

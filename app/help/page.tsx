@@ -162,6 +162,14 @@ export default function HelpPage() {
           only high-risk changes wait; the rest reach the assistants as they are read.
         </p>
       </Topic>
+
+      <Topic id="app-only" title="The app's own view">
+        <p>
+          An app may list tools meant only for its own view (the MCP Apps extension: their <code>_meta.ui.visibility</code> leaves out
+          &quot;model&quot;). They are listed and count in the size, but the assistant never sees them: they take no name, no badge and no card, and
+          theorem-check does not fail on them.
+        </p>
+      </Topic>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import { ReviewPanel } from "@/components/connections/review";
 import { AppNewToolsSetting } from "@/components/connections/app-new-tools";
 import { CheckHistory } from "@/components/connections/check-history";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
-import { formatWhen, nextCheckText } from "@/components/connections/format";
+import { formatWhen, nextCheckText, nextCheckWhyText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { SignInControls } from "@/components/connections/sign-in-controls";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
@@ -91,6 +91,7 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
               <dt className="text-slate-600">Next check</dt>
               <dd>
                 <NextCheck at={stored.nextCheckAt} />
+                {stored.nextCheckAt !== null && nextCheckWhyText(stored.nextCheckWhy, stored.failedReads)}
               </dd>
             </dl>
           </div>

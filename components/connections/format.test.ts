@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextCheckText } from "./format";
+import { nextCheckText, nextCheckWhyText } from "./format";
 
 describe("the next scheduled check, in words", () => {
   const now = Date.parse("2026-12-03T10:00:00Z");
@@ -14,5 +14,17 @@ describe("the next scheduled check, in words", () => {
     ["2026-12-03T12:05:00Z", "in 2 h 5 min"],
   ])("%s → %s", (iso, text) => {
     expect(nextCheckText(iso, now)).toBe(text);
+  });
+});
+
+describe("why the next check is then (SPEC §18)", () => {
+  it.each([
+    ["app-asked", 0, ", as the app asked (its list stays valid that long)"],
+    ["back-off", 1, ", later than usual: its last read failed"],
+    ["back-off", 3, ", later than usual: its last 3 reads failed"],
+    ["interval", 0, ""],
+    [null, 0, ""],
+  ] as const)("%s after %d failures", (why, failed, text) => {
+    expect(nextCheckWhyText(why, failed)).toBe(text);
   });
 });

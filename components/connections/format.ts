@@ -22,3 +22,21 @@ export function nextCheckText(iso: string | null, now: number): string {
   const hours = Math.floor(minutes / 60);
   return minutes % 60 === 0 ? `in ${hours} h` : `in ${hours} h ${minutes % 60} min`;
 }
+
+/** Why the next check is when it is (SPEC §18), after `nextCheckText`: ", as the app asked". */
+export function nextCheckWhyText(why: "interval" | "app-asked" | "back-off" | null | undefined, failedReads = 0): string {
+  switch (why) {
+    case "app-asked":
+      return ", as the app asked (its list stays valid that long)";
+    case "back-off":
+      return `, later than usual: its last ${failedReads === 1 ? "read" : `${failedReads} reads`} failed`;
+    case "interval":
+    case null:
+    case undefined:
+      return "";
+    default: {
+      const never: never = why;
+      return never;
+    }
+  }
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tryContentItem, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
-import { contentLabel, figures, outcomeOf, OUTCOMES, sizeText } from "./answer-words";
+import { contentLabel, figures, outcomeOf, OUTCOMES, questionOf, sizeText } from "./answer-words";
 
 const ITEMS: Record<TryContentItem["type"], TryContentItem> = {
   text: { type: "text", text: "hi", bytes: 2, cut: false },
@@ -47,7 +47,8 @@ describe("answer words", () => {
     expect(outcomeOf(answer())).toBe("answered");
     expect(outcomeOf(answer({ isError: true }))).toBe("tool-error");
     expect(outcomeOf(answer({ outcome: "refused", refused: { code: "call-timeout", message: "…" } }))).toBe("refused");
-    expect(Object.keys(OUTCOMES)).toEqual(["answered", "tool-error", "refused"]);
+    expect(outcomeOf(answer({ outcome: "input-required", round: 1, requests: {} }))).toBe("input-required");
+    expect(Object.keys(OUTCOMES)).toEqual(["answered", "tool-error", "refused", "input-required"]);
   });
 
   it("gives the figures against their bounds, marking the one a refusal passed", () => {
@@ -60,5 +61,13 @@ describe("answer words", () => {
     const flooded = figures(answer({ outcome: "refused", events: 2, largestEventBytes: 4 * 1024 * 1024 + 1, progress: 1, refused: { code: "event-too-large", message: "…" } }));
     expect(flooded.find((f) => f.label === "Streamed events")).toMatchObject({ value: "2, the largest 4.00 MiB (4,194,305 bytes) of 4 MiB", over: true });
     expect(flooded.find((f) => f.label === "Progress notifications")?.value).toBe("1");
+  });
+});
+
+describe("a tool's question (SPEC §18)", () => {
+  it("reads its words and form, and refuses what is not one", () => {
+    expect(questionOf({ method: "elicitation/create", params: { message: "Delete?", requestedSchema: { type: "object", properties: {} } } })).toEqual({ message: "Delete?", schema: { type: "object", properties: {} } });
+    expect(questionOf({ method: "elicitation/create", params: { message: "?" } })).toBeNull();
+    expect(questionOf("text")).toBeNull();
   });
 });

@@ -5,10 +5,11 @@ import type { BadgeTone } from "@/components/ui/badge";
 import { formatSeconds } from "@/components/connections/format";
 
 /** How a try went, as the page tells it apart: the tool's own error is an answer, not a refusal. */
-export type TryOutcome = "answered" | "tool-error" | "refused";
+export type TryOutcome = "answered" | "tool-error" | "refused" | "input-required";
 
 export function outcomeOf(answer: TryAnswer): TryOutcome {
   if (answer.outcome === "refused") return "refused";
+  if (answer.outcome === "input-required") return "input-required";
   return answer.isError ? "tool-error" : "answered";
 }
 
@@ -16,6 +17,7 @@ export const OUTCOMES: Record<TryOutcome, { label: string; tone: BadgeTone }> = 
   answered: { label: "Answered", tone: "green" },
   "tool-error": { label: "Answered with the tool's own error", tone: "amber" },
   refused: { label: "Refused", tone: "red" },
+  "input-required": { label: "The tool asks you first", tone: "blue" },
 };
 
 const KiB = 1024;
@@ -74,4 +76,14 @@ export function contentText(item: TryContentItem): string | null {
   if (item.type === "structured") return item.json;
   if (item.type === "resource") return item.text;
   return null;
+}
+
+/** One of a tool's questions (2026-07-28's `input_required`), as the Try panel shows it: its words and its form's schema. */
+export function questionOf(request: unknown): { message: string; schema: Record<string, unknown> } | null {
+  if (typeof request !== "object" || request === null) return null;
+  const params = (request as { params?: unknown }).params;
+  if (typeof params !== "object" || params === null) return null;
+  const { message, requestedSchema } = params as { message?: unknown; requestedSchema?: unknown };
+  if (typeof requestedSchema !== "object" || requestedSchema === null) return null;
+  return { message: typeof message === "string" ? message : "", schema: requestedSchema as Record<string, unknown> };
 }

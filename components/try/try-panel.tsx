@@ -10,8 +10,9 @@ import { Button } from "@/components/ui/button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { approvalCard } from "@/lib/engine/approval-card";
 import { ApiRequestError } from "@/lib/queries/api";
-import { toolToTryQuery, tryMutation, type TrySource } from "@/lib/queries/try";
-import type { ToolToTry } from "@/lib/schemas/try";
+import { toolToTryQuery, tryMutation, type TryContinuation, type TrySource } from "@/lib/queries/try";
+import type { ToolToTry, TryAnswer } from "@/lib/schemas/try";
+import { questionOf } from "./answer-words";
 import { argumentFields, argumentsOf, emptyValues, fieldOfArgument, optionLabel, tryFormSchema, type ArgumentField, type FieldValues } from "./argument-fields";
 import { TryAnswerView } from "./try-answer";
 import { Alert, errorMessage } from "@/components/ui/alert";
@@ -81,9 +82,9 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
     setStep({ at: "review", args: argumentsOf(fields, values).arguments });
   });
 
-  const confirm = (args: Record<string, unknown>) =>
+  const confirm = (args: Record<string, unknown>, more?: TryContinuation) =>
     call.mutate(
-      { tool: tool.name, args },
+      { tool: tool.name, args, ...(more !== undefined ? { more } : {}) },
       {
         onSuccess: () => setStep({ at: "answer", args }),
         onError: (error) => {
@@ -165,6 +166,9 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
       ) : (
         <div className="space-y-2">
           {call.data !== undefined && <TryAnswerView answer={call.data} title={tool.title} />}
+          {call.data?.outcome === "input-required" && (
+            <Questions key={call.data.round} answer={call.data} pending={call.isPending} onSend={(more) => confirm(step.args, more)} />
+          )}
           <Button variant="secondary" onClick={() => setStep({ at: "form" })}>
             Try again
           </Button>
@@ -214,5 +218,62 @@ function ArgumentInput({ field, id, form }: { field: ArgumentField; id: string; 
       </p>
       <FieldError id={errorId} message={error} />
     </div>
+  );
+}
+
+/**
+ * A tool's questions (SPEC §18): a form per request, made from its schema as the arguments' form
+ * is; once each is answered or declined, the call continues with the answers and the app's state.
+ */
+function Questions({ answer, pending, onSend }: { answer: TryAnswer; pending: boolean; onSend: (more: TryContinuation) => void }) {
+  const [given, setGiven] = useState<Record<string, unknown>>({});
+  const requests = Object.entries(answer.requests ?? {});
+  const give = (key: string, response: unknown) => {
+    const next = { ...given, [key]: response };
+    setGiven(next);
+    if (requests.every(([k]) => k in next)) onSend({ inputResponses: next, ...(answer.requestState !== undefined ? { requestState: answer.requestState } : {}), round: answer.round ?? 1 });
+  };
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-800">
+        The tool asks before it goes on (round {answer.round ?? 1} of at most 5). Your answers are sent to the app and never stored.
+      </p>
+      {requests.map(([key, request]) =>
+        key in given ? (
+          <p key={key} className="text-sm text-slate-700">
+            Answered: <span className="font-mono">{key}</span>
+          </p>
+        ) : (
+          <Question key={key} name={key} request={request} pending={pending} onAnswer={(response) => give(key, response)} />
+        ),
+      )}
+    </div>
+  );
+}
+
+function Question({ name, request, pending, onAnswer }: { name: string; request: unknown; pending: boolean; onAnswer: (response: unknown) => void }) {
+  const question = questionOf(request);
+  const fields = useMemo(() => argumentFields(question?.schema), [question?.schema]);
+  const schema = useMemo(() => tryFormSchema(fields, question?.schema), [fields, question?.schema]);
+  const form = useForm<FieldValues>({ resolver: zodResolver(schema), defaultValues: emptyValues(fields) });
+  const id = useId();
+  const onSubmit = form.handleSubmit((values) => onAnswer({ action: "accept", content: argumentsOf(fields, values).arguments }));
+  return (
+    <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={`Question ${name}`} className="space-y-2 rounded border border-slate-200 bg-white p-3">
+      <p className="text-sm font-medium text-slate-900">{question?.message ?? ""}</p>
+      <div className="grid gap-3 md:grid-cols-2">
+        {fields.map((field) => (
+          <ArgumentInput key={field.key} field={field} id={`${id}-${field.key}`} form={form} />
+        ))}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={pending}>
+          Send the answer
+        </Button>
+        <Button type="button" variant="secondary" disabled={pending} onClick={() => onAnswer({ action: "decline" })}>
+          Decline
+        </Button>
+      </div>
+    </form>
   );
 }

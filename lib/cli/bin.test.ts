@@ -12,6 +12,7 @@ import { readLiveApp } from "@/lib/mcp/read-app";
 import type { ZooApp } from "@/test/apps/http";
 import { result, sendJson, startRawApp } from "@/test/apps/raw-apps";
 import { goodServer, startSdkApp } from "@/test/apps/sdk-apps";
+import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import type { AppListing } from "@/lib/engine/check";
 import type { CheckResult } from "@/lib/schemas/check";
 import { runNode } from "./spawn";
@@ -118,13 +119,25 @@ describe("the built theorem-check", () => {
 });
 
 describe("the built theorem-check against live apps on 127.0.0.1", () => {
+  it("reads a v2 app of the 2026-07-28 revision only: exit 0, the revision beside the short name, the cache hint, and --json carrying both", { timeout: 30_000 }, async () => {
+    const v2 = await startV2App(() => calendarServer({ cache: { ttlMs: 600_000, cacheScope: "private" } }), "strict");
+    apps.push(v2);
+    const table = await cli(["--url", v2.url, "--name", "V2 Calendar"], { allowHosts: "127.0.0.1" });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^V2 Calendar — short name v2_calendar \(MCP 2026-07-28\) — available$/m);
+    expect(table.stdout).toMatch(/^Cache: list valid 10 min, private: the app may list other tools for other credentials\.$/m);
+    expect(table.stdout).toMatch(/^\(render_week\) +Render week +- +app's own view$/m);
+    const json = JSON.parse((await cli(["--url", v2.url, "--name", "V2 Calendar", "--json"], { allowHosts: "127.0.0.1" })).stdout) as CheckResult;
+    expect(json.apps[0]).toMatchObject({ protocol: "2026-07-28", listing: { cache: { ttlMs: 600_000, scope: "private" } } });
+  });
+
   it("exits 0 for a well-made app, and its --json is the route's for the same listings", { timeout: 30_000 }, async () => {
     const earlier = [{ name: "list_shifts" }];
     const args = ["--url", good.url, "--name", "Attendance", "--after", `Attendance=${file("shifts.json", earlier)}`];
     const table = await cli(args, { allowHosts: "127.0.0.1" });
     expect(table.stderr).toBe("");
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^Attendance — short name attendance_2 — available$/m);
+    expect(table.stdout).toMatch(/^Attendance — short name attendance_2 \(MCP 2025-11-25\) — available$/m);
     expect(table.stdout).toMatch(/^Timings: connected in [\d.]+ m?s of 3 s, listed in [\d.]+ m?s of 8 s\.$/m);
     expect(table.stdout).toMatch(/^attendance_2_list_shifts +List shifts +runs freely, runs together$/m);
 
@@ -152,7 +165,7 @@ describe("the built theorem-check against live apps on 127.0.0.1", () => {
     const { code, stdout, stderr } = await cli(["--url", big.url, "--name", "Big"], { allowHosts: "127.0.0.1" });
     expect(stderr).toBe("");
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^Big — short name big — UNAVAILABLE \(listing-too-large\)$/m);
+    expect(stdout).toMatch(/^Big — short name big \(MCP 2025-\d\d-\d\d\) — UNAVAILABLE \(listing-too-large\)$/m);
     expect(stdout).toMatch(/^ {2}Big is unavailable: its tools come to more than 2\d\d,\d{3} characters, over the limit of 250,000/m);
   });
 

@@ -102,6 +102,14 @@ describe("theorem-check: exit 0 and 1", () => {
     expect(out).toMatch(/^OK: Attendance is available and all 3 of its tools are included\.$/m);
   });
 
+  it("exits 0 when the only tools left out are for the app's own view, and names them in the table (SPEC §18)", async () => {
+    const week = { name: "render_week", title: "Render week", _meta: { ui: { visibility: ["app"] } } };
+    const { code, out } = await run(["--listing", file("app-only.json", [tidy, week]), "--name", "Calendar"]);
+    expect(code).toBe(EXIT.ok);
+    expect(out).toMatch(/^\(render_week\) +Render week +- +app's own view$/m);
+    expect(out).toMatch(/^OK: Calendar is available and its one tool is included\.$/m);
+  });
+
   it("reads the listing from stdin with --listing -, as /preview takes it: a JSON-RPC answer too", async () => {
     const answer = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools: [tidy] } });
     const { code, out } = await run(["--listing", "-", "--name", "Attendance"], answer);

@@ -1,6 +1,7 @@
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { formatCount, largestNamed } from "@/lib/engine/listing-size";
 import { isRiskyCode } from "@/lib/engine/risky-text";
+import { cacheWords } from "@/lib/protocol-words";
 import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
 
 export const POLICY_WORDS: Record<Policy, string> = {
@@ -21,6 +22,8 @@ export function leftOutWords(code: LeftOutCode): string {
       return "awaiting review";
     case "blocked":
       return "blocked by a setting";
+    case "app-only":
+      return "app's own view";
     default: {
       const exhaustive: never = code;
       return exhaustive;
@@ -73,7 +76,7 @@ export function sizeLine(app: AppCheck): string {
 }
 
 function toolRow(tool: ToolCheck, available: boolean): string[] {
-  const whole = tool.wholeName ?? `(entry ${tool.index + 1})`;
+  const whole = tool.wholeName ?? (tool.leftOut?.code === "app-only" && tool.name !== null ? `(${printable(tool.name)})` : `(entry ${tool.index + 1})`);
   const title = clip(printable(tool.title), 40);
   if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code)];
   // Text aimed at the assistant (SPEC §20) is flagged on the row; the warnings below quote it.
@@ -86,10 +89,13 @@ function toolRow(tool: ToolCheck, available: boolean): string[] {
 export function appReport(app: AppCheck): string[] {
   const lines: string[] = [];
   const status = app.status === "available" ? "available" : `UNAVAILABLE (${app.unavailable?.code ?? "unknown"})`;
-  lines.push(`${printable(app.name)} — short name ${app.shortName} — ${status}`);
+  const revision = app.protocol === null ? "" : ` (MCP ${printable(app.protocol)})`;
+  lines.push(`${printable(app.name)} — short name ${app.shortName}${revision} — ${status}`);
   if (app.unavailable !== null) lines.push(`  ${printable(app.unavailable.message)}`);
   for (const note of app.notes) lines.push(`  ${printable(note.message)}`);
-  lines.push(sizeLine(app), timingsLine(app.timings), "");
+  lines.push(sizeLine(app), timingsLine(app.timings));
+  if (app.listing.cache !== null) lines.push(`Cache: ${cacheWords(app.listing.cache)}.`);
+  lines.push("");
   if (app.tools.length === 0) {
     lines.push("It lists no tools.");
     return lines;
@@ -99,7 +105,7 @@ export function appReport(app: AppCheck): string[] {
   const leftOut = app.tools.filter((t) => t.leftOut !== null);
   if (leftOut.length > 0) {
     lines.push("", "Left out:");
-    for (const t of leftOut) lines.push(`  ${t.wholeName ?? `entry ${t.index + 1}`}: ${printable(t.leftOut!.message.replace(/^Left out: /, ""))}`);
+    for (const t of leftOut) lines.push(`  ${t.wholeName ?? (t.name !== null && t.leftOut?.code === "app-only" ? printable(t.name) : `entry ${t.index + 1}`)}: ${printable(t.leftOut!.message.replace(/^Left out: /, ""))}`);
   }
   const noted = app.tools.filter((t) => t.notes.length > 0);
   if (noted.length > 0) {

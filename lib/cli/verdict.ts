@@ -60,15 +60,15 @@ export function verdict(result: CheckResult, reached: readonly boolean[], strict
   const app = result.apps[result.apps.length - 1];
   if (app === undefined) return { code: EXIT.usage, reason: "No app was given." };
   if (app.status === "unavailable") return { code: EXIT.fails, reason: app.unavailable?.message ?? `${app.name} is unavailable.` };
-  // A tool a leader blocked (SPEC §19) is left out by choice: no failure.
+  // A tool a leader blocked (SPEC §19), or one for the app's own view (SPEC §18), is left out by design: no failure.
   const blocked = app.tools.filter((t) => t.leftOut?.code === "blocked").length;
-  const leftOut = app.tools.filter((t) => !t.included && t.leftOut?.code !== "blocked").length;
+  const leftOut = app.tools.filter((t) => !t.included && t.leftOut?.code !== "blocked" && t.leftOut?.code !== "app-only").length;
   if (leftOut > 0) {
     return { code: EXIT.fails, reason: `${plural(leftOut, "tool", "tools")} of ${app.tools.length.toLocaleString("en-US")} ${leftOut === 1 ? "is" : "are"} left out of ${app.name}.` };
   }
   const warnings = warningCount(app);
   if (strict && warnings > 0) return { code: EXIT.fails, reason: `${app.name} has ${plural(warnings, "warning", "warnings")}, and --strict fails on them.` };
-  const n = app.tools.length - blocked;
+  const n = app.tools.filter((t) => t.leftOut?.code !== "app-only").length - blocked;
   const all = n === 0 ? (blocked > 0 ? "none of its tools is left to include" : "lists no tools") : n === 1 ? "its one tool is included" : `all ${n.toLocaleString("en-US")} of its tools are included`;
   const besides = blocked === 0 ? "" : ` (${plural(blocked, "tool is", "tools are")} blocked by a setting)`;
   return { code: EXIT.ok, reason: `${app.name} is available and ${all}${besides}.` };

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 // The PostgreSQL mirror of lib/db/schema.ts: same tables, columns, keys and index names, and the
 // same TypeScript row types (schema-parity.test.ts holds both to that), so the store is written once.
@@ -26,6 +26,10 @@ export const apps = pgTable(
     connectedAt: bigint("connected_at", { mode: "number" }).notNull(),
     /** When the scheduled re-check is next due, in milliseconds; null until the schedule first places it. */
     nextCheckAt: bigint("next_check_at", { mode: "number" }),
+    /** Why it is due then (SPEC §18): "interval", "app-asked" (the listing's ttlMs) or "back-off"; null until a scheduled read. */
+    nextCheckWhy: text("next_check_why"),
+    /** Scheduled reads that failed in a row: the back-off doubles with each (SPEC §18). */
+    failedReads: integer("failed_reads").notNull().default(0),
   },
   (t) => [index("apps_org_order").on(t.org, t.connectedAt, t.id), index("apps_next_check").on(t.nextCheckAt)],
 );
@@ -67,6 +71,11 @@ export const checkResults = pgTable(
     /** Reading stopped at a bound: the snapshot holds the entries read before it. */
     stopped: boolean("stopped").notNull().default(false),
     charsRead: bigint("chars_read", { mode: "number" }),
+    /** The MCP revision agreed with the app (SPEC §18); null when it was never reached, or for reads stored before. */
+    protocol: text("protocol"),
+    /** The listing's cache hint (2026-07-28 era): milliseconds (at most a day) and "public" or "private"; null for 2025 apps. */
+    cacheTtlMs: bigint("cache_ttl_ms", { mode: "number" }),
+    cacheScope: text("cache_scope"),
     /** The whole result as stored before snapshots (older checks only; null since). */
     result: text("result"),
   },

@@ -23,6 +23,10 @@ export const apps = sqliteTable(
     connectedAt: integer("connected_at", { mode: "number" }).notNull(),
     /** When the scheduled re-check is next due, in milliseconds; null until the schedule first places it. */
     nextCheckAt: integer("next_check_at", { mode: "number" }),
+    /** Why it is due then (SPEC §18): "interval", "app-asked" (the listing's ttlMs) or "back-off"; null until a scheduled read. */
+    nextCheckWhy: text("next_check_why"),
+    /** Scheduled reads that failed in a row: the back-off doubles with each (SPEC §18). */
+    failedReads: integer("failed_reads").notNull().default(0),
   },
   (t) => [index("apps_org_order").on(t.org, t.connectedAt, t.id), index("apps_next_check").on(t.nextCheckAt)],
 );
@@ -64,6 +68,11 @@ export const checkResults = sqliteTable(
     /** Reading stopped at a bound: the snapshot holds the entries read before it. */
     stopped: integer("stopped", { mode: "boolean" }).notNull().default(false),
     charsRead: integer("chars_read", { mode: "number" }),
+    /** The MCP revision agreed with the app (SPEC §18); null when it was never reached, or for reads stored before. */
+    protocol: text("protocol"),
+    /** The listing's cache hint (2026-07-28 era): milliseconds (at most a day) and "public" or "private"; null for 2025 apps. */
+    cacheTtlMs: integer("cache_ttl_ms", { mode: "number" }),
+    cacheScope: text("cache_scope"),
     /** The whole result as stored before snapshots (older checks only; null since). */
     result: text("result"),
   },

@@ -73,6 +73,12 @@ describe("the demo organisation", () => {
       ["memory_search_notes", true, null],
     ]);
   });
+
+  it("reads Planner in the 2026-07-28 era: its list valid 10 minutes for everyone, one tool for its own view", async () => {
+    const planner = app("Planner");
+    expect(planner).toMatchObject({ status: "available", protocol: "2026-07-28", listing: { cache: { ttlMs: 600_000, scope: "public" } } });
+    expect(planner.tools.filter((t) => t.leftOut?.code === "app-only").map((t) => t.name)).toEqual(["render_week"]);
+  });
 });
 
 describe("the demo's audit log", () => {

@@ -436,3 +436,38 @@ describe("tools waiting for review (SPEC §11)", () => {
     expect(waiting.tools.map((t) => t.leftOut?.code ?? null)).toEqual(["awaiting-review", null]);
   });
 });
+
+describe("tools for the app's own view (SPEC §18, MCP Apps)", () => {
+  const appOnly = (name: string, visibility: unknown) => ({ name, inputSchema: { type: "object", properties: { eventId: { type: "string" } } }, _meta: { ui: { visibility } } });
+
+  it.each([
+    ['["app"]', ["app"], "app-only"],
+    ["[]", [], "app-only"],
+    ['["model", "app"]', ["model", "app"], null],
+    ['"app", not an array', "app", null],
+    ["an object", { model: false }, null],
+  ])("visibility %s → %s", (_what, visibility, expected) => {
+    const app = only([{ name: "Calendar", entries: [appOnly("render_week", visibility)] }]);
+    expect(app.tools[0]!.leftOut?.code ?? null).toBe(expected);
+    expect(app.tools[0]!.included).toBe(expected === null);
+  });
+
+  it("lists it and counts it in the size, with no whole name, no notes, and frees the name for a later tool", () => {
+    const entries = [appOnly("week", ["app"]), tool("list_events"), { name: "week" }];
+    const app = only([{ name: "Calendar", entries }]);
+    const week = app.tools[0]!;
+    expect(week).toMatchObject({ name: "week", wholeName: null, included: false, leftOut: { code: "app-only" }, notes: [] });
+    expect(week.leftOut!.message).toBe('Left out: "week" is for the app\'s own view only (its `_meta.ui.visibility` does not include "model"), so the assistant never sees it.');
+    expect(app.listing.chars).toBe(entries.reduce((n, e) => n + Array.from(JSON.stringify(e)).length, 0));
+    expect(app.tools.map((t) => [t.wholeName, t.included])).toEqual([
+      [null, false],
+      ["calendar_list_events", true],
+      ["calendar_week", true],
+    ]);
+    expect(app.status).toBe("available");
+  });
+
+  it("an app whose every tool is app-only is still available", () => {
+    expect(only([{ name: "Canvas", entries: [appOnly("draw", ["app"])] }]).status).toBe("available");
+  });
+});

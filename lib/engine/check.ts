@@ -1,4 +1,5 @@
 import type {
+  ListingCache,
   AppCheck,
   CheckResult,
   Hints,
@@ -12,6 +13,7 @@ import type {
 } from "@/lib/schemas/check";
 import { isObject } from "@/lib/json-text";
 import { LISTING_CHAR_LIMIT } from "./limits";
+import { appOnlyMessage, isAppOnly } from "./app-only";
 import { approvalCard, cardNotes } from "./approval-card";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
 import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";
@@ -36,7 +38,12 @@ export interface AppListing {
   awaitingReview?: readonly number[];
   /** The leader's (or the personal app's owner's) settings of its tools, by name (SPEC §19). */
   settings?: readonly NamedSetting[];
+  /** The MCP revision the live reader agreed with the app (SPEC §18); null or absent: inline, or never reached. */
+  protocol?: string | null;
+  /** The first `tools/list` page's cache hint (2026-07-28 era); null for 2025 apps and inline listings. */
+  cache?: ListingCache | null;
 }
+
 
 export interface TheoremNames {
   connections: readonly string[];
@@ -198,6 +205,12 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
     const awaiting = new Set(app.awaitingReview ?? []);
     for (const tool of tools) {
       if (tool.name === null || tool.leftOut !== null) continue;
+      // For the app's own view: listed and counted, but no name, and no notes about a card no one sees.
+      if (isAppOnly(app.entries[tool.index] as Record<string, unknown>)) {
+        tool.leftOut = { code: "app-only", message: appOnlyMessage(tool.name) };
+        tool.notes = [];
+        continue;
+      }
       const named = wholeName(shortName, tool.name);
       tool.wholeName = named.wholeName;
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
@@ -238,7 +251,8 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
       status: unavailable === null ? "available" : "unavailable",
       unavailable,
       timings: app.timings ?? null,
-      listing: { chars, limit: LISTING_CHAR_LIMIT, entries: tools.length, stopped, largest },
+      protocol: app.protocol ?? null,
+      listing: { chars, limit: LISTING_CHAR_LIMIT, entries: tools.length, stopped, largest, cache: app.cache ?? null },
       tools,
       notes,
     };

@@ -74,6 +74,8 @@ function notGiven(app: LookupApp, tool: ToolCheck): string | null {
       return tool.leftOut.takenBy
         ? `it is left out: the name already belongs to ${code(tool.leftOut.takenBy.tool)} of ${tool.leftOut.takenBy.app}, connected earlier`
         : `it is left out: the name is taken`;
+    case "app-only":
+      return `it is for ${app.name}'s own view only, never the assistant's`;
     case "invalid":
     case undefined:
       return `it is left out`;

@@ -3,7 +3,8 @@ import { parseAllowList } from "./address";
 import { describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { ZooApp } from "@/test/apps/http";
-import { callableApp, hugeAnswer, result, sendJson, sseEvent, startRawApp, stream } from "@/test/apps/raw-apps";
+import { callableApp, hugeAnswer, modern, modernResult, result, sendJson, sseEvent, startRawApp, stream } from "@/test/apps/raw-apps";
+import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { startOldSseApp, startSdkApp, tryServer } from "@/test/apps/sdk-apps";
 import { zooClosedAfterAll } from "@/test/apps/zoo";
 
@@ -199,9 +200,9 @@ describe("the bounds of an answer", () => {
 
   it.each([
     ["HTML sent as JSON", "application/json", "<html>oops</html>", /^Junk's answer to the call is not JSON: expected a JSON value but found “<” at byte 1\.$/],
-    ["a result that is not a tool's", "application/json", JSON.stringify(result(2, { content: "all of it" })), /^Junk's answer to the call is not a tool's result: its `content` is not an array\.$/],
+    ["a result that is not a tool's", "application/json", (id: number) => JSON.stringify(result(id, { content: "all of it" })), /^Junk's answer to the call is not a tool's result: its `content` is not an array\.$/],
   ])("refuses %s as an invalid answer", async (_what, type, body, message) => {
-    const app = await zoo(startRawApp(callableApp(TOOL, (res) => void res.writeHead(200, { "content-type": type }).end(body))));
+    const app = await zoo(startRawApp(callableApp(TOOL, (res, id) => void res.writeHead(200, { "content-type": type }).end(typeof body === "string" ? body : body(id)))));
     const answer = answerOf(await tryTool({ name: "Junk", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
     expect(answer.refused?.code).toBe("invalid-answer");
     expect(answer.refused?.message).toMatch(message);
@@ -218,5 +219,82 @@ describe("the bounds of an answer", () => {
     await app.close();
     const answer = answerOf(await tryTool({ name: "Gone", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
     expect(answer.refused).toEqual({ code: "connect-failed", message: `Gone is unavailable: nothing answers at 127.0.0.1:${app.port} (connection refused).` });
+  });
+});
+
+describe("trying a tool of a 2026-07-28 app (SPEC §18)", () => {
+  it.each(["strict", "default"] as const)("calls a tool of a v2 app (%s)", async (era) => {
+    const app = await zoo(startV2App(() => calendarServer(), era));
+    const answer = answerOf(await tryTool({ name: "Calendar", url: app.url }, { tool: "list_events", arguments: { day: "Mon" } }, LOOPBACK));
+    expect(answer).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "ok" }] });
+  });
+
+  it("shows the tool's question, then continues the call with the person's answer and the app's state", async () => {
+    const app = await zoo(startV2App(() => calendarServer(), "strict"));
+    const target = { name: "Calendar", url: app.url };
+    const asked = answerOf(await tryTool(target, { tool: "confirm_delete", arguments: { eventId: "e1" } }, LOOPBACK));
+    expect(asked.refused).toBeUndefined();
+    expect(asked.outcome).toBe("input-required");
+    expect(asked.round).toBe(1);
+    expect(asked.requests).toMatchObject({ confirm: { method: "elicitation/create", params: { message: "Delete event e1?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } } } } } });
+    const done = answerOf(
+      await tryTool(
+        target,
+        { tool: "confirm_delete", arguments: { eventId: "e1" }, inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, ...(asked.requestState !== undefined ? { requestState: asked.requestState } : {}), round: 1 },
+        LOOPBACK,
+      ),
+    );
+    expect(done).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "Deleted e1." }] });
+  });
+
+  const asking = (request: unknown) =>
+    startRawApp(modern(callableApp([{ name: "ask", inputSchema: { type: "object" } }], (res, id) => sendJson(res, modernResult(id, { resultType: "input_required", inputRequests: { q: request }, requestState: "s" })))));
+
+  it("stops a tool that asks again after 5 rounds", async () => {
+    const app = await zoo(asking({ method: "elicitation/create", params: { message: "Again?", requestedSchema: { type: "object", properties: {} } } }));
+    const fifth = answerOf(await tryTool({ name: "Loop", url: app.url }, { tool: "ask", arguments: {}, inputResponses: { q: { action: "accept", content: {} } }, requestState: "s", round: 4 }, LOOPBACK));
+    expect(fifth).toMatchObject({ outcome: "input-required", round: 5, requestState: "s" });
+    const sixth = answerOf(await tryTool({ name: "Loop", url: app.url }, { tool: "ask", arguments: {}, inputResponses: { q: { action: "accept", content: {} } }, requestState: "s", round: 5 }, LOOPBACK));
+    expect(sixth.refused).toEqual({ code: "too-many-rounds", message: "Loop asked for more input after 5 rounds of questions, so Try stopped: a tool should finish in fewer." });
+  });
+
+  it.each([
+    ["a schema that is not an object", { method: "elicitation/create", params: { message: "?", requestedSchema: { type: "string" } } }, 'Odd asked a question (request "q") whose form is not a schema of an object, so Try cannot show it.'],
+    ["no schema at all", { method: "elicitation/create", params: { message: "?" } }, 'Odd asked a question (request "q") whose form is not a schema of an object, so Try cannot show it.'],
+    ["a sampling request", { method: "sampling/createMessage", params: {} }, 'Odd asked for sampling/createMessage (request "q"), which Try does not answer: only questions to the person (elicitation) are shown.'],
+  ])("refuses a question with %s, saying why", async (_what, request, message) => {
+    const app = await zoo(asking(request));
+    const answer = answerOf(await tryTool({ name: "Odd", url: app.url }, { tool: "ask", arguments: {} }, LOOPBACK));
+    expect(answer.refused).toEqual({ code: "invalid-answer", message });
+  });
+});
+
+describe("an event stream closed early (SEP-1699, the conformance suite's sse-retry)", () => {
+  it("reconnects with GET after the app's retry, with Last-Event-ID, and takes the answer from there", async () => {
+    let callId: number | null = null;
+    let closedAt = 0;
+    const resumed: { afterMs: number; lastEventId: string | undefined }[] = [];
+    const app = await zoo(
+      startRawApp({
+        http: (req, res) => {
+          if (req.method !== "GET" || callId === null) return;
+          resumed.push({ afterMs: Date.now() - closedAt, lastEventId: req.headers["last-event-id"] as string | undefined });
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          res.end(`id: 2\n${sseEvent(result(callId, { content: [{ type: "text", text: "resumed" }] }))}`);
+        },
+        list: (res, id) => sendJson(res, result(id, { tools: TOOL })),
+        call: (res, id) => {
+          callId = id;
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          // A priming event (an id, no data) and the wait before reconnecting; then the stream closes.
+          res.end("id: 1\nretry: 300\ndata: \n\n");
+          closedAt = Date.now();
+        },
+      }),
+    );
+    const answer = answerOf(await tryTool({ name: "Resumer", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(answer).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "resumed" }] });
+    expect(resumed.filter((r) => r.lastEventId === "1")).toHaveLength(1);
+    expect(resumed.find((r) => r.lastEventId === "1")!.afterMs).toBeGreaterThanOrEqual(250);
   });
 });

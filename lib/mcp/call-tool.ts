@@ -1,9 +1,7 @@
 import "server-only";
 import { Transform } from "node:stream";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+import type { Client, Transport } from "@modelcontextprotocol/client";
 import { CONNECT_TIMEOUT_MS, EVENT_BYTE_LIMIT, LIST_TIMEOUT_MS, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
 import { readHints, toolPolicy } from "@/lib/engine/policy";
@@ -13,6 +11,7 @@ import {
   argumentIssuesMessage,
   CALL_TIMEOUT_MS,
   CONTENT_LIMIT,
+  MAX_INPUT_ROUNDS,
   type ArgumentIssue,
   type ToolToTry,
   type TryAnswer,
@@ -22,11 +21,11 @@ import {
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
-import { ANY_RESULT, connectWithFallback, TERMINATE_TIMEOUT_MS, terminateSession, within } from "./connect";
+import { connectWithFallback, RawChannel, TERMINATE_TIMEOUT_MS, terminateSession, within } from "./connect";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
 import { GuardError, guardedFetch } from "./guarded-fetch";
 import { MAX_PAGES } from "./read-app";
-import { Deadline, isGarbled, NoTransport, noTransportText } from "./read-errors";
+import { Deadline, isGarbled, NoTransport, noTransportText, offeredRevisions, revisionsText } from "./read-errors";
 import { clip, seconds } from "./sentences";
 
 /**
@@ -48,6 +47,10 @@ export interface TryTarget {
 export interface TryCall {
   tool: string;
   arguments: Record<string, unknown>;
+  /** A call continued after the tool asked (2026-07-28): the answers, the app's state, and the round answered. */
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  round?: number;
 }
 
 export interface TryOptions {
@@ -74,8 +77,8 @@ export type TryResult =
 export type DescribeResult = { kind: "tool"; tool: ToolToTry } | { kind: "refused"; refused: { code: TryRefusalCode; message: string } };
 
 const CLOSED = new Error("The try of this tool is over.");
-/** After an event stream ends, how long the SDK has to hand over the answer it carried. */
-const END_GRACE_MS = 500;
+/** A call's event stream closed early is resumed at most this often (SEP-1699), within the call's deadline. */
+const RESUMES = 3;
 const MiB = 1024 * 1024;
 
 type Phase = "connect" | "list" | "call";
@@ -120,7 +123,6 @@ class Session {
   phase: Phase = "connect";
   private breakOff: (e: unknown) => void = () => {};
   private broken: Promise<never>;
-  private endTimer: NodeJS.Timeout | undefined;
   /** The call's answer as it streams. */
   readonly answer = { bytes: 0, events: 0, largestEventBytes: 0, reducer: null as JsonReducer | null };
   readonly connectTimeout: number;
@@ -203,10 +205,8 @@ class Session {
           } catch (e) {
             return done(stopWith(e as Error));
           }
-        } else {
-          // The stream is over: if the SDK has not handed over the answer by now, there is none.
-          this.endTimer = setTimeout(() => this.fail(new StreamEnded()), END_GRACE_MS);
         }
+        // An event stream that ends without the answer is told by the transport (onStreamEnd), once it will not resume.
         done();
       },
       destroy: (error, done) => {
@@ -243,6 +243,9 @@ class Session {
     else if (this.phase === "call" && /^SSE stream disconnected/.test(e.message)) this.fail(new Dropped(e.message));
   };
 
+  /** Requests answered as the app sent them (lib/mcp/connect.ts), once connected. */
+  private channel: RawChannel | null = null;
+
   async connect(): Promise<void> {
     this.client = await connectWithFallback({
       url: this.target.url,
@@ -251,12 +254,14 @@ class Session {
       timeoutMs: this.connectTimeout,
       onClientError: this.onClientError,
       stopped: () => this.failure !== null,
+      resumeStreams: RESUMES,
       wrap: (transport) => this.tracked(transport),
       opened: (client, transport) => {
         this.client = client;
         this.transport = transport;
       },
     });
+    this.channel = new RawChannel(this.client, this.transport!);
   }
 
   /** The listing's entry named `name` (the first, if two are), reading pages only until it is found; null when none is. */
@@ -266,7 +271,7 @@ class Session {
     let cursor: string | undefined;
     let listed = 0;
     for (let page = 1; ; page++) {
-      const result = await this.client!.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ANY_RESULT, { timeout: this.listTimeout + 1000 });
+      const result = await this.channel!.request("tools/list", cursor === undefined ? {} : { cursor });
       const tools = isObject(result) ? result["tools"] : undefined;
       if (!Array.isArray(tools)) throw new Refusal("invalid-listing", `${this.target.name} is unavailable: page ${page} of its tools/list has no \`tools\` array.`);
       listed += tools.length;
@@ -288,11 +293,7 @@ class Session {
     try {
       return await this.within(
         this.callTimeout,
-        this.client!.request({ method: "tools/call", params: { name: call.tool, arguments: call.arguments } }, ANY_RESULT, {
-          timeout: this.callTimeout + 1000,
-          signal: abort.signal,
-          onprogress: onProgress,
-        }),
+        this.channel!.request("tools/call", { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => this.fail(new StreamEnded()) }),
       );
     } catch (e) {
       // Tells the app to stop working on it (notifications/cancelled), then the session ends.
@@ -307,9 +308,11 @@ class Session {
     if (e instanceof Refusal) return { code: e.code, message: e.message };
     // A garbled answer or an MCP error from the event stream says more than "not an MCP server".
     if (e instanceof NoTransport) {
-      if (!isGarbled(e.second) && !(e.second instanceof McpError)) return { code: "connect-failed", message: noTransportText(name, e) };
+      if (!isGarbled(e.second) && !(e.second instanceof ProtocolError)) return { code: "connect-failed", message: noTransportText(name, e) };
       e = e.second;
     }
+    const offered = offeredRevisions(e);
+    if (offered !== null) return { code: "connect-failed", message: revisionsText(name, offered) };
     if (e instanceof Deadline) {
       return this.phase === "connect"
         ? { code: "connect-timeout", message: `${name} is unavailable: it did not finish connecting (MCP initialize) within ${seconds(this.connectTimeout)}.` }
@@ -324,8 +327,10 @@ class Session {
     const what = this.phase === "connect" ? "initialize" : "tools/list";
     const code = this.phase === "connect" ? "connect-failed" : "invalid-listing";
     if (isGarbled(e)) return { code, message: `${name} is unavailable: its answer to ${what} ${e instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
-    if (e instanceof StreamableHTTPError) return { code: "connect-failed", message: `${name} is unavailable: it answered ${what} with ${e.code === -1 ? "a type that is not JSON or an event stream" : `HTTP ${e.code}`}.` };
-    if (e instanceof McpError) {
+    if (e instanceof SdkError && e.code === SdkErrorCode.ClientHttpUnexpectedContent) return { code: "connect-failed", message: `${name} is unavailable: it answered ${what} with a type that is not JSON or an event stream.` };
+    if (e instanceof SdkHttpError) return { code: "connect-failed", message: `${name} is unavailable: it answered ${e.code === SdkErrorCode.EraNegotiationFailed ? "server/discover" : what} with HTTP ${e.status}.` };
+    if (e instanceof SdkError && e.code === SdkErrorCode.ConnectionClosed) return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
+    if (e instanceof ProtocolError) {
       if (e.code === -32000 && /Connection closed/i.test(e.message)) return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
       return { code, message: `${name} is unavailable: it answered ${what} with an error: ${clip(e.message, 160)} (code ${e.code}).` };
     }
@@ -356,12 +361,15 @@ class Session {
     if (isGarbled(failure)) {
       return { code: "invalid-answer", message: `${name}'s answer to the call ${failure instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
     }
-    if (failure instanceof StreamableHTTPError) {
-      const type = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(failure.message);
-      if (type !== null) return { code: "invalid-answer", message: `${name} answered the call with ${clip(type[1] ?? "", 80)}, not JSON or an event stream.` };
-      return { code: "call-failed", message: `${name} answered the call with HTTP ${failure.code}.` };
+    if (failure instanceof SdkError && failure.code === SdkErrorCode.ClientHttpUnexpectedContent) {
+      const type = /Unexpected content type: (.*)$/.exec(failure.message);
+      return { code: "invalid-answer", message: `${name} answered the call with ${clip(type?.[1] ?? "", 80)}, not JSON or an event stream.` };
     }
-    if (failure instanceof McpError) {
+    if (failure instanceof SdkHttpError) return { code: "call-failed", message: `${name} answered the call with HTTP ${failure.status}.` };
+    if (failure instanceof SdkError && failure.code === SdkErrorCode.ConnectionClosed) {
+      return { code: "connection-dropped", message: `${name} closed the connection before it answered the call (${read} read).` };
+    }
+    if (failure instanceof ProtocolError) {
       if (failure.code === -32000 && /Connection closed/i.test(failure.message)) {
         return { code: "connection-dropped", message: `${name} closed the connection before it answered the call (${read} read).` };
       }
@@ -376,7 +384,6 @@ class Session {
 
   async close(): Promise<void> {
     this.finished = true;
-    clearTimeout(this.endTimer);
     if (this.sending.size > 0) await Promise.race([Promise.all(this.sending), new Promise((r) => setTimeout(r, TERMINATE_TIMEOUT_MS / 2))]);
     await this.client?.close().catch(() => {});
     const release = () => {
@@ -476,6 +483,11 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
       return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()) };
     }
     const ms = session.clock() - started;
+    if (isObject(result) && result["resultType"] === "input_required") {
+      const asked = inputRequired(target.name, call, result);
+      if ("refused" in asked) return { kind: "answer", answer: refusedAnswer(call.tool, asked.refused, measured()) };
+      return { kind: "answer", answer: { outcome: "input-required", ...measured(), content: [], isError: false, tool: call.tool, ...asked } };
+    }
     if (!isObject(result) || (result["content"] !== undefined && !Array.isArray(result["content"]))) {
       const why = !isObject(result) ? "its result is not an object" : "its `content` is not an array";
       return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-answer", message: `${target.name}'s answer to the call is not a tool's result: ${why}.` }, measured()) };
@@ -497,6 +509,37 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
       },
     };
   });
+}
+
+/**
+ * A tool's questions (2026-07-28's `input_required`), as Try shows them: each request an
+ * `elicitation/create` in form mode whose `requestedSchema` is an object; at most 5 rounds.
+ */
+export function inputRequired(
+  app: string,
+  call: TryCall,
+  result: Record<string, unknown>,
+): { requests: Record<string, unknown>; round: number; requestState?: string } | { refused: { code: TryRefusalCode; message: string } } {
+  const round = (call.round ?? 0) + 1;
+  if (round > MAX_INPUT_ROUNDS) {
+    return { refused: { code: "too-many-rounds", message: `${app} asked for more input after ${MAX_INPUT_ROUNDS} rounds of questions, so Try stopped: a tool should finish in fewer.` } };
+  }
+  const requests = result["inputRequests"];
+  if (!isObject(requests) || Object.keys(requests).length === 0) return { refused: { code: "invalid-answer", message: `${app} asked for input but sent no \`inputRequests\`.` } };
+  for (const [key, request] of Object.entries(requests)) {
+    const what = JSON.stringify(clip(key, 60));
+    if (!isObject(request) || request["method"] !== "elicitation/create") {
+      const method = isObject(request) && typeof request["method"] === "string" ? clip(request["method"], 60) : "something that is not a request";
+      return { refused: { code: "invalid-answer", message: `${app} asked for ${method} (request ${what}), which Try does not answer: only questions to the person (elicitation) are shown.` } };
+    }
+    const params = request["params"];
+    if (!isObject(params) || (params["mode"] !== undefined && params["mode"] !== "form") || !isObject(params["requestedSchema"]) || params["requestedSchema"]["type"] !== "object") {
+      return { refused: { code: "invalid-answer", message: `${app} asked a question (request ${what}) whose form is not a schema of an object, so Try cannot show it.` } };
+    }
+  }
+  const state = result["requestState"];
+  if (state !== undefined && (typeof state !== "string" || state.length > 64 * 1024)) return { refused: { code: "invalid-answer", message: `${app} sent a \`requestState\` that is not a string of at most 65,536 characters.` } };
+  return { requests, round, ...(typeof state === "string" ? { requestState: state } : {}) };
 }
 
 // ---- What is shown of an answer ----

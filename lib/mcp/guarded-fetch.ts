@@ -2,7 +2,7 @@ import "server-only";
 import { pipeline, Readable, Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import zlib from "node:zlib";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { Agent, buildConnector, type Dispatcher } from "undici";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { UnavailableCode } from "@/lib/schemas/check";

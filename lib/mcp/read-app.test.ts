@@ -10,14 +10,137 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { checkListings } from "@/lib/engine/check";
 import { parseAllowList } from "./address";
 import type { ReadOptions } from "./read-app";
-import { readLiveApp } from "./read-app";
+import { cacheHintOf, MAX_TTL_MS, readLiveApp } from "./read-app";
 import { startHttp } from "@/test/apps/http";
-import { result, sendJson, startRawApp } from "@/test/apps/raw-apps";
+import { DISCOVERED, modern, modernResult, result, sendJson, sleep, startRawApp } from "@/test/apps/raw-apps";
 import { goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
+import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 const LOOPBACK: ReadOptions = { allow: parseAllowList("127.0.0.1") };
 const zoo = zooClosedAfterAll();
+
+describe("a listing's cache hint, as the app said it", () => {
+  it.each([
+    ["ten minutes, public", { ttlMs: 600_000, cacheScope: "public" }, true, { ttlMs: 600_000, scope: "public" }],
+    ["no ttlMs: valid for no time", { cacheScope: "public" }, true, { ttlMs: 0, scope: "public" }],
+    ["a negative ttlMs: no time", { ttlMs: -5, cacheScope: "private" }, true, { ttlMs: 0, scope: "private" }],
+    ["a huge ttlMs: a day at most", { ttlMs: 1e15, cacheScope: "public" }, true, { ttlMs: MAX_TTL_MS, scope: "public" }],
+    ["a ttlMs that is not a number", { ttlMs: "600000", cacheScope: "public" }, true, { ttlMs: 0, scope: "public" }],
+    ["a fraction, rounded down", { ttlMs: 1500.9 }, true, { ttlMs: 1500, scope: "private" }],
+    ["an unknown scope reads as private", { ttlMs: 1000, cacheScope: "everyone" }, true, { ttlMs: 1000, scope: "private" }],
+    ["a 2025 answer has none", {}, false, null],
+  ])("%s", (_what, result, modern, expected) => {
+    expect(cacheHintOf({ tools: [], ...result }, modern)).toEqual(expected);
+  });
+});
+
+describe("both protocol eras (SPEC §18)", () => {
+  const calendarTools = ["list_events", "create_event", "render_week", "confirm_delete"];
+
+  it.each(["strict", "default"] as const)("reads a v2 app (%s) in the 2026-07-28 era: server/discover, then tools/list, no session", { timeout: 10_000 }, async (era) => {
+    const app = await zoo(startV2App(() => calendarServer({ cache: { ttlMs: 600_000, cacheScope: "public" } }), era));
+    const listing = await readLiveApp({ name: "V2 Calendar", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.entries.map((e) => (e as { name: string }).name)).toEqual(calendarTools);
+    expect(listing.protocol).toBe("2026-07-28");
+    expect(listing.cache).toEqual({ ttlMs: 600_000, scope: "public" });
+    expect(app.seen).toEqual(["POST /mcp server/discover", "POST /mcp tools/list"]);
+  });
+
+  it("says private, with no time, for a modern app without cache hints", { timeout: 10_000 }, async () => {
+    const app = await zoo(startV2App(() => calendarServer(), "strict"));
+    const listing = await readLiveApp({ name: "V2 Calendar", url: app.url }, LOOPBACK);
+    expect(listing.cache).toEqual({ ttlMs: 0, scope: "private" });
+  });
+
+  it("reads a v1 app in the 2025 era after its answer to server/discover, with no cache hint", { timeout: 10_000 }, async () => {
+    const app = await zoo(startSdkApp(goodServer));
+    const listing = await readLiveApp({ name: "Attendance", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.protocol).toBe("2025-11-25");
+    expect(listing.cache).toBeNull();
+    expect(app.seen.slice(0, 2)).toEqual(["POST /mcp server/discover", "POST /mcp initialize"]);
+  });
+});
+
+describe("what server/discover may answer (SPEC §18)", () => {
+  const rpcError = (id: number, code: number, message: string, data?: unknown) => ({ jsonrpc: "2.0", id, error: { code, message, data } });
+
+  it("reads a 2025 server that answers server/discover with a page of HTML, the 2025 way", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: (res) => void res.writeHead(200, { "content-type": "text/html" }).end("<h1>Welcome</h1>"), list: (res, id) => sendJson(res, result(id, { tools: [{ name: "a" }] })) }));
+    const listing = await readLiveApp({ name: "Html", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.protocol).toBe("2025-06-18");
+    expect(app.seen.filter((s) => s.endsWith("initialize"))).toHaveLength(1);
+  });
+
+  it("reads a 2025 server whose answer to server/discover is not JSON at all", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: (res) => void res.writeHead(200, { "content-type": "application/json" }).end("{not json"), list: (res, id) => sendJson(res, result(id, { tools: [{ name: "a" }] })) }));
+    const listing = await readLiveApp({ name: "Garbled", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.protocol).toBe("2025-06-18");
+  });
+
+  it("says what an app offering only revisions we do not speak offered", { timeout: 10_000 }, async () => {
+    const app = await zoo(
+      startRawApp({
+        discover: (res, id) => sendJson(res, result(id, { ...DISCOVERED, supportedVersions: ["2027-03-01"] })),
+        initialize: (res, id) => sendJson(res, rpcError(id, -32022, "Unsupported protocol version", { supported: ["2027-03-01"], requested: "2025-11-25" }), 400),
+      }),
+    );
+    const listing = await readLiveApp({ name: "Future", url: app.url }, LOOPBACK);
+    expect(listing.unavailable?.code).toBe("connect-failed");
+    expect(listing.unavailable?.message).toMatch(/^Future is unavailable: it offers only the MCP revision "2027-03-01", which this dashboard does not speak \(it speaks 2026-07-28, 2025-11-25/);
+  });
+
+  it("says so when a modern-only server offers only a later modern revision at the probe", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: (res, id) => sendJson(res, rpcError(id, -32022, "Unsupported protocol version", { supported: ["2027-03-01"], requested: "2026-07-28" }), 400) }));
+    const listing = await readLiveApp({ name: "Future", url: app.url }, LOOPBACK);
+    expect(listing.unavailable?.message).toMatch(/^Future is unavailable: it offers only the MCP revision "2027-03-01"/);
+  });
+
+  it("a discover answer that lies (claims 2026-07-28, then wants a 2025 session) is its tools/list error, not a crash", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: (res, id) => sendJson(res, result(id, DISCOVERED)), list: (res, id) => sendJson(res, rpcError(id, -32000, "Bad Request: Server not initialized"), 400) }));
+    const listing = await readLiveApp({ name: "Liar", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: "Liar is unavailable: it answered tools/list with an error: Bad Request: Server not initialized (code -32000)." });
+    expect(listing.protocol).toBe("2026-07-28");
+  });
+
+  it("a slow server/discover is the connect deadline, which covers discovery and the fallback together", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp({ discover: async (res, id) => {
+      await sleep(700);
+      sendJson(res, result(id, DISCOVERED));
+    } }));
+    const started = performance.now();
+    const listing = await readLiveApp({ name: "Slow", url: app.url }, { ...LOOPBACK, connectTimeoutMs: 300 });
+    expect(listing.unavailable).toEqual({ code: "connect-timeout", message: "Slow is unavailable: it did not finish connecting (MCP initialize) within 0.3 s." });
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it("reads the hostile zoo's listings in the 2026-07-28 era too: a repeated cursor", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp(modern({ list: (res, id, page) => sendJson(res, modernResult(id, { tools: [{ name: `t${page}` }], nextCursor: "a" })) })));
+    const listing = await readLiveApp({ name: "Loop", url: app.url }, LOOPBACK);
+    expect(listing.protocol).toBe("2026-07-28");
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: 'Loop is unavailable: page 2 of its tools/list gives the cursor "a" again, so the listing would never end.' });
+  });
+
+  it("takes entries the SDK would reject (no name, a schema that is not one) as listed, in the 2026-07-28 era", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp(modern({ list: (res, id) => sendJson(res, modernResult(id, { tools: [{ name: 5 }, { name: "ok", inputSchema: { type: "nonsense" } }, "text"], ttlMs: -1, cacheScope: "public" })) })));
+    const listing = await readLiveApp({ name: "Odd", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.entries).toHaveLength(3);
+    expect(listing.cache).toEqual({ ttlMs: 0, scope: "public" });
+  });
+
+  it("reads a modern page without resultType as complete, and without ttlMs as valid for no time", { timeout: 10_000 }, async () => {
+    const app = await zoo(startRawApp(modern({ list: (res, id) => sendJson(res, result(id, { tools: [{ name: "a" }] })) })));
+    const listing = await readLiveApp({ name: "Bare", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toBeNull();
+    expect(listing.entries).toEqual([{ name: "a" }]);
+    expect(listing.cache).toEqual({ ttlMs: 0, scope: "private" });
+  });
+});
 
 describe("reading a live app", () => {
   let good: Awaited<ReturnType<typeof startSdkApp>>;
@@ -48,8 +171,10 @@ describe("reading a live app", () => {
     const listing = await readLiveApp({ name: "Old", url: old.url }, LOOPBACK);
     expect(listing.unavailable).toBeNull();
     expect(listing.entries).toHaveLength(3);
-    expect(old.seen[0]).toMatch(/^POST \/sse initialize$/);
+    expect(old.seen.slice(0, 2)).toEqual(["POST /sse server/discover", "POST /sse initialize"]);
     expect(old.seen).toContain("GET /sse");
+    expect(listing.protocol).toMatch(/^2025-/);
+    expect(listing.cache).toBeNull();
   });
 });
 
@@ -112,7 +237,8 @@ describe("apps that break the protocol", () => {
     const listing = await readLiveApp({ name: "Site", url: app.url }, LOOPBACK);
     expect(listing.unavailable).toEqual({
       code: "connect-failed",
-      message: "Site is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP 404, and the older event stream (GET) failed too (HTTP 404).",
+      message:
+        "Site is unavailable: it is not an MCP server at this URL: it answered neither MCP way: server/discover (2026-07-28) with HTTP 404 (text/html), initialize (2025) with HTTP 404 (text/html), and the older event stream (GET) failed too (HTTP 404).",
     });
     expect(listing.timings).toBeNull();
   });
@@ -224,7 +350,7 @@ describe("sign-in", () => {
       code: "auth-required",
       message: "Locked is unavailable: it asks to sign in (HTTP 401); give its credentials as headers to check it.",
     });
-    expect(app.seen).toEqual(["POST /mcp initialize"]);
+    expect(app.seen).toEqual(["POST /mcp server/discover"]);
     expect(metadata.seen).toEqual([]);
   });
 

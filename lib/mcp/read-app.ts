@@ -1,13 +1,13 @@
 import "server-only";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client, FetchLike, Transport } from "@modelcontextprotocol/client";
 import type { AppListing } from "@/lib/engine/check";
+import type { ListingCache } from "@/lib/schemas/check";
 import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { entryChars } from "@/lib/engine/listing-size";
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
-import { ANY_RESULT, connectWithFallback, terminateSession, within } from "./connect";
+import { connectWithFallback, negotiatedRevision, RawChannel, terminateSession, within } from "./connect";
 import type { GuardError } from "./guarded-fetch";
 import { guardedFetch } from "./guarded-fetch";
 import type { ReadBounds, ReadPhase } from "./read-errors";
@@ -51,6 +51,24 @@ interface Progress {
   entries: unknown[];
   chars: number;
   pages: number;
+  /** The first page's cache hint (2026-07-28 era), as it said it. */
+  cache: ListingCache | null;
+}
+
+/** A day: the longest a listing's `ttlMs` is taken at (SPEC §18). */
+export const MAX_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The cache hint of a `tools/list` page (SEP-2549): `ttlMs` (a whole number of milliseconds, at
+ * most a day; negative or missing: 0) and `cacheScope` (missing or unknown: private, the safe
+ * reading). Null for a 2025 answer, which carries neither.
+ */
+export function cacheHintOf(result: Record<string, unknown>, modern: boolean): ListingCache | null {
+  const ttl = result["ttlMs"];
+  const scope = result["cacheScope"];
+  if (!modern && ttl === undefined && scope === undefined) return null;
+  const ttlMs = typeof ttl === "number" && Number.isFinite(ttl) && ttl > 0 ? Math.min(Math.floor(ttl), MAX_TTL_MS) : 0;
+  return { ttlMs, scope: scope === "public" ? "public" : "private" };
 }
 
 /** The client of the moment (the fallback replaces the first), so that it is closed in every outcome. */
@@ -114,15 +132,18 @@ function connect(app: LiveApp, session: Session, fetch: FetchLike, tripwire: Tri
  * Reads every page of tools/list into `read`, ending at the page cap, a repeated cursor or
  * a bad page (`BadListing`). True when it stopped past the size bound with pages to come.
  */
-async function listTools(client: Client, read: Progress, bounds: ReadBounds): Promise<boolean> {
+async function listTools(client: Client, transport: Transport, read: Progress, bounds: ReadBounds): Promise<boolean> {
+  const modern = client.getProtocolEra() === "modern";
+  const channel = new RawChannel(client, transport);
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (;;) {
     if (read.pages === bounds.maxPages) throw new BadListing({ kind: "too-many-pages" });
-    const result = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ANY_RESULT, { timeout: bounds.listTimeoutMs + 1000 });
+    const result = await channel.request("tools/list", cursor === undefined ? {} : { cursor });
     read.pages++;
     const tools = isObject(result) ? result["tools"] : undefined;
     if (!Array.isArray(tools)) throw new BadListing({ kind: "no-tools-array" });
+    if (read.pages === 1) read.cache = cacheHintOf(result as Record<string, unknown>, modern);
     for (const entry of tools) {
       read.entries.push(entry);
       read.chars += entryChars(entry);
@@ -155,7 +176,7 @@ async function endSession(app: LiveApp, session: Session, fetch: FetchLike, rele
 export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Promise<AppListing> {
   const clock = options.clock ?? (() => performance.now());
   const bounds = readBounds(options);
-  const read: Progress = { entries: [], chars: 0, pages: 0 };
+  const read: Progress = { entries: [], chars: 0, pages: 0, cache: null };
   const tripwire = new Tripwire();
   const master = new AbortController();
   const guard = guardedFetch({
@@ -171,21 +192,22 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
   const session: Session = { client: null, transport: null };
   const start = clock();
   let connected: { connectMs: number; listStart: number } | null = null;
+  const revision = () => (connected === null ? null : negotiatedRevision(session.client));
   const timings = () => (connected === null ? null : { connectMs: connected.connectMs, listMs: clock() - connected.listStart });
   try {
     const client = await tripwire.within(bounds.connectTimeoutMs, connect(app, session, guard.fetch, tripwire, bounds.connectTimeoutMs));
     connected = { connectMs: clock() - start, listStart: clock() };
-    const stopped = await tripwire.within(bounds.listTimeoutMs, listTools(client, read, bounds));
-    return { name: app.name, entries: read.entries, unavailable: null, timings: timings(), stopped, charsRead: read.chars };
+    const stopped = await tripwire.within(bounds.listTimeoutMs, listTools(client, session.transport!, read, bounds));
+    return { name: app.name, entries: read.entries, unavailable: null, timings: timings(), stopped, charsRead: read.chars, protocol: negotiatedRevision(client), cache: read.cache };
   } catch (e) {
     const cut = tripwire.guardStop?.scanned;
     if (cut !== undefined) {
       // Stopped inside a page at the first entry past the bound: the engine says "more than".
-      return { name: app.name, entries: [...read.entries, ...cut.entries], unavailable: null, timings: timings(), stopped: true, charsRead: read.chars + cut.chars };
+      return { name: app.name, entries: [...read.entries, ...cut.entries], unavailable: null, timings: timings(), stopped: true, charsRead: read.chars + cut.chars, protocol: revision(), cache: read.cache };
     }
     const phase: ReadPhase = connected === null ? "connect" : "list";
     const unavailable = describeReadError(e, phase, { app: app.name, bounds, ...read, guardStop: tripwire.guardStop });
-    return { name: app.name, entries: read.entries, unavailable, timings: timings(), charsRead: read.chars };
+    return { name: app.name, entries: read.entries, unavailable, timings: timings(), charsRead: read.chars, protocol: revision(), cache: read.cache };
   } finally {
     tripwire.end();
     await endSession(app, session, guard.fetch, () => {

@@ -1,12 +1,9 @@
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError, UnsupportedProtocolVersionError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { unavailableCode, type Unavailable } from "@/lib/schemas/check";
 import { GuardError } from "./guarded-fetch";
-import { BadListing, Deadline, describeReadError, NoTransport, type ReadKnown, type ReadPhase } from "./read-errors";
+import { BadListing, Deadline, describeReadError, NoTransport, SPOKEN_REVISIONS, type EraAnswer, type ReadKnown, type ReadPhase } from "./read-errors";
 
 const known = (over: Partial<ReadKnown> = {}): ReadKnown => ({
   app: "Attendance",
@@ -33,6 +30,8 @@ const refused = new GuardError("address-refused", "10.0.0.8 is a private address
 const nothingAnswers = new GuardError("connect-failed", "nothing answers at 127.0.0.1:9 (connection refused)");
 const tool = (name: string, chars: number) => ({ name, description: "d".repeat(chars - `{"name":"${name}","description":""}`.length) });
 const long = "a".repeat(300);
+const answer = (method: EraAnswer["method"], status: number, contentType: string, head: string): EraAnswer => ({ method, status, contentType, head });
+const rpcError = (code: number, message: string, data?: unknown) => JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message, data } });
 
 type Row = [what: string, error: unknown, phase: ReadPhase, known: ReadKnown, expected: Unavailable];
 
@@ -151,14 +150,14 @@ const rows: Row[] = [
     new NoTransport(404, new SseError(404, "Non-200 status code (404)", undefined as never)),
     "connect",
     known(),
-    { code: "connect-failed", message: "Attendance is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP 404, and the older event stream (GET) failed too (HTTP 404)." },
+    { code: "connect-failed", message: "Attendance is unavailable: it is not an MCP server at this URL: it answered neither MCP way: initialize (2025) with HTTP 404, and the older event stream (GET) failed too (HTTP 404)." },
   ],
   [
     "a 405, then a failed fetch",
     new NoTransport(405, new TypeError("fetch failed")),
     "connect",
     known(),
-    { code: "connect-failed", message: "Attendance is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP 405, and the older event stream (GET) failed too (fetch failed)." },
+    { code: "connect-failed", message: "Attendance is unavailable: it is not an MCP server at this URL: it answered neither MCP way: initialize (2025) with HTTP 405, and the older event stream (GET) failed too (fetch failed)." },
   ],
   [
     "a 400, then an event stream error with no status, clipped",
@@ -167,7 +166,7 @@ const rows: Row[] = [
     known(),
     {
       code: "connect-failed",
-      message: `Attendance is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP 400, and the older event stream (GET) failed too (SSE error: ${"a".repeat(109)}…).`,
+      message: `Attendance is unavailable: it is not an MCP server at this URL: it answered neither MCP way: initialize (2025) with HTTP 400, and the older event stream (GET) failed too (${"a".repeat(120)}…).`,
     },
   ],
   [
@@ -179,10 +178,10 @@ const rows: Row[] = [
   ],
   [
     "a 404, then an MCP error to initialize",
-    new NoTransport(404, new McpError(-32602, "Unsupported protocol version")),
+    new NoTransport(404, new ProtocolError(-32602, "Unsupported protocol version")),
     "connect",
     known(),
-    { code: "connect-failed", message: "Attendance is unavailable: it answered initialize with an error: MCP error -32602: Unsupported protocol version (code -32602)." },
+    { code: "connect-failed", message: "Attendance is unavailable: it answered initialize with an error: Unsupported protocol version (code -32602)." },
   ],
   [
     "a 404, then a guard stop on the event stream",
@@ -191,6 +190,61 @@ const rows: Row[] = [
     known({ guardStop: refused }),
     { code: "address-refused", message: "Attendance is unavailable: 10.0.0.8 is a private address, which checks do not reach." },
   ],
+
+  // Neither era: what each way answered (SPEC §18).
+  [
+    "a page at discover and initialize, a 405 at GET",
+    new NoTransport(404, new SseError(405, "Non-200 status code (405)", undefined as never), [answer("server/discover", 404, "text/html", "<h1>Not found</h1>"), answer("initialize", 404, "text/html", "<h1>Not found</h1>")]),
+    "connect",
+    known(),
+    {
+      code: "connect-failed",
+      message:
+        "Attendance is unavailable: it is not an MCP server at this URL: it answered neither MCP way: server/discover (2026-07-28) with HTTP 404 (text/html), initialize (2025) with HTTP 404 (text/html), and the older event stream (GET) failed too (HTTP 405).",
+    },
+  ],
+  [
+    "JSON-RPC errors to both, named with their words",
+    new NoTransport(400, new SseError(405, "Non-200 status code (405)", undefined as never), [
+      answer("server/discover", 400, "application/json", rpcError(-32600, "Bad Request: no session")),
+      answer("initialize", 400, "application/json", rpcError(-32600, "Bad Request: wrong accept")),
+    ]),
+    "connect",
+    known(),
+    {
+      code: "connect-failed",
+      message:
+        'Attendance is unavailable: it is not an MCP server at this URL: it answered neither MCP way: server/discover (2026-07-28) with HTTP 400 (the error "Bad Request: no session", code -32600), initialize (2025) with HTTP 400 (the error "Bad Request: wrong accept", code -32600), and the older event stream (GET) failed too (HTTP 405).',
+    },
+  ],
+  [
+    "a discover result offering only revisions we do not speak",
+    new NoTransport(400, new SseError(405, "Non-200 status code (405)", undefined as never), [
+      answer("server/discover", 200, "application/json", JSON.stringify({ jsonrpc: "2.0", id: "p", result: { supportedVersions: ["2027-03-01", "2027-09-01"] } })),
+      answer("initialize", 400, "application/json", rpcError(-32022, "Unsupported protocol version", { supported: ["2027-03-01", "2027-09-01"], requested: "2025-11-25" })),
+    ]),
+    "connect",
+    known(),
+    { code: "connect-failed", message: `Attendance is unavailable: it offers only the MCP revisions "2027-03-01", "2027-09-01", which this dashboard does not speak (it speaks ${SPOKEN_REVISIONS.join(", ")}).` },
+  ],
+  [
+    "a -32022 to the probe naming one modern revision we do not speak",
+    new UnsupportedProtocolVersionError({ supported: ["2027-03-01"], requested: "2026-07-28" }),
+    "connect",
+    known(),
+    { code: "connect-failed", message: `Attendance is unavailable: it offers only the MCP revision "2027-03-01", which this dashboard does not speak (it speaks ${SPOKEN_REVISIONS.join(", ")}).` },
+  ],
+  [
+    "a discover result that names a revision we speak is no reason of its own",
+    new NoTransport(400, new SseError(405, "Non-200 status code (405)", undefined as never), [answer("server/discover", 200, "application/json", JSON.stringify({ jsonrpc: "2.0", id: "p", result: { supportedVersions: ["2026-07-28"] } }))]),
+    "connect",
+    known(),
+    {
+      code: "connect-failed",
+      message: "Attendance is unavailable: it is not an MCP server at this URL: it answered neither MCP way: server/discover (2026-07-28) with HTTP 200, initialize (2025) with HTTP 400, and the older event stream (GET) failed too (HTTP 405).",
+    },
+  ],
+  ["a 500 to the probe", new SdkHttpError(SdkErrorCode.EraNegotiationFailed, "Version negotiation failed: the server answered the probe with HTTP 500", { status: 500 }), "connect", known(), { code: "connect-failed", message: "Attendance is unavailable: it answered server/discover with HTTP 500." }],
 
   // Garbled answers.
   ["invalid JSON to initialize", syntaxError, "connect", known(), { code: "connect-failed", message: "Attendance is unavailable: it is not an MCP server: its answer to initialize is not valid JSON." }],
@@ -208,52 +262,52 @@ const rows: Row[] = [
   // The SDK's Streamable HTTP errors.
   [
     "a content type that is neither JSON nor events",
-    new StreamableHTTPError(-1, "Unexpected content type: text/html; charset=utf-8"),
+    new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, "Unexpected content type: text/html; charset=utf-8", { contentType: "text/html; charset=utf-8" }),
     "connect",
     known(),
     { code: "connect-failed", message: "Attendance is unavailable: it is not an MCP server: it answered initialize with text/html; charset=utf-8, not JSON or an event stream." },
   ],
   [
     "a very long content type, clipped",
-    new StreamableHTTPError(-1, `Unexpected content type: ${long}`),
+    new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, `Unexpected content type: ${long}`, { contentType: long }),
     "list",
     known(),
     { code: "connect-failed", message: `Attendance is unavailable: it is not an MCP server: it answered tools/list with ${"a".repeat(80)}…, not JSON or an event stream.` },
   ],
-  ["a 500 to initialize", new StreamableHTTPError(500, "Error POSTing to endpoint: oops"), "connect", known(), { code: "connect-failed", message: "Attendance is unavailable: it answered initialize with HTTP 500." }],
-  ["a 405 to tools/list", new StreamableHTTPError(405, "Error POSTing to endpoint: "), "list", known(), { code: "connect-failed", message: "Attendance is unavailable: it answered tools/list with HTTP 405." }],
-  ["a 404 to tools/list (session gone)", new StreamableHTTPError(404, "Error POSTing to endpoint: "), "list", known(), { code: "connect-failed", message: "Attendance is unavailable: it answered tools/list with HTTP 404." }],
+  ["a 500 to initialize", new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: oops", { status: 500 }), "connect", known(), { code: "connect-failed", message: "Attendance is unavailable: it answered initialize with HTTP 500." }],
+  ["a 405 to tools/list", new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: ", { status: 405 }), "list", known(), { code: "connect-failed", message: "Attendance is unavailable: it answered tools/list with HTTP 405." }],
+  ["a 404 to tools/list (session gone)", new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: ", { status: 404 }), "list", known(), { code: "connect-failed", message: "Attendance is unavailable: it answered tools/list with HTTP 404." }],
 
   // MCP errors.
-  ["the connection closed while connecting", new McpError(-32000, "Connection closed"), "connect", known(), { code: "connect-failed", message: "Attendance is unavailable: the connection closed before it answered initialize." }],
-  ["the connection closed while listing", new McpError(-32000, "Connection closed"), "list", known(), { code: "connect-failed", message: "Attendance is unavailable: the connection closed before it answered tools/list." }],
+  ["the connection closed while connecting", new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"), "connect", known(), { code: "connect-failed", message: "Attendance is unavailable: the connection closed before it answered initialize." }],
+  ["the connection closed while listing", new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"), "list", known(), { code: "connect-failed", message: "Attendance is unavailable: the connection closed before it answered tools/list." }],
   [
     "an MCP error to tools/list",
-    new McpError(-32601, "Method not found"),
+    new ProtocolError(-32601, "Method not found"),
     "list",
     known(),
-    { code: "invalid-listing", message: "Attendance is unavailable: it answered tools/list with an error: MCP error -32601: Method not found (code -32601)." },
+    { code: "invalid-listing", message: "Attendance is unavailable: it answered tools/list with an error: Method not found (code -32601)." },
   ],
   [
     "another -32000 error is the app's own",
-    new McpError(-32000, "No session"),
+    new ProtocolError(-32000, "No session"),
     "connect",
     known(),
-    { code: "connect-failed", message: "Attendance is unavailable: it answered initialize with an error: MCP error -32000: No session (code -32000)." },
+    { code: "connect-failed", message: "Attendance is unavailable: it answered initialize with an error: No session (code -32000)." },
   ],
   [
     "the app's own error that mentions a closed connection is its error",
-    new McpError(-32603, "Connection closed by the database"),
+    new ProtocolError(-32603, "Connection closed by the database"),
     "list",
     known(),
-    { code: "invalid-listing", message: "Attendance is unavailable: it answered tools/list with an error: MCP error -32603: Connection closed by the database (code -32603)." },
+    { code: "invalid-listing", message: "Attendance is unavailable: it answered tools/list with an error: Connection closed by the database (code -32603)." },
   ],
   [
     "a long MCP error, clipped",
-    new McpError(-32603, long),
+    new ProtocolError(-32603, long),
     "list",
     known(),
-    { code: "invalid-listing", message: `Attendance is unavailable: it answered tools/list with an error: MCP error -32603: ${"a".repeat(142)}… (code -32603).` },
+    { code: "invalid-listing", message: `Attendance is unavailable: it answered tools/list with an error: ${"a".repeat(160)}… (code -32603).` },
   ],
 
   // Anything else.

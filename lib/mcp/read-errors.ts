@@ -1,7 +1,5 @@
 import "server-only";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/client";
 import { LISTING_CHAR_LIMIT } from "@/lib/engine/limits";
 import { entryChars, formatCount, largestNamed, largestTools } from "@/lib/engine/listing-size";
 import { isObject } from "@/lib/json-text";
@@ -47,15 +45,41 @@ export class BadListing extends Error {
   }
 }
 
-/** Streamable HTTP's POST got the 4xx `status`, and the older event stream (GET) then failed with `second`. */
+/** What an app answered to `server/discover` or `initialize`: its status, type and first bytes. */
+export interface EraAnswer {
+  method: "server/discover" | "initialize";
+  status: number;
+  contentType: string;
+  head: string;
+}
+
+/**
+ * Streamable HTTP's `initialize` POST got the 4xx `status` (after `server/discover` gave no modern
+ * answer), and the older event stream (GET) then failed with `second`; `answers` are what the
+ * app answered on the way.
+ */
 export class NoTransport extends Error {
   constructor(
     readonly status: number,
     readonly second: unknown,
+    readonly answers: readonly EraAnswer[] = [],
   ) {
     super(`HTTP ${status}, then the event stream failed`);
   }
 }
+
+/** The SDK's error for a JSON-RPC error answer (v2 `ProtocolError`, the v1 `McpError` renamed). */
+const isRpcError = (e: unknown): e is ProtocolError => e instanceof ProtocolError;
+/** The transport's error for an HTTP status it does not take (v2 `SdkHttpError`). */
+const httpStatus = (e: unknown): number | null => (e instanceof SdkHttpError && typeof e.status === "number" ? e.status : null);
+/** The transport's error for an answer neither JSON nor an event stream: its content type. */
+function unexpectedType(e: unknown): string | null {
+  if (!(e instanceof SdkError) || e.code !== SdkErrorCode.ClientHttpUnexpectedContent) return null;
+  const type = isObject(e.data) ? e.data["contentType"] : undefined;
+  return typeof type === "string" ? type : (/Unexpected content type: (.*)$/.exec(e.message)?.[1] ?? "");
+}
+/** The connection closed before the answer came. */
+const closedEarly = (e: unknown) => (e instanceof SdkError && e.code === SdkErrorCode.ConnectionClosed) || (isRpcError(e) && e.code === -32000 && /Connection closed/i.test(e.message));
 
 /** An answer that is not a JSON-RPC message the client can route. */
 export function isGarbled(e: unknown): boolean {
@@ -76,16 +100,77 @@ export function describeReadError(error: unknown, phase: ReadPhase, known: ReadK
   if (guardStop !== null) return stoppedByGuard(guardStop, phase, known);
   if (error instanceof NoTransport) {
     // A garbled answer or an MCP error from the event stream says more than "not an MCP server".
-    if (isGarbled(error.second) || error.second instanceof McpError) return answerFailed(error.second, phase, name);
+    if (isGarbled(error.second) || isRpcError(error.second)) return answerFailed(error.second, phase, name);
     return { code: "connect-failed", message: noTransportText(name, error) };
   }
+  const offered = offeredRevisions(error);
+  if (offered !== null) return { code: "connect-failed", message: revisionsText(name, offered) };
   return answerFailed(error, phase, name);
 }
 
-/** Neither transport would talk: the sentence for the app `name`. */
+/** The modern revision the client negotiates through `server/discover` (the SDK exports only its 2025 list). */
+export const MODERN_REVISION = "2026-07-28";
+/** The revisions this dashboard speaks, newest first. */
+export const SPOKEN_REVISIONS: readonly string[] = [...new Set([MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS])].sort().reverse();
+
+/** The revisions an answer offers (a discover result's `supportedVersions`, a -32022 error's `supported`), when it names any. */
+function revisionsIn(value: unknown): string[] | null {
+  if (!isObject(value)) return null;
+  const list = value["supportedVersions"] ?? value["supported"];
+  return Array.isArray(list) && list.length > 0 && list.every((v) => typeof v === "string") ? (list) : null;
+}
+
+/** What an app offered when every revision it named is one this dashboard does not speak; null otherwise. */
+export function offeredRevisions(error: unknown): string[] | null {
+  const found: string[] = [];
+  if (isRpcError(error) && error.code === -32022) found.push(...(revisionsIn(error.data) ?? []));
+  if (error instanceof NoTransport) {
+    for (const answer of error.answers) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(answer.head);
+      } catch {
+        continue;
+      }
+      if (!isObject(parsed)) continue;
+      found.push(...(revisionsIn(parsed["result"]) ?? []), ...(isObject(parsed["error"]) ? (revisionsIn(parsed["error"]["data"]) ?? []) : []));
+    }
+  }
+  const offered = [...new Set(found)];
+  return offered.length > 0 && offered.every((v) => !SPOKEN_REVISIONS.includes(v)) ? offered : null;
+}
+
+/** An app that speaks only revisions this dashboard does not: the sentence naming them. */
+export function revisionsText(name: string, offered: readonly string[]): string {
+  const list = offered.slice(0, 5).map((v) => JSON.stringify(clip(v, 40)));
+  const them = `${list.join(", ")}${offered.length > 5 ? ` and ${formatCount(offered.length - 5)} more` : ""}`;
+  return `${name} is unavailable: it offers only the MCP ${offered.length === 1 ? "revision" : "revisions"} ${them}, which this dashboard does not speak (it speaks ${SPOKEN_REVISIONS.join(", ")}).`;
+}
+
+/** One answer as a sentence names it: `HTTP 400`, `HTTP 200 (text/html)`, `HTTP 400 (the error "…", code -32600)`. */
+function answerText(answer: { status: number; contentType: string; head: string }): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.head);
+  } catch {
+    parsed = undefined;
+  }
+  const error = isObject(parsed) && isObject(parsed["error"]) ? parsed["error"] : null;
+  if (error !== null && typeof error["message"] === "string") return `HTTP ${answer.status} (the error ${JSON.stringify(clip(error["message"], 80))}, code ${String(error["code"])})`;
+  const type = answer.contentType.split(";")[0]?.trim() ?? "";
+  return type === "" || /json|event-stream/i.test(type) ? `HTTP ${answer.status}` : `HTTP ${answer.status} (${clip(type, 60)})`;
+}
+
+/** Neither era nor transport would talk: the sentence for the app `name`, with what it answered each way. */
 export function noTransportText(name: string, error: NoTransport): string {
-  const second = error.second instanceof SseError && error.second.code !== undefined ? `HTTP ${error.second.code}` : clip(messageOf(error.second), 120);
-  return `${name} is unavailable: it is not an MCP server at this URL: it answered the MCP request with HTTP ${error.status}, and the older event stream (GET) failed too (${second}).`;
+  const offered = offeredRevisions(error);
+  if (offered !== null) return revisionsText(name, offered);
+  const second = error.second instanceof SseError && error.second.code !== undefined ? `HTTP ${error.second.code}` : clip(messageOf(error.second).replace(/^SSE error: /, ""), 120);
+  const discover = error.answers.find((a) => a.method === "server/discover");
+  const initialize = error.answers.find((a) => a.method === "initialize");
+  const modern = discover === undefined ? "" : ` server/discover (2026-07-28) with ${answerText(discover)},`;
+  const legacy = initialize === undefined ? `HTTP ${error.status}` : answerText(initialize);
+  return `${name} is unavailable: it is not an MCP server at this URL: it answered neither MCP way:${modern} initialize (2025) with ${legacy}, and the older event stream (GET) failed too (${second}).`;
 }
 
 function faultText(fault: ListingFault, known: ReadKnown): string {
@@ -136,19 +221,17 @@ function answerFailed(e: unknown, phase: ReadPhase, name: string): Unavailable {
     const why = e instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response";
     return { code, message: `${name} is unavailable: ${phase === "connect" ? "it is not an MCP server: " : ""}its answer to ${what} ${why}.` };
   }
-  if (e instanceof StreamableHTTPError) {
-    const type = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(e.message);
-    if (type !== null) {
-      return { code: "connect-failed", message: `${name} is unavailable: it is not an MCP server: it answered ${what} with ${clip(type[1] ?? "", 80)}, not JSON or an event stream.` };
-    }
-    return { code: "connect-failed", message: `${name} is unavailable: it answered ${what} with HTTP ${e.code}.` };
+  const type = unexpectedType(e);
+  if (type !== null) {
+    return { code: "connect-failed", message: `${name} is unavailable: it is not an MCP server: it answered ${what} with ${clip(type, 80)}, not JSON or an event stream.` };
   }
-  if (e instanceof McpError) {
-    if (e.code === -32000 && /Connection closed/i.test(e.message)) {
-      return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
-    }
-    return { code, message: `${name} is unavailable: it answered ${what} with an error: ${clip(e.message, 160)} (code ${e.code}).` };
+  const status = httpStatus(e);
+  if (status !== null) {
+    const probe = e instanceof SdkError && e.code === SdkErrorCode.EraNegotiationFailed;
+    return { code: "connect-failed", message: `${name} is unavailable: it answered ${probe ? "server/discover" : what} with HTTP ${status}.` };
   }
+  if (closedEarly(e)) return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
+  if (isRpcError(e)) return { code, message: `${name} is unavailable: it answered ${what} with an error: ${clip(e.message, 160)} (code ${e.code}).` };
   const text = messageOf(e);
   if (/protocol version is not supported/.test(text)) return { code: "connect-failed", message: `${name} is unavailable: ${clip(text, 160)}.` };
   return { code, message: `${name} is unavailable: reading its ${what} failed (${clip(text, 160)}).` };

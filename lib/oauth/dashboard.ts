@@ -1,5 +1,5 @@
 import "server-only";
-import { isHttpsUrl } from "@modelcontextprotocol/sdk/client/auth.js";
+import { isHttpsUrl } from "@modelcontextprotocol/client";
 
 /** Where the authorization server sends the browser back, on the dashboard. */
 export const CALLBACK_PATH = "/api/oauth/callback";

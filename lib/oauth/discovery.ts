@@ -1,13 +1,14 @@
 import "server-only";
 import {
+  checkResourceAllowed,
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
+  LATEST_PROTOCOL_VERSION,
+  resourceUrlFromServerUrl,
   type OAuthDiscoveryState,
-} from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+  type OAuthProtectedResourceMetadata,
+} from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { GuardError } from "@/lib/mcp/guarded-fetch";
 import { failures, quoted, SignInFailure } from "./failures";
@@ -101,7 +102,8 @@ export async function discoverSignIn(appUrl: string, f: OAuthFetch): Promise<Dis
   const stopBefore = f.firstStop();
   let metadata: Awaited<ReturnType<typeof discoverAuthorizationServerMetadata>>;
   try {
-    metadata = await discoverAuthorizationServerMetadata(authorizationServerUrl, { fetchFn: f.fetch });
+    // The issuer is checked below, so that a mismatch is said as one rather than as "no metadata".
+    metadata = await discoverAuthorizationServerMetadata(authorizationServerUrl, { fetchFn: f.fetch, skipIssuerValidation: true });
   } catch (error) {
     const stop = f.firstStop() === stopBefore ? null : f.firstStop();
     if (stop !== null) throw failures.addressRefused(`its sign-in server ${quoted(authorizationServerUrl, 200)}`, stop.reason);

@@ -1,5 +1,5 @@
 import "server-only";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { allowListFromEnv, systemResolver, type AllowList, type Resolver } from "@/lib/mcp/address";
 import { GuardError, guardedFetch } from "@/lib/mcp/guarded-fetch";
 

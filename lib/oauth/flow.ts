@@ -1,8 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import { OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { auth, OAuthError, OAuthErrorCode } from "@modelcontextprotocol/client";
+import type { OAuthClientInformationMixed } from "@modelcontextprotocol/client";
 import { ZodError } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import type { Conn } from "@/lib/db/client";
@@ -50,12 +49,13 @@ export function describeFailure(error: unknown, step: "start" | "finish", issuer
     const reason = (error instanceof GuardError ? error : stop)!.reason;
     return error instanceof GuardError && error.code === "address-refused" ? failures.addressRefused(`a server (${issuer})`, reason) : failures.notFound(`${issuer}: ${reason}`);
   }
-  if (error instanceof ServerError || error instanceof SyntaxError || error instanceof ZodError) {
+  // The SDK's `server_error` stands for an answer that is no OAuth error at all.
+  if ((error instanceof OAuthError && error.code === OAuthErrorCode.ServerError) || error instanceof SyntaxError || error instanceof ZodError) {
     // Not an OAuth answer at all: an HTML page, or JSON without a token.
     return step === "start" ? failures.registrationRefused(issuer, lastAnswer(f)) : failures.badAnswer(issuer, lastAnswer(f));
   }
   if (error instanceof OAuthError) {
-    const words = serverWords(f) ?? error.errorCode;
+    const words = serverWords(f) ?? error.code;
     return step === "start" ? failures.registrationRefused(issuer, words) : failures.signInRefused(issuer, words);
   }
   const message = error instanceof Error ? error.message : "";
@@ -180,7 +180,8 @@ export async function finishSignIn(db: Conn, flow: Flow, row: AppRow, by: string
   const f = oauthFetch(options);
   try {
     const provider = new AppOAuthProvider({ step: "finish", discovery: flow.discovery, redirectUrl: flow.redirectUrl, client: flow.client, verifier: flow.verifier });
-    const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, fetchFn: f.fetch });
+    // `iss` was checked above; the SDK checks it again against the metadata (RFC 9207).
+    const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, ...(iss !== null ? { iss } : {}), fetchFn: f.fetch });
     if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return await fail(failures.badAnswer(expected, lastAnswer(f)));
     if (!(await saveConnected(db, flow, row.url, provider.client ?? flow.client, provider.tokensSaved, by))) {
       return await fail(failures.signInRefused(expected, "the app was given another address or a header meanwhile"));

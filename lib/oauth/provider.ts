@@ -1,7 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from "@modelcontextprotocol/client";
 import { discoveryState, type Discovery } from "./discovery";
 import { failures } from "./failures";
 
@@ -29,7 +28,7 @@ export function clientMetadataOf(redirectUrl: string, clientMetadataUrl?: string
     token_endpoint_auth_method: "none",
     // SEP-837: registration names the kind of application; the dashboard is a web server.
     application_type: "web",
-  } as OAuthClientMetadata;
+  };
 }
 
 export interface ProviderInput {

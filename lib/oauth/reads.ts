@@ -1,6 +1,6 @@
 import "server-only";
-import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { auth } from "@modelcontextprotocol/client";
+import type { OAuthTokens } from "@modelcontextprotocol/client";
 import type { Conn } from "@/lib/db/client";
 import type { AppListing } from "@/lib/engine/check";
 import { GuardError } from "@/lib/mcp/guarded-fetch";

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
 import { and, eq, inArray, lt } from "drizzle-orm";
 import { orgTransaction, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSignIns, oauthFlows } from "@/lib/db/tables";

@@ -56,6 +56,20 @@ beforeEach(async () => {
 const count = (table: string) => db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
 
 describe("connecting and removing apps", () => {
+  it("stores each read's protocol revision and cache hint with it, and answers them on the app (SPEC §18)", { timeout: 10_000 }, async () => {
+    let modern = true;
+    ctx = {
+      db,
+      read: async (app) => ({ name: app.name, entries: listings[app.url] ?? [], ...(modern ? { protocol: "2026-07-28", cache: { ttlMs: 600_000, scope: "private" as const } } : { protocol: "2025-11-25", cache: null }) }),
+    };
+    const added = await addApp(ctx, "acme", { name: "Calendar", url: "http://a.test/mcp" });
+    expect(added.lastCheck?.result).toMatchObject({ protocol: "2026-07-28", listing: { cache: { ttlMs: 600_000, scope: "private" } } });
+    modern = false;
+    await recheckApp(ctx, "acme", added.id);
+    const again = await getApp(ctx, "acme", added.id);
+    expect(again.lastCheck?.result).toMatchObject({ protocol: "2025-11-25", listing: { cache: null } });
+  });
+
   it("reads the new app alone, names it after every earlier one, and stores one record", { timeout: 10_000 }, async () => {
     const first = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
     const second = await addApp(ctx, "acme", { name: "attendance", url: "http://b.test/mcp" });

@@ -111,6 +111,8 @@ async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promis
       header: row.headerName === null ? null : { name: row.headerName, set: row.headerValue !== null && row.headerValue !== "" },
       connectedAt: new Date(row.connectedAt).toISOString(),
       nextCheckAt: row.nextCheckAt === null ? null : new Date(row.nextCheckAt).toISOString(),
+      nextCheckWhy: row.nextCheckWhy === "app-asked" || row.nextCheckWhy === "back-off" || row.nextCheckWhy === "interval" ? row.nextCheckWhy : null,
+      failedReads: row.failedReads,
       lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[i]! },
       signIn: signIn === undefined ? null : { state: signIn.state, issuer: signIn.issuer, connectedAt: iso(signIn.connectedAt), expiresAt: iso(signIn.expiresAt) },
     };
@@ -184,6 +186,8 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by:
     connectedAt: Date.now(),
     // Read now, so next due one interval from now (lib/orgs/schedule.ts); null when the schedule is off.
     nextCheckAt: recheckInterval() > 0 ? Date.now() + recheckInterval() : null,
+    nextCheckWhy: null,
+    failedReads: 0,
   };
   const reads = await readRows(ctx, [draft]);
   // The app and its first read are stored together, or neither is.

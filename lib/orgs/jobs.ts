@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/api/errors";
 import { oneAtATime, sqlExecutor, type PostgresDb } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { rereadApp, type OrgContext } from "./apps";
-import { claimDue, every, tickOf, type DueApp } from "./schedule";
+import { claimDue, every, planAfterRead, tickOf, type DueApp } from "./schedule";
 
 /**
  * Scheduled re-checks on PostgreSQL (SPEC §16), whatever the number of instances: every instance
@@ -100,6 +100,7 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
       const { org, app } = job.data;
       try {
         await rereadApp(ctx, org, app);
+        await planAfterRead(ctx.db, app, options.interval, Date.now());
       } catch (error) {
         // Removed since it was claimed: nothing to retry.
         if (error instanceof ApiError && error.code === "not-found") return;

@@ -6,7 +6,7 @@ import { openDatabase, type Db } from "@/lib/db/client";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import { addApp, type AppReader, type OrgContext } from "./apps";
 import { recheckInterval } from "./limits";
-import { placeNewApps, runDue } from "./schedule";
+import { JITTER, MAX_WAIT_MS, nextDue, placeNewApps, runDue } from "./schedule";
 import { ensureOrg, requireApp } from "./store";
 
 // Scheduled re-checks with a fake clock: `now` is passed in, and apps are read inline.
@@ -70,7 +70,7 @@ describe("scheduled re-checks", () => {
     const readAt: Record<string, number[]> = {};
     for (let now = start; now < start + 3 * interval; now += 30_000) {
       const before = seen.length;
-      await runDue(ctx, interval, now);
+      await runDue(ctx, interval, now, 50, () => 0.5);
       for (const app of seen.slice(before)) (readAt[app.name] ??= []).push(now);
     }
     expect(Object.values(readAt).map((times) => times.length)).toEqual([3, 3, 3]);
@@ -96,7 +96,7 @@ describe("scheduled re-checks", () => {
     db = openDatabase(file);
     ctx = { db, read };
     expect(await runDue(ctx, MINUTE, start + 29_000)).toBe(0);
-    expect(await runDue(ctx, MINUTE, start + 31_000)).toBe(3);
+    expect(await runDue(ctx, MINUTE, start + 31_000, 50, () => 0.5)).toBe(3);
     expect(await Promise.all(ids.map(async (id) => (await requireApp(db, "acme", id)).nextCheckAt))).toEqual(ids.map(() => start + 30_000 + MINUTE));
   });
 
@@ -105,7 +105,7 @@ describe("scheduled re-checks", () => {
     const start = 1_000_000_000_000;
     await placeNewApps(ctx, MINUTE, start, () => 0.5);
     const back = start + 30_000 + 5 * MINUTE + 10_000; // down for five intervals
-    expect(await runDue(ctx, MINUTE, back)).toBe(3);
+    expect(await runDue(ctx, MINUTE, back, 50, () => 0.5)).toBe(3);
     expect(await runDue(ctx, MINUTE, back + 1_000)).toBe(0);
     expect(await Promise.all(ids.map(async (id) => (await requireApp(db, "acme", id)).nextCheckAt))).toEqual(ids.map(() => start + 30_000 + 6 * MINUTE));
   });
@@ -120,5 +120,72 @@ describe("scheduled re-checks", () => {
     const before = Date.now();
     const app = await addApp(ctx, "acme", { name: "Fresh", url: "http://fresh.test/mcp" });
     expect(Date.parse(app.nextCheckAt!)).toBeGreaterThanOrEqual(before + recheckInterval());
+  });
+});
+
+describe("when an app is read next (SPEC §18)", () => {
+  const HOUR = 60 * MINUTE;
+  const NOW = 1_000_000;
+  const mid = () => 0.5; // no jitter
+
+  it.each([
+    ["a good read, no hint (no slot given)", { ok: true, ttlMs: null }, 0, HOUR, "interval", 0],
+    ["a hint shorter than the interval", { ok: true, ttlMs: 10 * MINUTE }, 0, HOUR, "interval", 0],
+    ["a hint of 3 h", { ok: true, ttlMs: 3 * HOUR }, 0, 3 * HOUR, "app-asked", 0],
+    ["a hint of a week: a day at most", { ok: true, ttlMs: 7 * 24 * HOUR }, 0, MAX_WAIT_MS, "app-asked", 0],
+    ["a good read after failures starts over", { ok: true, ttlMs: null }, 3, HOUR, "interval", 0],
+    ["the first failure: one interval", { ok: false, ttlMs: null }, 0, HOUR, "back-off", 1],
+    ["the second: two", { ok: false, ttlMs: null }, 1, 2 * HOUR, "back-off", 2],
+    ["the third: four", { ok: false, ttlMs: null }, 2, 4 * HOUR, "back-off", 3],
+    ["the sixth: a day at most", { ok: false, ttlMs: null }, 5, MAX_WAIT_MS, "back-off", 6],
+    ["the hundredth: still a day", { ok: false, ttlMs: 3 * HOUR }, 99, MAX_WAIT_MS, "back-off", 100],
+  ])("%s", (_what, read, failedBefore, wait, why, failedReads) => {
+    expect(nextDue(read, failedBefore, HOUR, NOW, mid)).toEqual({ at: NOW + wait, why, failedReads });
+  });
+
+  it("moves every due time by at most 10 % either way", () => {
+    for (const r of [0, 0.25, 0.75, 0.999999]) {
+      const at = nextDue({ ok: true, ttlMs: 3 * HOUR }, 0, HOUR, NOW, () => r).at - NOW;
+      expect(at).toBeGreaterThanOrEqual(3 * HOUR * (1 - JITTER));
+      expect(at).toBeLessThanOrEqual(3 * HOUR * (1 + JITTER));
+    }
+    expect(nextDue({ ok: true, ttlMs: null }, 0, HOUR, NOW, () => 0).at).toBe(NOW + 0.9 * HOUR);
+    // An app read at the interval keeps its place in the spread, moved by up to a tenth of the interval.
+    expect(nextDue({ ok: true, ttlMs: null }, 0, HOUR, NOW, () => 0, NOW + 20 * MINUTE).at).toBe(NOW + 20 * MINUTE - 6 * MINUTE);
+  });
+
+  it("a scheduled read honours the app's ttlMs, and a failing app backs off until a read succeeds (fake clock)", { timeout: 20_000 }, async () => {
+    let answer: "ttl" | "fail" = "ttl";
+    ctx = {
+      db,
+      read: async (app) =>
+        answer === "ttl"
+          ? { name: app.name, entries: [{ name: "hours" }], protocol: "2026-07-28", cache: { ttlMs: 3 * HOUR, scope: "public" as const } }
+          : { name: app.name, entries: [], unavailable: { code: "connect-failed" as const, message: `${app.name} is unavailable: nothing answers.` } },
+    };
+    const id = (await addApp(ctx, "acme", { name: "Calendar", url: "http://calendar.test/mcp" })).id;
+    const due = async () => (await requireApp(db, "acme", id)).nextCheckAt!;
+    const row = () => requireApp(db, "acme", id);
+    let now = (await due()) + 1;
+
+    expect(await runDue(ctx, HOUR, now, 50, mid)).toBe(1);
+    expect(await row()).toMatchObject({ nextCheckAt: now + 3 * HOUR, nextCheckWhy: "app-asked", failedReads: 0 });
+
+    answer = "fail";
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      now = (await due()) + 1;
+      expect(await runDue(ctx, HOUR, now, 50, mid)).toBe(1);
+      waits.push((await due()) - now);
+    }
+    expect(waits).toEqual([HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR]);
+    expect(await row()).toMatchObject({ nextCheckWhy: "back-off", failedReads: 4 });
+    // Not due in between: nothing is read.
+    expect(await runDue(ctx, HOUR, now + HOUR, 50, mid)).toBe(0);
+
+    answer = "ttl";
+    now = (await due()) + 1;
+    await runDue(ctx, HOUR, now, 50, mid);
+    expect(await row()).toMatchObject({ nextCheckAt: now + 3 * HOUR, nextCheckWhy: "app-asked", failedReads: 0 });
   });
 });

@@ -1,7 +1,8 @@
 import "server-only";
 import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import { transaction, type Conn } from "@/lib/db/client";
-import { apps } from "@/lib/db/tables";
+import { apps, checkResults } from "@/lib/db/tables";
+import { newestFirstIn } from "./store";
 import { errorField, logger } from "@/lib/log";
 import { rereadApp, type OrgContext } from "./apps";
 import { recheckInterval } from "./limits";
@@ -12,6 +13,64 @@ import { recheckInterval } from "./limits";
  * one read per app at a time (each goes through the organisation's lock, as a leader's re-check
  * does). The next due time is stored, so a restart carries on where the last run left off.
  */
+
+/** The longest a read is put off, whatever the app asked or however often it failed (SPEC §18). */
+export const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
+/** Every due time moves by up to this share either way, so that apps read together drift apart. */
+export const JITTER = 0.1;
+
+export type DueWhy = "interval" | "app-asked" | "back-off";
+
+export interface NextDue {
+  at: number;
+  why: DueWhy;
+  /** Scheduled reads failed in a row, this one counted. */
+  failedReads: number;
+}
+
+/**
+ * When an app is read next after a scheduled read at `now` (SPEC §18): after the interval; later,
+ * when its listing said a `ttlMs` longer than the interval (at most a day); after 1, 2, 4…
+ * intervals (at most a day) while its reads fail, counting this one. Each wait moves by ±10 %.
+ * `random` is in [0, 1); `slot` is the next place in the spread the claim gave the app.
+ */
+export function nextDue(read: { ok: boolean; ttlMs: number | null }, failedBefore: number, interval: number, now: number, random: () => number = Math.random, slot: number | null = null): NextDue {
+  let wait: number;
+  let why: DueWhy;
+  let failedReads = 0;
+  if (!read.ok) {
+    failedReads = failedBefore + 1;
+    wait = Math.min(interval * 2 ** Math.min(failedReads - 1, 30), MAX_WAIT_MS);
+    why = "back-off";
+  } else if (read.ttlMs !== null && read.ttlMs > interval) {
+    wait = Math.min(read.ttlMs, MAX_WAIT_MS);
+    why = "app-asked";
+  } else {
+    // Its own place in the spread (the slot the claim gave it), moved as any due time is.
+    const shift = Math.round(interval * JITTER * (2 * random() - 1));
+    return { at: (slot ?? now + interval) + shift, why: "interval", failedReads };
+  }
+  const jitter = 1 + JITTER * (2 * random() - 1);
+  return { at: now + Math.round(wait * jitter), why, failedReads };
+}
+
+/** After a scheduled read of `app`: its next due time from its newest read, as `nextDue` says. */
+export async function planAfterRead(db: Conn, app: string, interval: number, now: number, random: () => number = Math.random): Promise<NextDue | null> {
+  return transaction(db, async (tx) => {
+    const [row] = await tx.select({ failedReads: apps.failedReads, slot: apps.nextCheckAt }).from(apps).where(eq(apps.id, app)).limit(1);
+    if (row === undefined) return null;
+    const [read] = await tx
+      .select({ unavailable: checkResults.unavailable, cacheTtlMs: checkResults.cacheTtlMs })
+      .from(checkResults)
+      .where(eq(checkResults.app, app))
+      .orderBy(...newestFirstIn(tx))
+      .limit(1);
+    if (read === undefined) return null;
+    const next = nextDue({ ok: read.unavailable === null, ttlMs: read.cacheTtlMs }, row.failedReads, interval, now, random, row.slot);
+    await tx.update(apps).set({ nextCheckAt: next.at, nextCheckWhy: next.why, failedReads: next.failedReads }).where(eq(apps.id, app));
+    return next;
+  });
+}
 
 /** Places every app not yet on the schedule somewhere in the next interval, so that reads spread out. */
 export async function placeNewApps(ctx: OrgContext, interval: number, now: number, random: () => number = Math.random): Promise<void> {
@@ -64,11 +123,12 @@ export async function claimDue(ctx: OrgContext, interval: number, now: number, m
 }
 
 /** Re-checks the apps due at `now`, one after another, and answers how many were read (the embedded default). */
-export async function runDue(ctx: OrgContext, interval: number, now: number, max = 50): Promise<number> {
+export async function runDue(ctx: OrgContext, interval: number, now: number, max = 50, random: () => number = Math.random): Promise<number> {
   let read = 0;
   for (const app of await claimDue(ctx, interval, now, max)) {
     try {
       await rereadApp(ctx, app.org, app.id);
+      await planAfterRead(ctx.db, app.id, interval, now, random);
       read++;
     } catch (error) {
       // Removed meanwhile, or the read itself broke: the app is tried again next interval.

@@ -60,7 +60,7 @@ const wholeMs = (ms: number | null | undefined): number | null => (ms === undefi
  * Reads of one app newest first: by time, then (two reads in one millisecond) the one stored
  * last: SQLite's rowid, or on PostgreSQL the id (read ids are random: ties there are arbitrary).
  */
-function newestFirstIn(db: Conn, alias?: string) {
+export function newestFirstIn(db: Conn, alias?: string) {
   const column = (name: string) => (alias === undefined ? sql`${checkResults}.${sql.identifier(name)}` : sql`${sql.identifier(alias)}.${sql.identifier(name)}`);
   return [sql`${column("checked_at")} DESC`, sql`${column(isPostgres(db) ? "id" : "rowid")} DESC`] as const;
 }
@@ -184,6 +184,12 @@ export function parseUnavailable(text: string | null): Unavailable | null {
   return found.success ? found.data : null;
 }
 
+/** The revision and cache hint a read stored (SPEC §18). */
+export function protocolOf(read: ReadRow): Pick<AppListing, "protocol" | "cache"> {
+  const cache = read.cacheTtlMs === null ? null : { ttlMs: read.cacheTtlMs, scope: read.cacheScope === "public" ? ("public" as const) : ("private" as const) };
+  return { protocol: read.protocol, cache };
+}
+
 /** The result a check stored before snapshots, when it is one. */
 export function legacyResult(row: ReadRow): AppCheck | null {
   if (row.result === null) return null;
@@ -199,7 +205,7 @@ export function legacyResult(row: ReadRow): AppCheck | null {
 export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined): Promise<AppListing> {
   if (read === undefined) return { name: app.name, entries: [] };
   const timings = read.connectMs === null ? null : { connectMs: read.connectMs, listMs: read.listMs };
-  const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }) };
+  const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), ...protocolOf(read) };
   if (read.snapshot !== null) return { ...base, entries: await snapshotEntries(db, read.snapshot) };
   const legacy = legacyResult(read);
   const entries = (legacy?.tools ?? []).map((tool) => {
@@ -248,6 +254,9 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
           listMs: wholeMs(listing.timings?.listMs),
           stopped: listing.stopped === true,
           charsRead: listing.charsRead ?? null,
+          protocol: listing.protocol ?? null,
+          cacheTtlMs: listing.cache?.ttlMs ?? null,
+          cacheScope: listing.cache?.scope ?? null,
           result: null,
         });
       const kept = tx.select({ id: checkResults.id }).from(checkResults).where(eq(checkResults.app, read.app)).orderBy(...newestFirstIn(tx)).limit(HISTORY_PER_APP);

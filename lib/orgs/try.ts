@@ -23,6 +23,15 @@ import { checkInput, latestReads, listingOf, requireApp } from "./store";
 export type ToolCaller = (target: TryTarget, call: TryCall) => Promise<TryResult>;
 const inPool: ToolCaller = (target, call) => tryInPool(target, call);
 
+/** The call a request asks for: its arguments, and when it continues one, the answers to the tool's questions. */
+const continued = (input: TryRequest): TryCall => ({
+  tool: input.tool,
+  arguments: input.arguments,
+  ...(input.inputResponses !== undefined ? { inputResponses: input.inputResponses } : {}),
+  ...(input.requestState !== undefined ? { requestState: input.requestState } : {}),
+  ...(input.round !== undefined ? { round: input.round } : {}),
+});
+
 /** What the audit log keeps of a try: the tool and how it went; for arguments that did not fit, their names only. */
 function auditDetails(tool: string, result: TryResult): Record<string, unknown> {
   if (result.kind === "invalid-arguments") {
@@ -50,7 +59,7 @@ export async function tryOrgApp(ctx: OrgContext, org: string, appId: string, act
   const row = await requireApp(ctx.db, org, appId);
   await spendChecks(getDb(), { account: actor.id }, checkCost(1));
   const stored = checkInput(row);
-  const result = await call({ name: row.name, url: row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, { tool: input.tool, arguments: input.arguments });
+  const result = await call({ name: row.name, url: row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, continued(input));
   await recordAudit(ctx.db, { org, actor, action: "tool.tried", app: { id: row.id, name: row.name }, details: auditDetails(input.tool, result) });
   return answerOf(result);
 }
@@ -92,7 +101,7 @@ export async function tryPreview(actor: Actor, input: PreviewTryRequest, call: T
   const org = await previewTryOrg(actor, input.org);
   const db = getDb();
   await spendChecks(db, { account: actor.id }, checkCost(1));
-  const result = await call(previewTarget(input), { tool: input.tool, arguments: input.arguments });
+  const result = await call(previewTarget(input), continued(input));
   await recordAudit(db, { org, actor, action: "tool.tried", details: { ...auditDetails(input.tool, result), url: new URL(input.url).origin, name: previewName(input) } });
   return answerOf(result);
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ZooApp } from "@/test/apps/http";
 import { startHttp } from "@/test/apps/http";
-import { goodServer, startSdkApp } from "@/test/apps/sdk-apps";
+import { goodServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
+import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { runCheck } from "./run";
 
 const allowHosts = "127.0.0.1";
@@ -24,6 +25,23 @@ afterAll(async () => {
 });
 
 describe("runCheck", () => {
+  it("reads apps of every era: v2 strict and default in 2026-07-28, v1 and the older HTTP+SSE in 2025 (SPEC §18)", { timeout: 15_000 }, async () => {
+    const hint = { ttlMs: 600_000, cacheScope: "public" as const };
+    const apps = await Promise.all([startV2App(() => calendarServer({ cache: hint }), "strict"), startV2App(() => calendarServer({ cache: hint }), "default"), startSdkApp(goodServer), startOldSseApp(goodServer)]);
+    try {
+      const names = ["V2 Calendar", "V2 Default", "V1 Attendance", "Old Attendance"];
+      const result = await runCheck({ apps: apps.map((app, i) => ({ name: names[i]!, url: app.url })) }, { allowHosts });
+      expect(result.apps.map((a) => [a.name, a.status, a.protocol, a.listing.cache])).toEqual([
+        ["V2 Calendar", "available", "2026-07-28", { ttlMs: 600_000, scope: "public" }],
+        ["V2 Default", "available", "2026-07-28", { ttlMs: 600_000, scope: "public" }],
+        ["V1 Attendance", "available", "2025-11-25", null],
+        ["Old Attendance", "available", expect.stringMatching(/^2025-/), null],
+      ]);
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+    }
+  });
+
   it("checks inline and live apps together, in connection order", { timeout: 10_000 }, async () => {
     const result = await runCheck(
       {

@@ -32,14 +32,21 @@ export const toolToTryQuery = (source: TrySource, tool: string) =>
   });
 
 /** Calls the tool; the organisation's audit log has a new entry afterwards. */
+/** A call continued after the tool asked (SPEC §18): the person's answers, the app's state, the round answered. */
+export interface TryContinuation {
+  inputResponses: Record<string, unknown>;
+  requestState?: string;
+  round: number;
+}
+
 export const tryMutation = (client: QueryClient, source: TrySource) =>
   mutationOptions({
     mutationKey: source.kind === "org" ? ["orgs", source.org, "apps", source.app, "try"] : ["try", source.url],
-    mutationFn: async ({ tool, args }: { tool: string; args: Record<string, unknown> }): Promise<TryAnswer> =>
+    mutationFn: async ({ tool, args, more }: { tool: string; args: Record<string, unknown>; more?: TryContinuation }): Promise<TryAnswer> =>
       tryAnswer.parse(
         source.kind === "org"
-          ? await callApi(`${appPath(source.org, source.app)}/try`, { method: "POST", body: { tool, arguments: args } })
-          : await callApi("/api/try", { method: "POST", body: { url: source.url, name: source.name, tool, arguments: args, ...(source.headers ? { headers: source.headers } : {}) } }),
+          ? await callApi(`${appPath(source.org, source.app)}/try`, { method: "POST", body: { tool, arguments: args, ...more } })
+          : await callApi("/api/try", { method: "POST", body: { url: source.url, name: source.name, tool, arguments: args, ...more, ...(source.headers ? { headers: source.headers } : {}) } }),
       ),
     onSuccess: () => (source.kind === "org" ? client.invalidateQueries({ queryKey: ["orgs", source.org, "audit"] }) : undefined),
   });

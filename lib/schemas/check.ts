@@ -108,7 +108,7 @@ export type Unavailable = z.infer<typeof unavailable>;
 export const timings = z.object({ connectMs: z.number(), listMs: z.number().nullable() });
 export type Timings = z.infer<typeof timings>;
 
-export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked"]);
+export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked", "app-only"]);
 export type LeftOutCode = z.infer<typeof leftOutCode>;
 
 export const leftOut = z.object({
@@ -229,6 +229,14 @@ export type ToolCheck = z.infer<typeof toolCheck>;
 export const largestTool = z.object({ index: z.number().int(), name: z.string().nullable(), chars: z.number().int() });
 export type LargestTool = z.infer<typeof largestTool>;
 
+/** How long an app said its listing stays valid, and for whom (SPEC §18: the first `tools/list` page's `ttlMs` and `cacheScope`). */
+export const listingCache = z.object({
+  ttlMs: z.number().int().min(0),
+  /** "private": the app may list other tools for other credentials. */
+  scope: z.enum(["public", "private"]),
+});
+export type ListingCache = z.infer<typeof listingCache>;
+
 export const listingSize = z.object({
   chars: z.number().int(),
   limit: z.number().int(),
@@ -236,6 +244,8 @@ export const listingSize = z.object({
   /** True when reading stopped at a bound: `chars` is then a lower bound. */
   stopped: z.boolean(),
   largest: z.array(largestTool),
+  /** The app's cache hint (2026-07-28 era); null for 2025 apps and inline listings. */
+  cache: listingCache.nullable(),
 });
 export type ListingSize = z.infer<typeof listingSize>;
 
@@ -245,6 +255,8 @@ export const appCheck = z.object({
   status: z.enum(["available", "unavailable"]),
   unavailable: unavailable.nullable(),
   timings: timings.nullable(),
+  /** The MCP revision agreed with the app, e.g. "2026-07-28" or "2025-11-25"; null when given inline or never reached. */
+  protocol: z.string().nullable(),
   listing: listingSize,
   tools: z.array(toolCheck),
   notes: z.array(note),

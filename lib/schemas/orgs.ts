@@ -74,6 +74,9 @@ export const storedApp = z.object({
   connectedAt: z.string(), // ISO 8601: the order that short names depend on
   /** When the scheduled re-check is next due (null: not placed yet, or scheduled re-checks are off). */
   nextCheckAt: z.string().nullable(),
+  /** Why then (SPEC §18): the interval, the app's own `ttlMs`, or a back-off after `failedReads` failed reads in a row. */
+  nextCheckWhy: z.enum(["interval", "app-asked", "back-off"]).nullable().optional(),
+  failedReads: z.number().int().optional(),
   /** The latest check, with names computed over the whole organisation's current list. */
   lastCheck: checkRecord.nullable(),
   /** Its OAuth sign-in, when it has one (absent from answers made before SPEC §17). */

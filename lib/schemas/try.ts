@@ -16,8 +16,20 @@ export const CONTENT_LIMIT = 64 * 1024;
 const toolName = z.string({ error: "Name the tool to call." }).min(1, "Name the tool to call.").max(1000, "A tool's name is at most 1,000 characters.");
 const callArguments = z.record(z.string(), z.unknown(), { error: "`arguments` is an object: the tool's arguments by name." });
 
-/** POST /api/orgs/{org}/apps/{app}/try */
-export const tryRequest = z.object({ tool: toolName, arguments: callArguments.default({}) });
+/** Rounds of questions a tool may ask in one try (SPEC §18: the 2026-07-28 era's `input_required`). */
+export const MAX_INPUT_ROUNDS = 5;
+
+/** POST /api/orgs/{org}/apps/{app}/try; a continued call adds the answers to the tool's questions, as the protocol says. */
+export const tryRequest = z.object({
+  tool: toolName,
+  arguments: callArguments.default({}),
+  /** The person's answers, by the key of each request (`{"confirm": {"action": "accept", "content": {…}}}`). */
+  inputResponses: z.record(z.string().max(200), z.unknown(), { error: "`inputResponses` is an object: an answer per request, by its key." }).optional(),
+  /** The app's `requestState`, echoed exactly. */
+  requestState: z.string().max(64 * 1024, "`requestState` is at most 65,536 characters.").optional(),
+  /** The round being answered (the answer's `round`). */
+  round: z.number().int().min(1).max(MAX_INPUT_ROUNDS, `A tool may ask at most ${MAX_INPUT_ROUNDS} rounds of questions in one try.`).optional(),
+});
 export type TryRequest = z.infer<typeof tryRequest>;
 
 /** POST /api/try: a URL of the preview; `org`, when given, is whose leader or developer the account tries as (and whose audit log has it). */
@@ -41,6 +53,7 @@ export const tryRefusalCode = z.enum([
   "connection-dropped",
   "invalid-answer",
   "call-failed",
+  "too-many-rounds",
 ]);
 export type TryRefusalCode = z.infer<typeof tryRefusalCode>;
 export const tryRefusal = z.object({ code: tryRefusalCode, message: z.string() });
@@ -64,7 +77,8 @@ export const tryContentItem = z.discriminatedUnion("type", [
 export type TryContentItem = z.infer<typeof tryContentItem>;
 
 export const tryAnswer = z.object({
-  outcome: z.enum(["answered", "refused"]),
+  /** "input-required": the tool asks the person something first (2026-07-28 era); `requests` says what. */
+  outcome: z.enum(["answered", "refused", "input-required"]),
   /** Bytes of the answer to tools/call (its whole body, decoded), against 16 MiB. */
   bytes: z.number().int(),
   /** Streamed events of it (0 for a plain JSON answer), and the largest's bytes, against 4 MiB. */
@@ -81,6 +95,11 @@ export const tryAnswer = z.object({
   /** The tool that was called, as listed. */
   tool: z.string(),
   refused: tryRefusal.optional(),
+  /** The tool's questions as the app sent them, by key: each an `elicitation/create` with a form's `requestedSchema`. */
+  requests: z.record(z.string(), z.unknown()).optional(),
+  /** Which round of questions this is (1 to 5), and the state to send back with the answers. */
+  round: z.number().int().optional(),
+  requestState: z.string().optional(),
 });
 export type TryAnswer = z.infer<typeof tryAnswer>;
 

@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { calendarServer, startV2App } from "./v2-apps";
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
 
@@ -212,14 +213,17 @@ function catalogueTools() {
 /**
  * The demo apps in connection order. `key` is stable across starts (the seed upserts by it);
  * each one shows a state: all fine, a short name taken (`calendar_2`, Theorem has its own
- * Calendar), a listing too large, a connection too slow, a whole name taken by Theorem's tools.
+ * Calendar), a listing too large, a connection too slow, a whole name taken by Theorem's tools,
+ * and one app of the 2026-07-28 revision only (the v2 server SDK, strict), whose list stays valid
+ * 10 minutes for everyone and which has a tool for its own view.
  */
-export const DEMO_APPS: { key: string; name: string; tools: object[]; initializeDelayMs?: number }[] = [
+export const DEMO_APPS: { key: string; name: string; tools: object[]; initializeDelayMs?: number; modern?: true }[] = [
   { key: "attendance", name: "Attendance", tools: attendanceTools },
   { key: "calendar", name: "Calendar", tools: calendarTools },
   { key: "catalogue", name: "Product Catalogue", tools: catalogueTools() },
   { key: "slow-reports", name: "Slow Reports", tools: [attendanceTools[1]!], initializeDelayMs: 4500 },
   { key: "memory", name: "Memory", tools: memoryTools },
+  { key: "planner", name: "Planner", tools: [], modern: true },
 ];
 
 export interface DemoApps {
@@ -229,7 +233,9 @@ export interface DemoApps {
 
 /** Starts every demo app on an ephemeral loopback port, so that two instances never collide. */
 export async function startDemoApps(host = "127.0.0.1"): Promise<DemoApps> {
-  const served = await Promise.all(DEMO_APPS.map((app) => serveMcpApp({ ...app, host })));
+  const served = await Promise.all(
+    DEMO_APPS.map((app) => (app.modern ? startV2App(() => calendarServer({ cache: { ttlMs: 10 * 60_000, cacheScope: "public" } }), "strict", host) : serveMcpApp({ ...app, host }))),
+  );
   return {
     apps: DEMO_APPS.map((app, i) => ({ key: app.key, name: app.name, url: served[i]!.url })),
     close: async () => {

@@ -11,6 +11,8 @@ import { startHttp } from "./http";
 export type Answer = (res: http.ServerResponse, id: number, page: number, params: Record<string, unknown>) => void | Promise<void>;
 
 export interface RawBehaviour {
+  /** The answer to `server/discover` (SPEC §18); none: "Method not found", as a 2025 server says. */
+  discover?: Answer;
   initialize?: Answer;
   list?: Answer;
   /** The answer to `tools/call` (the try of a tool, SPEC §14). */
@@ -69,6 +71,7 @@ export async function startRawApp(behaviour: RawBehaviour): Promise<ZooApp> {
     if (msg === undefined || msg.method === undefined) return void res.writeHead(400).end();
     if (msg.id === undefined) return void res.writeHead(202).end();
     const params = msg.params ?? {};
+    if (msg.method === "server/discover" && behaviour.discover !== undefined) return behaviour.discover(res, msg.id, 0, params);
     if (msg.method === "initialize") {
       if (behaviour.initialize !== undefined) return behaviour.initialize(res, msg.id, 0, params);
       return sendJson(res, result(msg.id, INITIALIZED), 200);
@@ -82,6 +85,15 @@ export async function startRawApp(behaviour: RawBehaviour): Promise<ZooApp> {
     sendJson(res, { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });
   });
 }
+
+/** What a 2026-07-28 server answers to `server/discover` (as the v2 server SDK does). */
+export const DISCOVERED = { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, resultType: "complete", ttlMs: 0, cacheScope: "private", _meta: { "io.modelcontextprotocol/serverInfo": { name: "zoo", version: "1.0.0" } } };
+
+/** A 2026-07-28 result: it carries `resultType` (the v2 client refuses one without). */
+export const modernResult = (id: number, value: Record<string, unknown>) => result(id, { resultType: "complete", ...value });
+
+/** A modern app's behaviour: answers `server/discover`, then lists as `list` says (the zoo's hostile listings in the 2026-07-28 era). */
+export const modern = (behaviour: RawBehaviour): RawBehaviour => ({ discover: (res, id) => sendJson(res, result(id, DISCOVERED)), ...behaviour });
 
 /** A JSON-RPC answer to tools/list `bytes` long: a tools array whose one tool's description fills it. */
 export function* hugeListing(id: number, bytes: number): Generator<string> {

@@ -4,6 +4,7 @@ import { storedApp } from "@/lib/schemas/orgs";
 import { toolToTryAnswer, tryAnswer } from "@/lib/schemas/try";
 import type { ZooApp } from "@/test/apps/http";
 import { startSdkApp, tryServer } from "@/test/apps/sdk-apps";
+import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { routeDatabase, orgParams, appParams, post, errorOf } from "@/test/route-tests";
 
 // SPEC §14 through the routes, as Next calls them: who may try, the 422 before any call, the audit log.
@@ -48,7 +49,30 @@ beforeAll(async () => {
   appId = storedApp.parse(await connected.json()).id;
 }, 30_000);
 
-afterAll(() => database.close([app]));
+const extra: ZooApp[] = [];
+afterAll(() => database.close([app, ...extra]));
+
+describe("an organisation's app of the 2026-07-28 revision only (SPEC §18)", () => {
+  it("is connected and read in that era, and Try carries a question through to the answer, logged per round", { timeout: 20_000 }, async () => {
+    const v2 = await startV2App(() => calendarServer({ cache: { ttlMs: 600_000, cacheScope: "public" } }), "strict");
+    extra.push(v2);
+    const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "V2 Calendar", url: v2.url })), orgParams("acme"));
+    expect(connected.status).toBe(201);
+    const stored = storedApp.parse(await connected.json());
+    expect(stored.lastCheck?.result).toMatchObject({ status: "available", protocol: "2026-07-28", listing: { cache: { ttlMs: 600_000, scope: "public" } } });
+
+    const asked = tryAnswer.parse(await (await tryAs(developer, { tool: "confirm_delete", arguments: { eventId: "e7" } }, "acme", stored.id)).json());
+    expect(asked).toMatchObject({ outcome: "input-required", round: 1, requests: { confirm: { params: { message: "Delete event e7?" } } } });
+    const body = { tool: "confirm_delete", arguments: { eventId: "e7" }, inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, round: 1, ...(asked.requestState !== undefined ? { requestState: asked.requestState } : {}) };
+    const done = tryAnswer.parse(await (await tryAs(developer, body, "acme", stored.id)).json());
+    expect(done).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "Deleted e7." }] });
+    expect((await audit()).slice(0, 2).map((e) => e.details)).toMatchObject([{ outcome: "answered" }, { outcome: "input-required" }]);
+
+    const tooMany = await tryAs(developer, { ...body, round: 6 }, "acme", stored.id);
+    expect(tooMany.status).toBe(422);
+    expect((await errorOf(tooMany)).message).toMatch(/at most 5 rounds/);
+  });
+});
 
 describe("POST /api/orgs/{org}/apps/{app}/try", () => {
   it.each([

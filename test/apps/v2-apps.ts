@@ -1,0 +1,88 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { acceptedContent, createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import type { ZooApp } from "./http";
+import { rpcMethod } from "./http";
+
+// Apps of the 2026-07-28 era, served by the v2 server SDK as a team starting today would ship them
+// (SPEC §18): `createMcpHandler` per request, strict (`legacy: "reject"`, modern only) or default
+// (`"stateless"`: it answers 2025 clients too).
+
+export type Era = "strict" | "default";
+
+export interface V2Options {
+  /** `legacy: "reject"` (modern only) or the default, which also answers 2025 clients. */
+  era?: Era;
+  /** The `tools/list` cache hint; none: the SDK's own (`ttlMs: 0`, `private`). */
+  cache?: { ttlMs: number; cacheScope: "public" | "private" };
+  /** Tools to register besides the calendar's own. */
+  extra?: (server: McpServer) => void;
+}
+
+/** A calendar of three tools, one of them (`render_week`) for the app's own view only (MCP Apps). */
+export function calendarServer(options: V2Options = {}): McpServer {
+  const server = new McpServer({ name: "v2-calendar", version: "1.0.0" }, options.cache === undefined ? {} : { cacheHints: { "tools/list": options.cache } });
+  const ok = async () => ({ content: [{ type: "text" as const, text: "ok" }] });
+  server.registerTool("list_events", { title: "List events", description: "Lists the events of a day.", inputSchema: z.object({ day: z.string() }), annotations: { readOnlyHint: true } }, ok);
+  server.registerTool(
+    "create_event",
+    { title: "Create event", description: "Creates an event.", inputSchema: z.object({ title: z.string(), eventId: z.string().optional() }), annotations: { destructiveHint: false } },
+    ok,
+  );
+  server.registerTool(
+    "render_week",
+    { title: "Render week", description: "Draws the week in the app's own view.", inputSchema: z.object({ week: z.number() }), _meta: { ui: { visibility: ["app"] } } },
+    ok,
+  );
+  server.registerTool("confirm_delete", { title: "Delete with confirmation", description: "Deletes an event after asking.", inputSchema: z.object({ eventId: z.string() }) }, async ({ eventId }, ctx) => {
+    const answer = acceptedContent<{ confirm: boolean }>(ctx.mcpReq.inputResponses, "confirm");
+    if (answer?.confirm !== true) {
+      return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: `Delete event ${eventId}?`, requestedSchema: z.object({ confirm: z.boolean() }) }) } });
+    }
+    return { content: [{ type: "text" as const, text: `Deleted ${eventId}.` }] };
+  });
+  options.extra?.(server);
+  return server;
+}
+
+/** Serves `make` through `createMcpHandler` on 127.0.0.1 and a free port, path `/mcp`. */
+export async function startV2App(make: () => McpServer, era: Era = "default", host = "127.0.0.1"): Promise<ZooApp> {
+  const handler = createMcpHandler(() => make(), era === "strict" ? { legacy: "reject" } : {});
+  const node = toNodeHandler(handler);
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      let body: unknown;
+      try {
+        body = text === "" ? undefined : JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      const method = rpcMethod(body);
+      seen.push(`${req.method} ${req.url}${method === undefined ? "" : ` ${method}`}`);
+      void Promise.resolve(node(req, res, body)).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port, address, family } = server.address() as AddressInfo;
+  return {
+    url: `http://${family === "IPv6" ? `[${address}]` : address}:${port}/mcp`,
+    port,
+    seen,
+    close: async () => {
+      await handler.close?.().catch(() => {});
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
