@@ -277,6 +277,15 @@ test("when an app's tools change, its page says which and what it means for peop
   const trends = page.getByRole("region", { name: "Size and timings over time" });
   await trends.getByText("The figures as a table").click();
   await expect(trends.getByRole("table", { name: /Size and timings of the app's last 2 checks/ }).getByRole("row")).toHaveCount(3);
+  // Both series drawn on a time axis, the exact figure on hover.
+  const timings = trends.getByRole("figure").filter({ hasText: "Connect and list times" });
+  await expect(timings.locator(".recharts-line")).toHaveCount(2);
+  await expect(timings.locator(".recharts-legend-wrapper")).toContainText("connect");
+  expect(await timings.locator(".recharts-xAxis .recharts-cartesian-axis-tick").count()).toBeGreaterThan(0);
+  const plot = timings.locator(".recharts-surface").first();
+  const box = (await plot.boundingBox())!;
+  await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+  await expect(timings.locator(".recharts-tooltip-wrapper")).toContainText(/list.*\d+\.\d\d s/s);
 });
 
 test("review: with the setting on, a new tool waits with no name until the leader approves it", async ({ page, request, serveApp, addAppByApi }) => {

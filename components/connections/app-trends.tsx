@@ -8,14 +8,14 @@ import { formatCount } from "@/lib/engine/listing-size";
 import { trendsQuery } from "@/lib/queries/orgs";
 import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import type { TrendPoint } from "@/lib/schemas/orgs";
-import { boundY, chartMax, seriesPath, type ChartBox } from "./trend-chart";
-
-const BOX: ChartBox = { width: 320, height: 80 };
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { shareText, trendScale, type Bound } from "./trend-chart";
 
 /**
  * The app's size and connect and list times over its checks, drawn against 250,000 characters,
- * 3 s and 8 s, so that a leader sees it drift toward a bound before it crosses one. The charts
- * are pictures; the same figures are in the table beside them, for keyboards and screen readers.
+ * 3 s and 8 s, so that a leader sees it drift toward a bound before it crosses one. Drawn with
+ * Recharts: a time axis, both series visible, the exact figure on hover; the same figures are in
+ * the table below them, for keyboards and screen readers.
  */
 export function AppTrends({ org, appId }: { org: string; appId: string }) {
   const id = useId();
@@ -38,28 +38,41 @@ export function AppTrends({ org, appId }: { org: string; appId: string }) {
   );
 }
 
+const SIZE_BOUND: Bound = { value: LISTING_CHAR_LIMIT, label: `${formatCount(LISTING_CHAR_LIMIT)} characters` };
+const TIME_BOUNDS: Bound[] = [
+  { value: CONNECT_TIMEOUT_MS, label: "3 s to connect" },
+  { value: LIST_TIMEOUT_MS, label: "8 s to list" },
+];
+
+const shortTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+const axisTime = (t: number) => shortTime.format(new Date(t));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+
 function TrendBody({ points }: { points: TrendPoint[] }) {
-  const chars = points.map((p) => p.chars);
-  const connect = points.map((p) => p.connectMs);
-  const list = points.map((p) => p.listMs);
+  const data = points.map((p) => ({ t: Date.parse(p.at), chars: p.chars, connect: p.connectMs, list: p.listMs }));
+  const size = trendScale(points.map((p) => p.chars), [SIZE_BOUND]);
+  const times = trendScale(points.flatMap((p) => [p.connectMs, p.listMs]), TIME_BOUNDS);
   return (
     <div className="space-y-3">
       <div className="grid gap-3 md:grid-cols-2">
-        <Chart title={`Listing size against ${formatCount(LISTING_CHAR_LIMIT)} characters`} series={[{ values: chars, className: "stroke-indigo-700" }]} bound={LISTING_CHAR_LIMIT} boundLabel={`${formatCount(LISTING_CHAR_LIMIT)}`} />
-        <Chart
-          title="Connect (against 3 s) and list (against 8 s) times"
-          series={[
-            { values: connect, className: "stroke-emerald-700" },
-            { values: list, className: "stroke-amber-700" },
+        <TrendChart
+          title="Listing size"
+          data={data}
+          scale={size}
+          lines={[{ key: "chars", name: "size", color: "#4338ca", dash: undefined }]}
+          formatValue={(v) => `${formatCount(v)} characters`}
+          formatTick={(v) => formatCount(v)}
+        />
+        <TrendChart
+          title="Connect and list times"
+          data={data}
+          scale={times}
+          lines={[
+            { key: "connect", name: "connect", color: "#047857", dash: undefined },
+            { key: "list", name: "list", color: "#b45309", dash: "5 3" },
           ]}
-          bound={LIST_TIMEOUT_MS}
-          extraBound={CONNECT_TIMEOUT_MS}
-          boundLabel="8 s"
-          extraLabel="3 s"
-          legend={[
-            ["stroke-emerald-700", "connect"],
-            ["stroke-amber-700", "list"],
-          ]}
+          formatValue={(v) => formatSeconds(v)}
+          formatTick={seconds}
         />
       </div>
       <details className="text-sm">
@@ -94,58 +107,50 @@ function TrendBody({ points }: { points: TrendPoint[] }) {
   );
 }
 
-function Chart({
+function TrendChart({
   title,
-  series,
-  bound,
-  boundLabel,
-  extraBound,
-  extraLabel,
-  legend,
+  data,
+  scale,
+  lines,
+  formatValue,
+  formatTick,
 }: {
   title: string;
-  series: { values: (number | null)[]; className: string }[];
-  bound: number;
-  boundLabel: string;
-  extraBound?: number;
-  extraLabel?: string;
-  legend?: [string, string][];
+  data: { t: number; [key: string]: number | null }[];
+  scale: ReturnType<typeof trendScale>;
+  lines: { key: string; name: string; color: string; dash: string | undefined }[];
+  formatValue: (value: number) => string;
+  formatTick: (value: number) => string;
 }) {
-  const max = chartMax(series, bound);
-  const line = (value: number, label: string) => {
-    const y = boundY(value, max, BOX);
-    return (
-      <g>
-        <line x1={0} x2={BOX.width} y1={y} y2={y} className="stroke-rose-600" strokeDasharray="4 3" strokeWidth={1} />
-        <text x={BOX.width - 2} y={y - 2} textAnchor="end" className="fill-rose-800 text-[9px]">
-          {label}
-        </text>
-      </g>
-    );
-  };
+  const far = scale.far.map((f) => shareText(f.share, f.bound)).join("; ");
   return (
     <figure className="rounded-lg border border-slate-200 bg-white p-3">
-      <figcaption className="mb-1 text-sm text-slate-700">{title}</figcaption>
+      <figcaption className="mb-1 text-sm text-slate-700">
+        {title}
+        {far !== "" && <span className="block text-xs text-slate-600">Far below its bound: {far}.</span>}
+      </figcaption>
       {/* A picture of the table below it: hidden from screen readers, which read the table. */}
-      <svg viewBox={`0 0 ${BOX.width} ${BOX.height}`} className="h-24 w-full" aria-hidden="true" preserveAspectRatio="none">
-        {line(bound, boundLabel)}
-        {extraBound !== undefined && line(extraBound, extraLabel ?? "")}
-        {series.map((s) => (
-          <path key={s.className} d={seriesPath(s.values, max, BOX)} className={s.className} fill="none" strokeWidth={1.5} vectorEffect="non-scaling-stroke" />
-        ))}
-      </svg>
-      {legend && (
-        <p className="mt-1 flex gap-3 text-xs text-slate-700" aria-hidden="true">
-          {legend.map(([cls, label]) => (
-            <span key={label} className="inline-flex items-center gap-1">
-              <svg width="14" height="4" aria-hidden="true">
-                <line x1="0" x2="14" y1="2" y2="2" className={cls} strokeWidth="2" />
-              </svg>
-              {label}
-            </span>
-          ))}
-        </p>
-      )}
+      <div className="h-48 w-full" aria-hidden="true">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={data} margin={{ top: 16, right: 12, bottom: 4, left: 4 }}>
+            <CartesianGrid stroke="#e2e8f0" vertical={false} />
+            <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={axisTime} tick={{ fontSize: 11, fill: "#475569" }} minTickGap={24} />
+            <YAxis domain={[0, scale.max]} tickFormatter={formatTick} tick={{ fontSize: 11, fill: "#475569" }} width={64} allowDataOverflow />
+            <Tooltip
+              labelFormatter={(t) => (typeof t === "number" ? axisTime(t) : "")}
+              formatter={(value, name) => [typeof value === "number" ? formatValue(value) : "—", name]}
+              contentStyle={{ fontSize: 12 }}
+            />
+            {lines.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
+            {scale.shown.map((b) => (
+              <ReferenceLine key={b.label} y={b.value} stroke="#e11d48" strokeDasharray="4 3" label={{ value: b.label, position: "insideTopRight", fontSize: 11, fill: "#9f1239" }} />
+            ))}
+            {lines.map((l) => (
+              <Line key={l.key} type="monotone" dataKey={l.key} name={l.name} stroke={l.color} strokeWidth={2} strokeDasharray={l.dash} dot={{ r: 2.5 }} activeDot={{ r: 4 }} connectNulls={false} isAnimationActive={false} />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
     </figure>
   );
 }

@@ -1,41 +1,46 @@
-/** A line chart's geometry, computed apart from drawing it: points scaled into a box, with a bound drawn across. */
+/**
+ * What a trend chart shows, decided apart from drawing it (Recharts draws it): the top of its
+ * scale, and which bounds are near enough to be drawn. A chart scaled to a bound far above every
+ * value is a flat line at the bottom; so the scale follows the values, and a bound is drawn only
+ * when the values come within half of it (or pass it). The caption says how far the rest are.
+ */
 
-export interface ChartBox {
-  width: number;
-  height: number;
+export interface Bound {
+  value: number;
+  label: string;
 }
 
-export interface Series {
-  /** One value per point in time; null where the read gave none (the line breaks there). */
-  values: readonly (number | null)[];
+export interface TrendScale {
+  /** The top of the value axis. */
+  max: number;
+  /** The bounds drawn across the chart. */
+  shown: Bound[];
+  /** The highest value, as a share of each bound not drawn (0.004 for 907 of 250,000). */
+  far: { bound: Bound; share: number }[];
 }
 
-/** The top of the chart: the bound, or above the highest value when something passed it, with a little room. */
-export function chartMax(series: readonly Series[], bound: number): number {
-  const highest = Math.max(0, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null)));
-  return Math.max(bound, highest) * 1.1;
+const highestOf = (values: readonly (number | null)[]) => Math.max(0, ...values.filter((v): v is number => v !== null && Number.isFinite(v)));
+
+/** The scale of a chart of `values` against `bounds`. */
+export function trendScale(values: readonly (number | null)[], bounds: readonly Bound[]): TrendScale {
+  const highest = highestOf(values);
+  const shown = bounds.filter((b) => highest >= b.value / 2);
+  const far = bounds.filter((b) => highest < b.value / 2).map((bound) => ({ bound, share: highest / bound.value }));
+  const top = Math.max(highest, ...shown.map((b) => b.value));
+  return { max: top === 0 ? 1 : niceCeiling(top * 1.1), shown, far };
 }
 
-/** The SVG path of one series: `M x y L x y …`, broken where a value is missing. */
-export function seriesPath(values: readonly (number | null)[], max: number, box: ChartBox): string {
-  if (values.length === 0 || max <= 0) return "";
-  const step = values.length === 1 ? 0 : box.width / (values.length - 1);
-  let path = "";
-  let drawing = false;
-  values.forEach((value, i) => {
-    if (value === null) {
-      drawing = false;
-      return;
-    }
-    const x = values.length === 1 ? box.width / 2 : i * step;
-    const y = box.height - (Math.min(value, max) / max) * box.height;
-    path += `${drawing ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)} `;
-    drawing = true;
-  });
-  return path.trim();
+/** A round number at or above `n`: 1, 2, 2.5 or 5 times a power of ten (907 → 1,000; 3,450 → 5,000). */
+export function niceCeiling(n: number): number {
+  if (!(n > 0)) return 1;
+  const power = 10 ** Math.floor(Math.log10(n));
+  const step = [1, 2, 2.5, 5, 10].find((m) => m * power >= n - 1e-9)!;
+  return step * power;
 }
 
-/** Where the bound's line is drawn, from the top of the box. */
-export function boundY(bound: number, max: number, box: ChartBox): number {
-  return box.height - (bound / max) * box.height;
+/** "0.4% of 250,000 characters": how far the highest value is from a bound not drawn. */
+export function shareText(share: number, bound: Bound): string {
+  const percent = share * 100;
+  const shown = percent >= 10 ? percent.toFixed(0) : percent >= 0.1 ? percent.toFixed(1) : percent > 0 ? "under 0.1" : "0";
+  return `at most ${shown}% of ${bound.label}`;
 }
