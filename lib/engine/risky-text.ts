@@ -604,12 +604,11 @@ interface Scanning {
   path: number;
   pathNames: string[];
   pathUp: number[];
-  values: unknown[];
-  depths: number[];
-  paths: number[];
+  /** Schema nodes read so far in this schema. */
+  nodes: number;
 }
 
-const scanning: Scanning = { findings: null, mentions: null, kind: "title", path: -1, pathNames: [], pathUp: [], values: [], depths: [], paths: [] };
+const scanning: Scanning = { findings: null, mentions: null, kind: "title", path: -1, pathNames: [], pathUp: [], nodes: 0 };
 
 function placeOf(scan: Scanning): string {
   switch (scan.kind) {
@@ -662,61 +661,44 @@ function readText(scan: Scanning, text: string, kind: TextKind, path: number): v
 
 /**
  * Reads every `description` string of a JSON schema, at every depth up to 64 and 10,000 nodes,
- * with the argument it describes. Iterative (a schema nested 100,000 deep is read to its bound).
+ * with the argument it describes. The depth bound keeps the recursion shallow: a schema nested
+ * 100,000 deep is read to its 64th level.
  */
 function readSchema(scan: Scanning, schema: unknown, kind: TextKind): void {
   if (!isObject(schema)) return;
-  const { values, depths, paths, pathNames, pathUp } = scan;
-  values.length = depths.length = paths.length = pathNames.length = pathUp.length = 0;
-  values.push(schema);
-  depths.push(0);
-  paths.push(-1);
-  let nodes = 0;
-  while (values.length > 0 && nodes < MAX_SCHEMA_NODES) {
-    const value = values.pop();
-    const depth = depths.pop()!;
-    const path = paths.pop()!;
-    nodes++;
-    if (Array.isArray(value)) {
-      if (depth >= MAX_SCHEMA_DEPTH) continue;
-      for (let i = value.length - 1; i >= 0; i--) {
-        const item: unknown = value[i];
-        if (typeof item === "object" && item !== null) {
-          values.push(item);
-          depths.push(depth + 1);
-          paths.push(path);
+  scan.pathNames.length = scan.pathUp.length = 0;
+  scan.nodes = 0;
+  readNode(scan, schema, kind, 0, -1);
+}
+
+function readNode(scan: Scanning, value: object, kind: TextKind, depth: number, path: number): void {
+  if (++scan.nodes > MAX_SCHEMA_NODES) return;
+  if (Array.isArray(value)) {
+    if (depth >= MAX_SCHEMA_DEPTH) return;
+    for (const item of value as unknown[]) if (typeof item === "object" && item !== null) readNode(scan, item, kind, depth + 1, path);
+    return;
+  }
+  // JSON objects: own keys only, as JSON.parse makes them
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    const child = object[key];
+    if (typeof child === "string") {
+      if (key === "description") readText(scan, child, kind, path);
+    } else if (typeof child === "object" && child !== null && depth < MAX_SCHEMA_DEPTH) {
+      if (key === "properties" && !Array.isArray(child)) {
+        const props = child as Record<string, unknown>;
+        for (const name in props) {
+          const prop = props[name];
+          if (typeof prop !== "object" || prop === null) continue;
+          scan.pathNames.push(name);
+          scan.pathUp.push(path);
+          readNode(scan, prop, kind, depth + 2, scan.pathNames.length - 1);
         }
-      }
-      continue;
-    }
-    // JSON objects: own keys only, as JSON.parse makes them
-    const object = value as Record<string, unknown>;
-    for (const key in object) {
-      const child = object[key];
-      if (typeof child === "string") {
-        if (key === "description") readText(scan, child, kind, path);
-      } else if (typeof child === "object" && child !== null && depth < MAX_SCHEMA_DEPTH) {
-        if (key === "properties" && !Array.isArray(child)) {
-          const props = child as Record<string, unknown>;
-          for (const name in props) {
-            const prop = props[name];
-            if (typeof prop === "object" && prop !== null) {
-              pathNames.push(name);
-              pathUp.push(path);
-              values.push(prop);
-              depths.push(depth + 2);
-              paths.push(pathNames.length - 1);
-            }
-          }
-        } else {
-          values.push(child);
-          depths.push(depth + 1);
-          paths.push(path);
-        }
+      } else {
+        readNode(scan, child, kind, depth + 1, path);
       }
     }
   }
-  values.length = 0; // let go of the schema
 }
 
 const NOTHING: ToolScan = Object.freeze({ findings: Object.freeze([]), mentions: Object.freeze([]) });
