@@ -291,16 +291,24 @@ export interface ToolScan {
 const MAX_FINDS_PER_TEXT = 20;
 const MAX_MENTIONS = 1000;
 
-/** ASCII character classes of the fast pass: 1 letter or digit, 2 `_` or `-`, 3 `<`, 4 `@`, 5 `:`, 0 the rest. */
-const ASCII_CLASS = new Uint8Array(128);
-for (let c = 0x30; c <= 0x39; c++) ASCII_CLASS[c] = 1;
-for (let c = 0x41; c <= 0x5a; c++) ASCII_CLASS[c] = 1;
-for (let c = 0x61; c <= 0x7a; c++) ASCII_CLASS[c] = 1;
-ASCII_CLASS[0x5f] = 2;
-ASCII_CLASS[0x2d] = 2;
-ASCII_CLASS[0x3c] = 3;
-ASCII_CLASS[0x40] = 4;
-ASCII_CLASS[0x3a] = 5;
+/**
+ * The fast pass's class of every UTF-16 code unit (one table lookup per character): 1 ASCII
+ * letter or digit, 2 `_` or `-`, 3 `<`, 4 `@`, 5 `:`, 6 a hidden character or the high half of
+ * a tag character (U+E00xx), 7 full-width or mathematical letters, 0 the rest.
+ */
+const CHAR_CLASS = new Uint8Array(0x10000);
+for (let c = 0x30; c <= 0x39; c++) CHAR_CLASS[c] = 1;
+for (let c = 0x41; c <= 0x5a; c++) CHAR_CLASS[c] = 1;
+for (let c = 0x61; c <= 0x7a; c++) CHAR_CLASS[c] = 1;
+CHAR_CLASS[0x5f] = 2;
+CHAR_CLASS[0x2d] = 2;
+CHAR_CLASS[0x3c] = 3;
+CHAR_CLASS[0x40] = 4;
+CHAR_CLASS[0x3a] = 5;
+for (const c of Object.keys(HIDDEN_NAMES)) CHAR_CLASS[Number(c)] = 6;
+CHAR_CLASS[0xdb40] = 6;
+for (let c = 0xff01; c <= 0xff5e; c++) CHAR_CLASS[c] = 7;
+CHAR_CLASS[0xd835] = 7;
 
 /**
  * The fast pass over one text: collects identifiers with `_` or `-` and answers what the text
@@ -315,7 +323,7 @@ function quickLook(text: string, scan: Scanning): number {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    const k = c < 0x80 ? ASCII_CLASS[c]! : 6;
+    const k = CHAR_CLASS[c]!;
     if (k === 1) {
       h = (Math.imul(h, 31) + (c | 0x20)) | 0;
       wordLength++;
@@ -342,8 +350,8 @@ function quickLook(text: string, scan: Scanning): number {
     } else if (k === 4) seen |= SEEN_LINK;
     else if (k === 5) {
       if (text.charCodeAt(i + 1) === 0x2f && text.charCodeAt(i + 2) === 0x2f) seen |= SEEN_LINK;
-    } else if (isHiddenChar(c) || c === 0xdb40) seen |= SEEN_HIDDEN;
-    else if ((c >= 0xff01 && c <= 0xff5e) || c === 0xd835) seen |= SEEN_WIDE | SEEN_WORD | SEEN_FILE | SEEN_LINK | SEEN_ANGLE;
+    } else if (k === 6) seen |= SEEN_HIDDEN;
+    else seen |= SEEN_WIDE | SEEN_WORD | SEEN_FILE | SEEN_LINK | SEEN_ANGLE;
   }
   if (wordLength >= 3 && BLOOM[h & (BLOOM_BITS - 1)] === 1) seen |= ANCHORS.get(h) ?? 0;
   if (identStart >= 0) mention(scan, text, identStart, n);
