@@ -291,16 +291,24 @@ export interface ToolScan {
 const MAX_FINDS_PER_TEXT = 20;
 const MAX_MENTIONS = 1000;
 
-/** ASCII character classes of the fast pass: 1 letter or digit, 2 `_` or `-`, 3 `<`, 4 `@`, 5 `:`, 0 the rest. */
-const ASCII_CLASS = new Uint8Array(128);
-for (let c = 0x30; c <= 0x39; c++) ASCII_CLASS[c] = 1;
-for (let c = 0x41; c <= 0x5a; c++) ASCII_CLASS[c] = 1;
-for (let c = 0x61; c <= 0x7a; c++) ASCII_CLASS[c] = 1;
-ASCII_CLASS[0x5f] = 2;
-ASCII_CLASS[0x2d] = 2;
-ASCII_CLASS[0x3c] = 3;
-ASCII_CLASS[0x40] = 4;
-ASCII_CLASS[0x3a] = 5;
+/**
+ * The fast pass's class of every UTF-16 code unit (one table lookup per character): 1 ASCII
+ * letter or digit, 2 `_` or `-`, 3 `<`, 4 `@`, 5 `:`, 6 a hidden character or the high half of
+ * a tag character (U+E00xx), 7 full-width or mathematical letters, 0 the rest.
+ */
+const CHAR_CLASS = new Uint8Array(0x10000);
+for (let c = 0x30; c <= 0x39; c++) CHAR_CLASS[c] = 1;
+for (let c = 0x41; c <= 0x5a; c++) CHAR_CLASS[c] = 1;
+for (let c = 0x61; c <= 0x7a; c++) CHAR_CLASS[c] = 1;
+CHAR_CLASS[0x5f] = 2;
+CHAR_CLASS[0x2d] = 2;
+CHAR_CLASS[0x3c] = 3;
+CHAR_CLASS[0x40] = 4;
+CHAR_CLASS[0x3a] = 5;
+for (const c of Object.keys(HIDDEN_NAMES)) CHAR_CLASS[Number(c)] = 6;
+CHAR_CLASS[0xdb40] = 6;
+for (let c = 0xff01; c <= 0xff5e; c++) CHAR_CLASS[c] = 7;
+CHAR_CLASS[0xd835] = 7;
 
 /**
  * The fast pass over one text: collects identifiers with `_` or `-` and answers what the text
@@ -315,7 +323,7 @@ function quickLook(text: string, scan: Scanning): number {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    const k = c < 0x80 ? ASCII_CLASS[c]! : 6;
+    const k = CHAR_CLASS[c]!;
     if (k === 1) {
       h = (Math.imul(h, 31) + (c | 0x20)) | 0;
       wordLength++;
@@ -342,8 +350,8 @@ function quickLook(text: string, scan: Scanning): number {
     } else if (k === 4) seen |= SEEN_LINK;
     else if (k === 5) {
       if (text.charCodeAt(i + 1) === 0x2f && text.charCodeAt(i + 2) === 0x2f) seen |= SEEN_LINK;
-    } else if (isHiddenChar(c) || c === 0xdb40) seen |= SEEN_HIDDEN;
-    else if ((c >= 0xff01 && c <= 0xff5e) || c === 0xd835) seen |= SEEN_WIDE | SEEN_WORD | SEEN_FILE | SEEN_LINK | SEEN_ANGLE;
+    } else if (k === 6) seen |= SEEN_HIDDEN;
+    else seen |= SEEN_WIDE | SEEN_WORD | SEEN_FILE | SEEN_LINK | SEEN_ANGLE;
   }
   if (wordLength >= 3 && BLOOM[h & (BLOOM_BITS - 1)] === 1) seen |= ANCHORS.get(h) ?? 0;
   if (identStart >= 0) mention(scan, text, identStart, n);
@@ -604,12 +612,11 @@ interface Scanning {
   path: number;
   pathNames: string[];
   pathUp: number[];
-  values: unknown[];
-  depths: number[];
-  paths: number[];
+  /** Schema nodes read so far in this schema. */
+  nodes: number;
 }
 
-const scanning: Scanning = { findings: null, mentions: null, kind: "title", path: -1, pathNames: [], pathUp: [], values: [], depths: [], paths: [] };
+const scanning: Scanning = { findings: null, mentions: null, kind: "title", path: -1, pathNames: [], pathUp: [], nodes: 0 };
 
 function placeOf(scan: Scanning): string {
   switch (scan.kind) {
@@ -662,61 +669,44 @@ function readText(scan: Scanning, text: string, kind: TextKind, path: number): v
 
 /**
  * Reads every `description` string of a JSON schema, at every depth up to 64 and 10,000 nodes,
- * with the argument it describes. Iterative (a schema nested 100,000 deep is read to its bound).
+ * with the argument it describes. The depth bound keeps the recursion shallow: a schema nested
+ * 100,000 deep is read to its 64th level.
  */
 function readSchema(scan: Scanning, schema: unknown, kind: TextKind): void {
   if (!isObject(schema)) return;
-  const { values, depths, paths, pathNames, pathUp } = scan;
-  values.length = depths.length = paths.length = pathNames.length = pathUp.length = 0;
-  values.push(schema);
-  depths.push(0);
-  paths.push(-1);
-  let nodes = 0;
-  while (values.length > 0 && nodes < MAX_SCHEMA_NODES) {
-    const value = values.pop();
-    const depth = depths.pop()!;
-    const path = paths.pop()!;
-    nodes++;
-    if (Array.isArray(value)) {
-      if (depth >= MAX_SCHEMA_DEPTH) continue;
-      for (let i = value.length - 1; i >= 0; i--) {
-        const item: unknown = value[i];
-        if (typeof item === "object" && item !== null) {
-          values.push(item);
-          depths.push(depth + 1);
-          paths.push(path);
+  scan.pathNames.length = scan.pathUp.length = 0;
+  scan.nodes = 0;
+  readNode(scan, schema, kind, 0, -1);
+}
+
+function readNode(scan: Scanning, value: object, kind: TextKind, depth: number, path: number): void {
+  if (++scan.nodes > MAX_SCHEMA_NODES) return;
+  if (Array.isArray(value)) {
+    if (depth >= MAX_SCHEMA_DEPTH) return;
+    for (const item of value as unknown[]) if (typeof item === "object" && item !== null) readNode(scan, item, kind, depth + 1, path);
+    return;
+  }
+  // JSON objects: own keys only, as JSON.parse makes them
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    const child = object[key];
+    if (typeof child === "string") {
+      if (key === "description") readText(scan, child, kind, path);
+    } else if (typeof child === "object" && child !== null && depth < MAX_SCHEMA_DEPTH) {
+      if (key === "properties" && !Array.isArray(child)) {
+        const props = child as Record<string, unknown>;
+        for (const name in props) {
+          const prop = props[name];
+          if (typeof prop !== "object" || prop === null) continue;
+          scan.pathNames.push(name);
+          scan.pathUp.push(path);
+          readNode(scan, prop, kind, depth + 2, scan.pathNames.length - 1);
         }
-      }
-      continue;
-    }
-    // JSON objects: own keys only, as JSON.parse makes them
-    const object = value as Record<string, unknown>;
-    for (const key in object) {
-      const child = object[key];
-      if (typeof child === "string") {
-        if (key === "description") readText(scan, child, kind, path);
-      } else if (typeof child === "object" && child !== null && depth < MAX_SCHEMA_DEPTH) {
-        if (key === "properties" && !Array.isArray(child)) {
-          const props = child as Record<string, unknown>;
-          for (const name in props) {
-            const prop = props[name];
-            if (typeof prop === "object" && prop !== null) {
-              pathNames.push(name);
-              pathUp.push(path);
-              values.push(prop);
-              depths.push(depth + 2);
-              paths.push(pathNames.length - 1);
-            }
-          }
-        } else {
-          values.push(child);
-          depths.push(depth + 1);
-          paths.push(path);
-        }
+      } else {
+        readNode(scan, child, kind, depth + 1, path);
       }
     }
   }
-  values.length = 0; // let go of the schema
 }
 
 const NOTHING: ToolScan = Object.freeze({ findings: Object.freeze([]), mentions: Object.freeze([]) });
