@@ -19,7 +19,7 @@ test("a leader blocks a tool; support sees it blocked, without the control, and 
   const deleteRow = page.getByTestId("tool-row").filter({ hasText: "Delete a shift" });
   const menu = deleteRow.getByLabel("Setting of Delete a shift");
   await expect(menu).toHaveValue("default");
-  await expect(menu.getByRole("option")).toHaveText([/^Default: Follows the app's hints/, /^Ask first: Always asks the person first/, /^Blocked: Never reaches the assistant/]);
+  await expect(menu.getByRole("option")).toHaveText([/^Default: As the app's hints say/, /^Ask first: The assistant always checks with the person first/, /^Blocked: Never reaches the assistant/]);
   await menu.selectOption("blocked");
   await expect(deleteRow.getByRole("link", { name: "Blocked" })).toBeVisible();
   await expect(deleteRow).toContainText(/shifts_delete_shift is blocked by leader@demo\.test on \d{1,2} [A-Z][a-z]{2} \d{4}\./);

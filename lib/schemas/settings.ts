@@ -23,9 +23,9 @@ export const MAX_SETTINGS_PER_PATCH = 1000;
 
 /** What each setting does, in the words the menu and the help show. */
 export const SETTING_WORDS: Record<z.infer<typeof toolSetting>, { label: string; does: string }> = {
-  default: { label: "Default", does: "Follows the app's hints: asks first unless it only reads, or changes nothing outside." },
-  "ask-first": { label: "Ask first", does: "Always asks the person first, whatever the app's hints say." },
-  blocked: { label: "Blocked", does: "Never reaches the assistant: left out, and its name is free for another tool." },
+  default: { label: "Default", does: "As the app's hints say: the assistant checks with the person unless the tool only reads, or changes nothing outside." },
+  "ask-first": { label: "Ask first", does: "The assistant always checks with the person first, whatever the hints say." },
+  blocked: { label: "Blocked", does: "Never reaches the assistant; its whole name is free for another app's tool." },
 };
 
 export const appSettingsUpdate = z
