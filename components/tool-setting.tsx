@@ -64,7 +64,7 @@ function SettingMenu({ source, tool, name }: { source: ToolSettingsSource; tool:
         disabled={save.isPending}
         aria-describedby={`${id}-does`}
         onChange={(e) => save.mutate({ tools: { [name]: toolSetting.parse(e.target.value) } })}
-        className="max-w-full rounded border border-slate-300 bg-white px-1 py-0.5"
+        className="w-56 max-w-full truncate rounded border border-slate-300 bg-white px-1 py-0.5"
       >
         {toolSetting.options.map((o) => (
           <option key={o} value={o}>

@@ -282,10 +282,13 @@ test("when an app's tools change, its page says which and what it means for peop
   await expect(timings.locator(".recharts-line")).toHaveCount(2);
   await expect(timings.locator(".recharts-legend-wrapper")).toContainText("connect");
   expect(await timings.locator(".recharts-xAxis .recharts-cartesian-axis-tick").count()).toBeGreaterThan(0);
-  const plot = timings.locator(".recharts-surface").first();
+  const plot = timings.locator(".recharts-cartesian-grid");
   const box = (await plot.boundingBox())!;
-  await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
-  await expect(timings.locator(".recharts-tooltip-wrapper")).toContainText(/list.*\d+\.\d\d s/s);
+  // Across the plot until the tooltip shows a point's figures.
+  await expect(async () => {
+    for (const x of [0.2, 0.5, 0.8, 0.95]) await page.mouse.move(box.x + box.width * x, box.y + box.height / 2, { steps: 3 });
+    await expect(timings.locator(".recharts-tooltip-wrapper")).toContainText(/list.*\d+\.\d\d s/s, { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
 });
 
 test("review: with the setting on, a new tool waits with no name until the leader approves it", async ({ page, request, serveApp, addAppByApi }) => {

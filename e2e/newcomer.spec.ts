@@ -74,13 +74,13 @@ test("an address already connected is asked about before it is connected again",
   await addAppByApi("Rota", url);
   await page.goto(connectionsPath);
   const form = page.getByRole("form", { name: "Add an app" });
-  await form.getByLabel("Name", { exact: true }).fill("Shifts");
+  await form.getByLabel("Name", { exact: true }).fill("Rota copy");
   await form.getByLabel("URL").fill(`${url}/`);
   await form.getByRole("button", { name: "Add app" }).click();
   const confirm = form.getByRole("alertdialog");
   await expect(confirm).toContainText("Rota is already connected at this address: people would get its tools twice. Connect it again?");
   await confirm.getByRole("button", { name: "Connect it again" }).click();
-  await expect(form.getByRole("status")).toHaveText("Added Shifts.", { timeout: 20_000 });
+  await expect(form.getByRole("status")).toHaveText("Added Rota copy.", { timeout: 20_000 });
 });
 
 test("an app edited in place keeps its place and, with the same name, its short name", async ({ page, serveApp, addAppByApi }) => {
@@ -165,7 +165,7 @@ test.describe("the header", () => {
     expect(height).toBeLessThan(80);
     await menu.click();
     await expect(nav.getByRole("button", { name: "Close" })).toHaveAttribute("aria-expanded", "true");
-    for (const name of ["Connections", "People", "Members", "Audit log", "Preview a listing", "Help"]) await expect(nav.getByRole("link", { name })).toBeVisible();
+    for (const name of ["Connections", "People", "Members", "Audit log", "Preview a listing", "Help"]) await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
     await nav.getByRole("link", { name: "Members" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Members" })).toBeVisible();
     await expect(nav.getByRole("button", { name: "Menu" })).toHaveAttribute("aria-expanded", "false");

@@ -46,7 +46,7 @@ const TIME_BOUNDS: Bound[] = [
 
 const shortTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 const axisTime = (t: number) => shortTime.format(new Date(t));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
 
 function TrendBody({ points }: { points: TrendPoint[] }) {
   const data = points.map((p) => ({ t: Date.parse(p.at), chars: p.chars, connect: p.connectMs, list: p.listMs }));
@@ -132,7 +132,7 @@ function TrendChart({
       {/* A picture of the table below it: hidden from screen readers, which read the table. */}
       <div className="h-48 w-full" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={{ top: 16, right: 12, bottom: 4, left: 4 }}>
+          <LineChart data={data} margin={{ top: 16, right: 12, bottom: 4, left: 4 }} accessibilityLayer={false}>
             <CartesianGrid stroke="#e2e8f0" vertical={false} />
             <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={axisTime} tick={{ fontSize: 11, fill: "#475569" }} minTickGap={24} />
             <YAxis domain={[0, scale.max]} tickFormatter={formatTick} tick={{ fontSize: 11, fill: "#475569" }} width={64} allowDataOverflow />
