@@ -1,5 +1,6 @@
 "use client";
 
+import { hintText } from "./hint-words";
 import { Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ApprovalCardPreview } from "@/components/approval-card";
 import { ToolBadges } from "@/components/tool-badges";
@@ -287,10 +288,7 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
           <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
             {(Object.keys(HINT_LABELS) as (keyof Hints)[]).map((h) => (
               <li key={h}>
-                <span className="font-mono">{HINT_LABELS[h]}</span>: {String(tool.hints[h].value)}{" "}
-                <span className="text-slate-600">
-                  ({tool.hints[h].declared ? "declared" : tool.hints[h].invalid !== undefined ? `not a boolean: ${tool.hints[h].invalid}` : "implied"})
-                </span>
+                <span className="font-mono">{HINT_LABELS[h]}</span>: {hintText(tool.hints, h)}
               </li>
             ))}
           </ul>
