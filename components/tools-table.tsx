@@ -9,8 +9,7 @@ import { TrySlot } from "@/components/try/try-slot";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
-import { RISKY_CODES } from "@/lib/engine/risky-text";
-import type { AppCheck, Hints, ToolCheck } from "@/lib/schemas/check";
+import { riskyNoteCode, type AppCheck, type Hints, type ToolCheck } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
 
 export const TOOLS_PAGE_SIZE = 50;
@@ -33,7 +32,8 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   "card-cut",
   "schema-not-object",
   "annotations-not-object",
-  ...RISKY_CODES,
+  // Imported from the schema, not the scanner: its tables stay out of the browser's bundle.
+  ...riskyNoteCode.options,
 ]);
 export const warningsOf = (tool: ToolCheck) => tool.notes.filter((n) => WARNING_CODES.has(n.code));
 

@@ -1,5 +1,5 @@
 import { isObject } from "@/lib/json-text";
-import type { Note } from "@/lib/schemas/check";
+import { riskyNoteCode, type Note } from "@/lib/schemas/check";
 
 /**
  * Risky text (SPEC §20): what a tool's title, description and schema descriptions say to the
@@ -9,7 +9,7 @@ import type { Note } from "@/lib/schemas/check";
  * text, and only a text that pass flags is read closely (still linear: bounded windows).
  */
 
-export const RISKY_CODES = ["hidden-text", "instructions-to-assistant", "mentions-other-tool", "link-in-text", "asks-for-secrets"] as const;
+export const RISKY_CODES = riskyNoteCode.options;
 export type RiskyCode = (typeof RISKY_CODES)[number];
 const RISKY: ReadonlySet<string> = new Set(RISKY_CODES);
 export const isRiskyCode = (code: string): code is RiskyCode => RISKY.has(code);

@@ -118,6 +118,9 @@ export const leftOut = z.object({
 });
 export type LeftOut = z.infer<typeof leftOut>;
 
+/** The notes of risky text (SPEC §20, lib/engine/risky-text.ts): each is also a reason a change is high risk. */
+export const riskyNoteCode = z.enum(["hidden-text", "instructions-to-assistant", "mentions-other-tool", "link-in-text", "asks-for-secrets"]);
+
 export const noteCode = z.enum([
   "characters-replaced",
   "name-cut",
@@ -132,12 +135,7 @@ export const noteCode = z.enum([
   "short-name-made",
   "short-name-cut",
   "short-name-suffixed",
-  // risky text (SPEC §20, lib/engine/risky-text.ts)
-  "hidden-text",
-  "instructions-to-assistant",
-  "mentions-other-tool",
-  "link-in-text",
-  "asks-for-secrets",
+  ...riskyNoteCode.options,
 ]);
 export type NoteCode = z.infer<typeof noteCode>;
 export const note = z.object({ code: noteCode, message: z.string() });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { appCheck, appName, appUrl, headerName, headerValue, timings, unavailable } from "./check";
+import { appCheck, appName, appUrl, headerName, headerValue, riskyNoteCode, timings, unavailable } from "./check";
 
 /**
  * The organisation API (`/api/orgs/{org}/…`): what the Connections tab stores and shows.
@@ -187,11 +187,7 @@ export const riskWhy = z.enum([
   "policy-loosened",
   "read-only-claimed",
   "destructive-denied",
-  "hidden-text",
-  "instructions-to-assistant",
-  "mentions-other-tool",
-  "link-in-text",
-  "asks-for-secrets",
+  ...riskyNoteCode.options,
   // medium
   "new-tool",
   "new-required-argument",
