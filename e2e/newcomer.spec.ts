@@ -40,6 +40,10 @@ test("an app that could not be read says so, and nothing it never said", async (
   await expect(main).toContainText("Its tools could not be read");
   await expect(main).not.toContainText("This app lists no tools");
   await expect(main).not.toContainText("0 of 250,000");
+  // Its row in the list says so too, instead of "0 of 250,000 characters".
+  await page.goto(connectionsPath);
+  await expect(appRow(page, "Slow Reports")).toContainText("nothing read: its tools could not be read");
+  await expect(appRow(page, "Slow Reports")).not.toContainText("0 of 250,000");
 });
 
 test("a badge and a reason link to the help page that explains them", async ({ page }) => {

@@ -212,17 +212,23 @@ function AppRow({
           <div>
             <dt className="text-slate-600">Size</dt>
             <dd className={cn(check.listing.chars > check.listing.limit || check.listing.stopped ? "font-semibold text-rose-800" : "text-slate-900")}>
-              {check.listing.stopped ? "more than " : ""}
-              {formatCount(check.listing.chars)} of {formatCount(check.listing.limit)} characters
-              {/* Said in words, not by colour alone. */}
-              {check.listing.chars > check.listing.limit || check.listing.stopped ? " · over the limit" : ""}
+              {check.status === "unavailable" && check.listing.entries === 0 && check.listing.chars === 0 ? (
+                "nothing read: its tools could not be read"
+              ) : (
+                <>
+                  {check.listing.stopped ? "more than " : ""}
+                  {formatCount(check.listing.chars)} of {formatCount(check.listing.limit)} characters
+                  {/* Said in words, not by colour alone. */}
+                  {check.listing.chars > check.listing.limit || check.listing.stopped ? " · over the limit" : ""}
+                </>
+              )}
             </dd>
           </div>
           <div>
             <dt className="text-slate-600">Timings</dt>
             <dd className="text-slate-900">
               {check.timings === null ? (
-                "not measured"
+                check.status === "unavailable" ? "none: it did not finish connecting" : "not measured"
               ) : (
                 <>
                   connect <Over ms={check.timings.connectMs} limit={CONNECT_TIMEOUT_MS} />
