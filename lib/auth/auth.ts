@@ -24,6 +24,9 @@ function logAuth(level: "debug" | "info" | "warn" | "error", message: string, ..
   authLog[level](err === undefined ? {} : { err: errorField(err) }, message);
 }
 
+/** How long a session lasts, and how old it may grow before a request extends it (seconds). */
+export const SESSION_TIMES = { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 } as const;
+
 /** Minimum password length: better-auth's default of 8 is kept. */
 export const MIN_PASSWORD = 8;
 
@@ -36,7 +39,7 @@ function createAuth(db: Db) {
     secret: deriveKey("auth").toString("hex"),
     database: drizzleAdapter(db, { provider: isPostgres(db) ? "pg" : "sqlite", schema }),
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD, autoSignIn: true },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    session: { ...SESSION_TIMES },
     // Sign-in attempts are slowed in every environment, and counted in the database so that
     // the count holds across instances.
     rateLimit: {

@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/api/errors";
 import { PAGE_PATH_HEADER } from "@/lib/http/guard";
 import type { MemberView } from "@/lib/schemas/access";
 import { findMember } from "./members";
-import { actorFrom, membership, type Actor, type OrgAccess } from "./workspace";
+import { actorFrom, membership, sessionOrgAccess, type Actor, type OrgAccess } from "./workspace";
 
 /**
  * The pages' side of `withOrg`: the same session and membership rules. No session → the
@@ -40,6 +40,14 @@ async function pagePath(fallback: string): Promise<string> {
  * (`next`: where to come back after signing in, by default the page being rendered).
  */
 export const pageOrgAccess = cache(async (slug: string, next?: string): Promise<OrgAccess> => {
+  try {
+    // a browser session in one round trip; else better-auth's path, as for the routes
+    const fast = await sessionOrgAccess(await headers(), slug);
+    if (fast !== null) return fast;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "not-found") notFound();
+    throw error;
+  }
   const actor = await requirePageActor(next ?? (await pagePath(`/orgs/${encodeURIComponent(slug)}`)));
   try {
     return await membership(slug, actor);

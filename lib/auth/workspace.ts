@@ -1,12 +1,14 @@
 import "server-only";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { parseCookies } from "better-call";
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import { ApiError, handleApiError } from "@/lib/api/errors";
 import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
 import { getDb } from "@/lib/db/client";
-import { member, organization, user } from "@/lib/db/tables";
+import { member, organization, session, user } from "@/lib/db/tables";
 import { orgSlug } from "@/lib/schemas/orgs";
-import { getAuth } from "./auth";
+import { getAuth, SESSION_TIMES } from "./auth";
 import { can, parseRole, roleNeeded, type Action, type Role } from "./roles";
 
 /**
@@ -64,6 +66,83 @@ export async function membership(slug: string, actor: Actor): Promise<OrgAccess>
   return { org: { id: row.id, slug: row.slug, name: row.name }, role, actor, memberId: row.memberId };
 }
 
+/**
+ * The session cookie's token when its signature is better-auth's (it signs the cookie with
+ * HMAC-SHA256 of its secret), else null.
+ */
+async function signedSessionToken(headers: Headers): Promise<string | null> {
+  const cookie = headers.get("cookie");
+  if (cookie === null) return null;
+  const context = await getAuth().$context;
+  const value = parseCookies(cookie).get(context.authCookies.sessionToken.name);
+  if (value === undefined) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+  const dot = decoded.lastIndexOf(".");
+  if (dot < 1) return null;
+  const token = decoded.slice(0, dot);
+  const given = Buffer.from(decoded.slice(dot + 1), "base64");
+  const expected = createHmac("sha256", context.secret).update(token).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
+}
+
+/**
+ * Who asks and their place in organisation `slug`, in one query (session, account, organisation
+ * and membership together), for a browser session that needs nothing else from better-auth:
+ * null when the request has no such session, or when better-auth must see it (not found,
+ * expired, due to be extended), so that `orgAccess` takes better-auth's own path. A session
+ * with no place in the organisation is the same 404 as `membership` gives.
+ */
+export async function sessionOrgAccess(headers: Headers, slug: string): Promise<OrgAccess | null> {
+  if (headers.get("x-api-key") !== null || !orgSlug.safeParse(slug).success) return null;
+  const token = await signedSessionToken(headers);
+  if (token === null) return null;
+  const [row] = await getDb()
+    .select({
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      expiresAt: session.expiresAt,
+      orgId: organization.id,
+      orgSlug: organization.slug,
+      orgName: organization.name,
+      memberId: member.id,
+      role: member.role,
+    })
+    .from(session)
+    .innerJoin(user, eq(user.id, session.userId))
+    .leftJoin(organization, eq(organization.slug, slug))
+    .leftJoin(member, and(eq(member.organizationId, organization.id), eq(member.userId, user.id)))
+    .where(eq(session.token, token))
+    .limit(1);
+  if (row === undefined) return null;
+  const now = Date.now();
+  const expiresAt = row.expiresAt.getTime();
+  // better-auth extends a session once it is `updateAge` old: that request is its to answer.
+  if (expiresAt <= now || expiresAt - SESSION_TIMES.expiresIn * 1000 + SESSION_TIMES.updateAge * 1000 <= now) return null;
+  const actor: Actor = { id: row.userId, email: row.email, name: row.name, via: { kind: "session" } };
+  const role = parseRole(row.role);
+  if (row.orgId === null || row.orgSlug === null || row.orgName === null || row.memberId === null || role === null) {
+    throw new ApiError("not-found", `There is no organisation "${slug}".`);
+  }
+  return { org: { id: row.orgId, slug: row.orgSlug, name: row.orgName }, role, actor, memberId: row.memberId };
+}
+
+/**
+ * The asker's access to organisation `slug` (SPEC §9): a browser session in one round trip to
+ * the database; an API key, or a session better-auth must see, through better-auth and then
+ * the membership. 401 without either, 404 for a non-member.
+ */
+export async function orgAccess(headers: Headers, slug: string): Promise<OrgAccess> {
+  const fast = await sessionOrgAccess(headers, slug);
+  if (fast !== null) return fast;
+  return membership(slug, await requireActor(headers));
+}
+
 /** Throws the 403 when the role does not allow the action. */
 export function requireAction(access: OrgAccess, action: Action): void {
   if (!can(access.role, action)) throw new ApiError("forbidden", roleNeeded(action, access.role));
@@ -97,9 +176,8 @@ export function withOrg<P extends { org: string }>(action: Action, handler: (ctx
       const resolved = await params;
       fields.org = resolved.org;
       if ("app" in resolved && typeof resolved.app === "string") fields.app = resolved.app;
-      const actor = await requireActor(request.headers);
-      fields.actor = actor.id;
-      const access = await membership(resolved.org, actor);
+      const access = await orgAccess(request.headers, resolved.org);
+      fields.actor = access.actor.id;
       requireAction(access, action);
       return done(await handler({ request, params: resolved, access, log }), fields);
     } catch (error) {

@@ -132,6 +132,65 @@ describe("accounts and organisations", () => {
     await getAuth().api.signOut({ headers: new Headers({ cookie: fresh.cookie }) });
     expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), orgParams("acme"))).status).toBe(401);
   });
+
+  // A browser session is read with its organisation in one query (lib/auth/workspace.ts): these are
+  // the cases that query must leave to better-auth, or refuse as it would.
+  it("refuses a session cookie whose signature is not the dashboard's, though its token is real", async () => {
+    const fresh = await signUp("forger@acme.test");
+    await joinAs("acme", fresh, "support");
+    const forged = fresh.cookie.replace(/(session_token=[^.;]+\.)([^;]+)/, (_, token: string) => `${token}${encodeURIComponent(Buffer.alloc(32, 7).toString("base64"))}`);
+    expect(forged).not.toBe(fresh.cookie);
+    expect((await appsRoute.GET(requestAs({ ...fresh, cookie: forged }, `${base}/acme/apps`), orgParams("acme"))).status).toBe(401);
+    expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), orgParams("acme"))).status).toBe(200);
+  });
+
+  it("asks the database once to know who asks and what they may do", async () => {
+    const { getDb, isPostgres } = await import("@/lib/db/client");
+    const db = getDb();
+    let statements = 0;
+    // Every statement passes through the driver's one entry: better-sqlite3's prepare, pg's query.
+    const driver = db.$client as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const entry = isPostgres(db) ? "query" : "prepare";
+    const original = driver[entry]!;
+    driver[entry] = function (this: unknown, ...args: unknown[]) {
+      statements++;
+      return original.apply(this, args);
+    };
+    try {
+      // A support member asking to change a setting is refused before the handler reads anything.
+      const refused = await settingsRoute.PATCH(requestAs(support, `${base}/acme/settings`, patch({ newTools: "available" })), orgParams("acme"));
+      expect(refused.status).toBe(403);
+    } finally {
+      driver[entry] = original;
+    }
+    expect(statements).toBe(1);
+  });
+
+  it("answers 401 for a session removed or expired in the database, and extends one due to be extended", async () => {
+    const fresh = await signUp("ageing@acme.test");
+    await joinAs("acme", fresh, "support");
+    const list = () => appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), orgParams("acme"));
+    expect((await list()).status).toBe(200);
+    const expiry = async () => {
+      const [row] = await database.query('SELECT expires_at AS "expiresAt" FROM session WHERE user_id = ?', [fresh.id]);
+      return new Date(row!["expiresAt"] as string | number).getTime();
+    };
+    const stamp = (ms: number) => (database.dialect === "postgres" ? new Date(ms).toISOString() : ms);
+    // Two days into a week's session: better-auth extends it (updateAge is a day), and the request is answered.
+    const due = Date.now() + 5 * 24 * 3600_000;
+    await database.query("UPDATE session SET expires_at = ? WHERE user_id = ?", [stamp(due), fresh.id]);
+    expect((await list()).status).toBe(200);
+    expect(await expiry()).toBeGreaterThan(due + 24 * 3600_000);
+    // Past its end: refused.
+    await database.query("UPDATE session SET expires_at = ? WHERE user_id = ?", [stamp(Date.now() - 1000), fresh.id]);
+    expect((await list()).status).toBe(401);
+    // Removed (signed out on another device): refused at once.
+    const again = await signUp("ageing2@acme.test");
+    await joinAs("acme", again, "support");
+    expect((await appsRoute.GET(requestAs(again, `${base}/acme/apps`), orgParams("acme"))).status).toBe(200);
+    await database.query("DELETE FROM session WHERE user_id = ?", [again.id]);
+    expect((await appsRoute.GET(requestAs(again, `${base}/acme/apps`), orgParams("acme"))).status).toBe(401);
+  });
 });
 
 describe("the role table (SPEC §9): every role × every kind of action", () => {
