@@ -205,3 +205,25 @@ async function sql(url: string, text: string, params: unknown[]): Promise<unknow
     await client.end();
   }
 }
+
+describe("how many apps a tick hands on", () => {
+  it("claims every due app, in turns of 50, while the queue has room, and the workers read them all", { timeout: 60_000 }, async () => {
+    const url = await database();
+    const names = Array.from({ length: 120 }, (_, i) => `app${i}`);
+    await connect(url, "many", names);
+    const read = new Set<string>();
+    // Ticks only when asked: the one below is the whole schedule.
+    const a = await instance("a", url, async (app) => {
+      read.add(app.url);
+      return { name: app.name, entries: [{ name: "hours" }] };
+    }, { interval: 600_000, tickMs: 3_600_000 });
+    try {
+      await sql(url, "UPDATE apps SET next_check_at = 0", []);
+      const claimed = await a.jobs.tick();
+      expect(claimed).toHaveLength(120);
+      await until("every app read", () => read.size === 120, 45_000);
+    } finally {
+      await a.close();
+    }
+  });
+});

@@ -54,6 +54,13 @@ export interface RecheckJobs {
 /** Jobs a worker takes at once, and reads it runs at once (each read waits mostly on the app). */
 const BATCH = 20;
 const AT_ONCE = 5;
+/**
+ * A tick claims apps in turns of `CLAIM` while apps are due and fewer than `BACKLOG` jobs wait in
+ * the queue (every instance's): the workers, not the tick, set how fast due apps are read, and
+ * what waits is never more than every worker takes in a few seconds (docs/capacity.md).
+ */
+const CLAIM = 50;
+const BACKLOG = 400;
 
 /** Runs `work` on every item, `atOnce` at a time. */
 async function inTurns<T>(items: readonly T[], atOnce: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -111,12 +118,20 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
   });
 
   const tick = async (now = Date.now()): Promise<DueApp[]> => {
-    const due = await claimDue(ctx, options.interval, now, 50, async (tx, app) => {
-      await boss.send(RECHECK_QUEUE, { org: app.org, app: app.id } satisfies RecheckJob, { singletonKey: app.id, db: sqlExecutor(tx) });
-    });
-    // This instance's worker fetches now rather than at its next poll.
-    if (due.length > 0) boss.notifyWorker(worker);
-    return due;
+    const claimed: DueApp[] = [];
+    for (;;) {
+      const room = BACKLOG - ((await boss.getQueueSize(RECHECK_QUEUE)) ?? 0);
+      const max = Math.min(CLAIM, room);
+      if (max <= 0) break;
+      const due = await claimDue(ctx, options.interval, now, max, async (tx, app) => {
+        await boss.send(RECHECK_QUEUE, { org: app.org, app: app.id } satisfies RecheckJob, { singletonKey: app.id, db: sqlExecutor(tx) });
+      });
+      claimed.push(...due);
+      // This instance's worker fetches now rather than at its next poll.
+      if (due.length > 0) boss.notifyWorker(worker);
+      if (due.length < max) break;
+    }
+    return claimed;
   };
   const stopTicks = every(options.tickMs ?? tickOf(options.interval), tick, "Queuing scheduled re-checks failed");
   return {
