@@ -39,6 +39,8 @@ export interface JobOptions {
   /** How often a worker asks for jobs, and how often expired jobs are looked for (seconds). */
   pollingIntervalSeconds?: number;
   maintenanceIntervalSeconds?: number;
+  /** Reads a worker runs at once (THEOREM_RECHECK_READS_AT_ONCE, 5). */
+  readsAtOnce?: number;
 }
 
 export interface RecheckJobs {
@@ -51,9 +53,8 @@ export interface RecheckJobs {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-/** Jobs a worker takes at once, and reads it runs at once (each read waits mostly on the app). */
+/** Jobs a worker takes at once (its reads at once are `readsAtOnce`). */
 const BATCH = 20;
-const AT_ONCE = 5;
 /**
  * A tick claims apps in turns of `CLAIM` while apps are due and fewer than `BACKLOG` jobs wait in
  * the queue (every instance's): the workers, not the tick, set how fast due apps are read, and
@@ -102,8 +103,8 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
 
   // A worker waits its polling interval between fetches, even after a full one: it takes a batch
   // each time, read a few at once, and fails only the jobs that failed (the rest complete).
-  const worker = await boss.work<RecheckJob>(RECHECK_QUEUE, { batchSize: BATCH, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async (jobs) => {
-    await inTurns(jobs, AT_ONCE, async (job) => {
+  const worker = await boss.work<RecheckJob>(RECHECK_QUEUE, { batchSize: Math.max(BATCH, 4 * (options.readsAtOnce ?? 5)), pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async (jobs) => {
+    await inTurns(jobs, options.readsAtOnce ?? 5, async (job) => {
       const { org, app } = job.data;
       try {
         await rereadApp(ctx, org, app);

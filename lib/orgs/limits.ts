@@ -20,3 +20,18 @@ export function recheckInterval(value = process.env.THEOREM_RECHECK_MINUTES): nu
   return Math.round(minutes * 60_000);
 }
 
+
+/**
+ * Scheduled reads one instance's worker runs at once (THEOREM_RECHECK_READS_AT_ONCE, 5 by
+ * default, 1 to 50): each waits mostly on its app, so on apps that answer slowly this, not the
+ * CPU, sets how many re-checks an instance does a minute (docs/capacity.md).
+ */
+export function recheckReadsAtOnce(value = process.env.THEOREM_RECHECK_READS_AT_ONCE): number {
+  if (value === undefined || value.trim() === "") return 5;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 50) {
+    logger.warn({ value }, "THEOREM_RECHECK_READS_AT_ONCE is not a whole number from 1 to 50: running 5 reads at once");
+    return 5;
+  }
+  return n;
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/lib/db/client";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import { addApp, type AppReader, type OrgContext } from "./apps";
-import { recheckInterval } from "./limits";
+import { recheckInterval, recheckReadsAtOnce } from "./limits";
 import { JITTER, MAX_WAIT_MS, nextDue, placeNewApps, runDue } from "./schedule";
 import { ensureOrg, requireApp } from "./store";
 
@@ -51,6 +51,19 @@ describe("the interval", () => {
     ["-5", 60 * MINUTE],
   ])("THEOREM_RECHECK_MINUTES=%j → %d ms", (value, ms) => {
     expect(recheckInterval(value)).toBe(ms);
+  });
+
+  it.each([
+    [undefined, 5],
+    ["", 5],
+    ["12", 12],
+    ["50", 50],
+    ["51", 5],
+    ["0", 5],
+    ["2.5", 5],
+    ["many", 5],
+  ])("THEOREM_RECHECK_READS_AT_ONCE=%j → %d reads at once", (value, n) => {
+    expect(recheckReadsAtOnce(value)).toBe(n);
   });
 });
 

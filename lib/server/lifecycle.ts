@@ -3,7 +3,7 @@ import { closeDatabase, isPostgresUrl } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { orgContext } from "@/lib/orgs/context";
 import { startRecheckJobs } from "@/lib/orgs/jobs";
-import { recheckInterval } from "@/lib/orgs/limits";
+import { recheckInterval, recheckReadsAtOnce } from "@/lib/orgs/limits";
 import { startSchedule } from "@/lib/orgs/schedule";
 import { requestsDone, requestsUnderWay, startDraining } from "./drain";
 
@@ -29,7 +29,7 @@ export async function startBackground(env = process.env): Promise<void> {
   const interval = recheckInterval();
   const url = env.DATABASE_URL ?? "";
   if (interval > 0 && isPostgresUrl(url)) {
-    const jobs = await startRecheckJobs(ctx, { connectionString: url, interval });
+    const jobs = await startRecheckJobs(ctx, { connectionString: url, interval, readsAtOnce: recheckReadsAtOnce() });
     stopBackground = () => jobs.stop(graceMs(env));
   } else {
     stopBackground = startSchedule(ctx, interval);
