@@ -129,7 +129,7 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
 
       <SignInControls org={org} app={stored} canConnect={canManage} />
 
-      <AppNewToolsSetting org={org} appId={stored.id} canManage={canManage} />
+      <AppNewToolsSetting org={org} appId={stored.id} appName={stored.name} canManage={canManage} />
 
       <ReviewPanel org={org} appId={stored.id} check={check} canManage={canManage} />
 
