@@ -306,15 +306,24 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
           </ul>
         </div>
       )}
-      {tool.name !== null && tool.leftOut === null && (
-        <div>
-          <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-600">
-            Approval card {tool.policy === "runs-freely" ? "(shown only if it asked: this tool runs freely)" : ""}
-          </h3>
-          <ApprovalCardPreview card={tool.card} />
-        </div>
-      )}
-      <TrySlot tool={tool} />
+      {/* One card at a time: the sample card, or, once Try is opened, the card of the arguments typed there. */}
+      <TrySlot
+        tool={tool}
+        idle={
+          tool.name !== null &&
+          tool.leftOut === null &&
+          (tool.policy === "asks-first" ? (
+            <div>
+              <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-600">Approval card</h3>
+              <ApprovalCardPreview card={tool.card} />
+            </div>
+          ) : (
+            <p className="text-slate-800">
+              <span className="font-medium">Runs without asking:</span> the assistant calls it and the person sees no approval card.
+            </p>
+          ))
+        }
+      />
       <p className="text-xs text-slate-600">Listing entry {tool.index + 1}, {tool.chars.toLocaleString("en-US")} characters.</p>
     </div>
   );
