@@ -301,7 +301,7 @@ test("review: with the setting on, a new tool waits with no name until the leade
     const setting = page.getByRole("region", { name: "New and changed tools" });
     await setting.getByRole("combobox", { name: "New and changed tools" }).selectOption("wait-for-review");
     await page.getByRole("dialog").getByRole("button", { name: "Change it for everyone" }).click();
-    await expect(setting.getByRole("status")).toHaveText("Nothing is waiting.");
+    await expect(setting.getByRole("status").filter({ hasText: "waiting" })).toHaveText("Nothing is waiting.");
 
     tools.push({ name: "swap_shift", title: "Swap a shift", inputSchema: { type: "object" } });
     await page.goto(`${connectionsPath}/${app.id}`);
