@@ -87,7 +87,7 @@ export function AppCheckBody({ app, linked = false, keep }: { app: AppCheck; lin
           )}
           {app.timings !== null && <TimingsLine timings={app.timings} />}
           <ProtocolLine app={app} />
-          <SizeMeter listing={app.listing} />
+          <SizeMeter listing={app.listing} sizes={app.tools.map((t) => t.chars)} />
           {app.status === "unavailable" ? (
             linked ? (
               <LinkedToolsRead count={app.tools.length}>
