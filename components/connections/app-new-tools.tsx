@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useRef, useState } from "react";
+import { useId } from "react";
 import { errorMessage } from "@/components/ui/alert";
-import { ConfirmDialog } from "@/components/ui/confirm-button";
+import { ConfirmedSelect } from "@/components/ui/confirmed-select";
 import { WHAT_IT_DOES } from "@/components/connections/review";
 import { appSettingsMutation, appSettingsQuery, settingsQuery } from "@/lib/queries/orgs";
 import { appNewTools, type AppNewTools } from "@/lib/schemas/orgs";
@@ -24,8 +24,6 @@ export function AppNewToolsSetting({ org, appId, appName, canManage }: { org: st
   const own = useQuery(appSettingsQuery(org, appId));
   const orgs = useQuery(settingsQuery(org));
   const save = useMutation(appSettingsMutation(client, org, appId));
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [asked, setAsked] = useState<AppNewTools | null>(null);
   if (!own.isSuccess || !orgs.isSuccess) return null;
   const current = own.data.newTools;
   const label = (o: AppNewTools) => (o === "org" ? `As the organisation says (now: ${words(orgs.data.newTools).toLowerCase()})` : words(o));
@@ -37,29 +35,21 @@ export function AppNewToolsSetting({ org, appId, appName, canManage }: { org: st
           New and changed tools of this app
         </h2>
         {canManage ? (
-          <>
-            <label htmlFor={`${id}-choice`} className="sr-only">
-              New and changed tools of this app
-            </label>
-            <select
-              id={`${id}-choice`}
-              aria-describedby={`${id}-what`}
-              value={current}
-              disabled={save.isPending}
-              onChange={(e) => {
-                save.reset();
-                setAsked(appNewTools.parse(e.target.value));
-                dialog.current?.showModal();
-              }}
-              className="rounded border border-slate-300 bg-white px-2 py-1"
-            >
-              {appNewTools.options.map((o) => (
-                <option key={o} value={o}>
-                  {label(o)}
-                </option>
-              ))}
-            </select>
-          </>
+          <ConfirmedSelect
+            id={`${id}-choice`}
+            label="New and changed tools of this app"
+            describedBy={`${id}-what`}
+            value={current}
+            options={appNewTools.options}
+            optionLabel={label}
+            confirmLabel="Change it for everyone"
+            pending={save.isPending}
+            error={save.isError ? errorMessage(save.error, "The setting could not be saved.") : null}
+            title={(chosen) => `New and changed tools of ${appName}: ${label(chosen).toLowerCase()}?`}
+            body={(chosen) => <p>For {appName}, in the assistant of everyone in the organisation: {whatItDoes(effective(chosen))}</p>}
+            onOpen={() => save.reset()}
+            onConfirm={(chosen, close) => save.mutate({ newTools: chosen }, { onSuccess: close })}
+          />
         ) : (
           <span className="text-slate-800">{label(current)}</span>
         )}
@@ -71,23 +61,6 @@ export function AppNewToolsSetting({ org, appId, appName, canManage }: { org: st
         <p role="status" className="text-slate-700">
           Saved: {label(save.data.newTools).toLowerCase()}, for everyone&apos;s assistant.
         </p>
-      )}
-      {canManage && (
-        <ConfirmDialog
-          dialogRef={dialog}
-          title={asked === null ? "" : `New and changed tools of ${appName}: ${label(asked).toLowerCase()}?`}
-          confirmLabel="Change it for everyone"
-          confirmVariant="primary"
-          pending={save.isPending}
-          error={save.isError ? errorMessage(save.error, "The setting could not be saved.") : null}
-          onConfirm={(close) => {
-            if (asked === null || asked === current) return close();
-            save.mutate({ newTools: asked }, { onSuccess: close });
-          }}
-          onClose={() => setAsked(null)}
-        >
-          {asked !== null && <p>For {appName}, in the assistant of everyone in the organisation: {whatItDoes(effective(asked))}</p>}
-        </ConfirmDialog>
       )}
     </section>
   );

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId, useRef, useState } from "react";
+import { useId } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { RiskBadge } from "@/components/connections/app-changes";
@@ -13,7 +13,7 @@ import { approveMutation, changesQuery, settingsMutation, settingsQuery } from "
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import { newTools, type ChangeList, type NewTools, type Risk, type RiskWhy } from "@/lib/schemas/orgs";
 import { Alert, errorMessage } from "@/components/ui/alert";
-import { ConfirmDialog } from "@/components/ui/confirm-button";
+import { ConfirmedSelect } from "@/components/ui/confirmed-select";
 
 /** The tools of a check that wait for a leader's review. */
 export const waitingTools = (check: AppCheck | null | undefined) => (check?.tools ?? []).filter((t) => t.leftOut?.code === "awaiting-review");
@@ -72,8 +72,6 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
   const client = useQueryClient();
   const settings = useQuery(settingsQuery(org));
   const save = useMutation(settingsMutation(client, org));
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [asked, setAsked] = useState<NewTools | null>(null);
   if (!settings.isSuccess) return null;
   const current = settings.data.newTools;
   return (
@@ -83,29 +81,21 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
           New and changed tools
         </h2>
         {canManage ? (
-          <>
-            <label htmlFor={`${id}-choice`} className="sr-only">
-              New and changed tools
-            </label>
-            <select
-              id={`${id}-choice`}
-              aria-describedby={`${id}-what`}
-              value={current}
-              disabled={save.isPending}
-              onChange={(e) => {
-                save.reset();
-                setAsked(newTools.parse(e.target.value));
-                dialog.current?.showModal();
-              }}
-              className="rounded border border-slate-300 bg-white px-2 py-1"
-            >
-              {newTools.options.map((o) => (
-                <option key={o} value={o}>
-                  {CHOICES[o]}
-                </option>
-              ))}
-            </select>
-          </>
+          <ConfirmedSelect
+            id={`${id}-choice`}
+            label="New and changed tools"
+            describedBy={`${id}-what`}
+            value={current}
+            options={newTools.options}
+            optionLabel={(o) => CHOICES[o]}
+            confirmLabel="Change it for everyone"
+            pending={save.isPending}
+            error={save.isError ? errorMessage(save.error, "The setting could not be saved.") : null}
+            title={(chosen) => `New and changed tools: ${CHOICES[chosen].toLowerCase()}, for the whole organisation?`}
+            body={(chosen) => newToolsChangeWords(current, chosen, waiting).map((line) => <p key={line}>{line}</p>)}
+            onOpen={() => save.reset()}
+            onConfirm={(chosen, close) => save.mutate(chosen, { onSuccess: close })}
+          />
         ) : (
           <span className="text-slate-800">{CHOICES[current]}</span>
         )}
@@ -126,23 +116,6 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
         <p role="status" className="text-slate-700">
           Saved: {CHOICES[save.data.newTools].toLowerCase()}, for the whole organisation.
         </p>
-      )}
-      {canManage && (
-        <ConfirmDialog
-          dialogRef={dialog}
-          title={asked === null ? "" : `New and changed tools: ${CHOICES[asked].toLowerCase()}, for the whole organisation?`}
-          confirmLabel="Change it for everyone"
-          confirmVariant="primary"
-          pending={save.isPending}
-          error={save.isError ? errorMessage(save.error, "The setting could not be saved.") : null}
-          onConfirm={(close) => {
-            if (asked === null || asked === current) return close();
-            save.mutate(asked, { onSuccess: close });
-          }}
-          onClose={() => setAsked(null)}
-        >
-          {asked !== null && newToolsChangeWords(current, asked, waiting).map((line) => <p key={line}>{line}</p>)}
-        </ConfirmDialog>
       )}
     </section>
   );
