@@ -131,11 +131,14 @@ test("a demo app's 'Took' is its own read, about its connect and list times, not
 });
 
 test("re-check and remove say what happened, and an old message does not stay", async ({ page, serveApp, addAppByApi }) => {
-  const url = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", title: "My shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });
-  const app = await addAppByApi("Rota", url);
+  const tools = [{ name: "my_shifts", title: "My shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }];
+  const app = await addAppByApi("Rota", await serveApp({ name: "Rota", tools }));
+  const moved = await serveApp({ name: "Rota", tools });
   await page.goto(`${connectionsPath}/${app.id}`);
   await page.getByRole("button", { name: "Edit" }).click();
-  await page.getByRole("form", { name: "Edit Rota" }).getByRole("button", { name: "Save" }).click();
+  const form = page.getByRole("form", { name: "Edit Rota" });
+  await form.getByLabel("URL").fill(moved);
+  await form.getByRole("button", { name: "Save" }).click();
   const said = page.getByTestId("app-action-status");
   await expect(said).toContainText("Saved and read again");
 
@@ -163,14 +166,15 @@ test("removing an app from the list says so", async ({ page, serveApp, addAppByA
 test("a tool's warning count matches the warnings its details list; how its title was made is a note apart", async ({ page }) => {
   await page.goto("/preview");
   await page.getByLabel("App name").fill("Hints");
+  // Two hints that are not booleans, an approval card with no line: warnings. A title made from the name: a note.
   const tools = [{ name: "odd", inputSchema: { type: "object" }, annotations: { readOnlyHint: "yes", destructiveHint: "no" } }];
   await page.getByLabel("Tools listing (JSON)").fill(JSON.stringify({ tools }));
   await page.getByRole("button", { name: "Check", exact: true }).click();
   const row = page.getByTestId("tool-row").filter({ hasText: "hints_odd" });
-  await expect(row.getByTestId("tool-warnings")).toHaveText("2 warnings: see details");
+  await expect(row.getByTestId("tool-warnings")).toHaveText("3 warnings: see details");
   await row.getByRole("button", { name: /^Details of / }).click();
-  await expect(page.getByRole("list", { name: "Warnings" }).getByRole("listitem")).toHaveCount(2);
-  await expect(page.getByRole("list", { name: "Other notes" }).getByRole("listitem")).toHaveCount(1);
+  await expect(page.getByRole("list", { name: "Warnings" }).getByRole("listitem")).toHaveCount(3);
+  await expect(page.getByRole("list", { name: "Other notes" }).getByRole("listitem")).not.toHaveCount(0);
 });
 
 test("the largest tools are not picked arbitrarily when they are all the same size", async ({ page }) => {
@@ -186,16 +190,21 @@ test("the largest tools are not picked arbitrarily when they are all the same si
   await expect(page.getByTestId("largest-tools")).toHaveText(/^Largest tools: export_all \(\d{3}\), then 12 tools of \d+ characters each\.$/);
 });
 
-test("My apps: names look as on Connections, and no 'Show tools' for an app that lists none", async ({ page }) => {
+test("My apps: names look as on Connections, and no 'Show tools' for an app that lists none or could not be read", async ({ page, serveApp, addAppByApi }) => {
+  await addAppByApi("Empty", await serveApp({ name: "Empty", tools: [] }));
   await page.goto(connectionsPath);
   const decoration = (link: ReturnType<Page["getByRole"]>) => link.evaluate((a) => getComputedStyle(a).textDecorationLine);
   const onConnections = await decoration(appRow(page, "Attendance").getByRole("link", { name: "Attendance", exact: true }));
   await page.goto(`/orgs/${ORG}/me`);
   const attendance = page.getByTestId("person-app").filter({ hasText: "Attendance" });
   expect(await decoration(attendance.getByRole("link", { name: "Attendance", exact: true }))).toBe(onConnections);
-  const planner = page.getByTestId("person-app").filter({ hasText: "Planner" });
-  await expect(planner).toContainText("Lists no tools");
-  await expect(planner.getByRole("button", { name: /Show tools/ })).toHaveCount(0);
+  const empty = page.getByTestId("person-app").filter({ hasText: "Empty" });
+  await expect(empty).toContainText("Lists no tools");
+  await expect(empty.getByRole("button")).toHaveCount(0);
+  const slow = page.getByTestId("person-app").filter({ hasText: "Slow Reports" });
+  await expect(slow.getByRole("button", { name: /Show tools/ })).toHaveCount(0);
+  await slow.getByRole("button", { name: "Show why Slow Reports is unavailable" }).click();
+  await expect(page.getByRole("region", { name: "Tools of Slow Reports" })).toContainText("Unavailable: Too slow to connect");
   await expect(attendance.getByRole("button", { name: /Show tools/ })).toBeVisible();
 });
 

@@ -142,13 +142,13 @@ function PersonAppRow({ org, place, app, open, mine, onToggle }: { org: string; 
         <p className="text-sm text-slate-700">{countsText(summaryOf(app))}</p>
       </div>
       <div className="flex flex-wrap gap-2">
-        {/* An app that lists no tools has none to show: its row says so instead. */}
+        {/* An app that lists no tools has none to show: its row says so; one whose tools could not be read shows why (and its sign-in) instead. */}
         {app.status === "available" && app.tools.length === 0 ? (
           <span className="text-sm text-slate-700">Lists no tools</span>
         ) : (
           <Button variant="secondary" aria-expanded={open} onClick={onToggle}>
-            {open ? "Hide tools" : "Show tools"}
-            <span className="sr-only"> of {app.name}</span>
+            {app.tools.length === 0 ? (open ? "Hide why" : "Show why") : open ? "Hide tools" : "Show tools"}
+            <span className="sr-only"> {app.tools.length === 0 ? `${app.name} is unavailable` : `of ${app.name}`}</span>
           </Button>
         )}
         {mine && app.personal && <RemoveAppButton org={org} appId={app.id} appName={app.name} personal />}
