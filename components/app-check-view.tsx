@@ -1,6 +1,7 @@
 import { SizeMeter } from "@/components/size-meter";
 import { LinkedToolsTable } from "@/components/linked-tools-table";
 import { ToolsTable } from "@/components/tools-table";
+import { LinkedToolsRead, ToolsRead } from "@/components/tools-read";
 import { UnavailableReason } from "@/components/unavailable-reason";
 import { Badge } from "@/components/ui/badge";
 import type { AppCheck, Timings } from "@/lib/schemas/check";
@@ -86,8 +87,22 @@ export function AppCheckBody({ app, linked = false, keep }: { app: AppCheck; lin
           )}
           {app.timings !== null && <TimingsLine timings={app.timings} />}
           <ProtocolLine app={app} />
-          <SizeMeter listing={app.listing} />
-          {linked ? <LinkedToolsTable app={app} {...(keep ? { keep } : {})} /> : <ToolsTable app={app} />}
+          <SizeMeter listing={app.listing} sizes={app.tools.map((t) => t.chars)} />
+          {app.status === "unavailable" ? (
+            linked ? (
+              <LinkedToolsRead count={app.tools.length}>
+                <LinkedToolsTable app={app} {...(keep ? { keep } : {})} />
+              </LinkedToolsRead>
+            ) : (
+              <ToolsRead count={app.tools.length}>
+                <ToolsTable app={app} />
+              </ToolsRead>
+            )
+          ) : linked ? (
+            <LinkedToolsTable app={app} {...(keep ? { keep } : {})} />
+          ) : (
+            <ToolsTable app={app} />
+          )}
         </>
       )}
     </>

@@ -41,13 +41,30 @@ export function ApprovalCardPreview({ card, editable = true }: { card: ApprovalC
             {card.lines.map((line) => (
               <label key={line.argument} htmlFor={`${id}-${line.argument}`} className="block">
                 <span className="font-mono text-xs text-slate-700">{line.argument}</span>
-                <input
-                  id={`${id}-${line.argument}`}
-                  className="mt-0.5 block w-full rounded border border-slate-300 px-2 py-1"
-                  value={sampleFor(samples, line.argument) ?? ""}
-                  placeholder={line.value ?? `A value for ${line.label}`}
-                  onChange={(e) => setSamples((s) => withSample(s, line.argument, e.target.value))}
-                />
+                {line.values !== undefined ? (
+                  // An argument that allows only some values: one of them, as the app would be called.
+                  <select
+                    id={`${id}-${line.argument}`}
+                    className="mt-0.5 block w-full rounded border border-slate-300 bg-white px-2 py-1"
+                    value={sampleFor(samples, line.argument) ?? ""}
+                    onChange={(e) => setSamples((s) => withSample(s, line.argument, e.target.value))}
+                  >
+                    <option value="">(no sample)</option>
+                    {line.values.map((value, i) => (
+                      <option key={i} value={value}>
+                        {value}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    id={`${id}-${line.argument}`}
+                    className="mt-0.5 block w-full rounded border border-slate-300 px-2 py-1"
+                    value={sampleFor(samples, line.argument) ?? ""}
+                    placeholder={line.value ?? `A value for ${line.label}`}
+                    onChange={(e) => setSamples((s) => withSample(s, line.argument, e.target.value))}
+                  />
+                )}
               </label>
             ))}
           </fieldset>

@@ -1,9 +1,10 @@
-import { formatCount } from "@/lib/engine/listing-size";
+import { formatCount, largestSummary, tieWords } from "@/lib/engine/listing-size";
 import type { ListingSize } from "@/lib/schemas/check";
 import { cn } from "@/lib/cn";
 
-/** The listing's size against its bound, naming the largest tools. */
-export function SizeMeter({ listing }: { listing: ListingSize }) {
+/** The listing's size against its bound, naming the largest tools; `sizes` (every tool's) tells when they tie, so none is named arbitrarily. */
+export function SizeMeter({ listing, sizes }: { listing: ListingSize; sizes?: readonly number[] }) {
+  const { named, tie } = sizes === undefined ? { named: listing.largest, tie: null } : largestSummary(listing.largest, sizes);
   const share = listing.limit > 0 ? listing.chars / listing.limit : 0;
   const over = listing.chars > listing.limit || listing.stopped;
   const total = `${listing.stopped ? "more than " : ""}${formatCount(listing.chars)}`;
@@ -29,16 +30,17 @@ export function SizeMeter({ listing }: { listing: ListingSize }) {
         <div className={cn("h-full", over ? "bg-rose-600" : share > 0.8 ? "bg-amber-500" : "bg-emerald-600")} style={{ width: `${Math.min(100, share * 100)}%` }} />
       </div>
       {listing.largest.length > 0 && (
-        <div className="text-sm text-slate-700">
+        <div className="text-sm text-slate-700" data-testid="largest-tools">
           <span>Largest tools: </span>
           <ol className="inline">
-            {listing.largest.map((t, i) => (
+            {named.map((t, i) => (
               <li key={t.index} className="inline">
                 <span className="font-mono">{t.name ?? `entry ${t.index + 1}`}</span> ({formatCount(t.chars)})
-                {i < listing.largest.length - 1 ? ", " : ""}
+                {i < named.length - 1 ? ", " : ""}
               </li>
             ))}
           </ol>
+          {tie !== null && `${named.length > 0 ? ", then " : ""}${tieWords(tie)}.`}
         </div>
       )}
     </div>

@@ -9,7 +9,7 @@ import { TrySlot } from "@/components/try/try-slot";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
-import { riskyNoteCode, type AppCheck, type Hints, type ToolCheck } from "@/lib/schemas/check";
+import { riskyNoteCode, type AppCheck, type Hints, type Note, type ToolCheck } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
 
 export const TOOLS_PAGE_SIZE = 50;
@@ -268,7 +268,24 @@ const HINT_LABELS: Record<keyof Hints, string> = {
   openWorldHint: "openWorldHint",
 };
 
+function NoteList({ title, notes }: { title: string; notes: readonly Note[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <div>
+      <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">{title}</h3>
+      <ul aria-label={title} className="mt-1 list-disc space-y-0.5 pl-5">
+        {notes.map((n, i) => (
+          <li key={`${n.code}-${i}`}>
+            <CodeText text={n.message} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function ToolDetails({ tool }: { tool: ToolCheck }) {
+  const warnings = warningsOf(tool);
   return (
     <div className="space-y-3">
       {tool.description !== null && tool.description !== "" && (
@@ -294,27 +311,27 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
           </ul>
         </div>
       )}
-      {tool.notes.length > 0 && (
-        <div>
-          <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Notes</h3>
-          <ul className="mt-1 list-disc space-y-0.5 pl-5">
-            {tool.notes.map((n, i) => (
-              <li key={`${n.code}-${i}`}>
-                <CodeText text={n.message} />
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {tool.name !== null && tool.leftOut === null && (
-        <div>
-          <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-600">
-            Approval card {tool.policy === "runs-freely" ? "(shown only if it asked: this tool runs freely)" : ""}
-          </h3>
-          <ApprovalCardPreview card={tool.card} />
-        </div>
-      )}
-      <TrySlot tool={tool} />
+      {/* The warnings the row counts, apart from the notes that only say how a name or title was made. */}
+      <NoteList title="Warnings" notes={warnings} />
+      <NoteList title={warnings.length > 0 ? "Other notes" : "Notes"} notes={tool.notes.filter((n) => !WARNING_CODES.has(n.code))} />
+      {/* One card at a time: the sample card, or, once Try is opened, the card of the arguments typed there. */}
+      <TrySlot
+        tool={tool}
+        idle={
+          tool.name !== null &&
+          tool.leftOut === null &&
+          (tool.policy === "asks-first" ? (
+            <div>
+              <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-600">Approval card</h3>
+              <ApprovalCardPreview card={tool.card} />
+            </div>
+          ) : (
+            <p className="text-slate-800">
+              <span className="font-medium">Runs without asking:</span> the assistant calls it and the person sees no approval card.
+            </p>
+          ))
+        }
+      />
       <p className="text-xs text-slate-600">Listing entry {tool.index + 1}, {tool.chars.toLocaleString("en-US")} characters.</p>
     </div>
   );

@@ -12,11 +12,23 @@ export const UNAVAILABLE_HEADING: Record<UnavailableCode, string> = {
   "invalid-listing": "No usable listing",
 };
 
+/** What the app's developer or the organisation's leader does about it, said first. */
+export const UNAVAILABLE_TO_DO: Record<UnavailableCode, string> = {
+  "connect-timeout": "Make the app finish the MCP initialize handshake within 3 s, then check it again.",
+  "list-timeout": "Make every page of its tools/list answer within 8 s (fewer tools per page, or a faster answer), then check it again.",
+  "connect-failed": "Check its URL, and that the app is running and speaks MCP over HTTP, then check it again.",
+  "auth-required": "Sign it in (Connect, on its page) or give it a header such as Authorization (Edit), then check it again.",
+  "address-refused": "Give it a public address (Edit): the dashboard never reaches a private or loopback one.",
+  "listing-too-large": "Shorten its tools' descriptions and schemas, or list fewer tools, until the listing is under 250,000 characters; then check it again.",
+  "invalid-listing": "List tools as MCP defines them, each with a name and an input schema, then check it again.",
+};
+
 /** The plain sentence the organisation's leader is told when an app is unavailable. */
 export function UnavailableReason({ unavailable }: { unavailable: Unavailable }) {
   return (
     <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-3 text-rose-950">
       <p className="font-semibold">Unavailable: {UNAVAILABLE_HEADING[unavailable.code]}</p>
+      <p className="mt-1 text-sm font-medium">What to do: {UNAVAILABLE_TO_DO[unavailable.code]}</p>
       <p className="mt-1 text-sm">
         <CodeText text={unavailable.message} />{" "}
         <Link href={`/help#unavailable-${unavailable.code}`} className="underline hover:text-rose-800">

@@ -134,13 +134,15 @@ test("an unavailable app: the leader's sentence comes first, and the size meter 
   const reason = page.getByRole("alert").filter({ hasText: "Unavailable: Listing too large" });
   await expect(reason).toBeVisible();
   await expect(reason).toContainText("250,000");
-  // The sentence is above the tools, where the leader looks first.
+  await expect(reason).toContainText("What to do: Shorten its tools' descriptions and schemas, or list fewer tools");
+  await expect(page.getByText("Largest tools:")).toBeVisible();
+  await expect(page.getByRole("meter", { name: "Listing size" })).toBeVisible();
+  // Its tools are one click away, below the sentence, marked as not reaching the assistant, a page at a time.
+  await expect(page.getByTestId("tool-row")).toHaveCount(0);
+  await page.getByText(/^Show the \d+ tools it listed/).click();
   const reasonBox = await reason.boundingBox();
   const tableBox = await page.getByRole("table", { name: "Tools of Warehouse" }).boundingBox();
   expect(reasonBox!.y).toBeLessThan(tableBox!.y);
-  await expect(page.getByText("Largest tools:")).toBeVisible();
-  await expect(page.getByRole("meter", { name: "Listing size" })).toBeVisible();
-  // Its tools are still listed, marked as not reaching the assistant, a page at a time.
   await expect(page.getByText("Not listed: app unavailable").first()).toBeVisible();
   await expect(page.getByTestId("tool-row")).toHaveCount(50);
   await page.getByRole("navigation", { name: "Tool pages" }).getByRole("button", { name: "Next" }).click();
@@ -298,7 +300,8 @@ test("review: with the setting on, a new tool waits with no name until the leade
     await page.goto(connectionsPath);
     const setting = page.getByRole("region", { name: "New and changed tools" });
     await setting.getByRole("combobox", { name: "New and changed tools" }).selectOption("wait-for-review");
-    await expect(setting.getByRole("status")).toHaveText("Nothing is waiting.");
+    await page.getByRole("dialog").getByRole("button", { name: "Change it for everyone" }).click();
+    await expect(setting.getByRole("status").filter({ hasText: "waiting" })).toHaveText("Nothing is waiting.");
 
     tools.push({ name: "swap_shift", title: "Swap a shift", inputSchema: { type: "object" } });
     await page.goto(`${connectionsPath}/${app.id}`);

@@ -61,7 +61,8 @@ test.describe("a developer", () => {
     await expect(form.getByRole("status")).toHaveText("Added My time sheets.", { timeout: 20_000 });
 
     const mine = page.getByTestId("person-app").filter({ hasText: "My time sheets" });
-    await mine.getByRole("button", { name: /Show tools/ }).click();
+    // Nothing read before its sign-in: the row offers why, not tools.
+    await mine.getByRole("button", { name: /Show why/ }).click();
     const tools = page.getByRole("region", { name: "Tools of My time sheets" });
     await expect(tools.getByText("Unavailable: Needs sign-in")).toBeVisible();
     await expect(tools.getByRole("heading", { name: "Signs in with OAuth: not connected" })).toBeVisible();
@@ -72,7 +73,7 @@ test.describe("a developer", () => {
     await other.goto(`/orgs/${ORG}/people`);
     await other.getByRole("link", { name: /developer/i }).first().click();
     await expect(other.getByRole("heading", { level: 1 })).toContainText("assistant has");
-    await other.getByTestId("person-app").filter({ hasText: "My time sheets" }).getByRole("button", { name: /Show tools/ }).click();
+    await other.getByTestId("person-app").filter({ hasText: "My time sheets" }).getByRole("button", { name: /Show why/ }).click();
     await expect(other.getByRole("region", { name: "Tools of My time sheets" }).getByText("Unavailable: Needs sign-in")).toBeVisible();
     await expect(other.getByRole("button", { name: "Connect", exact: true })).toHaveCount(0);
     await leader.close();

@@ -97,6 +97,7 @@ test("a listing past 250,000 characters is unavailable, and the meter names the 
   await expect(reason).toContainText("250,000");
   await expect(page.getByText("Largest tools:")).toBeVisible();
   await expect(page.getByRole("listitem").filter({ hasText: "tool_7" }).first()).toBeVisible();
+  await page.getByText("Show the 30 tools it listed").click();
   await expect(page.getByText("Not listed: app unavailable").first()).toBeVisible();
 });
 

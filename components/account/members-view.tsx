@@ -2,6 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -34,6 +35,14 @@ export function MembersView({ org, orgName, canManage, selfMemberId }: { org: st
       <div>
         <p className="text-sm break-words text-slate-600">{orgName}</p>
         <h1 className="text-2xl font-semibold text-slate-900">Members</h1>
+        <p className="mt-1 max-w-3xl text-slate-700">
+          The accounts of this organisation and their roles, and who is invited: everyone sees the apps and re-checks them; developers and leaders
+          also try tools; leaders alone connect apps, change settings and manage members. What each person&apos;s assistant has is on{" "}
+          <Link href={`/orgs/${encodeURIComponent(org)}/people`} className="text-indigo-800 underline underline-offset-2">
+            People
+          </Link>
+          .
+        </p>
       </div>
       {canManage && <InviteForm org={org} />}
       {list.isPending ? (

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { AppCheckBody } from "@/components/app-check-view";
+import { AppCheckBody, countsText } from "@/components/app-check-view";
 import { AppChanges } from "@/components/connections/app-changes";
 import { BatchPlan } from "@/components/connections/batch-plan";
 import { EditAppForm } from "@/components/connections/edit-app-form";
@@ -20,6 +20,8 @@ import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/con
 import { ToolSettingsProvider } from "@/components/tool-setting";
 import { Button } from "@/components/ui/button";
 import { appQuery, checkAppMutation } from "@/lib/queries/orgs";
+import type { StoredApp } from "@/lib/schemas/orgs";
+import { summaryOf } from "@/lib/schemas/summary";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** One connected app: the reason when unavailable, its tools and cards, its size and its history. Only a leader (`canManage`) may remove it. */
@@ -96,19 +98,33 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
             </dl>
           </div>
           <div className="flex flex-wrap gap-2">
-            <Button variant="secondary" disabled={recheck.isPending} onClick={() => recheck.mutate(stored.id)}>
+            <Button
+              variant="secondary"
+              disabled={recheck.isPending}
+              onClick={() => {
+                setSaved(false);
+                recheck.mutate(stored.id);
+              }}
+            >
               {recheck.isPending ? "Re-checking…" : "Re-check"}
             </Button>
             {canManage && (
-              <Button variant="secondary" aria-expanded={editing} onClick={() => { setEditing((e) => !e); setSaved(false); }}>
+              <Button variant="secondary" aria-expanded={editing} onClick={() => { setEditing((e) => !e); setSaved(false); recheck.reset(); }}>
                 Edit
               </Button>
             )}
-            {canManage && <RemoveAppButton org={org} appId={stored.id} appName={stored.name} onRemoved={() => router.push(listHref)} />}
+            {canManage && <RemoveAppButton org={org} appId={stored.id} appName={stored.name} onRemoved={() => router.push(`${listHref}?${new URLSearchParams({ removed: stored.name })}`)} />}
           </div>
         </div>
-        <p role="status" className="text-sm text-slate-700">
-          {recheck.isPending ? "Connecting to the app and reading its tools…" : saved ? `Saved and read again: its short name is ${check?.shortName ?? "not known yet"}.` : ""}
+        {/* One message, of the last action: a re-check's result replaces an earlier save's, and the other way round. */}
+        <p role="status" className="text-sm text-slate-700" data-testid="app-action-status">
+          {recheck.isPending
+            ? "Connecting to the app and reading its tools…"
+            : saved
+              ? `Saved and read again: its short name is ${check?.shortName ?? "not known yet"}.`
+              : recheck.isSuccess
+                ? recheckedText(recheck.data)
+                : ""}
         </p>
         {editing && (
           <EditAppForm
@@ -129,7 +145,7 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
 
       <SignInControls org={org} app={stored} canConnect={canManage} />
 
-      <AppNewToolsSetting org={org} appId={stored.id} canManage={canManage} />
+      <AppNewToolsSetting org={org} appId={stored.id} appName={stored.name} canManage={canManage} />
 
       <ReviewPanel org={org} appId={stored.id} check={check} canManage={canManage} />
 
@@ -151,6 +167,16 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
       <CheckHistory org={org} appId={stored.id} />
     </div>
   );
+}
+
+/** What a re-check found, said once it is done: when, and whether the app is available with its counts. */
+export function recheckedText(app: StoredApp): string {
+  const last = app.lastCheck;
+  if (last === null) return "Re-checked: nothing was read.";
+  const at = formatWhen(last.checkedAt);
+  return last.result.status === "available"
+    ? `Re-checked at ${at}: available, ${countsText(summaryOf(last.result))}.`
+    : `Re-checked at ${at}: unavailable; the reason below says why.`;
 }
 
 /** The scheduled re-check, told relative to now, and kept current while the page is open. */

@@ -2,7 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
-import { Alert, errorMessage } from "@/components/ui/alert";
+import { errorMessage } from "@/components/ui/alert";
+import { ConfirmedSelect } from "@/components/ui/confirmed-select";
+import { WHAT_IT_DOES } from "@/components/connections/review";
 import { appSettingsMutation, appSettingsQuery, settingsQuery } from "@/lib/queries/orgs";
 import { appNewTools, type AppNewTools } from "@/lib/schemas/orgs";
 
@@ -13,9 +15,10 @@ const WORDS: Record<string, string> = {
   "wait-if-risky": "Wait only when risky",
 };
 const words = (value: string) => WORDS[value] ?? value;
+const whatItDoes = (value: string) => (value in WHAT_IT_DOES ? WHAT_IT_DOES[value as keyof typeof WHAT_IT_DOES] : words(value));
 
-/** One app's own `newTools` (SPEC §19), beside the organisation's: shown to everyone, changed by leaders. */
-export function AppNewToolsSetting({ org, appId, canManage }: { org: string; appId: string; canManage: boolean }) {
+/** One app's own `newTools` (SPEC §19), beside the organisation's: shown to everyone, changed by leaders once they have confirmed what it changes. */
+export function AppNewToolsSetting({ org, appId, appName, canManage }: { org: string; appId: string; appName: string; canManage: boolean }) {
   const id = useId();
   const client = useQueryClient();
   const own = useQuery(appSettingsQuery(org, appId));
@@ -24,34 +27,41 @@ export function AppNewToolsSetting({ org, appId, canManage }: { org: string; app
   if (!own.isSuccess || !orgs.isSuccess) return null;
   const current = own.data.newTools;
   const label = (o: AppNewTools) => (o === "org" ? `As the organisation says (now: ${words(orgs.data.newTools).toLowerCase()})` : words(o));
+  const effective = (o: AppNewTools) => (o === "org" ? orgs.data.newTools : o);
   return (
-    <section aria-labelledby={`${id}-title`} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
-      <h2 id={`${id}-title`} className="font-medium text-slate-900">
-        New and changed tools of this app
-      </h2>
-      {canManage ? (
-        <>
-          <label htmlFor={`${id}-choice`} className="sr-only">
-            New and changed tools of this app
-          </label>
-          <select
+    <section aria-labelledby={`${id}-title`} className="space-y-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h2 id={`${id}-title`} className="font-medium text-slate-900">
+          New and changed tools of this app
+        </h2>
+        {canManage ? (
+          <ConfirmedSelect
             id={`${id}-choice`}
+            label="New and changed tools of this app"
+            describedBy={`${id}-what`}
             value={current}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate({ newTools: appNewTools.parse(e.target.value) })}
-            className="rounded border border-slate-300 bg-white px-2 py-1"
-          >
-            {appNewTools.options.map((o) => (
-              <option key={o} value={o}>
-                {label(o)}
-              </option>
-            ))}
-          </select>
-        </>
-      ) : (
-        <span className="text-slate-800">{label(current)}</span>
+            options={appNewTools.options}
+            optionLabel={label}
+            confirmLabel="Change it for everyone"
+            pending={save.isPending}
+            error={save.isError ? errorMessage(save.error, "The setting could not be saved.") : null}
+            title={(chosen) => `New and changed tools of ${appName}: ${label(chosen).toLowerCase()}?`}
+            body={(chosen) => <p>For {appName}, in the assistant of everyone in the organisation: {whatItDoes(effective(chosen))}</p>}
+            onOpen={() => save.reset()}
+            onConfirm={(chosen, close) => save.mutate({ newTools: chosen }, { onSuccess: close })}
+          />
+        ) : (
+          <span className="text-slate-800">{label(current)}</span>
+        )}
+      </div>
+      <p id={`${id}-what`} className="text-slate-700">
+        When this app adds a tool or changes one: {whatItDoes(effective(current))}
+      </p>
+      {save.isSuccess && !save.isPending && (
+        <p role="status" className="text-slate-700">
+          Saved: {label(save.data.newTools).toLowerCase()}, for everyone&apos;s assistant.
+        </p>
       )}
-      {save.isError && <Alert inline>{errorMessage(save.error, "The setting could not be saved.")}</Alert>}
     </section>
   );
 }

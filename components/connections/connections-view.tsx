@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { countsText, settingsCountText } from "@/components/app-check-view";
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
@@ -43,6 +44,13 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
   const recheck = useMutation(recheckAllMutation(client, org, (read) => setReads((r) => ({ ...r, [read.app]: read }))));
   const [startedAt, setStartedAt] = useState(0);
   const now = useNow(recheck.isPending);
+  // What the last action here did, said until the next one: an app removed (here, or on its page, which sends `?removed=`).
+  const params = useSearchParams();
+  const [removed, setRemoved] = useState<string | null>(() => params.get("removed"));
+  useEffect(() => {
+    // Said once: a reload or a copied link does not say it again.
+    if (params.has("removed")) window.history.replaceState(null, "", window.location.pathname);
+  }, [params]);
 
   if (apps.isPending) return <Loading label="Loading the organisation's apps…" />;
   if (apps.isError) {
@@ -76,6 +84,7 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
             variant="secondary"
             onClick={() => {
               setStartedAt(Date.now());
+              setRemoved(null);
               setReads({});
               recheck.mutate();
             }}
@@ -89,6 +98,9 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
               : recheck.isSuccess
                 ? `Re-checked ${recheck.data.apps.length} ${recheck.data.apps.length === 1 ? "app" : "apps"}.`
                 : ""}
+          </p>
+          <p role="status" className="text-sm text-slate-700">
+            {removed !== null && !running ? `Removed ${removed}: its tools left the assistant and its names are free.` : ""}
           </p>
         </div>
       </div>
@@ -114,6 +126,10 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
               progress={running ? (reads[app.id] !== undefined ? "read" : "checking") : recheck.isError ? "failed" : undefined}
               read={running ? reads[app.id] : undefined}
               canManage={canManage}
+              onRemoved={() => {
+                recheck.reset();
+                setRemoved(app.name);
+              }}
             />
           ))}
         </ol>
@@ -159,7 +175,9 @@ function AppRow({
   progress,
   read,
   canManage,
+  onRemoved,
 }: {
+  onRemoved: () => void;
   org: string;
   app: ListedApp;
   position: number;
@@ -190,7 +208,7 @@ function AppRow({
             short name <span className="font-mono font-medium text-slate-900">{check?.shortName ?? "—"}</span>
           </p>
         </div>
-        {canManage && <RemoveAppButton org={org} appId={app.id} appName={app.name} />}
+        {canManage && <RemoveAppButton org={org} appId={app.id} appName={app.name} onRemoved={onRemoved} />}
       </div>
 
       {read !== undefined && (

@@ -44,12 +44,14 @@ export function RemoveAppButton({ org, appId, appName, onRemoved, personal = fal
             variant="danger"
             disabled={remove.isPending}
             onClick={() =>
-              remove.mutate(appId, {
-                onSuccess: () => {
+              // A promise, not mutate's own callbacks: those are dropped when the row holding this button is gone, as it is once the list is fetched again.
+              remove.mutateAsync(appId).then(
+                () => {
                   dialog.current?.close();
                   onRemoved?.();
                 },
-              })
+                () => undefined, // said in the dialog (remove.isError)
+              )
             }
           >
             {remove.isPending ? "Removing…" : "Remove app"}

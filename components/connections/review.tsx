@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useId } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -12,6 +13,7 @@ import { approveMutation, changesQuery, settingsMutation, settingsQuery } from "
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import { newTools, type ChangeList, type NewTools, type Risk, type RiskWhy } from "@/lib/schemas/orgs";
 import { Alert, errorMessage } from "@/components/ui/alert";
+import { ConfirmedSelect } from "@/components/ui/confirmed-select";
 
 /** The tools of a check that wait for a leader's review. */
 export const waitingTools = (check: AppCheck | null | undefined) => (check?.tools ?? []).filter((t) => t.leftOut?.code === "awaiting-review");
@@ -34,7 +36,37 @@ const CHOICES: Record<NewTools, string> = {
   "wait-if-risky": "Wait for review only if risky",
 };
 
-/** The organisation's `newTools` setting: shown to everyone, changed by leaders. */
+/** What each choice of `newTools` means for the assistants, in a sentence. */
+export const WHAT_IT_DOES: Record<NewTools, string> = {
+  available: "New and changed tools reach everyone's assistant as soon as an app is read, without a leader's review.",
+  "wait-for-review": "Every tool an app adds or changes reaches no one's assistant until a leader approves it.",
+  "wait-if-risky":
+    "Only a high-risk change (a tool that starts running without asking, or whose text gains instructions, links or requests for secrets) waits for a leader's approval; other new and changed tools reach the assistants as soon as they are read.",
+};
+
+/**
+ * What changing the organisation's `newTools` from `from` to `to` does for everyone, as the
+ * leader is asked before it is saved: what holds from now on, then what happens to the tools
+ * listed or waiting now (SPEC §11, §20).
+ */
+export function newToolsChangeWords(from: NewTools, to: NewTools, waiting: number): string[] {
+  const now =
+    from === "available"
+      ? "What every app lists now is approved as it stands."
+      : to === "available"
+        ? waiting > 0
+          ? `The ${plural(waiting)} waiting for review now ${waiting === 1 ? "reaches" : "reach"} the assistants at once.`
+          : ""
+        : to === "wait-if-risky" && waiting > 0
+          ? `Of the ${plural(waiting)} waiting now, those whose change is not high risk reach the assistants at once.`
+          : "";
+  return [
+    `For every app of the organisation that follows its setting (an app whose page sets its own keeps it): ${WHAT_IT_DOES[to]}`,
+    ...(now === "" ? [] : [now]),
+  ];
+}
+
+/** The organisation's `newTools` setting: shown to everyone, changed by leaders once they have confirmed what it changes for everyone. */
 export function NewToolsSetting({ org, canManage, waiting }: { org: string; canManage: boolean; waiting: number }) {
   const id = useId();
   const client = useQueryClient();
@@ -43,41 +75,47 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
   if (!settings.isSuccess) return null;
   const current = settings.data.newTools;
   return (
-    <section aria-labelledby={`${id}-title`} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
-      <h2 id={`${id}-title`} className="font-medium text-slate-900">
-        New and changed tools
-      </h2>
-      {canManage ? (
-        <>
-          <label htmlFor={`${id}-choice`} className="sr-only">
-            New and changed tools
-          </label>
-          <select
+    <section aria-labelledby={`${id}-title`} className="space-y-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h2 id={`${id}-title`} className="font-medium text-slate-900">
+          New and changed tools
+        </h2>
+        {canManage ? (
+          <ConfirmedSelect
             id={`${id}-choice`}
+            label="New and changed tools"
+            describedBy={`${id}-what`}
             value={current}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate(newTools.parse(e.target.value))}
-            className="rounded border border-slate-300 bg-white px-2 py-1"
-          >
-            {newTools.options.map((o) => (
-              <option key={o} value={o}>
-                {CHOICES[o]}
-              </option>
-            ))}
-          </select>
-        </>
-      ) : (
-        <span className="text-slate-800">{CHOICES[current]}</span>
-      )}
-      {holdsBack(current) && (
-        <span role="status" className="text-slate-700">
-          {waiting === 0 ? "Nothing is waiting." : `${plural(waiting)} waiting for review.`}
-        </span>
-      )}
-      {save.isError && (
-        <Alert inline>
-          {errorMessage(save.error, "The setting could not be saved.")}
-        </Alert>
+            options={newTools.options}
+            optionLabel={(o) => CHOICES[o]}
+            confirmLabel="Change it for everyone"
+            pending={save.isPending}
+            error={save.isError ? errorMessage(save.error, "The setting could not be saved.") : null}
+            title={(chosen) => `New and changed tools: ${CHOICES[chosen].toLowerCase()}, for the whole organisation?`}
+            body={(chosen) => newToolsChangeWords(current, chosen, waiting).map((line) => <p key={line}>{line}</p>)}
+            onOpen={() => save.reset()}
+            onConfirm={(chosen, close) => save.mutate(chosen, { onSuccess: close })}
+          />
+        ) : (
+          <span className="text-slate-800">{CHOICES[current]}</span>
+        )}
+        {holdsBack(current) && (
+          <span role="status" className="text-slate-700">
+            {waiting === 0 ? "Nothing is waiting." : `${plural(waiting)} waiting for review.`}
+          </span>
+        )}
+      </div>
+      <p id={`${id}-what`} className="text-slate-700">
+        When an app adds a tool or changes one, this says whether the assistants of everyone in the organisation get it at once or only once a
+        leader has reviewed it. {WHAT_IT_DOES[current]}{" "}
+        <Link href="/help#review" className="text-indigo-800 underline underline-offset-2">
+          About review
+        </Link>
+      </p>
+      {save.isSuccess && !save.isPending && (
+        <p role="status" className="text-slate-700">
+          Saved: {CHOICES[save.data.newTools].toLowerCase()}, for the whole organisation.
+        </p>
       )}
     </section>
   );

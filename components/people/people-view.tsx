@@ -16,7 +16,12 @@ export function PeopleView({ org, orgName, self }: { org: string; orgName: strin
         <p className="text-sm text-slate-600">{orgName}</p>
         <h1 className="text-2xl font-semibold text-slate-900">People</h1>
         <p className="mt-1 max-w-3xl text-slate-700">
-          Each person&apos;s assistant has the organisation&apos;s apps and their own. Open someone to see the tools they really have, named as their assistant names them.
+          People is whose assistant has what: each person&apos;s assistant has the organisation&apos;s apps and their own. Open someone to see the tools
+          they really have, named as their assistant names them. Their accounts, roles and invitations are on{" "}
+          <Link href={`${base}/members`} className="text-indigo-800 underline underline-offset-2">
+            Members
+          </Link>
+          .
         </p>
       </div>
       {people.isPending ? (
@@ -28,7 +33,7 @@ export function PeopleView({ org, orgName, self }: { org: string; orgName: strin
           {people.data.people.map((p) => (
             <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
               <span className="min-w-0">
-                <Link href={p.id === self ? `${base}/me` : `${base}/people/${encodeURIComponent(p.id)}`} className="font-medium text-indigo-800 underline hover:text-indigo-950">
+                <Link href={p.id === self ? `${base}/me` : `${base}/people/${encodeURIComponent(p.id)}`} className="font-medium text-indigo-800 underline-offset-2 hover:underline">
                   {p.name || p.email}
                 </Link>{" "}
                 <span className="text-sm break-all text-slate-700">{p.email}</span> {p.id === self && <span className="text-sm text-slate-600">(you)</span>}

@@ -131,7 +131,7 @@ function PersonAppRow({ org, place, app, open, mine, onToggle }: { org: string; 
           {app.personal ? (
             <span className="font-medium text-slate-900">{app.name}</span>
           ) : (
-            <Link href={`/orgs/${encodeURIComponent(org)}/connections/${encodeURIComponent(app.id)}`} className="font-medium text-indigo-800 underline hover:text-indigo-950">
+            <Link href={`/orgs/${encodeURIComponent(org)}/connections/${encodeURIComponent(app.id)}`} className="font-medium text-indigo-800 underline-offset-2 hover:underline">
               {app.name}
             </Link>
           )}
@@ -142,10 +142,15 @@ function PersonAppRow({ org, place, app, open, mine, onToggle }: { org: string; 
         <p className="text-sm text-slate-700">{countsText(summaryOf(app))}</p>
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" aria-expanded={open} onClick={onToggle}>
-          {open ? "Hide tools" : "Show tools"}
-          <span className="sr-only"> of {app.name}</span>
-        </Button>
+        {/* An app that lists no tools has none to show: its row says so; one whose tools could not be read shows why (and its sign-in) instead. */}
+        {app.status === "available" && app.tools.length === 0 ? (
+          <span className="text-sm text-slate-700">Lists no tools</span>
+        ) : (
+          <Button variant="secondary" aria-expanded={open} onClick={onToggle}>
+            {app.tools.length === 0 ? (open ? "Hide why" : "Show why") : open ? "Hide tools" : "Show tools"}
+            <span className="sr-only"> {app.tools.length === 0 ? `${app.name} is unavailable` : `of ${app.name}`}</span>
+          </Button>
+        )}
         {mine && app.personal && <RemoveAppButton org={org} appId={app.id} appName={app.name} personal />}
       </div>
     </li>

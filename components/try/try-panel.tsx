@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useMemo, useState } from "react";
+import { useId, useMemo, useState, type ReactNode } from "react";
 import { useForm, type UseFormReturn } from "react-hook-form";
 import { ApprovalCardPreview } from "@/components/approval-card";
 import { Badge } from "@/components/ui/badge";
@@ -22,14 +22,21 @@ import { Alert, errorMessage } from "@/components/ui/alert";
  * from the tool's input schema; then the approval card exactly as the person would see it with
  * them; then, once confirmed, the call and its answer.
  */
-export function TryPanel({ source, tool, title }: { source: TrySource; tool: string; title: string }) {
+export function TryPanel({ source, tool, title, idle = null }: { source: TrySource; tool: string; title: string; idle?: ReactNode }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   if (!open) {
+    // The tool's sample card until the try opens: then the try's own card takes its place.
     return (
-      <Button variant="secondary" onClick={() => setOpen(true)} aria-label={`Try this tool: ${title}`}>
-        Try this tool
-      </Button>
+      <>
+        {idle}
+        <div>
+          <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-600">Try it</h3>
+          <Button variant="secondary" onClick={() => setOpen(true)} aria-label={`Try this tool: ${title}`}>
+            Try this tool
+          </Button>
+        </div>
+      </>
     );
   }
   return (
@@ -120,7 +127,7 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
             {rootError}
           </Alert>
         )}
-        <Button type="submit">Review the approval card</Button>
+        <Button type="submit">{tool.policy === "asks-first" ? "Review the approval card" : "Review the call"}</Button>
       </form>
     );
   }
@@ -131,15 +138,15 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
     <div className="space-y-3">
       <div className="space-y-2">
         <div className="flex flex-wrap items-center gap-2">
-          <h4 className="text-sm font-semibold text-slate-900">The approval card with these arguments</h4>
+          <h4 className="text-sm font-semibold text-slate-900">{asks ? "The approval card with these arguments" : "No approval card"}</h4>
           <Badge tone={asks ? "amber" : "green"}>{asks ? "Asks first" : "Runs freely"}</Badge>
         </div>
         <p className="text-sm text-slate-700">
           {asks
             ? "This tool asks first: before it runs, the person sees this card and must allow it."
-            : "This tool runs freely: the assistant calls it without asking; this is the card it would show if it asked."}
+            : "This tool runs without asking: the assistant calls it and the person sees no card."}
         </p>
-        <ApprovalCardPreview card={card} editable={false} />
+        {asks && <ApprovalCardPreview card={card} editable={false} />}
       </div>
       {step.at === "review" ? (
         <div className="space-y-2">

@@ -17,14 +17,12 @@ export function TrySourceProvider({ source, children }: { source: TrySource | nu
   return <TrySourceContext.Provider value={source}>{children}</TrySourceContext.Provider>;
 }
 
-/** The Try control of one tool, in its details, when the page allows trying. */
-export function TrySlot({ tool }: { tool: ToolCheck }) {
+/**
+ * The Try control of one tool, in its details, when the page allows trying; `idle` (the tool's
+ * sample card) is shown while no try is open, and where there is no Try control.
+ */
+export function TrySlot({ tool, idle = null }: { tool: ToolCheck; idle?: ReactNode }) {
   const source = useContext(TrySourceContext);
-  if (source === null || tool.name === null) return null;
-  return (
-    <div>
-      <h3 className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-600">Try it</h3>
-      <TryPanel source={source} tool={tool.name} title={tool.title} />
-    </div>
-  );
+  if (source === null || tool.name === null) return <>{idle}</>;
+  return <TryPanel source={source} tool={tool.name} title={tool.title} idle={idle} />;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvalCard, CARD_MAX_LINES, CARD_VALUE_MAX, cardNotes, cutText, isIdArgument, renderValue, schemaProperties } from "./approval-card";
+import { approvalCard, CARD_MAX_CHOICES, CARD_MAX_LINES, CARD_VALUE_MAX, cardNotes, cutText, isIdArgument, renderValue, schemaProperties } from "./approval-card";
 
 const schemaOf = (...names: string[]) => ({ type: "object", properties: Object.fromEntries(names.map((n) => [n, { type: "string" }])) });
 
@@ -92,6 +92,17 @@ describe("approvalCard (SPEC §6)", () => {
       { argument: "note_text", label: "Note text" },
     ]);
     expect(card.hiddenIds).toEqual(["roomId"]);
+  });
+
+  it("offers a preview's line the values its argument allows (enum, const), as the card shows them; a call's line has its value only", () => {
+    const schema = { type: "object", properties: { reason: { enum: ["illness", "swap", 3] }, mode: { const: "fast" }, note: { type: "string" }, many: { enum: Array.from({ length: CARD_MAX_CHOICES + 1 }, (_, i) => i) } } };
+    expect(approvalCard("Swap", schema).lines).toEqual([
+      { argument: "reason", label: "Reason", values: ["illness", "swap", "3"] },
+      { argument: "mode", label: "Mode", values: ["fast"] },
+      { argument: "note", label: "Note" },
+      { argument: "many", label: "Many" },
+    ]);
+    expect(approvalCard("Swap", schema, { reason: "swap" }).lines).toEqual([{ argument: "reason", label: "Reason", value: "swap" }]);
   });
 
   it("follows the call's order, not the schema's", () => {

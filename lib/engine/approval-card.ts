@@ -79,6 +79,16 @@ function argumentLabel(name: string, schema: Record<string, unknown> | null | un
   return argumentLabelFromName(name);
 }
 
+/** The most values of an enum a preview's line offers to choose from; past it, a sample is typed. */
+export const CARD_MAX_CHOICES = 50;
+
+/** An argument's values when its schema allows only some (`enum`, `const`), each as a card line shows it; null otherwise. */
+function choicesOf(schema: Record<string, unknown> | null): string[] | null {
+  if (schema === null) return null;
+  const values = Array.isArray(schema["enum"]) ? schema["enum"] : Object.hasOwn(schema, "const") ? [schema["const"]] : [];
+  return values.length > 0 && values.length <= CARD_MAX_CHOICES ? values.map((v) => renderValue(v)) : null;
+}
+
 /**
  * The approval card (SPEC §6): the title, then one line per argument, at most eight,
  * leaving out every ID argument. For a call the lines follow the call's arguments in its
@@ -103,6 +113,10 @@ export function approvalCard(title: string, inputSchema: unknown, call?: Record<
     }
     const line: CardLine = { argument, label: argumentLabel(argument, schema) };
     if (call !== undefined) line.value = renderValue(call[argument]);
+    else {
+      const values = choicesOf(schema);
+      if (values !== null) line.values = values;
+    }
     lines.push(line);
   }
   return { title, lines, hiddenIds, cut };

@@ -192,7 +192,7 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
 
     let unavailable = app.unavailable ?? null;
     if (unavailable === null && (chars > LISTING_CHAR_LIMIT || stopped)) {
-      unavailable = { code: "listing-too-large", message: listingTooLargeMessage(app.name, chars, LISTING_CHAR_LIMIT, stopped, largest) };
+      unavailable = { code: "listing-too-large", message: listingTooLargeMessage(app.name, chars, LISTING_CHAR_LIMIT, stopped, largest, tools.map((t) => t.chars)) };
     }
     if (unavailable === null && tools.length > 0 && tools.every((t) => t.leftOut?.code === "invalid")) {
       unavailable = {

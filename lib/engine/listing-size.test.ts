@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codePoints, entryChars, formatCount, largestTools, listingTooLargeMessage } from "./listing-size";
+import { codePoints, entryChars, formatCount, largestSummary, largestTools, listingTooLargeMessage } from "./listing-size";
 
 const deepArray = (depth: number, leaf: unknown = 1): unknown => {
   let v = leaf;
@@ -149,6 +149,19 @@ describe("listingTooLargeMessage (SPEC §7)", () => {
     );
   });
 
+  it("counts tools that tie instead of naming some of them arbitrarily", () => {
+    const same = Array.from({ length: 240 }, () => 1044);
+    const five = largestTools(same.map((chars, index) => ({ index, name: `item_${index}`, chars })));
+    expect(listingTooLargeMessage("Catalogue", 250_560, 250_000, false, five, same)).toBe(
+      "Catalogue is unavailable: its tools come to 250,560 characters, over the limit of 250,000; none stands out: all 240 tools are 1,044 characters each.",
+    );
+    const sizes = [200_000, ...same];
+    const top = largestTools(sizes.map((chars, index) => ({ index, name: index === 0 ? "export_all" : `item_${index}`, chars })));
+    expect(listingTooLargeMessage("Catalogue", 450_560, 250_000, false, top, sizes)).toBe(
+      "Catalogue is unavailable: its tools come to 450,560 characters, over the limit of 250,000; the largest tools are export_all (200,000), then 240 tools of 1,044 characters each.",
+    );
+  });
+
   it('says "more than" when reading stopped', () => {
     expect(listingTooLargeMessage("A", 250_001, 250_000, true, [])).toBe(
       "A is unavailable: its tools come to more than 250,001 characters, over the limit of 250,000.",
@@ -157,5 +170,22 @@ describe("listingTooLargeMessage (SPEC §7)", () => {
 
   it("formats counts with thousands separators", () => {
     expect(formatCount(1234567)).toBe("1,234,567");
+  });
+});
+
+describe("largestSummary", () => {
+  const tools = (sizes: number[]) => largestTools(sizes.map((chars, index) => ({ index, name: `t${index}`, chars })));
+
+  it.each([
+    ["distinct sizes: all named", [5, 4, 3, 2, 1, 0], ["t0", "t1", "t2", "t3", "t4"], null],
+    ["a tie wholly named: all named", [5, 4, 3, 2, 2, 1], ["t0", "t1", "t2", "t3", "t4"], null],
+    ["a tie cut at the fifth: counted", [5, 4, 2, 2, 2, 2, 1], ["t0", "t1"], { count: 4, chars: 2, all: false }],
+    ["every tool the same: none named", [7, 7, 7], [], { count: 3, chars: 7, all: true }],
+    ["one tool: named", [7], ["t0"], null],
+    ["no tool", [], [], null],
+  ])("%s", (_, sizes, named, tie) => {
+    const summary = largestSummary(tools(sizes), sizes);
+    expect(summary.named.map((t) => t.name)).toEqual(named);
+    expect(summary.tie).toEqual(tie);
   });
 });

@@ -178,6 +178,31 @@ export function largestTools<T extends LargestTool>(tools: readonly T[], count =
 const fmt = new Intl.NumberFormat("en-US");
 export const formatCount = (n: number) => fmt.format(n);
 
+/** The largest tools as they can honestly be named: those above a tie, then the tie (how many tools share that size), if naming some of it would pick arbitrarily. */
+export interface LargestSummary {
+  named: LargestTool[];
+  tie: { count: number; chars: number; all: boolean } | null;
+}
+
+/**
+ * Which of `largest` to name, given every tool's size (`sizes`): when more tools share the smallest
+ * named size than are named, or every tool is the same size, they are counted instead of named.
+ * 240 tools of 1,044 characters: none named, `{count: 240, chars: 1044, all: true}`.
+ */
+export function largestSummary(largest: readonly LargestTool[], sizes: readonly number[]): LargestSummary {
+  const last = largest.at(-1);
+  if (last === undefined) return { named: [], tie: null };
+  const tied = sizes.filter((c) => c === last.chars).length;
+  const all = sizes.length > 1 && tied === sizes.length;
+  if (!all && tied <= largest.filter((t) => t.chars === last.chars).length) return { named: [...largest], tie: null };
+  return { named: largest.filter((t) => t.chars > last.chars), tie: { count: tied, chars: last.chars, all } };
+}
+
+/** A tie in words: "none stands out: all 240 tools are 1,044 characters each", or "12 tools of 1,044 characters each". */
+export function tieWords(tie: NonNullable<LargestSummary["tie"]>): string {
+  return tie.all ? `none stands out: all ${formatCount(tie.count)} tools are ${formatCount(tie.chars)} characters each` : `${formatCount(tie.count)} tools of ${formatCount(tie.chars)} characters each`;
+}
+
 /**
  * The largest tools as a sentence names them, at most three, a nameless entry by its place:
  * `export_all (200,000), entry 2 (60,000)`. `show` makes a name fit for where it is printed.
@@ -193,9 +218,17 @@ export function largestNamed(largest: readonly LargestTool[], show: (name: strin
  * The leader's sentence for a listing past the bound (SPEC §7): the total (or "more than N"
  * when reading stopped), the bound and the largest tools.
  */
-export function listingTooLargeMessage(app: string, chars: number, limit: number, stopped: boolean, largest: readonly LargestTool[]): string {
+export function listingTooLargeMessage(app: string, chars: number, limit: number, stopped: boolean, largest: readonly LargestTool[], sizes?: readonly number[]): string {
   const total = stopped ? `more than ${formatCount(chars)}` : formatCount(chars);
-  const named = largestNamed(largest);
-  const tail = named === "" ? "" : `; the largest tools are ${named}`;
+  const { named: top, tie } = sizes === undefined ? { named: largest, tie: null } : largestSummary(largest, sizes);
+  const named = largestNamed(top);
+  const tail =
+    tie === null
+      ? named === ""
+        ? ""
+        : `; the largest tools are ${named}`
+      : tie.all
+        ? `; ${tieWords(tie)}`
+        : `; the largest tools are ${named === "" ? "" : `${named}, then `}${tieWords(tie)}`;
   return `${app} is unavailable: its tools come to ${total} characters, over the limit of ${formatCount(limit)}${tail}.`;
 }

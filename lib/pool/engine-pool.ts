@@ -7,7 +7,7 @@ import { checkListings, type AppListing, type TheoremNames } from "@/lib/engine/
 import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckResult } from "@/lib/schemas/check";
-import type { EngineTask, RequestAnswer } from "./engine-worker";
+import type { EngineTask, RequestAnswer, TimedListing } from "./engine-worker";
 
 /**
  * The worker pools (piscina): apps are read, and every check named, sized and serialised, in
@@ -57,10 +57,10 @@ function pools(): { engine: Piscina; reads: Piscina } {
 
 const pool = () => pools().engine;
 
-/** Reads one app over MCP in a worker, within the process's 64 reads at once. */
-export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<AppListing> {
+/** Reads one app over MCP in a worker, within the process's 64 reads at once; `readMs` is the read itself, without its wait for a free worker. */
+export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<TimedListing> {
   const task: EngineTask = { kind: "read", app, allowHosts };
-  return pools().reads.run(task) as Promise<AppListing>;
+  return pools().reads.run(task) as Promise<TimedListing>;
 }
 
 /** Tries a tool (SPEC §14) in a worker, one of the process's 64 reads at once. */

@@ -39,8 +39,17 @@ export type RequestAnswer =
   | { kind: "read-live"; apps: LiveAppToRead[] }
   | { kind: "answer"; chunks: Uint8Array[] };
 
-export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult | Promise<AppListing> | Promise<TryResult> | Promise<DescribeResult> {
-  if (task.kind === "read") return readLiveApp(task.app, { allow: parseAllowList(task.allowHosts) });
+/** A live read with how long it took from when this worker began it (SPEC §11: an app's own read, not its wait for a worker). */
+export type TimedListing = AppListing & { readMs?: number };
+
+async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing> {
+  const started = performance.now();
+  const listing = await readLiveApp(app, { allow: parseAllowList(allowHosts) });
+  return { ...listing, readMs: performance.now() - started };
+}
+
+export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult | Promise<TimedListing> | Promise<TryResult> | Promise<DescribeResult> {
+  if (task.kind === "read") return timedRead(task.app, task.allowHosts);
   if (task.kind === "try") return tryTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) });
   if (task.kind === "describe-tool") return describeTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);

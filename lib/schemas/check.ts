@@ -189,6 +189,8 @@ export const cardLine = z.object({
   label: z.string(),
   /** Present for a card of a call: the value on one line. */
   value: z.string().optional(),
+  /** Present for a preview's line whose argument allows only some values (an `enum`): them, as the card shows them. */
+  values: z.array(z.string()).optional(),
 });
 export type CardLine = z.infer<typeof cardLine>;
 
