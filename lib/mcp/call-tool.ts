@@ -70,7 +70,8 @@ export interface TryOptions {
 }
 
 export type TryResult =
-  | { kind: "answer"; answer: TryAnswer }
+  /** `insufficientScope`: the app refused with 403 `insufficient_scope`, asking for that scope (OAuth step-up, SPEC §17). */
+  | { kind: "answer"; answer: TryAnswer; insufficientScope?: string }
   /** The arguments do not fit the tool's schema: nothing was called. */
   | { kind: "invalid-arguments"; message: string; issues: ArgumentIssue[] };
 
@@ -467,8 +468,9 @@ export function toolToTryOf(entry: Record<string, unknown>): ToolToTry {
  */
 export async function tryTool(target: TryTarget, call: TryCall, options: TryOptions = {}): Promise<TryResult> {
   return inSession(target, options, async (session) => {
+    const scope = () => (session.failure instanceof GuardError && session.failure.insufficientScope !== undefined ? { insufficientScope: session.failure.insufficientScope } : {});
     const found = await openAndFind(session, call.tool);
-    if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused) };
+    if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused), ...scope() };
     const issues = argumentIssues(found.entry["inputSchema"], call.arguments);
     if (issues.length > 0) return { kind: "invalid-arguments", message: argumentIssuesMessage(issues), issues };
 
@@ -480,7 +482,7 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
     try {
       result = await session.call(call, () => progress++);
     } catch (e) {
-      return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()) };
+      return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()), ...scope() };
     }
     const ms = session.clock() - started;
     if (isObject(result) && result["resultType"] === "input_required") {

@@ -207,7 +207,8 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
     }
     const phase: ReadPhase = connected === null ? "connect" : "list";
     const unavailable = describeReadError(e, phase, { app: app.name, bounds, ...read, guardStop: tripwire.guardStop });
-    return { name: app.name, entries: read.entries, unavailable, timings: timings(), charsRead: read.chars, protocol: revision(), cache: read.cache };
+    const scope = tripwire.guardStop?.insufficientScope;
+    return { name: app.name, entries: read.entries, unavailable, timings: timings(), charsRead: read.chars, protocol: revision(), cache: read.cache, ...(scope !== undefined ? { insufficientScope: scope } : {}) };
   } finally {
     tripwire.end();
     await endSession(app, session, guard.fetch, () => {

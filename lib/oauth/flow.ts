@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { auth, OAuthError, OAuthErrorCode } from "@modelcontextprotocol/client";
+import { OAuthError, OAuthErrorCode } from "@modelcontextprotocol/client";
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/client";
 import { ZodError } from "zod";
 import { ApiError } from "@/lib/api/errors";
@@ -12,7 +12,9 @@ import { discoverSignIn, sameIssuer } from "./discovery";
 import { failures, quoted, SignInFailure } from "./failures";
 import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
-import { FLOW_TTL_MS, saveConnected, saveFlow, takeFlow, type Flow, type Registration } from "./store";
+import { auth } from "./sdk-auth";
+import { nextSignIn } from "./step-up";
+import { FLOW_TTL_MS, loadSignIn, saveConnected, saveFlow, takeFlow, type Flow, type Registration } from "./store";
 
 /**
  * Connect (SPEC §17): the start of a sign-in, which answers where to send the browser, and its
@@ -88,12 +90,18 @@ export async function startSignIn(db: Conn, row: AppRow, by: string, origin: str
   if (row.headerName !== null) {
     throw new ApiError("conflict", `This app is read with the header ${row.headerName} you gave: remove it (Edit) to sign in with OAuth instead.`);
   }
+  const stored = await loadSignIn(db, row.id);
+  const gaveUp = stored?.state === "connected" ? stored.discovery?.stepUp : undefined;
+  // Never a loop of sign-ins for a scope the server does not grant (the app's reason already says so).
+  if (gaveUp?.gaveUp === true) throw new ApiError("conflict", failures.scopeNotGranted(gaveUp.scope, gaveUp.signIns).message);
   const startedAt = Date.now();
   const f = oauthFetch(options);
   let issuer = new URL(row.url).origin;
   try {
-    const found = await discoverSignIn(row.url, f);
-    if (found === null) throw failures.notFound("it does not answer with OAuth metadata");
+    const discovered = await discoverSignIn(row.url, f);
+    if (discovered === null) throw failures.notFound("it does not answer with OAuth metadata");
+    // A step-up asks for the scope held and the scope the app asked for, together.
+    const found = nextSignIn(discovered, stored);
     issuer = found.authorizationServerMetadata.issuer;
     const redirectUrl = callbackUrl(origin);
     const metadataUrl = clientMetadataUrl(origin);
@@ -181,7 +189,7 @@ export async function finishSignIn(db: Conn, flow: Flow, row: AppRow, by: string
   try {
     const provider = new AppOAuthProvider({ step: "finish", discovery: flow.discovery, redirectUrl: flow.redirectUrl, client: flow.client, verifier: flow.verifier });
     // `iss` was checked above; the SDK checks it again against the metadata (RFC 9207).
-    const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, ...(iss !== null ? { iss } : {}), fetchFn: f.fetch });
+    const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, ...(iss !== null ? { iss } : {}), fetchFn: f.fetch }, row.id);
     if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return await fail(failures.badAnswer(expected, lastAnswer(f)));
     if (!(await saveConnected(db, flow, row.url, provider.client ?? flow.client, provider.tokensSaved, by))) {
       return await fail(failures.signInRefused(expected, "the app was given another address or a header meanwhile"));

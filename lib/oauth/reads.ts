@@ -1,5 +1,4 @@
 import "server-only";
-import { auth } from "@modelcontextprotocol/client";
 import type { OAuthTokens } from "@modelcontextprotocol/client";
 import type { Conn } from "@/lib/db/client";
 import type { AppListing } from "@/lib/engine/check";
@@ -11,6 +10,8 @@ import { discoverSignIn, type Discovery } from "./discovery";
 import { failures, needsSignIn, quoted, SignInFailure } from "./failures";
 import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
+import { auth } from "./sdk-auth";
+import { stepUpDone, stepUpNeeded } from "./step-up";
 import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn } from "./store";
 
 /**
@@ -52,7 +53,7 @@ async function renew(db: Conn, row: AppRow, signIn: SignIn & { tokens: OAuthToke
       client: signIn.client,
       tokens: signIn.tokens,
     });
-    const result = await auth(provider, { serverUrl: row.url, fetchFn: f.fetch });
+    const result = await auth(provider, { serverUrl: row.url, fetchFn: f.fetch }, row.id);
     if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return { ok: false, failure: failures.expired(refusal(f)) };
     // Stored only over the tokens renewed; if a new sign-in came meanwhile, its tokens are the ones to use.
     await saveRenewed(db, row.id, signIn.version, provider.tokensSaved);
@@ -106,7 +107,12 @@ export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Re
       else transient = renewal.transient;
     }
     const listing = await read(bearer(app, current.tokens));
-    if (listing.unavailable?.code !== "auth-required") return listing;
+    // A token refused for want of scope asks for a new sign-in with more (step-up), not a renewal.
+    if (listing.insufficientScope !== undefined) return withReason(listing, await stepUpNeeded(db, current, listing.insufficientScope, "read"));
+    if (listing.unavailable?.code !== "auth-required") {
+      await stepUpDone(db, current, "read");
+      return listing;
+    }
     if (transient !== null) return unreachable(transient, listing);
     if (renewed || current.tokens.refresh_token === undefined) {
       return expire(failures.expired(renewed ? "the app refused the renewed token" : "the app no longer accepts its token, and there is no refresh token"), listing);
@@ -135,4 +141,42 @@ export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Re
   } finally {
     f.close();
   }
+}
+
+/** How a call with a sign-in went, as the caller reads its result. */
+export interface CallOutcome {
+  /** The app refused the token with 403 `insufficient_scope`, asking for this scope. */
+  insufficientScope?: string;
+  /** The app refused the credentials for another reason (or asked for some). */
+  authRequired: boolean;
+}
+
+/**
+ * Calls `send` with `app` as a Try sends it (SPEC §14, §17): with the leader's own header when it
+ * has one; else with its connected sign-in's token, renewed first when it is due (a renewal that
+ * fails leaves the read to say so). When the app refused the token for want of scope, the step-up
+ * is remembered and `refusal` is the sentence to answer instead of the app's.
+ */
+export async function callSignedIn<T>(
+  db: Conn,
+  row: AppRow,
+  app: LiveApp,
+  send: (app: LiveApp) => Promise<T>,
+  outcome: (result: T) => CallOutcome,
+  options: OAuthFetchOptions = {},
+  now: () => number = Date.now,
+): Promise<{ result: T; refusal: string | null; sent: string[] }> {
+  if (app.headers !== undefined) return { result: await send(app), refusal: null, sent: Object.values(app.headers) };
+  let current = connected(await loadSignIn(db, row.id));
+  if (current === null) return { result: await send(app), refusal: null, sent: [] };
+  if (current.expiresAt !== null && current.expiresAt - now() < RENEW_MARGIN_MS) {
+    const renewal = await renew(db, row, current, options);
+    if (renewal.ok) current = renewal.signIn;
+  }
+  const result = await send(bearer(app, current.tokens));
+  const sent = [current.tokens.access_token];
+  const seen = outcome(result);
+  if (seen.insufficientScope !== undefined) return { result, refusal: await stepUpNeeded(db, current, seen.insufficientScope, "call"), sent };
+  if (!seen.authRequired) await stepUpDone(db, current, "call");
+  return { result, refusal: null, sent };
 }

@@ -262,3 +262,92 @@ export async function followSignIn(authorizationUrl: string, callbackPrefix: str
   }
   throw new Error("The sign-in redirected too many times.");
 }
+
+export interface StepUpOptions {
+  /** The scope `tools/list` needs (the 401's `scope`). */
+  listScope?: string;
+  /** The scope `tools/call` needs besides: a token without it gets 403 `insufficient_scope` naming it alone. */
+  callScope?: string;
+  /** Every request with a token gets 403 `insufficient_scope` asking for this scope, whatever was granted (no step-up can succeed). */
+  alwaysRefuse?: string;
+}
+
+export interface StepUpApp extends OAuthApp {
+  /** The `scope` of every authorization request, in order (`""` when none was sent). */
+  authorizations: string[];
+  /** MCP requests answered 403 `insufficient_scope`. */
+  refused: () => number;
+}
+
+/**
+ * The conformance suite's `auth/scope-step-up` and `auth/scope-retry-limit` as an app: the SDK's
+ * demo authorization server (auto-approves, grants the scopes asked) beside an MCP app that wants
+ * `listScope` to list and `listScope` + `callScope` to call, answering 403 `insufficient_scope`
+ * with only the missing scope (so a client that does not keep what it held drops it); or, with
+ * `alwaysRefuse`, refusing every signed-in request for a scope that never helps.
+ */
+export async function startStepUpApp(options: StepUpOptions = {}): Promise<StepUpApp> {
+  const listScope = options.listScope ?? "mcp:basic";
+  const callScope = options.callScope ?? "mcp:write";
+  const seen: string[] = [];
+  const authorizations: string[] = [];
+  let refused = 0;
+  const authServer = http.createServer();
+  const mcpServer = http.createServer();
+  const authPort = await listen(authServer);
+  const mcpPort = await listen(mcpServer);
+  const issuerUrl = new URL(`http://127.0.0.1:${authPort}/`);
+  const mcpUrl = new URL(`http://127.0.0.1:${mcpPort}/mcp`);
+  const provider = new DemoInMemoryAuthProvider(() => true);
+
+  const auth = express();
+  auth.use((req, _res, next) => {
+    seen.push(`${req.method} ${req.path}`);
+    if (req.path === "/authorize") authorizations.push(typeof req.query["scope"] === "string" ? req.query["scope"] : "");
+    next();
+  });
+  auth.use(mcpAuthRouter({ provider, issuerUrl, scopesSupported: [listScope, callScope] }));
+  authServer.on("request", auth);
+
+  const prm = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+  const app = express();
+  app.use(mcpAuthMetadataRouter({ oauthMetadata: createOAuthMetadata({ provider, issuerUrl, scopesSupported: [listScope, callScope] }), resourceServerUrl: mcpUrl, scopesSupported: [listScope, callScope] }));
+  app.use(express.json());
+  app.all("/mcp", (req, res) => {
+    void (async () => {
+      const method = (req.body as { method?: unknown } | undefined)?.method;
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const granted = token === undefined ? null : await provider.verifyAccessToken(token).then((info) => info.scopes, () => null);
+      if (granted === null) {
+        res.status(401).set("WWW-Authenticate", `Bearer scope="${listScope}", resource_metadata="${prm}"`).json({ error: "invalid_token" });
+        return;
+      }
+      const needed = options.alwaysRefuse !== undefined ? [options.alwaysRefuse] : method === "tools/call" ? [listScope, callScope] : [listScope];
+      const missing = options.alwaysRefuse !== undefined ? [options.alwaysRefuse] : needed.filter((s) => !granted.includes(s));
+      if (missing.length > 0) {
+        refused++;
+        res
+          .status(403)
+          .set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="${missing.join(" ")}", resource_metadata="${prm}", error_description="More permission needed"`)
+          .json({ error: "insufficient_scope" });
+        return;
+      }
+      await serveMcp(req, res, req.body);
+    })().catch(() => {
+      if (!res.headersSent) res.status(500).end();
+    });
+  });
+  mcpServer.on("request", app);
+
+  const closeAuth = closer(authServer);
+  const closeMcp = closer(mcpServer);
+  return {
+    url: mcpUrl.href,
+    issuer: issuerUrl.href,
+    ports: [mcpPort, authPort],
+    seen,
+    authorizations,
+    refused: () => refused,
+    close: async () => void (await Promise.all([closeAuth(), closeMcp()])),
+  };
+}
