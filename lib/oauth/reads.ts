@@ -4,7 +4,6 @@ import type { Conn } from "@/lib/db/client";
 import type { AppListing } from "@/lib/engine/check";
 import { GuardError } from "@/lib/mcp/guarded-fetch";
 import type { LiveApp } from "@/lib/mcp/read-app";
-import type { AppRow } from "@/lib/orgs/store";
 import { callbackUrl, dashboardOrigin } from "./dashboard";
 import { discoverSignIn, type Discovery } from "./discovery";
 import { failures, needsSignIn, quoted, SignInFailure } from "./failures";
@@ -12,7 +11,7 @@ import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
 import { auth } from "./sdk-auth";
 import { stepUpDone, stepUpNeeded } from "./step-up";
-import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn } from "./store";
+import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn, type SignInApp } from "./store";
 
 /**
  * A read of an app that signs in with OAuth (SPEC §17), on the main thread around the read in the
@@ -39,7 +38,7 @@ function refusal(f: OAuthFetch): string | undefined {
 const connected = (found: SignIn | null): (SignIn & { tokens: OAuthTokens }) | null => (found?.state === "connected" && found.tokens !== null ? (found as SignIn & { tokens: OAuthTokens }) : null);
 
 /** Renews the tokens with the refresh token, by the SDK; a refusal is a failure (Reconnect), a network failure is transient. */
-async function renew(db: Conn, row: AppRow, signIn: SignIn & { tokens: OAuthTokens }, options: OAuthFetchOptions): Promise<Renewal> {
+async function renew(db: Conn, row: SignInApp, signIn: SignIn & { tokens: OAuthTokens }, options: OAuthFetchOptions): Promise<Renewal> {
   if (signIn.discovery === null || signIn.client === null) return { ok: false, failure: failures.expired("what it was signed in with can no longer be read") };
   if (signIn.tokens.refresh_token === undefined) return { ok: false, failure: failures.expired("the sign-in server gave no refresh token") };
   const registered = "redirect_uris" in signIn.client && Array.isArray(signIn.client.redirect_uris) ? signIn.client.redirect_uris[0] : undefined;
@@ -88,7 +87,7 @@ export async function recordOfferOf(db: Conn, app: string, listing: AppListing):
  * Reads `app` (the row's check input) with its sign-in: the leader's own header always wins; a
  * connected app is read with its token; any other app answering 401 is told how it signs in.
  */
-export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Read, options: SignedInReadOptions = {}, now: () => number = Date.now): Promise<AppListing> {
+export async function readSignedIn(db: Conn, row: SignInApp, app: LiveApp, read: Read, options: SignedInReadOptions = {}, now: () => number = Date.now): Promise<AppListing> {
   if (app.headers !== undefined) return read(app);
   const signIn = options.fresh === true ? null : await loadSignIn(db, row.id);
   let current = connected(signIn);
@@ -159,7 +158,7 @@ export interface CallOutcome {
  */
 export async function callSignedIn<T>(
   db: Conn,
-  row: AppRow,
+  row: SignInApp,
   app: LiveApp,
   send: (app: LiveApp) => Promise<T>,
   outcome: (result: T) => CallOutcome,

@@ -12,6 +12,15 @@ import { discovery as discoverySchema, type Discovery } from "./discovery";
  * verifier are encrypted here and decrypted only on their way to the authorization server.
  */
 
+/** An app as a sign-in needs it: lib/orgs' row has these and more, and lib/oauth never asks lib/orgs for one. */
+export interface SignInApp {
+  id: string;
+  org: string;
+  url: string;
+  /** The leader's own header, when the app is read with one instead of a sign-in. */
+  headerName: string | null;
+}
+
 /** How the dashboard came to have its client: given by a leader, its metadata document, or registered. */
 export type Registration = "pre-registered" | "metadata-document" | "dynamic";
 export type SignInState = "offered" | "connected" | "expired";
