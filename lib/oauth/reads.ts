@@ -10,7 +10,7 @@ import { failures, needsSignIn, quoted, SignInFailure } from "./failures";
 import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
 import { auth } from "./sdk-auth";
-import { stepUpDone, stepUpNeeded } from "./step-up";
+import { heldScope, scopeUnion, stepUpDone, stepUpNeeded } from "./step-up";
 import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn, type SignInApp } from "./store";
 
 /**
@@ -38,7 +38,7 @@ function refusal(f: OAuthFetch): string | undefined {
 const connected = (found: SignIn | null): (SignIn & { tokens: OAuthTokens }) | null => (found?.state === "connected" && found.tokens !== null ? (found as SignIn & { tokens: OAuthTokens }) : null);
 
 /** Renews the tokens with the refresh token, by the SDK; a refusal is a failure (Reconnect), a network failure is transient. */
-async function renew(db: Conn, row: SignInApp, signIn: SignIn & { tokens: OAuthTokens }, options: OAuthFetchOptions): Promise<Renewal> {
+async function renew(db: Conn, row: SignInApp, signIn: SignIn & { tokens: OAuthTokens }, options: OAuthFetchOptions, refreshScope?: string): Promise<Renewal> {
   if (signIn.discovery === null || signIn.client === null) return { ok: false, failure: failures.expired("what it was signed in with can no longer be read") };
   if (signIn.tokens.refresh_token === undefined) return { ok: false, failure: failures.expired("the sign-in server gave no refresh token") };
   const registered = "redirect_uris" in signIn.client && Array.isArray(signIn.client.redirect_uris) ? signIn.client.redirect_uris[0] : undefined;
@@ -51,6 +51,7 @@ async function renew(db: Conn, row: SignInApp, signIn: SignIn & { tokens: OAuthT
       redirectUrl: typeof registered === "string" ? registered : callbackUrl(dashboardOrigin("http://localhost")),
       client: signIn.client,
       tokens: signIn.tokens,
+      ...(refreshScope !== undefined ? { refreshScope } : {}),
     });
     const result = await auth(provider, { serverUrl: row.url, fetchFn: f.fetch }, row.id);
     if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return { ok: false, failure: failures.expired(refusal(f)) };
@@ -172,10 +173,29 @@ export async function callSignedIn<T>(
     const renewal = await renew(db, row, current, options);
     if (renewal.ok) current = renewal.signIn;
   }
-  const result = await send(bearer(app, current.tokens));
   const sent = [current.tokens.access_token];
-  const seen = outcome(result);
+  let result = await send(bearer(app, current.tokens));
+  let seen = outcome(result);
+  if (seen.insufficientScope !== undefined && current.tokens.refresh_token !== undefined) {
+    // Within the one action, once: a server may grant the scope held and asked on a refresh (the SDK's
+    // auth() with the scope); one that will not leaves the person to sign in again, below.
+    const wanted = scopeUnion(heldScope(current.tokens, current.discovery), seen.insufficientScope);
+    const renewal = await renew(db, row, current, options, wanted);
+    if (renewal.ok && covers(renewal.signIn.tokens.scope, seen.insufficientScope)) {
+      current = renewal.signIn;
+      sent.push(current.tokens.access_token);
+      result = await send(bearer(app, current.tokens));
+      seen = outcome(result);
+    }
+  }
   if (seen.insufficientScope !== undefined) return { result, refusal: await stepUpNeeded(db, current, seen.insufficientScope, "call"), sent };
   if (!seen.authRequired) await stepUpDone(db, current, "call");
   return { result, refusal: null, sent };
+}
+
+/** Whether a granted scope (unsaid: as asked) holds every scope `asked` names. */
+function covers(granted: string | undefined, asked: string): boolean {
+  if (granted === undefined) return true;
+  const held = new Set(granted.split(/\s+/));
+  return asked.split(/\s+/).every((s) => held.has(s));
 }

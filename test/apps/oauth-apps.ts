@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { DemoInMemoryAuthProvider } from "@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js";
+import { InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -270,6 +272,40 @@ export interface StepUpOptions {
   callScope?: string;
   /** Every request with a token gets 403 `insufficient_scope` asking for this scope, whatever was granted (no step-up can succeed). */
   alwaysRefuse?: string;
+  /** The server issues refresh tokens and grants on a refresh whatever scope it is asked (step-up without the person). */
+  refreshGrants?: boolean;
+}
+
+/** The demo server, with refresh tokens that are granted any scope asked (as a permissive server may). */
+class RefreshingAuthProvider extends DemoInMemoryAuthProvider {
+  private readonly refreshTokens = new Map<string, { clientId: string; resource?: URL }>();
+  private readonly accessTokens = new Map<string, { token: string; clientId: string; scopes: string[]; expiresAt: number; resource?: URL }>();
+
+  override async verifyAccessToken(token: string) {
+    const mine = this.accessTokens.get(token);
+    return mine === undefined ? super.verifyAccessToken(token) : { ...mine, expiresAt: Math.floor(mine.expiresAt / 1000) };
+  }
+
+  private issue(clientId: string, scopes: string[], resource?: URL) {
+    const token = randomUUID();
+    this.accessTokens.set(token, { token, clientId, scopes, expiresAt: Date.now() + 3_600_000, ...(resource ? { resource } : {}) });
+    const refresh = randomUUID();
+    this.refreshTokens.set(refresh, { clientId, ...(resource ? { resource } : {}) });
+    return { access_token: token, token_type: "bearer", expires_in: 3600, scope: scopes.join(" "), refresh_token: refresh };
+  }
+
+  override async exchangeAuthorizationCode(...args: Parameters<DemoInMemoryAuthProvider["exchangeAuthorizationCode"]>) {
+    const tokens = await super.exchangeAuthorizationCode(...args);
+    const info = await this.verifyAccessToken(tokens.access_token);
+    return this.issue(info.clientId, info.scopes, info.resource);
+  }
+
+  override async exchangeRefreshToken(client: { client_id: string }, refreshToken: string, scopes?: string[]) {
+    const known = this.refreshTokens.get(refreshToken);
+    if (known === undefined || known.clientId !== client.client_id) throw new InvalidGrantError("Unknown refresh token");
+    this.refreshTokens.delete(refreshToken);
+    return this.issue(client.client_id, scopes ?? [], known.resource);
+  }
 }
 
 export interface StepUpApp extends OAuthApp {
@@ -298,7 +334,7 @@ export async function startStepUpApp(options: StepUpOptions = {}): Promise<StepU
   const mcpPort = await listen(mcpServer);
   const issuerUrl = new URL(`http://127.0.0.1:${authPort}/`);
   const mcpUrl = new URL(`http://127.0.0.1:${mcpPort}/mcp`);
-  const provider = new DemoInMemoryAuthProvider(() => true);
+  const provider = options.refreshGrants === true ? new RefreshingAuthProvider(() => true) : new DemoInMemoryAuthProvider(() => true);
 
   const auth = express();
   auth.use((req, _res, next) => {

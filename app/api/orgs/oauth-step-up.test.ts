@@ -100,6 +100,23 @@ describe("a call refused for want of scope (auth/scope-step-up)", () => {
     expect(answered.outcome).toBe("answered");
     expect((await getApp(added.id)).signIn?.stepUp ?? null).toBeNull();
   });
+
+  it("within the one Try, asks a server that grants more on a refresh, and calls again with the new token", { timeout: 40_000 }, async () => {
+    const server = await stepUpApp({ refreshGrants: true });
+    const added = await addApp("Rota", server.url);
+    expect(await signIn(added.id)).toBe("mcp:basic");
+    const before = (await loadSignIn(getDb(), added.id))!.tokens!;
+    expect(before.scope).toBe("mcp:basic");
+
+    const answered = await tryTool(added.id);
+    expect(answered.outcome).toBe("answered");
+    expect(server.refused()).toBe(1); // refused once, then answered with the new token
+    expect(server.authorizations).toEqual(["mcp:basic"]); // no new sign-in was needed
+    const after = (await loadSignIn(getDb(), added.id))!;
+    expect(after.tokens?.scope).toBe("mcp:basic mcp:write");
+    expect(after.tokens?.access_token).not.toBe(before.access_token);
+    expect((await getApp(added.id)).signIn?.stepUp ?? null).toBeNull();
+  });
 });
 
 describe("a step-up that can never succeed (auth/scope-retry-limit)", () => {
