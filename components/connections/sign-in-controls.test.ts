@@ -13,6 +13,11 @@ describe("signInWords", () => {
     expect(signInWords({ header: null, signIn: signIn(state) })).toEqual({ heading, action });
   });
 
+  it("a connected app refused for want of scope offers Sign in again, and nothing once the dashboard gave up", () => {
+    expect(signInWords({ header: null, signIn: { ...signIn("connected"), stepUp: { scope: "mcp:basic mcp:write", gaveUp: false } } })).toEqual({ heading: "The app needs more permission", action: "Sign in again" });
+    expect(signInWords({ header: null, signIn: { ...signIn("connected"), stepUp: { scope: "mcp:admin", gaveUp: true } } })).toEqual({ heading: "The app needs permission its sign-in server does not grant", action: null });
+  });
+
   it("covers every state", () => {
     for (const state of appSignIn.shape.state.options) expect(signInWords({ header: null, signIn: signIn(state) })).not.toBeNull();
   });

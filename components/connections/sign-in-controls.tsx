@@ -10,8 +10,12 @@ import type { StoredApp } from "@/lib/schemas/orgs";
 import { formatWhen } from "./format";
 
 /** What the sign-in part of an app's page says, by its state. */
-export function signInWords(app: Pick<StoredApp, "signIn" | "header">): { heading: string; action: "Connect" | "Reconnect" | null } | null {
+export function signInWords(app: Pick<StoredApp, "signIn" | "header">): { heading: string; action: "Connect" | "Reconnect" | "Sign in again" | null } | null {
   if (app.header !== null || app.signIn == null) return null;
+  const stepUp = app.signIn.state === "connected" ? app.signIn.stepUp : null;
+  if (stepUp != null) {
+    return stepUp.gaveUp ? { heading: "The app needs permission its sign-in server does not grant", action: null } : { heading: "The app needs more permission", action: "Sign in again" };
+  }
   switch (app.signIn.state) {
     case "offered":
       return { heading: "Signs in with OAuth: not connected", action: "Connect" };
@@ -57,6 +61,13 @@ export function SignInControls({ org, app, canConnect, personal = false }: { org
         {signIn.state === "connected" && signIn.connectedAt !== null && <>Connected {formatWhen(signIn.connectedAt)}. </>}
         {signIn.state === "connected" && signIn.expiresAt !== null && <>Its token is renewed before {formatWhen(signIn.expiresAt)}.</>}
       </p>
+      {signIn.state === "connected" && signIn.stepUp != null && (
+        <p className="text-sm text-slate-700">
+          {signIn.stepUp.gaveUp ? "Sign-ins asking for " : "Sign in again to grant "}
+          <span className="font-mono break-all">{signIn.stepUp.scope}</span>
+          {signIn.stepUp.gaveUp ? " did not get it, so the dashboard stopped asking: Disconnect to start over." : "."}
+        </p>
+      )}
       {canConnect && words.action !== null && (
         <form
           className="space-y-2"

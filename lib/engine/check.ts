@@ -42,6 +42,8 @@ export interface AppListing {
   protocol?: string | null;
   /** The first `tools/list` page's cache hint (2026-07-28 era); null for 2025 apps and inline listings. */
   cache?: ListingCache | null;
+  /** The live reader was refused with 403 `insufficient_scope`: the scope the app asked for (OAuth step-up, SPEC §17). */
+  insufficientScope?: string;
 }
 
 

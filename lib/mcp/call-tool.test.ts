@@ -3,7 +3,8 @@ import { parseAllowList } from "./address";
 import { describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { ZooApp } from "@/test/apps/http";
-import { callableApp, hugeAnswer, modern, modernResult, result, sendJson, sseEvent, startRawApp, stream } from "@/test/apps/raw-apps";
+import { callableApp, hugeAnswer, modern, modernResult, result, sendJson, sseEvent, startRawApp, stream, type RawBehaviour } from "@/test/apps/raw-apps";
+import { readLiveApp } from "./read-app";
 import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { startOldSseApp, startSdkApp, tryServer } from "@/test/apps/sdk-apps";
 import { zooClosedAfterAll } from "@/test/apps/zoo";
@@ -296,5 +297,20 @@ describe("an event stream closed early (SEP-1699, the conformance suite's sse-re
     expect(answer).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "resumed" }] });
     expect(resumed.filter((r) => r.lastEventId === "1")).toHaveLength(1);
     expect(resumed.find((r) => r.lastEventId === "1")!.afterMs).toBeGreaterThanOrEqual(250);
+  });
+});
+
+describe("Try and the reader share one session layer (lib/mcp/session.ts)", () => {
+  it.each([
+    ["a cursor given again", { list: (res, id) => sendJson(res, result(id, { tools: [{ name: "other", inputSchema: { type: "object" } }], nextCursor: "same" })) }],
+    ["a page without tools", { list: (res, id, page) => sendJson(res, result(id, page === 1 ? { tools: [], nextCursor: "2" } : { nope: true })) }],
+  ] satisfies [string, RawBehaviour][])("words %s as the check does", async (_, behaviour) => {
+    // One app each: the test app counts its pages over its lifetime.
+    const [read, tried] = [await zoo(startRawApp(behaviour)), await zoo(startRawApp(behaviour))];
+    const listing = await readLiveApp({ name: "Pages", url: read.url }, LOOPBACK);
+    const answer = answerOf(await tryTool({ name: "Pages", url: tried.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    expect(listing.unavailable?.code).toBe("invalid-listing");
+    expect(answer.refused).toEqual(listing.unavailable);
+    expect(calls(tried)).toBe(0);
   });
 });

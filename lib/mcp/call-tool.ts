@@ -1,8 +1,7 @@
 import "server-only";
 import { Transform } from "node:stream";
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
-import type { Client, Transport } from "@modelcontextprotocol/client";
-import { CONNECT_TIMEOUT_MS, EVENT_BYTE_LIMIT, LIST_TIMEOUT_MS, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
+import { EVENT_BYTE_LIMIT, LISTING_CHAR_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
 import { readHints, toolPolicy } from "@/lib/engine/policy";
 import { toolTitle } from "@/lib/engine/title";
@@ -20,13 +19,12 @@ import {
 } from "@/lib/schemas/try";
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
-import { allowListFromEnv, systemResolver } from "./address";
-import { connectWithFallback, RawChannel, TERMINATE_TIMEOUT_MS, terminateSession, within } from "./connect";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
-import { GuardError, guardedFetch } from "./guarded-fetch";
-import { MAX_PAGES } from "./read-app";
-import { Deadline, isGarbled, NoTransport, noTransportText, offeredRevisions, revisionsText } from "./read-errors";
+import { GuardError } from "./guarded-fetch";
+import { listTools, readBounds, type Progress } from "./read-app";
+import { Deadline, describeReadError, isGarbled, type ReadBounds, type ReadPhase } from "./read-errors";
 import { clip, seconds } from "./sentences";
+import { McpSession, type LiveApp } from "./session";
 
 /**
  * Calls one tool of a live app (SPEC §14): connects (Streamable HTTP, else the older HTTP+SSE)
@@ -37,12 +35,8 @@ import { clip, seconds } from "./sentences";
  * flat whatever its size. Never throws: every failure is a refusal in one sentence.
  */
 
-export interface TryTarget {
-  /** The app's name, for the sentences. */
-  name: string;
-  url: string;
-  headers?: Record<string, string>;
-}
+/** The app a try calls: as it is read (its name for the sentences, its URL and headers). */
+export type TryTarget = LiveApp;
 
 export interface TryCall {
   tool: string;
@@ -70,13 +64,13 @@ export interface TryOptions {
 }
 
 export type TryResult =
-  | { kind: "answer"; answer: TryAnswer }
+  /** `insufficientScope`: the app refused with 403 `insufficient_scope`, asking for that scope (OAuth step-up, SPEC §17). */
+  | { kind: "answer"; answer: TryAnswer; insufficientScope?: string }
   /** The arguments do not fit the tool's schema: nothing was called. */
   | { kind: "invalid-arguments"; message: string; issues: ArgumentIssue[] };
 
 export type DescribeResult = { kind: "tool"; tool: ToolToTry } | { kind: "refused"; refused: { code: TryRefusalCode; message: string } };
 
-const CLOSED = new Error("The try of this tool is over.");
 /** A call's event stream closed early is resumed at most this often (SEP-1699), within the call's deadline. */
 const RESUMES = 3;
 const MiB = 1024 * 1024;
@@ -87,16 +81,6 @@ type Phase = "connect" | "list" | "call";
 class StreamEnded extends Error {}
 /** The connection broke while the answer was being read. */
 class Dropped extends Error {}
-/** A reason already worded. */
-class Refusal extends Error {
-  constructor(
-    readonly code: TryRefusalCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const bytesText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "byte" : "bytes"}`;
 const mib = (limit: number) => `${formatCount(limit / MiB)} MiB (${limit.toLocaleString("en-US")} bytes)`;
 
@@ -110,26 +94,16 @@ function callsTool(body: string | Buffer | undefined): boolean {
   }
 }
 
-/** One connection to the app: opened, asked, and always closed. */
+/** One session with the app (lib/mcp/session.ts) for one try: the call's answer counted as it streams. */
 class Session {
   readonly clock: () => number;
-  private readonly master = new AbortController();
-  private readonly guard;
-  private client: Client | null = null;
-  private transport: Transport | null = null;
-  private finished = false;
-  /** The first stop the guard (or the answer's stage) reported. */
-  failure: unknown = null;
+  readonly mcp: McpSession;
   phase: Phase = "connect";
-  private breakOff: (e: unknown) => void = () => {};
-  private broken: Promise<never>;
   /** The call's answer as it streams. */
   readonly answer = { bytes: 0, events: 0, largestEventBytes: 0, reducer: null as JsonReducer | null };
-  readonly connectTimeout: number;
-  readonly listTimeout: number;
+  readonly bounds: ReadBounds;
   readonly callTimeout: number;
   private readonly responseLimit: number;
-  private readonly eventLimit: number;
   private readonly contentLimit: number;
 
   constructor(
@@ -137,22 +111,18 @@ class Session {
     readonly options: TryOptions,
   ) {
     this.clock = options.clock ?? (() => performance.now());
-    this.connectTimeout = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-    this.listTimeout = options.listTimeoutMs ?? LIST_TIMEOUT_MS;
+    this.bounds = readBounds(options);
     this.callTimeout = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
     this.responseLimit = options.responseByteLimit ?? RESPONSE_BYTE_LIMIT;
-    this.eventLimit = options.eventByteLimit ?? EVENT_BYTE_LIMIT;
     this.contentLimit = options.contentLimit ?? CONTENT_LIMIT;
-    this.broken = new Promise<never>((_, reject) => (this.breakOff = reject));
-    this.broken.catch(() => {});
-    this.guard = guardedFetch({
-      resolve: options.resolve ?? systemResolver,
-      allow: options.allow ?? allowListFromEnv(),
-      signal: this.master.signal,
-      privateHeaders: Object.keys(target.headers ?? {}),
+    this.mcp = new McpSession(target, {
+      ...(options.resolve !== undefined ? { resolve: options.resolve } : {}),
+      ...(options.allow !== undefined ? { allow: options.allow } : {}),
       responseByteLimit: this.responseLimit,
-      eventByteLimit: this.eventLimit,
-      onStop: (e) => this.fail(e),
+      eventByteLimit: options.eventByteLimit ?? EVENT_BYTE_LIMIT,
+      resumeStreams: RESUMES,
+      finishNotifications: true,
+      clientError: (e) => (this.phase === "call" && /^SSE stream disconnected/.test(e.message) ? new Dropped(e.message) : null),
       watchAnswer: (body) =>
         callsTool(body)
           ? {
@@ -166,11 +136,9 @@ class Session {
     });
   }
 
-  /** Remembers the first reason to stop, and ends whatever is waiting. */
-  fail(e: unknown): void {
-    if (this.finished || this.failure !== null) return;
-    this.failure = e;
-    this.breakOff(e);
+  /** The first reason the session stopped (a guard stop, the answer's stage, a garbled message). */
+  get failure(): unknown {
+    return this.mcp.failure;
   }
 
   /**
@@ -183,7 +151,7 @@ class Session {
     const limit = this.responseLimit;
     const mine = (e: unknown) => e instanceof GuardError || e instanceof NotJsonError || e instanceof CutShortError;
     const stopWith = (e: Error): Error => {
-      this.fail(e);
+      this.mcp.fail(e);
       return e;
     };
     return new Transform({
@@ -210,90 +178,31 @@ class Session {
         done();
       },
       destroy: (error, done) => {
-        if (error !== null && !mine(error)) this.fail(new Dropped(error.message));
+        if (error !== null && !mine(error)) this.mcp.fail(new Dropped(error.message));
         done(error);
       },
     });
   }
 
-  /** The work, or the first of: its deadline, a stop, a garbled message. */
-  within<T>(ms: number, work: Promise<T>): Promise<T> {
-    return within(ms, work, this.broken);
-  }
-
-  /** Notifications being sent (a cancellation, above all): the session waits for them, briefly, before it ends. */
-  private readonly sending = new Set<Promise<unknown>>();
-
-  private tracked<T extends Transport>(transport: T): T {
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      const sent = send(message, options);
-      if (!("id" in message)) {
-        const settled = sent.catch(() => {});
-        this.sending.add(settled);
-        void settled.finally(() => this.sending.delete(settled));
-      }
-      return sent;
-    };
-    return transport;
-  }
-
-  private readonly onClientError = (e: Error): void => {
-    if (isGarbled(e)) this.fail(e);
-    else if (this.phase === "call" && /^SSE stream disconnected/.test(e.message)) this.fail(new Dropped(e.message));
-  };
-
-  /** Requests answered as the app sent them (lib/mcp/connect.ts), once connected. */
-  private channel: RawChannel | null = null;
-
-  async connect(): Promise<void> {
-    this.client = await connectWithFallback({
-      url: this.target.url,
-      headers: this.target.headers,
-      fetch: this.guard.fetch,
-      timeoutMs: this.connectTimeout,
-      onClientError: this.onClientError,
-      stopped: () => this.failure !== null,
-      resumeStreams: RESUMES,
-      wrap: (transport) => this.tracked(transport),
-      opened: (client, transport) => {
-        this.client = client;
-        this.transport = transport;
-      },
-    });
-    this.channel = new RawChannel(this.client, this.transport!);
-  }
-
   /** The listing's entry named `name` (the first, if two are), reading pages only until it is found; null when none is. */
-  async findTool(name: string): Promise<{ entry: Record<string, unknown> | null; listed: number }> {
-    const maxPages = this.options.maxPages ?? MAX_PAGES;
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    let listed = 0;
-    for (let page = 1; ; page++) {
-      const result = await this.channel!.request("tools/list", cursor === undefined ? {} : { cursor });
-      const tools = isObject(result) ? result["tools"] : undefined;
-      if (!Array.isArray(tools)) throw new Refusal("invalid-listing", `${this.target.name} is unavailable: page ${page} of its tools/list has no \`tools\` array.`);
-      listed += tools.length;
-      const entry = tools.find((t): t is Record<string, unknown> => isObject(t) && t["name"] === name);
-      if (entry !== undefined) return { entry, listed };
-      const next = (result as Record<string, unknown>)["nextCursor"];
-      if (next === undefined || next === null) return { entry: null, listed };
-      if (typeof next !== "string" || seen.has(next) || page >= maxPages) {
-        throw new Refusal("invalid-listing", `${this.target.name} is unavailable: its tools/list does not end (page ${page} gives ${typeof next !== "string" ? "a cursor that is not a string" : seen.has(next) ? "a cursor seen before" : `more than ${formatCount(maxPages)} pages`}).`);
-      }
-      seen.add(next);
-      cursor = next;
-    }
+  async findTool(name: string): Promise<{ entry: Record<string, unknown> | null; listed: number; stopped: boolean }> {
+    const read: Progress = { entries: [], chars: 0, pages: 0, cache: null };
+    this.read = read;
+    const named = (entry: unknown): entry is Record<string, unknown> => isObject(entry) && entry["name"] === name;
+    const stopped = await listTools(this.mcp.channel!, this.mcp.client!.getProtocolEra() === "modern", read, this.bounds, (page) => page.some(named));
+    return { entry: read.entries.find(named) ?? null, listed: read.entries.length, stopped };
   }
+
+  /** The listing as far as it was read, for the sentence when reading it failed. */
+  private read: Progress = { entries: [], chars: 0, pages: 0, cache: null };
 
   /** tools/call, with its progress counted; resolves to the result as the SDK parsed it (cut down, for a JSON answer). */
   async call(call: TryCall, onProgress: () => void): Promise<unknown> {
     const abort = new AbortController();
     try {
-      return await this.within(
+      return await this.mcp.within(
         this.callTimeout,
-        this.channel!.request("tools/call", { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => this.fail(new StreamEnded()) }),
+        this.mcp.channel!.request("tools/call", { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => this.mcp.fail(new StreamEnded()) }),
       );
     } catch (e) {
       // Tells the app to stop working on it (notifications/cancelled), then the session ends.
@@ -302,39 +211,10 @@ class Session {
     }
   }
 
-  /** A failure of connecting or listing, worded as the check words it (the app is unavailable). */
+  /** A failure of connecting or listing, worded as the check words it (the app is unavailable: lib/mcp/read-errors.ts). */
   describeOpening(e: unknown): { code: TryRefusalCode; message: string } {
-    const name = this.target.name;
-    if (e instanceof Refusal) return { code: e.code, message: e.message };
-    // A garbled answer or an MCP error from the event stream says more than "not an MCP server".
-    if (e instanceof NoTransport) {
-      if (!isGarbled(e.second) && !(e.second instanceof ProtocolError)) return { code: "connect-failed", message: noTransportText(name, e) };
-      e = e.second;
-    }
-    const offered = offeredRevisions(e);
-    if (offered !== null) return { code: "connect-failed", message: revisionsText(name, offered) };
-    if (e instanceof Deadline) {
-      return this.phase === "connect"
-        ? { code: "connect-timeout", message: `${name} is unavailable: it did not finish connecting (MCP initialize) within ${seconds(this.connectTimeout)}.` }
-        : { code: "list-timeout", message: `${name} is unavailable: it did not list its tools within ${seconds(this.listTimeout)}.` };
-    }
-    const guardError = this.failure instanceof GuardError ? this.failure : e instanceof GuardError ? e : null;
-    if (guardError !== null) {
-      if (guardError.bound === undefined) return { code: guardError.code, message: `${name} is unavailable: ${guardError.reason}.` };
-      if (this.phase === "connect") return { code: "connect-failed", message: `${name} is unavailable: while connecting, ${guardError.reason}.` };
-      return { code: "listing-too-large", message: `${name} is unavailable: one answer to its tools/list was too large: ${guardError.reason}.` };
-    }
-    const what = this.phase === "connect" ? "initialize" : "tools/list";
-    const code = this.phase === "connect" ? "connect-failed" : "invalid-listing";
-    if (isGarbled(e)) return { code, message: `${name} is unavailable: its answer to ${what} ${e instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
-    if (e instanceof SdkError && e.code === SdkErrorCode.ClientHttpUnexpectedContent) return { code: "connect-failed", message: `${name} is unavailable: it answered ${what} with a type that is not JSON or an event stream.` };
-    if (e instanceof SdkHttpError) return { code: "connect-failed", message: `${name} is unavailable: it answered ${e.code === SdkErrorCode.EraNegotiationFailed ? "server/discover" : what} with HTTP ${e.status}.` };
-    if (e instanceof SdkError && e.code === SdkErrorCode.ConnectionClosed) return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
-    if (e instanceof ProtocolError) {
-      if (e.code === -32000 && /Connection closed/i.test(e.message)) return { code: "connect-failed", message: `${name} is unavailable: the connection closed before it answered ${what}.` };
-      return { code, message: `${name} is unavailable: it answered ${what} with an error: ${clip(e.message, 160)} (code ${e.code}).` };
-    }
-    return { code, message: `${name} is unavailable: reading its ${what} failed (${clip(e instanceof Error ? e.message : String(e), 160)}).` };
+    const phase: ReadPhase = this.phase === "connect" ? "connect" : "list";
+    return describeReadError(e, phase, { app: this.target.name, bounds: this.bounds, ...this.read, guardStop: this.mcp.guardStop });
   }
 
   /** A failure of the call itself. */
@@ -382,17 +262,8 @@ class Session {
     return { code: "call-failed", message: `The call of ${tool} failed: ${clip(text, 200)}.` };
   }
 
-  async close(): Promise<void> {
-    this.finished = true;
-    if (this.sending.size > 0) await Promise.race([Promise.all(this.sending), new Promise((r) => setTimeout(r, TERMINATE_TIMEOUT_MS / 2))]);
-    await this.client?.close().catch(() => {});
-    const release = () => {
-      this.master.abort(CLOSED);
-      this.guard.destroy();
-    };
-    // End the session without holding up the answer.
-    if (terminateSession(this.guard.fetch, this.target.url, this.target.headers, this.transport) === null) return release();
-    setTimeout(release, TERMINATE_TIMEOUT_MS).unref();
+  close(): Promise<void> {
+    return this.mcp.close();
   }
 }
 
@@ -426,12 +297,15 @@ async function inSession<T>(target: TryTarget, options: TryOptions, work: (sessi
 /** Connects and finds the tool; a refusal when either fails or the tool is not listed. */
 async function openAndFind(session: Session, tool: string): Promise<{ entry: Record<string, unknown> } | { refused: { code: TryRefusalCode; message: string } }> {
   try {
-    await session.within(session.connectTimeout, session.connect());
+    const { connectTimeoutMs, listTimeoutMs } = session.bounds;
+    await session.mcp.within(connectTimeoutMs, session.mcp.open(connectTimeoutMs));
     session.phase = "list";
-    const found = await session.within(session.listTimeout, session.findTool(tool));
+    const found = await session.mcp.within(listTimeoutMs, session.findTool(tool));
     if (found.entry === null) {
       const lists = `${formatCount(found.listed)} ${found.listed === 1 ? "tool" : "tools"}`;
-      return { refused: { code: "unknown-tool", message: `${session.target.name} lists no tool named ${JSON.stringify(clip(tool, 100))} (it lists ${lists}): it may have been renamed or removed; re-check the app.` } };
+      // Past the listing's size bound the app is unavailable to the assistant anyway: reading stops there, as the check's does.
+      const read = found.stopped ? `in the first ${lists} it lists, where its listing passes ${formatCount(LISTING_CHAR_LIMIT)} characters and reading stopped` : `(it lists ${lists})`;
+      return { refused: { code: "unknown-tool", message: `${session.target.name} lists no tool named ${JSON.stringify(clip(tool, 100))} ${read}: it may have been renamed or removed; re-check the app.` } };
     }
     return { entry: found.entry };
   } catch (e) {
@@ -467,8 +341,9 @@ export function toolToTryOf(entry: Record<string, unknown>): ToolToTry {
  */
 export async function tryTool(target: TryTarget, call: TryCall, options: TryOptions = {}): Promise<TryResult> {
   return inSession(target, options, async (session) => {
+    const scope = () => (session.failure instanceof GuardError && session.failure.insufficientScope !== undefined ? { insufficientScope: session.failure.insufficientScope } : {});
     const found = await openAndFind(session, call.tool);
-    if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused) };
+    if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused), ...scope() };
     const issues = argumentIssues(found.entry["inputSchema"], call.arguments);
     if (issues.length > 0) return { kind: "invalid-arguments", message: argumentIssuesMessage(issues), issues };
 
@@ -480,7 +355,7 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
     try {
       result = await session.call(call, () => progress++);
     } catch (e) {
-      return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()) };
+      return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()), ...scope() };
     }
     const ms = session.clock() - started;
     if (isObject(result) && result["resultType"] === "input_required") {

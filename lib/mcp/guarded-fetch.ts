@@ -29,10 +29,25 @@ export class GuardError extends Error {
     readonly reason: string,
     readonly bound?: { kind: BoundKind; limit: number },
     readonly scanned?: Scanned,
+    /** A 403 `insufficient_scope` challenge (RFC 6750 §3.1): the scope the app asked for, as it said it (step-up, SPEC §17). */
+    readonly insufficientScope?: string,
   ) {
     super(reason);
     this.name = "GuardError";
   }
+}
+
+/** The `scope` a `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` asks for; null for any other challenge. */
+export function insufficientScopeOf(header: string | undefined): string | null {
+  if (header === undefined || header.length > 8192 || !/^\s*(bearer|dpop)\s/i.test(header)) return null;
+  const param = (name: string) => new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"([^"]*)"|([^\\s,]*))`, "i").exec(header.replace(/^\s*\S+/, " "));
+  const error = param("error");
+  if ((error?.[1] ?? error?.[2]) !== "insufficient_scope") return null;
+  const scope = param("scope");
+  const asked = (scope?.[1] ?? scope?.[2] ?? "").split(/\s+/).filter((s) => s !== "");
+  // RFC 6749 §3.3's scope-token characters only: anything else is no scope to ask a server for.
+  if (asked.length === 0 || asked.length > 50 || !asked.every((s) => /^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/.test(s))) return null;
+  return asked.join(" ");
 }
 
 export interface GuardOptions {
@@ -182,7 +197,10 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
         continue;
       }
       if ((status === 401 || status === 403) && options.answerUnauthorized !== true) {
+        const challenge = response.headers["www-authenticate"];
+        const scope = status === 403 ? insufficientScopeOf(Array.isArray(challenge) ? challenge[0] : challenge) : null;
         drop(response);
+        if (scope !== null) stop(new GuardError("auth-required", `it needs more permission than its sign-in gives (HTTP 403, insufficient_scope: it asks for the scope ${JSON.stringify(scope.slice(0, 200))})`, undefined, undefined, scope));
         stop(new GuardError("auth-required", `it asks to sign in (HTTP ${status}); give its credentials as headers to check it`));
       }
       return toResponse(response, listsTools(body), options.watchAnswer?.(body) ?? null);

@@ -1,26 +1,19 @@
 import "server-only";
-import type { Client, FetchLike, Transport } from "@modelcontextprotocol/client";
 import type { AppListing } from "@/lib/engine/check";
 import type { ListingCache } from "@/lib/schemas/check";
 import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { entryChars } from "@/lib/engine/listing-size";
 import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
-import { allowListFromEnv, systemResolver } from "./address";
-import { connectWithFallback, negotiatedRevision, RawChannel, terminateSession, within } from "./connect";
-import type { GuardError } from "./guarded-fetch";
-import { guardedFetch } from "./guarded-fetch";
+import { negotiatedRevision, type RawChannel } from "./connect";
 import type { ReadBounds, ReadPhase } from "./read-errors";
-import { BadListing, describeReadError, isGarbled } from "./read-errors";
+import { BadListing, describeReadError } from "./read-errors";
+import { McpSession, type LiveApp } from "./session";
+
+export type { LiveApp } from "./session";
 
 /** A cap on pages, so an endless cursor ends even when it is fast. */
 export const MAX_PAGES = 1000;
-
-export interface LiveApp {
-  name: string;
-  url: string;
-  headers?: Record<string, string>;
-}
 
 export interface ReadOptions {
   resolve?: Resolver;
@@ -35,8 +28,6 @@ export interface ReadOptions {
   eventByteLimit?: number;
 }
 
-const CLOSED = new Error("The check of this app is over.");
-
 /** The deadlines and page cap a read runs under: the options', else SPEC §7's. */
 export function readBounds(options: ReadOptions): ReadBounds {
   return {
@@ -47,7 +38,7 @@ export function readBounds(options: ReadOptions): ReadBounds {
 }
 
 /** The listing as read so far: every entry as received, their characters (SPEC §7), the pages answered. */
-interface Progress {
+export interface Progress {
   entries: unknown[];
   chars: number;
   pages: number;
@@ -71,70 +62,12 @@ export function cacheHintOf(result: Record<string, unknown>, modern: boolean): L
   return { ttlMs, scope: scope === "public" ? "public" : "private" };
 }
 
-/** The client of the moment (the fallback replaces the first), so that it is closed in every outcome. */
-interface Session {
-  client: Client | null;
-  transport: Transport | null;
-}
-
 /**
- * What ends a step early, raced against it: the guarded fetch's first stop (kept, as the SDK may
- * swallow it and throw something else) or a message the client cannot route.
+ * Reads pages of tools/list into `read`, ending at the page cap, a repeated cursor or a bad page
+ * (`BadListing`), or once `enough` says so of the page's entries (Try: the tool is found). True
+ * when it stopped past the size bound with pages to come.
  */
-class Tripwire {
-  guardStop: GuardError | null = null;
-  private over = false;
-  private trip: (e: unknown) => void = () => {};
-  private readonly tripped = new Promise<never>((_, reject) => (this.trip = reject));
-
-  constructor() {
-    this.tripped.catch(() => {});
-  }
-
-  readonly onGuardStop = (e: GuardError): void => {
-    if (this.over || this.guardStop !== null) return;
-    this.guardStop = e;
-    this.trip(e);
-  };
-
-  readonly onClientError = (e: Error): void => {
-    if (isGarbled(e)) this.trip(e);
-  };
-
-  /** Stops after this are the read's own ending, not a reason. */
-  end(): void {
-    this.over = true;
-  }
-
-  /** The work, or the first of: its deadline, a guard stop, a garbled message. */
-  within<T>(ms: number, work: Promise<T>): Promise<T> {
-    return within(ms, work, this.tripped);
-  }
-}
-
-/** MCP `initialize` (with the fallback to HTTP+SSE); each client made becomes the session's. */
-function connect(app: LiveApp, session: Session, fetch: FetchLike, tripwire: Tripwire, timeoutMs: number): Promise<Client> {
-  return connectWithFallback({
-    url: app.url,
-    headers: app.headers,
-    fetch,
-    timeoutMs,
-    onClientError: tripwire.onClientError,
-    stopped: () => tripwire.guardStop !== null,
-    opened: (client, transport) => {
-      session.client = client;
-      session.transport = transport;
-    },
-  });
-}
-
-/**
- * Reads every page of tools/list into `read`, ending at the page cap, a repeated cursor or
- * a bad page (`BadListing`). True when it stopped past the size bound with pages to come.
- */
-async function listTools(client: Client, transport: Transport, read: Progress, bounds: ReadBounds): Promise<boolean> {
-  const modern = client.getProtocolEra() === "modern";
-  const channel = new RawChannel(client, transport);
+export async function listTools(channel: RawChannel, modern: boolean, read: Progress, bounds: Pick<ReadBounds, "maxPages">, enough?: (entries: readonly unknown[]) => boolean): Promise<boolean> {
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (;;) {
@@ -149,21 +82,13 @@ async function listTools(client: Client, transport: Transport, read: Progress, b
       read.chars += entryChars(entry);
     }
     const next = (result as Record<string, unknown>)["nextCursor"];
-    if (next === undefined || next === null) return false;
+    if (next === undefined || next === null || enough?.(tools) === true) return false;
     if (read.chars > LISTING_CHAR_LIMIT) return true; // the engine says "more than"
     if (typeof next !== "string") throw new BadListing({ kind: "cursor-not-string" });
     if (seen.has(next)) throw new BadListing({ kind: "cursor-repeated", cursor: next });
     seen.add(next);
     cursor = next;
   }
-}
-
-/** Closes the client, then ends its MCP session (DELETE with its id) in the background, bounded, and frees the sockets. */
-async function endSession(app: LiveApp, session: Session, fetch: FetchLike, release: () => void): Promise<void> {
-  await session.client?.close().catch(() => {});
-  const ending = terminateSession(fetch, app.url, app.headers, session.transport);
-  if (ending === null) return release();
-  void ending.finally(release);
 }
 
 /**
@@ -177,42 +102,27 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
   const clock = options.clock ?? (() => performance.now());
   const bounds = readBounds(options);
   const read: Progress = { entries: [], chars: 0, pages: 0, cache: null };
-  const tripwire = new Tripwire();
-  const master = new AbortController();
-  const guard = guardedFetch({
-    resolve: options.resolve ?? systemResolver,
-    allow: options.allow ?? allowListFromEnv(),
-    signal: master.signal,
-    privateHeaders: Object.keys(app.headers ?? {}),
-    responseByteLimit: options.responseByteLimit,
-    eventByteLimit: options.eventByteLimit,
-    listingBudget: () => LISTING_CHAR_LIMIT - read.chars,
-    onStop: tripwire.onGuardStop,
-  });
-  const session: Session = { client: null, transport: null };
+  const session = new McpSession(app, { ...options, listingBudget: () => LISTING_CHAR_LIMIT - read.chars });
   const start = clock();
   let connected: { connectMs: number; listStart: number } | null = null;
   const revision = () => (connected === null ? null : negotiatedRevision(session.client));
   const timings = () => (connected === null ? null : { connectMs: connected.connectMs, listMs: clock() - connected.listStart });
   try {
-    const client = await tripwire.within(bounds.connectTimeoutMs, connect(app, session, guard.fetch, tripwire, bounds.connectTimeoutMs));
+    const client = await session.within(bounds.connectTimeoutMs, session.open(bounds.connectTimeoutMs));
     connected = { connectMs: clock() - start, listStart: clock() };
-    const stopped = await tripwire.within(bounds.listTimeoutMs, listTools(client, session.transport!, read, bounds));
+    const stopped = await session.within(bounds.listTimeoutMs, listTools(session.channel!, client.getProtocolEra() === "modern", read, bounds));
     return { name: app.name, entries: read.entries, unavailable: null, timings: timings(), stopped, charsRead: read.chars, protocol: negotiatedRevision(client), cache: read.cache };
   } catch (e) {
-    const cut = tripwire.guardStop?.scanned;
+    const cut = session.guardStop?.scanned;
     if (cut !== undefined) {
       // Stopped inside a page at the first entry past the bound: the engine says "more than".
       return { name: app.name, entries: [...read.entries, ...cut.entries], unavailable: null, timings: timings(), stopped: true, charsRead: read.chars + cut.chars, protocol: revision(), cache: read.cache };
     }
     const phase: ReadPhase = connected === null ? "connect" : "list";
-    const unavailable = describeReadError(e, phase, { app: app.name, bounds, ...read, guardStop: tripwire.guardStop });
-    return { name: app.name, entries: read.entries, unavailable, timings: timings(), charsRead: read.chars, protocol: revision(), cache: read.cache };
+    const unavailable = describeReadError(e, phase, { app: app.name, bounds, ...read, guardStop: session.guardStop });
+    const scope = session.guardStop?.insufficientScope;
+    return { name: app.name, entries: read.entries, unavailable, timings: timings(), charsRead: read.chars, protocol: revision(), cache: read.cache, ...(scope !== undefined ? { insufficientScope: scope } : {}) };
   } finally {
-    tripwire.end();
-    await endSession(app, session, guard.fetch, () => {
-      master.abort(CLOSED);
-      guard.destroy();
-    });
+    await session.close();
   }
 }

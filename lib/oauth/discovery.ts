@@ -32,6 +32,12 @@ export const discovery = z.object({
   scope: z.string().optional(),
   /** RFC 9207: the server says it sends `iss` back, so a callback without one is refused. */
   issParameter: z.boolean(),
+  /**
+   * The app refused the signed-in token for want of scope (403 `insufficient_scope`) on a read or
+   * a call: the scope the next sign-in asks for (held ∪ asked), the sign-ins made in a row without
+   * it, and whether the dashboard stopped asking (lib/oauth/step-up.ts).
+   */
+  stepUp: z.object({ scope: z.string(), signIns: z.number().int().min(1), for: z.enum(["read", "call"]), gaveUp: z.boolean() }).optional(),
 });
 export type Discovery = z.infer<typeof discovery>;
 

@@ -15,7 +15,9 @@ export type SignInFailureKind =
   | "expired"
   | "unreachable"
   | "flow-unknown"
-  | "not-allowed";
+  | "not-allowed"
+  | "needs-scope"
+  | "scope-not-granted";
 
 export class SignInFailure extends Error {
   constructor(
@@ -59,6 +61,16 @@ export const failures = {
   flowUnknown: () =>
     new SignInFailure("flow-unknown", "This sign-in was not started here, was used already, or is more than 10 minutes old: go back to the app and use Connect again."),
   notAllowed: () => new SignInFailure("not-allowed", "This sign-in was started by someone else, or you may no longer connect this app: the one who started it finishes it."),
+  needsScope: (asked: string, wanted: string, what: "read" | "call") =>
+    new SignInFailure(
+      "needs-scope",
+      `The app needs more permission than its sign-in gives to ${what === "read" ? "list its tools" : "answer this call"}: it asks for the scope "${quoted(asked, 200)}". Use Sign in again to grant "${quoted(wanted, 300)}"${what === "call" ? ", then try the tool again" : ""}.`,
+    ),
+  scopeNotGranted: (wanted: string, signIns: number) =>
+    new SignInFailure(
+      "scope-not-granted",
+      `The app still refuses for want of permission after ${signIns} sign-ins in a row asking for the scope "${quoted(wanted, 300)}", so the dashboard stopped asking rather than loop: the sign-in server does not grant it. Ask the app's maker which permission it needs, or Disconnect to start over.`,
+    ),
 };
 
 /** What the app says while nobody has connected it. */

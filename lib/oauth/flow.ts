@@ -1,18 +1,18 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { auth, OAuthError, OAuthErrorCode } from "@modelcontextprotocol/client";
+import { OAuthError, OAuthErrorCode } from "@modelcontextprotocol/client";
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/client";
 import { ZodError } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import type { Conn } from "@/lib/db/client";
 import { GuardError } from "@/lib/mcp/guarded-fetch";
-import { insertReads, type AppRow } from "@/lib/orgs/store";
 import { callbackUrl, clientMetadataUrl } from "./dashboard";
 import { discoverSignIn, sameIssuer } from "./discovery";
 import { failures, quoted, SignInFailure } from "./failures";
 import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
-import { FLOW_TTL_MS, saveConnected, saveFlow, takeFlow, type Flow, type Registration } from "./store";
+import { auth } from "./sdk-auth";
+import { nextSignIn } from "./step-up";
+import { FLOW_TTL_MS, loadSignIn, saveConnected, saveFlow, takeFlow, type Flow, type Registration, type SignInApp } from "./store";
 
 /**
  * Connect (SPEC §17): the start of a sign-in, which answers where to send the browser, and its
@@ -65,35 +65,27 @@ export function describeFailure(error: unknown, step: "start" | "finish", issuer
   return step === "start" ? failures.registrationRefused(issuer, serverWords(f)) : failures.signInRefused(issuer, serverWords(f));
 }
 
-/** Stores a failed sign-in as the app's newest read: its reason is what the app's page says (SPEC §17). */
-export async function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, startedAt: number): Promise<void> {
-  await insertReads(db, [
-    {
-      id: randomUUID(),
-      app: row.id,
-      checkedAt: startedAt,
-      durationMs: Date.now() - startedAt,
-      readAs: row,
-      listing: { name: row.name, entries: [], unavailable: { code: "auth-required", message: failure.message } },
-    },
-  ]);
-}
-
 /**
  * Starts a sign-in to the app `row` for `by` (an account id): discovery, the client (the one given,
  * the metadata document, or dynamic registration, in that order), PKCE and `state`, by the SDK.
- * Answers the authorization URL; the flow is stored, to be finished within 10 minutes.
+ * Answers the authorization URL; the flow is stored, to be finished within 10 minutes. A failure
+ * is thrown as a `SignInFailure`, whose sentence the caller keeps as the app's reason.
  */
-export async function startSignIn(db: Conn, row: AppRow, by: string, origin: string, input: StartInput = {}, options: OAuthFetchOptions = {}): Promise<{ authorizationUrl: string }> {
+export async function startSignIn(db: Conn, row: SignInApp, by: string, origin: string, input: StartInput = {}, options: OAuthFetchOptions = {}): Promise<{ authorizationUrl: string }> {
   if (row.headerName !== null) {
     throw new ApiError("conflict", `This app is read with the header ${row.headerName} you gave: remove it (Edit) to sign in with OAuth instead.`);
   }
-  const startedAt = Date.now();
+  const stored = await loadSignIn(db, row.id);
+  const gaveUp = stored?.state === "connected" ? stored.discovery?.stepUp : undefined;
+  // Never a loop of sign-ins for a scope the server does not grant (the app's reason already says so).
+  if (gaveUp?.gaveUp === true) throw new ApiError("conflict", failures.scopeNotGranted(gaveUp.scope, gaveUp.signIns).message);
   const f = oauthFetch(options);
   let issuer = new URL(row.url).origin;
   try {
-    const found = await discoverSignIn(row.url, f);
-    if (found === null) throw failures.notFound("it does not answer with OAuth metadata");
+    const discovered = await discoverSignIn(row.url, f);
+    if (discovered === null) throw failures.notFound("it does not answer with OAuth metadata");
+    // A step-up asks for the scope held and the scope the app asked for, together.
+    const found = nextSignIn(discovered, stored);
     issuer = found.authorizationServerMetadata.issuer;
     const redirectUrl = callbackUrl(origin);
     const metadataUrl = clientMetadataUrl(origin);
@@ -129,9 +121,8 @@ export async function startSignIn(db: Conn, row: AppRow, by: string, origin: str
     return { authorizationUrl: provider.authorizationUrl.href };
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    const failure = describeFailure(error, "start", issuer, f);
-    await recordFailure(db, row, failure, startedAt);
-    throw failure;
+    // The caller stores it as the app's newest read: its reason is what the app's page says (SPEC §17).
+    throw describeFailure(error, "start", issuer, f);
   } finally {
     f.close();
   }
@@ -155,16 +146,12 @@ export async function takeCallback(db: Conn, query: URLSearchParams): Promise<Fl
  * Finishes a sign-in whose flow was taken: RFC 9207's `iss` is checked first (a mismatch ignores
  * the error fields, SEP-2468), then the server's refusal, and only then is the code redeemed by
  * the SDK (`auth()` with the code, as the transport's `finishAuth` does). The tokens are stored
- * with the flow's client, together.
+ * with the flow's client, together; a failure is answered, for the caller to keep as the app's reason.
  */
-export async function finishSignIn(db: Conn, flow: Flow, row: AppRow, by: string, query: URLSearchParams, options: OAuthFetchOptions = {}): Promise<Finished> {
-  const startedAt = Date.now();
+export async function finishSignIn(db: Conn, flow: Flow, row: SignInApp, by: string, query: URLSearchParams, options: OAuthFetchOptions = {}): Promise<Finished> {
   const expected = flow.discovery.authorizationServerMetadata.issuer;
   const iss = query.get("iss");
-  const fail = async (failure: SignInFailure): Promise<Finished> => {
-    await recordFailure(db, row, failure, startedAt);
-    return { flow, ok: false, failure };
-  };
+  const fail = (failure: SignInFailure): Finished => ({ flow, ok: false, failure });
   if (iss !== null && !sameIssuer(iss, expected)) return fail(failures.issuerMismatch(expected, iss));
   if (iss === null && flow.discovery.issParameter) return fail(failures.issuerMismatch(expected, "no issuer at all"));
   const error = query.get("error");
@@ -181,14 +168,14 @@ export async function finishSignIn(db: Conn, flow: Flow, row: AppRow, by: string
   try {
     const provider = new AppOAuthProvider({ step: "finish", discovery: flow.discovery, redirectUrl: flow.redirectUrl, client: flow.client, verifier: flow.verifier });
     // `iss` was checked above; the SDK checks it again against the metadata (RFC 9207).
-    const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, ...(iss !== null ? { iss } : {}), fetchFn: f.fetch });
-    if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return await fail(failures.badAnswer(expected, lastAnswer(f)));
+    const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, ...(iss !== null ? { iss } : {}), fetchFn: f.fetch }, row.id);
+    if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return fail(failures.badAnswer(expected, lastAnswer(f)));
     if (!(await saveConnected(db, flow, row.url, provider.client ?? flow.client, provider.tokensSaved, by))) {
-      return await fail(failures.signInRefused(expected, "the app was given another address or a header meanwhile"));
+      return fail(failures.signInRefused(expected, "the app was given another address or a header meanwhile"));
     }
     return { flow, ok: true };
   } catch (caught) {
-    return await fail(describeFailure(caught, "finish", expected, f));
+    return fail(describeFailure(caught, "finish", expected, f));
   } finally {
     f.close();
   }

@@ -40,6 +40,8 @@ export interface ProviderInput {
   client?: OAuthClientInformationMixed | null;
   tokens?: OAuthTokens | null;
   verifier?: string;
+  /** `renew` only: the scope the refresh asks for (a step-up the server may grant without the person). */
+  refreshScope?: string;
 }
 
 export class AppOAuthProvider implements OAuthClientProvider {
@@ -80,6 +82,10 @@ export class AppOAuthProvider implements OAuthClientProvider {
   tokens(): OAuthTokens | undefined {
     // A new sign-in never refreshes someone's old tokens: only `renew` has any.
     return this.input.step === "renew" ? (this.tokensSaved ?? this.input.tokens ?? undefined) : undefined;
+  }
+
+  scopeForRefresh(): string | undefined {
+    return this.input.step === "renew" ? this.input.refreshScope : undefined;
   }
 
   saveTokens(tokens: OAuthTokens): void {

@@ -1,17 +1,17 @@
 import "server-only";
-import { auth } from "@modelcontextprotocol/client";
 import type { OAuthTokens } from "@modelcontextprotocol/client";
 import type { Conn } from "@/lib/db/client";
 import type { AppListing } from "@/lib/engine/check";
 import { GuardError } from "@/lib/mcp/guarded-fetch";
 import type { LiveApp } from "@/lib/mcp/read-app";
-import type { AppRow } from "@/lib/orgs/store";
 import { callbackUrl, dashboardOrigin } from "./dashboard";
 import { discoverSignIn, type Discovery } from "./discovery";
 import { failures, needsSignIn, quoted, SignInFailure } from "./failures";
 import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
-import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn } from "./store";
+import { auth } from "./sdk-auth";
+import { heldScope, scopeUnion, stepUpDone, stepUpNeeded } from "./step-up";
+import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn, type SignInApp } from "./store";
 
 /**
  * A read of an app that signs in with OAuth (SPEC §17), on the main thread around the read in the
@@ -38,7 +38,7 @@ function refusal(f: OAuthFetch): string | undefined {
 const connected = (found: SignIn | null): (SignIn & { tokens: OAuthTokens }) | null => (found?.state === "connected" && found.tokens !== null ? (found as SignIn & { tokens: OAuthTokens }) : null);
 
 /** Renews the tokens with the refresh token, by the SDK; a refusal is a failure (Reconnect), a network failure is transient. */
-async function renew(db: Conn, row: AppRow, signIn: SignIn & { tokens: OAuthTokens }, options: OAuthFetchOptions): Promise<Renewal> {
+async function renew(db: Conn, row: SignInApp, signIn: SignIn & { tokens: OAuthTokens }, options: OAuthFetchOptions, refreshScope?: string): Promise<Renewal> {
   if (signIn.discovery === null || signIn.client === null) return { ok: false, failure: failures.expired("what it was signed in with can no longer be read") };
   if (signIn.tokens.refresh_token === undefined) return { ok: false, failure: failures.expired("the sign-in server gave no refresh token") };
   const registered = "redirect_uris" in signIn.client && Array.isArray(signIn.client.redirect_uris) ? signIn.client.redirect_uris[0] : undefined;
@@ -51,8 +51,9 @@ async function renew(db: Conn, row: AppRow, signIn: SignIn & { tokens: OAuthToke
       redirectUrl: typeof registered === "string" ? registered : callbackUrl(dashboardOrigin("http://localhost")),
       client: signIn.client,
       tokens: signIn.tokens,
+      ...(refreshScope !== undefined ? { refreshScope } : {}),
     });
-    const result = await auth(provider, { serverUrl: row.url, fetchFn: f.fetch });
+    const result = await auth(provider, { serverUrl: row.url, fetchFn: f.fetch }, row.id);
     if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return { ok: false, failure: failures.expired(refusal(f)) };
     // Stored only over the tokens renewed; if a new sign-in came meanwhile, its tokens are the ones to use.
     await saveRenewed(db, row.id, signIn.version, provider.tokensSaved);
@@ -87,7 +88,7 @@ export async function recordOfferOf(db: Conn, app: string, listing: AppListing):
  * Reads `app` (the row's check input) with its sign-in: the leader's own header always wins; a
  * connected app is read with its token; any other app answering 401 is told how it signs in.
  */
-export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Read, options: SignedInReadOptions = {}, now: () => number = Date.now): Promise<AppListing> {
+export async function readSignedIn(db: Conn, row: SignInApp, app: LiveApp, read: Read, options: SignedInReadOptions = {}, now: () => number = Date.now): Promise<AppListing> {
   if (app.headers !== undefined) return read(app);
   const signIn = options.fresh === true ? null : await loadSignIn(db, row.id);
   let current = connected(signIn);
@@ -106,7 +107,12 @@ export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Re
       else transient = renewal.transient;
     }
     const listing = await read(bearer(app, current.tokens));
-    if (listing.unavailable?.code !== "auth-required") return listing;
+    // A token refused for want of scope asks for a new sign-in with more (step-up), not a renewal.
+    if (listing.insufficientScope !== undefined) return withReason(listing, await stepUpNeeded(db, current, listing.insufficientScope, "read"));
+    if (listing.unavailable?.code !== "auth-required") {
+      await stepUpDone(db, current, "read");
+      return listing;
+    }
     if (transient !== null) return unreachable(transient, listing);
     if (renewed || current.tokens.refresh_token === undefined) {
       return expire(failures.expired(renewed ? "the app refused the renewed token" : "the app no longer accepts its token, and there is no refresh token"), listing);
@@ -135,4 +141,61 @@ export async function readSignedIn(db: Conn, row: AppRow, app: LiveApp, read: Re
   } finally {
     f.close();
   }
+}
+
+/** How a call with a sign-in went, as the caller reads its result. */
+export interface CallOutcome {
+  /** The app refused the token with 403 `insufficient_scope`, asking for this scope. */
+  insufficientScope?: string;
+  /** The app refused the credentials for another reason (or asked for some). */
+  authRequired: boolean;
+}
+
+/**
+ * Calls `send` with `app` as a Try sends it (SPEC §14, §17): with the leader's own header when it
+ * has one; else with its connected sign-in's token, renewed first when it is due (a renewal that
+ * fails leaves the read to say so). When the app refused the token for want of scope, the step-up
+ * is remembered and `refusal` is the sentence to answer instead of the app's.
+ */
+export async function callSignedIn<T>(
+  db: Conn,
+  row: SignInApp,
+  app: LiveApp,
+  send: (app: LiveApp) => Promise<T>,
+  outcome: (result: T) => CallOutcome,
+  options: OAuthFetchOptions = {},
+  now: () => number = Date.now,
+): Promise<{ result: T; refusal: string | null; sent: string[] }> {
+  if (app.headers !== undefined) return { result: await send(app), refusal: null, sent: Object.values(app.headers) };
+  let current = connected(await loadSignIn(db, row.id));
+  if (current === null) return { result: await send(app), refusal: null, sent: [] };
+  if (current.expiresAt !== null && current.expiresAt - now() < RENEW_MARGIN_MS) {
+    const renewal = await renew(db, row, current, options);
+    if (renewal.ok) current = renewal.signIn;
+  }
+  const sent = [current.tokens.access_token];
+  let result = await send(bearer(app, current.tokens));
+  let seen = outcome(result);
+  if (seen.insufficientScope !== undefined && current.tokens.refresh_token !== undefined) {
+    // Within the one action, once: a server may grant the scope held and asked on a refresh (the SDK's
+    // auth() with the scope); one that will not leaves the person to sign in again, below.
+    const wanted = scopeUnion(heldScope(current.tokens, current.discovery), seen.insufficientScope);
+    const renewal = await renew(db, row, current, options, wanted);
+    if (renewal.ok && covers(renewal.signIn.tokens.scope, seen.insufficientScope)) {
+      current = renewal.signIn;
+      sent.push(current.tokens.access_token);
+      result = await send(bearer(app, current.tokens));
+      seen = outcome(result);
+    }
+  }
+  if (seen.insufficientScope !== undefined) return { result, refusal: await stepUpNeeded(db, current, seen.insufficientScope, "call"), sent };
+  if (!seen.authRequired) await stepUpDone(db, current, "call");
+  return { result, refusal: null, sent };
+}
+
+/** Whether a granted scope (unsaid: as asked) holds every scope `asked` names. */
+function covers(granted: string | undefined, asked: string): boolean {
+  if (granted === undefined) return true;
+  const held = new Set(granted.split(/\s+/));
+  return asked.split(/\s+/).every((s) => held.has(s));
 }

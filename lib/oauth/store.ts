@@ -12,6 +12,15 @@ import { discovery as discoverySchema, type Discovery } from "./discovery";
  * verifier are encrypted here and decrypted only on their way to the authorization server.
  */
 
+/** An app as a sign-in needs it: lib/orgs' row has these and more, and lib/oauth never asks lib/orgs for one. */
+export interface SignInApp {
+  id: string;
+  org: string;
+  url: string;
+  /** The leader's own header, when the app is read with one instead of a sign-in. */
+  headerName: string | null;
+}
+
 /** How the dashboard came to have its client: given by a leader, its metadata document, or registered. */
 export type Registration = "pre-registered" | "metadata-document" | "dynamic";
 export type SignInState = "offered" | "connected" | "expired";
@@ -88,13 +97,22 @@ export async function loadSignIn(db: Conn, app: string): Promise<SignIn | null> 
 }
 
 /** The sign-ins of many apps at once, by app (for a list's summaries: no secret is decrypted). */
-export async function signInStates(db: Conn, apps: readonly string[]): Promise<Map<string, { state: SignInState; issuer: string | null; connectedAt: number | null; expiresAt: number | null }>> {
+export async function signInStates(
+  db: Conn,
+  apps: readonly string[],
+): Promise<Map<string, { state: SignInState; issuer: string | null; connectedAt: number | null; expiresAt: number | null; stepUp: { scope: string; gaveUp: boolean } | null }>> {
   if (apps.length === 0) return new Map();
   const rows = await db
-    .select({ app: appSignIns.app, state: appSignIns.state, issuer: appSignIns.issuer, connectedAt: appSignIns.connectedAt, expiresAt: appSignIns.expiresAt })
+    .select({ app: appSignIns.app, state: appSignIns.state, issuer: appSignIns.issuer, connectedAt: appSignIns.connectedAt, expiresAt: appSignIns.expiresAt, discovery: appSignIns.discovery })
     .from(appSignIns)
     .where(inArray(appSignIns.app, [...apps]));
-  return new Map(rows.map((r) => [r.app, { state: r.state === "connected" || r.state === "expired" ? r.state : "offered", issuer: r.issuer, connectedAt: r.connectedAt, expiresAt: r.expiresAt }]));
+  return new Map(
+    rows.map((r) => {
+      const state: SignInState = r.state === "connected" || r.state === "expired" ? r.state : "offered";
+      const stepUp = state === "connected" ? parsedDiscovery(r.discovery)?.stepUp : undefined;
+      return [r.app, { state, issuer: r.issuer, connectedAt: r.connectedAt, expiresAt: r.expiresAt, stepUp: stepUp === undefined ? null : { scope: stepUp.scope, gaveUp: stepUp.gaveUp } }];
+    }),
+  );
 }
 
 /**
@@ -159,6 +177,14 @@ export async function markExpired(db: Conn, app: string, version: number, failur
     .update(appSignIns)
     .set({ state: "expired", tokens: null, expiresAt: null, failure, version: version + 1, updatedAt: now })
     .where(and(eq(appSignIns.app, app), eq(appSignIns.version, version)));
+}
+
+/** Keeps what a refusal for scope changed of a connected sign-in's discovery (its `stepUp`), leaving its tokens as they are. */
+export async function saveDiscovery(db: Conn, app: string, found: Discovery, now = Date.now()): Promise<void> {
+  await db
+    .update(appSignIns)
+    .set({ discovery: JSON.stringify(found), updatedAt: now })
+    .where(and(eq(appSignIns.app, app), eq(appSignIns.state, "connected")));
 }
 
 /** Disconnect: the sign-in is forgotten whole (tokens, client, metadata), and any flow under way. */

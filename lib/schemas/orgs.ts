@@ -47,6 +47,8 @@ export const appSignIn = z.object({
   issuer: z.string().nullable(),
   connectedAt: z.string().nullable(), // ISO 8601
   expiresAt: z.string().nullable(), // ISO 8601: the access token's, when the server said
+  /** The app refused the token for want of scope: the scope a new sign-in asks for, or (`gaveUp`) that the dashboard stopped asking. */
+  stepUp: z.object({ scope: z.string(), gaveUp: z.boolean() }).nullable().optional(),
 });
 export type AppSignIn = z.infer<typeof appSignIn>;
 

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { DemoInMemoryAuthProvider } from "@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js";
+import { InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -261,4 +263,127 @@ export async function followSignIn(authorizationUrl: string, callbackPrefix: str
     url = new URL(location, url).href;
   }
   throw new Error("The sign-in redirected too many times.");
+}
+
+export interface StepUpOptions {
+  /** The scope `tools/list` needs (the 401's `scope`). */
+  listScope?: string;
+  /** The scope `tools/call` needs besides: a token without it gets 403 `insufficient_scope` naming it alone. */
+  callScope?: string;
+  /** Every request with a token gets 403 `insufficient_scope` asking for this scope, whatever was granted (no step-up can succeed). */
+  alwaysRefuse?: string;
+  /** The server issues refresh tokens and grants on a refresh whatever scope it is asked (step-up without the person). */
+  refreshGrants?: boolean;
+}
+
+/** The demo server, with refresh tokens that are granted any scope asked (as a permissive server may). */
+class RefreshingAuthProvider extends DemoInMemoryAuthProvider {
+  private readonly refreshTokens = new Map<string, { clientId: string; resource?: URL }>();
+  private readonly accessTokens = new Map<string, { token: string; clientId: string; scopes: string[]; expiresAt: number; resource?: URL }>();
+
+  override async verifyAccessToken(token: string) {
+    const mine = this.accessTokens.get(token);
+    return mine === undefined ? super.verifyAccessToken(token) : { ...mine, expiresAt: Math.floor(mine.expiresAt / 1000) };
+  }
+
+  private issue(clientId: string, scopes: string[], resource?: URL) {
+    const token = randomUUID();
+    this.accessTokens.set(token, { token, clientId, scopes, expiresAt: Date.now() + 3_600_000, ...(resource ? { resource } : {}) });
+    const refresh = randomUUID();
+    this.refreshTokens.set(refresh, { clientId, ...(resource ? { resource } : {}) });
+    return { access_token: token, token_type: "bearer", expires_in: 3600, scope: scopes.join(" "), refresh_token: refresh };
+  }
+
+  override async exchangeAuthorizationCode(...args: Parameters<DemoInMemoryAuthProvider["exchangeAuthorizationCode"]>) {
+    const tokens = await super.exchangeAuthorizationCode(...args);
+    const info = await this.verifyAccessToken(tokens.access_token);
+    return this.issue(info.clientId, info.scopes, info.resource);
+  }
+
+  override async exchangeRefreshToken(client: { client_id: string }, refreshToken: string, scopes?: string[]) {
+    const known = this.refreshTokens.get(refreshToken);
+    if (known === undefined || known.clientId !== client.client_id) throw new InvalidGrantError("Unknown refresh token");
+    this.refreshTokens.delete(refreshToken);
+    return this.issue(client.client_id, scopes ?? [], known.resource);
+  }
+}
+
+export interface StepUpApp extends OAuthApp {
+  /** The `scope` of every authorization request, in order (`""` when none was sent). */
+  authorizations: string[];
+  /** MCP requests answered 403 `insufficient_scope`. */
+  refused: () => number;
+}
+
+/**
+ * The conformance suite's `auth/scope-step-up` and `auth/scope-retry-limit` as an app: the SDK's
+ * demo authorization server (auto-approves, grants the scopes asked) beside an MCP app that wants
+ * `listScope` to list and `listScope` + `callScope` to call, answering 403 `insufficient_scope`
+ * with only the missing scope (so a client that does not keep what it held drops it); or, with
+ * `alwaysRefuse`, refusing every signed-in request for a scope that never helps.
+ */
+export async function startStepUpApp(options: StepUpOptions = {}): Promise<StepUpApp> {
+  const listScope = options.listScope ?? "mcp:basic";
+  const callScope = options.callScope ?? "mcp:write";
+  const seen: string[] = [];
+  const authorizations: string[] = [];
+  let refused = 0;
+  const authServer = http.createServer();
+  const mcpServer = http.createServer();
+  const authPort = await listen(authServer);
+  const mcpPort = await listen(mcpServer);
+  const issuerUrl = new URL(`http://127.0.0.1:${authPort}/`);
+  const mcpUrl = new URL(`http://127.0.0.1:${mcpPort}/mcp`);
+  const provider = options.refreshGrants === true ? new RefreshingAuthProvider(() => true) : new DemoInMemoryAuthProvider(() => true);
+
+  const auth = express();
+  auth.use((req, _res, next) => {
+    seen.push(`${req.method} ${req.path}`);
+    if (req.path === "/authorize") authorizations.push(typeof req.query["scope"] === "string" ? req.query["scope"] : "");
+    next();
+  });
+  auth.use(mcpAuthRouter({ provider, issuerUrl, scopesSupported: [listScope, callScope] }));
+  authServer.on("request", auth);
+
+  const prm = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+  const app = express();
+  app.use(mcpAuthMetadataRouter({ oauthMetadata: createOAuthMetadata({ provider, issuerUrl, scopesSupported: [listScope, callScope] }), resourceServerUrl: mcpUrl, scopesSupported: [listScope, callScope] }));
+  app.use(express.json());
+  app.all("/mcp", (req, res) => {
+    void (async () => {
+      const method = (req.body as { method?: unknown } | undefined)?.method;
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const granted = token === undefined ? null : await provider.verifyAccessToken(token).then((info) => info.scopes, () => null);
+      if (granted === null) {
+        res.status(401).set("WWW-Authenticate", `Bearer scope="${listScope}", resource_metadata="${prm}"`).json({ error: "invalid_token" });
+        return;
+      }
+      const needed = options.alwaysRefuse !== undefined ? [options.alwaysRefuse] : method === "tools/call" ? [listScope, callScope] : [listScope];
+      const missing = options.alwaysRefuse !== undefined ? [options.alwaysRefuse] : needed.filter((s) => !granted.includes(s));
+      if (missing.length > 0) {
+        refused++;
+        res
+          .status(403)
+          .set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="${missing.join(" ")}", resource_metadata="${prm}", error_description="More permission needed"`)
+          .json({ error: "insufficient_scope" });
+        return;
+      }
+      await serveMcp(req, res, req.body);
+    })().catch(() => {
+      if (!res.headersSent) res.status(500).end();
+    });
+  });
+  mcpServer.on("request", app);
+
+  const closeAuth = closer(authServer);
+  const closeMcp = closer(mcpServer);
+  return {
+    url: mcpUrl.href,
+    issuer: issuerUrl.href,
+    ports: [mcpPort, authPort],
+    seen,
+    authorizations,
+    refused: () => refused,
+    close: async () => void (await Promise.all([closeAuth(), closeMcp()])),
+  };
 }

@@ -1,7 +1,7 @@
 import { ApiError, describeApiError } from "@/lib/api/errors";
 import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
 import { actorFrom, membership, requireAction } from "@/lib/auth/workspace";
-import { callback } from "@/lib/oauth/connect";
+import { callback } from "@/lib/orgs/sign-in";
 import { dashboardOrigin } from "@/lib/oauth/dashboard";
 import { SignInFailure } from "@/lib/oauth/failures";
 import { orgContext } from "@/lib/orgs/context";

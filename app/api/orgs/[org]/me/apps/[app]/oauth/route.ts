@@ -1,7 +1,7 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendAppCheck } from "@/lib/http/rate-limit";
-import { connect, disconnect } from "@/lib/oauth/connect";
+import { connect, disconnect } from "@/lib/orgs/sign-in";
 import { orgContext } from "@/lib/orgs/context";
 import { signInStart } from "@/lib/schemas/orgs";
 

@@ -1,20 +1,24 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/api/errors";
 import { recordAudit } from "@/lib/audit/log";
 import type { OrgAccess } from "@/lib/auth/workspace";
+import type { Conn } from "@/lib/db/client";
 import { logger } from "@/lib/log";
-import { personalApp, recheckApp, rereadApp, getApp, type OrgContext } from "@/lib/orgs/apps";
-import { anyApp, requireApp, requirePersonalApp, type AppRow } from "@/lib/orgs/store";
+import { dashboardOrigin } from "@/lib/oauth/dashboard";
+import { SignInFailure } from "@/lib/oauth/failures";
+import { finishSignIn, startSignIn, takeCallback, type Finished } from "@/lib/oauth/flow";
+import { forgetSignIn } from "@/lib/oauth/store";
 import type { SignInStart, StoredApp } from "@/lib/schemas/orgs";
-import { dashboardOrigin } from "./dashboard";
-import { SignInFailure } from "./failures";
-import { finishSignIn, startSignIn, takeCallback, type Finished } from "./flow";
-import { forgetSignIn } from "./store";
+import { personalApp, recheckApp, rereadApp, getApp, type OrgContext } from "./apps";
+import { anyApp, insertReads, requireApp, requirePersonalApp, type AppRow } from "./store";
 
 /**
  * What the Connect, Disconnect and callback routes do (SPEC §17), for an organisation's app
  * (`personal: false`, a leader's) or the caller's own personal app. The routes name the
- * permission (`withOrg`); this finds the app in the right scope and keeps the audit log.
+ * permission (`withOrg`); this finds the app in the right scope, keeps the audit log, stores a
+ * failed sign-in as the app's reason and reads the app again once a sign-in is stored: lib/oauth
+ * does the sign-in itself and never calls back into lib/orgs.
  */
 
 export interface Target {
@@ -39,14 +43,30 @@ async function reread(ctx: OrgContext, row: AppRow): Promise<void> {
   else await rereadApp(ctx, row.org, row.id);
 }
 
+/** Stores a failed sign-in as the app's newest read: its reason is what the app's page says (SPEC §17). */
+async function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, startedAt: number): Promise<void> {
+  await insertReads(db, [
+    {
+      id: randomUUID(),
+      app: row.id,
+      checkedAt: startedAt,
+      durationMs: Date.now() - startedAt,
+      readAs: row,
+      listing: { name: row.name, entries: [], unavailable: { code: "auth-required", message: failure.message } },
+    },
+  ]);
+}
+
 /** Connect: answers where to send the browser. A failure is the app's reason, and the 409's message. */
 export async function connect(ctx: OrgContext, target: Target, requestUrl: string, input: SignInStart): Promise<{ authorizationUrl: string }> {
   const row = await rowOf(ctx, target);
+  const startedAt = Date.now();
   try {
     return await startSignIn(ctx.db, row, target.access.actor.id, dashboardOrigin(requestUrl), input);
   } catch (error) {
-    if (error instanceof SignInFailure) throw new ApiError("conflict", error.message);
-    throw error;
+    if (!(error instanceof SignInFailure)) throw error;
+    await recordFailure(ctx.db, row, error, startedAt);
+    throw new ApiError("conflict", error.message);
   }
 }
 
@@ -69,7 +89,9 @@ export async function callback(ctx: OrgContext, query: URLSearchParams, authoriz
   const row = await anyApp(ctx.db, flow.org, flow.app);
   if (row === undefined) throw new ApiError("not-found", "The app of this sign-in was removed meanwhile.");
   const access = await authorize(flow, row);
+  const startedAt = Date.now();
   const finished = await finishSignIn(ctx.db, flow, row, access.actor.id, query);
+  if (!finished.ok) await recordFailure(ctx.db, row, finished.failure, startedAt);
   if (finished.ok) {
     await recordAudit(ctx.db, {
       org: row.org,
