@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
-import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
+import { readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
@@ -16,7 +16,7 @@ import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
 import { redactListing } from "./redact";
-import { namingKey, processNames, withOwnFacts, type Named, type NameCache, type NamingInput } from "./named";
+import { nameList, namingKey, processNames, withOwnFacts, type Named, type NameCache, type NamingInput } from "./named";
 import { settleReview } from "./review";
 import { settingsOfApps, waitsForReview } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
@@ -105,14 +105,15 @@ async function namedList(ctx: OrgContext, org: string, rows: AppRow[]): Promise<
   const inputs: NamingInput[] = rows.map((row, i) => ({ row, read: reads[i], settings: settings.get(row.id) ?? [], approvals: approvals.get(row.id) ?? null }));
   const theorem = resolveTheorem(undefined);
   // Only a state not named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
-  const named = await (ctx.names ?? processNames()).get(namingKey(inputs, theorem), async () => {
+  const names = ctx.names ?? processNames();
+  const named = await names.get(namingKey(inputs, theorem), async () => {
     const listings = await Promise.all(
       inputs.map(async ({ row, read, settings, approvals }) => {
         const listing = { ...(await listingOf(ctx.db, row, read)), settings };
         return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read, listing, approvals) };
       }),
     );
-    return rows.length === 0 ? { apps: [] } : checkInPool(listings, theorem);
+    return rows.length === 0 ? { apps: [] } : nameList(names, inputs, listings, theorem);
   });
   const result = withOwnFacts(named.result, reads.map(ownFacts));
   const signIns = await signInStates(ctx.db, rows.map((row) => row.id));

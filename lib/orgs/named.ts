@@ -1,8 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type { AppListing, TheoremNames } from "@/lib/engine/check";
+import { nameApps, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
 import type { LookupIndex } from "@/lib/engine/lookup";
 import type { NamedSetting } from "@/lib/engine/tool-settings";
+import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { CheckResult } from "@/lib/schemas/check";
 import { ByteLru } from "./byte-lru";
 import type { AppRow, ReadRow } from "./store";
@@ -36,9 +37,11 @@ export interface Named {
 /** Bytes of checks kept per process by default: about 300,000 tools of the benchmark's kind. */
 export const NAME_CACHE_BYTES = 256 * 2 ** 20;
 
-/** One instance's kept checks (tests make several, as several instances would have). */
+/** One instance's kept checks and apps' parts (tests make several, as several instances would have). */
 export class NameCache {
   readonly kept: ByteLru<Named>;
+  /** Each app's part of the check no other app changes (`readApp`), under `partKey`: a change to one app reads that app alone. */
+  readonly parts: ByteLru<ReadApp>;
   private readonly running = new Map<string, Promise<Named>>();
   /** Checks computed and answers reused, for tests and benchmarks. */
   computed = 0;
@@ -46,6 +49,7 @@ export class NameCache {
 
   constructor(maxBytes = NAME_CACHE_BYTES) {
     this.kept = new ByteLru<Named>(maxBytes);
+    this.parts = new ByteLru<ReadApp>(maxBytes);
   }
 
   /** The kept check for `key`, or `compute`'s, kept (if it fits) for the next request; concurrent misses share one computation. */
@@ -96,15 +100,43 @@ export function estimatedBytes(result: CheckResult): number {
   return bytes;
 }
 
+const byName = (a: NamedSetting, b: NamedSetting) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const readPartOf = (read: ReadRow | undefined) => (read === undefined ? null : [read.snapshot ?? `legacy:${read.id}`, read.unavailable, read.stopped, read.charsRead]);
+const settingsPartOf = (settings: readonly NamedSetting[]) => [...settings].sort(byName).map((s) => [s.name, s.setting, s.by?.id ?? null, s.by?.email ?? null, s.at ?? null]);
+
+/** The key of one app's part (`readApp`): its name, what its newest read listed and its availability, its tools' settings. */
+export function partKey({ row, read, settings }: NamingInput): string {
+  return createHash("sha256").update(JSON.stringify([row.name, readPartOf(read), settingsPartOf(settings)])).digest("hex");
+}
+
+const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 * tool.chars, 2048);
+
+/**
+ * A list's check from its apps' parts: those kept are reused, the others made (in a worker when
+ * they are large) and kept; then the whole list is named in one pass. Answers what
+ * `checkListings(listings, theorem)` answers.
+ */
+export async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames): Promise<CheckResult> {
+  const keys = inputs.map(partKey);
+  const parts = keys.map((key) => cache.parts.get(key));
+  const missing = parts.flatMap((part, i) => (part === undefined ? [i] : []));
+  if (missing.length > 0) {
+    const made = await readAppsInPool(missing.map((i) => listings[i]!));
+    missing.forEach((i, j) => {
+      parts[i] = made[j]!;
+      cache.parts.set(keys[i]!, made[j]!, partBytes(made[j]!));
+    });
+  }
+  return nameApps(listings, parts as ReadApp[], theorem);
+}
+
 /** The key of a list's check: a hash of every input the naming reads, in order. */
 export function namingKey(inputs: readonly NamingInput[], theorem: TheoremNames): string {
   const hash = createHash("sha256");
   hash.update(JSON.stringify(theorem));
   for (const { row, read, settings, approvals } of inputs) {
-    const readPart = read === undefined ? null : [read.snapshot ?? `legacy:${read.id}`, read.unavailable, read.stopped, read.charsRead];
-    const settingPart = [...settings].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((s) => [s.name, s.setting, s.by?.id ?? null, s.by?.email ?? null, s.at ?? null]);
     const approvalPart = approvals === null ? null : [...approvals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    hash.update(JSON.stringify([row.id, row.name, row.owner === null, readPart, settingPart, approvalPart]));
+    hash.update(JSON.stringify([row.id, row.name, row.owner === null, readPartOf(read), settingsPartOf(settings), approvalPart]));
     hash.update("\n");
   }
   return hash.digest("hex");
