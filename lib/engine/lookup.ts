@@ -91,51 +91,45 @@ function matches(tool: ToolCheck, needle: string): boolean {
 }
 
 /**
- * The tools of a list, ready for `findHits`: each tool's lower-cased whole name, listed name and
+ * One app's tools, ready for `findHits`: each tool's lower-cased whole name, listed name and
  * title in one text, so a lookup is a few `indexOf`s rather than three `toLowerCase`s per tool.
- * Built once per list (it depends only on the list's checks), used for every lookup in it.
+ * It depends on the app's check alone (its tools and short name): a list keeps it per app.
  */
-export interface LookupIndex {
+export interface AppLookupIndex {
   /** Every tool's fields, lower-cased, each followed by SEPARATOR. */
   text: string;
   /** Where each tool's fields begin in `text`, and (one more) where the text ends. */
   starts: Int32Array;
-  /** Each tool's app (its place in the list) and its place in that app's tools. */
-  apps: Int32Array;
-  tools: Int32Array;
   /** Each tool's lower-cased whole name ("" when it has none). */
   wholes: string[];
 }
 
+/** A list's index: each app's, in the list's order (null for an app never read). */
+export type LookupIndex = readonly (AppLookupIndex | null)[];
+
 // No query matched through the index holds it, so a match never runs from one field into the next.
 const SEPARATOR = "\u0000";
 
-/** The index of `apps`' tools (SPEC §12), for `lookup`. Apps never read have none. */
-export function lookupIndex(apps: readonly LookupApp[]): LookupIndex {
-  const parts: string[] = [];
-  const starts: number[] = [];
-  const appOf: number[] = [];
-  const toolOf: number[] = [];
+/** The index of one app's tools (SPEC §12), for `lookup`. */
+export function appLookupIndex(check: AppCheck): AppLookupIndex {
+  let text = "";
+  const starts = new Int32Array(check.tools.length + 1);
   const wholes: string[] = [];
-  let at = 0;
-  apps.forEach((app, a) => {
-    (app.check?.tools ?? []).forEach((tool, place) => {
-      const whole = tool.wholeName === null ? "" : tool.wholeName.toLowerCase();
-      const text = `${whole}${SEPARATOR}${tool.name === null ? "" : tool.name.toLowerCase()}${SEPARATOR}${tool.title.toLowerCase()}${SEPARATOR}`;
-      starts.push(at);
-      appOf.push(a);
-      toolOf.push(place);
-      wholes.push(whole);
-      parts.push(text);
-      at += text.length;
-    });
+  check.tools.forEach((tool, place) => {
+    const whole = tool.wholeName === null ? "" : tool.wholeName.toLowerCase();
+    starts[place] = text.length;
+    wholes.push(whole);
+    text += `${whole}${SEPARATOR}${tool.name === null ? "" : tool.name.toLowerCase()}${SEPARATOR}${tool.title.toLowerCase()}${SEPARATOR}`;
   });
-  starts.push(at);
-  return { text: parts.join(""), starts: Int32Array.from(starts), apps: Int32Array.from(appOf), tools: Int32Array.from(toolOf), wholes };
+  starts[check.tools.length] = text.length;
+  return { text, starts, wholes };
 }
 
-/** The tool whose fields hold `position` of the index's text. */
-function toolAt(index: LookupIndex, position: number): number {
+/** The index of a list's tools, app by app. */
+export const lookupIndex = (apps: readonly LookupApp[]): LookupIndex => apps.map((app) => (app.check === null ? null : appLookupIndex(app.check)));
+
+/** The tool whose fields hold `position` of the app's text. */
+function toolAt(index: AppLookupIndex, position: number): number {
   let low = 0;
   let high = index.starts.length - 2;
   while (low < high) {
@@ -151,27 +145,21 @@ function findHitsIndexed(needle: string, apps: readonly LookupApp[], index: Look
   const exact: LookupHit[] = [];
   const rest: LookupHit[] = [];
   let total = 0;
-  const places = new Map<number, LookupHit["app"]>();
-  const hit = (t: number): LookupHit => {
-    const a = index.apps[t]!;
-    const app = apps[a]!;
-    let place = places.get(a);
-    if (place === undefined) {
-      place = { id: app.id, name: app.name, shortName: app.check!.shortName, personal: app.personal };
-      places.set(a, place);
+  apps.forEach((app, a) => {
+    const own = index[a];
+    if (app.check === null || own == null) return;
+    const place = { id: app.id, name: app.name, shortName: app.check.shortName, personal: app.personal };
+    let from = 0;
+    for (;;) {
+      const found = own.text.indexOf(needle, from);
+      if (found < 0) break;
+      const t = toolAt(own, found);
+      total++;
+      if (own.wholes[t] === needle) exact.push({ app: place, tool: app.check.tools[t]! });
+      else if (rest.length < HIT_LIMIT) rest.push({ app: place, tool: app.check.tools[t]! });
+      from = own.starts[t + 1]!;
     }
-    return { app: place, tool: app.check!.tools[index.tools[t]!]! };
-  };
-  let from = 0;
-  for (;;) {
-    const found = index.text.indexOf(needle, from);
-    if (found < 0) break;
-    const t = toolAt(index, found);
-    total++;
-    if (index.wholes[t] === needle) exact.push(hit(t));
-    else if (rest.length < HIT_LIMIT) rest.push(hit(t));
-    from = index.starts[t + 1]!;
-  }
+  });
   return { hits: [...exact, ...rest].slice(0, HIT_LIMIT), total };
 }
 

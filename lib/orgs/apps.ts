@@ -113,7 +113,7 @@ async function namedList(ctx: OrgContext, org: string, rows: AppRow[]): Promise<
         return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read, listing, approvals) };
       }),
     );
-    return rows.length === 0 ? { apps: [] } : nameList(names, inputs, listings, theorem);
+    return rows.length === 0 ? { result: { apps: [] }, parts: [] } : nameList(names, inputs, listings, theorem);
   });
   const result = withOwnFacts(named.result, reads.map(ownFacts));
   const signIns = await signInStates(ctx.db, rows.map((row) => row.id));

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { nameApps, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
-import type { LookupIndex } from "@/lib/engine/lookup";
+import { appLookupIndex, type AppLookupIndex, type LookupApp, type LookupIndex } from "@/lib/engine/lookup";
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { CheckResult } from "@/lib/schemas/check";
@@ -31,6 +31,8 @@ export interface NamingInput {
 /** A kept check, with the lookup's index of it once a lookup has asked for it. */
 export interface Named {
   result: CheckResult;
+  /** Each app's `partKey`. */
+  parts: readonly string[];
   index?: LookupIndex;
 }
 
@@ -42,6 +44,8 @@ export class NameCache {
   readonly kept: ByteLru<Named>;
   /** Each app's part of the check no other app changes (`readApp`), under `partKey`: a change to one app reads that app alone. */
   readonly parts: ByteLru<ReadApp>;
+  /** Each app's lookup index, under its part's key and its short name (all its whole names come from them). */
+  readonly indexes: ByteLru<AppLookupIndex>;
   private readonly running = new Map<string, Promise<Named>>();
   /** Checks computed and answers reused, for tests and benchmarks. */
   computed = 0;
@@ -50,10 +54,11 @@ export class NameCache {
   constructor(maxBytes = NAME_CACHE_BYTES) {
     this.kept = new ByteLru<Named>(maxBytes);
     this.parts = new ByteLru<ReadApp>(maxBytes);
+    this.indexes = new ByteLru<AppLookupIndex>(maxBytes);
   }
 
   /** The kept check for `key`, or `compute`'s, kept (if it fits) for the next request; concurrent misses share one computation. */
-  async get(key: string, compute: () => Promise<CheckResult>): Promise<Named> {
+  async get(key: string, compute: () => Promise<Omit<Named, "index">>): Promise<Named> {
     const found = this.kept.get(key);
     if (found !== undefined) {
       this.reused++;
@@ -64,9 +69,9 @@ export class NameCache {
       this.reused++;
       return running;
     }
-    const made = compute().then((result) => {
-      const named: Named = { result };
-      this.kept.set(key, named, estimatedBytes(result));
+    const made = compute().then((computed) => {
+      const named: Named = { ...computed };
+      this.kept.set(key, named, estimatedBytes(named.result));
       return named;
     });
     this.running.set(key, made);
@@ -116,7 +121,7 @@ const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 
  * they are large) and kept; then the whole list is named in one pass. Answers what
  * `checkListings(listings, theorem)` answers.
  */
-export async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames): Promise<CheckResult> {
+export async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames): Promise<Omit<Named, "index">> {
   const keys = inputs.map(partKey);
   const parts = keys.map((key) => cache.parts.get(key));
   const missing = parts.flatMap((part, i) => (part === undefined ? [i] : []));
@@ -127,7 +132,20 @@ export async function nameList(cache: NameCache, inputs: readonly NamingInput[],
       cache.parts.set(keys[i]!, made[j]!, partBytes(made[j]!));
     });
   }
-  return nameApps(listings, parts as ReadApp[], theorem);
+  return { result: nameApps(listings, parts as ReadApp[], theorem), parts: keys };
+}
+
+/** The lookup's index of a named list (`list` made from its check), app by app: each app's kept while its part and short name stay. */
+export function listIndex(cache: NameCache, named: Named, list: readonly LookupApp[]): LookupIndex {
+  return (named.index ??= list.map((app, i) => {
+    if (app.check === null) return null;
+    const key = `${named.parts[i]}:${app.check.shortName}`;
+    const kept = cache.indexes.get(key);
+    if (kept !== undefined) return kept;
+    const made = appLookupIndex(app.check);
+    cache.indexes.set(key, made, 2 * made.text.length + 64 * made.wholes.length + 256);
+    return made;
+  }));
 }
 
 /** The key of a list's check: a hash of every input the naming reads, in order. */

@@ -2,13 +2,14 @@ import "server-only";
 import { findMember, listMembers } from "@/lib/auth/members";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { resolveTheorem } from "@/lib/engine/theorem";
-import { lookup, lookupIndex, type ElsewhereTool, type LookupAnswer, type LookupApp } from "@/lib/engine/lookup";
+import { lookup, type ElsewhereTool, type LookupAnswer, type LookupApp } from "@/lib/engine/lookup";
 import { planBatch, type BatchPlan } from "@/lib/engine/policy";
 import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { wholeName } from "@/lib/engine/whole-name";
 import type { PersonCheck } from "@/lib/schemas/people";
 import type { StoredApp } from "@/lib/schemas/orgs";
 import { namedScope, scopeList, type OrgContext } from "./apps";
+import { listIndex, processNames } from "./named";
 import { latestReads, listingOf, personalApps, requireOrg, scopeApps, type Scope } from "./store";
 
 /**
@@ -69,8 +70,8 @@ async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: st
 export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): Promise<LookupAnswer> {
   const { apps, named } = await namedScope(ctx, scope);
   const list = apps.map(asLookupApp);
-  // The index is made once per named state, beside its check (lib/orgs/named.ts).
-  const index = (named.index ??= lookupIndex(list));
+  // The index is made once per named state, beside its check, from each app's kept one (lib/orgs/named.ts).
+  const index = listIndex(ctx.names ?? processNames(), named, list);
   const theorem = resolveTheorem(undefined);
   const first = lookup(q, list, theorem, [], index);
   // Someone else's personal apps are only checked when the list itself gives no tool of that name.
