@@ -36,7 +36,7 @@ export interface Named {
   index?: LookupIndex;
 }
 
-/** Bytes of checks kept per process by default: about 300,000 tools of the benchmark's kind. */
+/** Bytes of checks kept per process by default (as many again for apps' parts, a quarter for indexes): about 300,000 tools of the benchmark's kind. */
 export const NAME_CACHE_BYTES = 256 * 2 ** 20;
 
 /** One instance's kept checks and apps' parts (tests make several, as several instances would have). */
@@ -54,7 +54,8 @@ export class NameCache {
   constructor(maxBytes = NAME_CACHE_BYTES) {
     this.kept = new ByteLru<Named>(maxBytes);
     this.parts = new ByteLru<ReadApp>(maxBytes);
-    this.indexes = new ByteLru<AppLookupIndex>(maxBytes);
+    // An app's index is a few dozen bytes a tool, against hundreds for its part or check.
+    this.indexes = new ByteLru<AppLookupIndex>(Math.ceil(maxBytes / 4));
   }
 
   /** The kept check for `key`, or `compute`'s, kept (if it fits) for the next request; concurrent misses share one computation. */
