@@ -29,7 +29,8 @@ const { buildWorker } = await import("./build-worker.mjs");
 await buildWorker();
 const { getDb } = await import("@/lib/db/client");
 const { addApp } = await import("@/lib/orgs/apps");
-const { processNames } = await import("@/lib/orgs/named");
+const { NameCache } = await import("@/lib/orgs/named");
+const { lookUpTool } = await import("@/lib/orgs/people");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
 const { serveMcpApp } = await import("@/test/apps/demo-apps");
@@ -126,17 +127,21 @@ async function benchOrg(apps: number): Promise<void> {
   }
 
   // A change: the live app lists new descriptions; re-checked through its route, then the first
-  // lookup and list on this instance, and the first lookup on an instance that did not make the
-  // change (its kept checks cleared: it names the new state itself, its snapshots already parsed).
+  // lookup and list on this instance, and the first lookup on another instance that had named the
+  // state before the change (its own kept checks; the layer the route calls, without the session
+  // check): it reads the changed app's part itself and names the new state.
+  const other = { db, names: new NameCache() };
+  const access = { org: { id: slug, slug, name: slug }, role: "leader" as const, actor: { id: leader.id, email: leader.email, name: "Lee Leader", via: { kind: "session" as const } }, memberId: "" };
+  const otherLookup = () => lookUpTool(other, access, { org: slug }, "app_12_action_512").then((answer) => new Response(JSON.stringify(answer)));
   const changed: Record<"recheck" | "lookup" | "list" | "elsewhere" | "health", number[]> = { recheck: [], lookup: [], list: [], elsewhere: [], health: [] };
   for (let i = 0; i < REPS + WARM; i++) {
+    await timed(otherLookup); // the other instance knows the state before the change
     changing.splice(0, changing.length, ...Array.from({ length: TOOLS }, (_, t) => tool(7, t, i + 1)));
     const h = await timed(healthOf);
     const recheck = await timed(() => checkRoute.POST(requestAs(leader, `${base}/${slug}/apps/${target}/check`, { method: "POST" }), ofApp));
     const first = await timed(lookupOf("app_12_action_512"));
     const list = await timed(() => appsRoute.GET(get("/apps"), org));
-    processNames().kept.clear();
-    const elsewhere = await timed(lookupOf("app_12_action_512"));
+    const elsewhere = await timed(otherLookup);
     if (i >= WARM) {
       changed.recheck.push(recheck);
       changed.lookup.push(first);
@@ -149,7 +154,7 @@ async function benchOrg(apps: number): Promise<void> {
   rows.push({ what: `re-check of one ${TOOLS.toLocaleString("en-GB")}-tool app (POST …/apps/{app}/check, its listing changed)`, goal: "≤ 1,000 ms", ms: median(changed.recheck), health: h });
   rows.push({ what: "first lookup after that change", goal: "≤ 500 ms", ms: median(changed.lookup), health: h });
   rows.push({ what: "first list after that change", goal: "≤ 500 ms", ms: median(changed.list), health: h });
-  rows.push({ what: "first lookup after that change on an instance that did not make it", goal: "≤ 500 ms", ms: median(changed.elsewhere), health: h });
+  rows.push({ what: "first lookup after that change on another instance (lib/orgs, no session check)", goal: "≤ 500 ms", ms: median(changed.elsewhere), health: h });
 
   console.log(`\n${apps} apps × ${TOOLS.toLocaleString("en-GB")} tools, medians of ${REPS} beside GET /api/health in the same rounds:\n`);
   console.log("| request | median | goal | GET /api/health |");
@@ -159,8 +164,6 @@ async function benchOrg(apps: number): Promise<void> {
 }
 
 for (const apps of [20, 40]) await benchOrg(apps);
-const names = processNames();
-console.log(`\nKept checks: ${names.kept.size} (${(names.kept.bytes / 2 ** 20).toFixed(0)} MiB estimated of ${(names.kept.maxBytes / 2 ** 20).toFixed(0)}); computed ${names.computed}, reused ${names.reused}.`);
 
 db.$client.close();
 rmSync(dir, { recursive: true, force: true });
