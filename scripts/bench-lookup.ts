@@ -1,11 +1,12 @@
 /**
- * Benchmark of the support lookup (`npm run bench:lookup`, SPEC §12), side by side in one run:
- * an organisation of 100 apps × 1,000 tools with 50 people (each with a personal app), and for
- * several lookups their time against one answer of the organisation's app list (what
- * `GET /api/orgs/{org}/apps` computes and serialises). Both run the same layer the routes call,
- * in-process, with listings read inline (no network): the lookup's own cost, not the reads'.
+ * Benchmark of the support lookup and the lists at the size of a real organisation
+ * (`npm run bench:lookup`, SPEC §12, issue 25), in one run: organisations of 20 and 40 apps ×
+ * 2,500 tools (50,000 and 100,000 tools), ten people with a personal app each. Every request goes
+ * through its route handler as Next calls it (a signed-in leader's session, the JSON answer read
+ * whole), in-process, and each figure is the median of 9 (after 2 warm-ups) beside
+ * `GET /api/health` measured in the same rounds. One app is a live MCP app on 127.0.0.1 whose
+ * listing changes before each re-check; the others' listings are read inline at setup.
  */
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { register } from "node:module";
 import { tmpdir } from "node:os";
@@ -20,93 +21,149 @@ register(
 const dir = mkdtempSync(join(tmpdir(), "theorem-bench-lookup-"));
 process.env["DATABASE_URL"] = join(dir, "bench.db");
 process.env["THEOREM_RECHECK_MINUTES"] = "0";
+process.env["CHECK_ALLOW_HOSTS"] = "127.0.0.1";
+process.env["THEOREM_CHECKS_PER_MINUTE"] = "100000";
+process.env["LOG_LEVEL"] ??= "warn";
 
 const { buildWorker } = await import("./build-worker.mjs");
 await buildWorker();
 const { getDb } = await import("@/lib/db/client");
-const { member, organization, user } = await import("@/lib/db/tables");
-const { addApp, listApps } = await import("@/lib/orgs/apps");
+const { addApp } = await import("@/lib/orgs/apps");
+const { NameCache } = await import("@/lib/orgs/named");
 const { lookUpTool } = await import("@/lib/orgs/people");
 const { ensureOrg } = await import("@/lib/orgs/store");
+const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { serveMcpApp } = await import("@/test/apps/demo-apps");
+const health = await import("@/app/api/health/route");
+const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
+const appRoute = await import("@/app/api/orgs/[org]/apps/[app]/route");
+const checkRoute = await import("@/app/api/orgs/[org]/apps/[app]/check/route");
+const lookupRoute = await import("@/app/api/orgs/[org]/lookup/route");
 
-const APPS = 100;
-const TOOLS = 1000;
-const PEOPLE = 50;
+const TOOLS = 2500;
+const PEOPLE = 10;
+const REPS = 9;
+const WARM = 2;
 
-const tool = (app: number, i: number) => ({
+const tool = (app: number, i: number, round = 0) => ({
   name: `action_${i}`,
   title: `Action ${i} of app ${app}`,
-  description: "Does one thing of this app.",
+  description: round === 0 ? "Does one thing of this app." : `Does one thing of this app (revision ${round}).`,
   inputSchema: { type: "object", properties: { recordId: { type: "string" }, note: { type: "string", title: "Note" } } },
   annotations: i % 3 === 0 ? { readOnlyHint: true } : { destructiveHint: false, openWorldHint: true },
 });
-const listings = new Map<string, unknown[]>();
-for (let a = 0; a < APPS; a++) listings.set(`http://app-${a}.test/mcp`, Array.from({ length: TOOLS }, (_, i) => tool(a, i)));
-listings.set("http://diary.test/mcp", Array.from({ length: 10 }, (_, i) => ({ name: `entry_${i}`, inputSchema: { type: "object" } })));
+const listingOfApp = (app: number) => Array.from({ length: TOOLS }, (_, i) => tool(app, i));
+const diary = Array.from({ length: 10 }, (_, i) => ({ name: `entry_${i}`, inputSchema: { type: "object" } }));
 
 const db = getDb();
-const ctx = { db, read: async (app: { name: string; url: string }) => ({ name: app.name, entries: listings.get(app.url) ?? [] }) };
-await ensureOrg(db, "bench", "Bench");
-const org = (await db.select().from(organization)).find((o) => o.slug === "bench")!;
-
-const setupStart = performance.now();
-const now = new Date();
-const people: string[] = [];
-for (let p = 0; p < PEOPLE; p++) {
-  const id = randomUUID();
-  await db.insert(user).values({ id, name: `Person ${p}`, email: `person-${p}@bench.test`, emailVerified: true, createdAt: now, updatedAt: now });
-  await db.insert(member).values({ id: randomUUID(), organizationId: org.id, userId: id, role: p === 0 ? "support" : "developer", createdAt: now });
-  people.push(id);
-}
-// "Calendar" takes `calendar_2` (Theorem's own connection); the rest are App 1…99.
-await addApp(ctx, "bench", { name: "Calendar", url: "http://app-0.test/mcp" });
-for (let a = 1; a < APPS; a++) await addApp(ctx, "bench", { name: `App ${a}`, url: `http://app-${a}.test/mcp` });
-for (const person of people) await addApp(ctx, "bench", { name: "Diary", url: "http://diary.test/mcp" }, person, person);
-console.log(`Set up ${APPS} apps × ${TOOLS} tools and ${PEOPLE} people with a personal app each in ${((performance.now() - setupStart) / 1000).toFixed(1)} s.`);
-
-const access = { org: { id: org.id, slug: "bench", name: "Bench" }, role: "support" as const, actor: { id: people[0]!, email: "person-0@bench.test", name: "Person 0", via: { kind: "session" as const } }, memberId: "" };
-const scope = { org: "bench" };
+const inline = { db, read: async (app: { name: string; url: string }) => ({ name: app.name, entries: app.url.startsWith("http://diary.") ? diary : listingOfApp(Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0)) }) };
+const live = { db };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const REPS = 9;
+const base = "http://localhost/api/orgs";
 
-async function time(run: () => Promise<string>): Promise<{ ms: number; bytes: number }> {
+async function timed(run: () => Promise<Response>): Promise<number> {
   const t = performance.now();
-  const text = await run();
-  return { ms: performance.now() - t, bytes: text.length };
+  const response = await run();
+  await response.text();
+  if (!response.ok) throw new Error(`A request of the benchmark answered ${response.status}`);
+  return performance.now() - t;
 }
 
-const list = () => listApps(ctx, "bench").then((a) => JSON.stringify(a));
-const lookups: [string, string][] = [
-  ["a whole name a tool has", "app_57_action_512"],
-  ["calendar_action_3 (the `_2` answer)", "calendar_action_3"],
-  ["diary_entry_1 (someone else's personal app)", "diary_entry_1"],
-  ["a name no app gives", "crm_find_contact"],
-  ["a title matching 100,000 tools", "Action"],
-];
+async function benchOrg(apps: number): Promise<void> {
+  const slug = `bench-${apps}`;
+  await ensureOrg(db, slug, `Bench ${apps}`);
+  const leader = await signUp(`leader-${apps}@bench.test`, "Lee Leader");
+  await joinAs(slug, leader, "leader");
+  const people: string[] = [];
+  for (let p = 0; p < PEOPLE; p++) {
+    const person = await signUp(`person-${apps}-${p}@bench.test`, `Person ${p}`);
+    await joinAs(slug, person, "developer");
+    people.push(person.id);
+  }
 
-const rows: { what: string; lookup: number; list: number; bytes: number }[] = [];
-for (const [what, q] of lookups) {
-  const a: number[] = [];
-  const b: number[] = [];
-  let bytes = 0;
-  // Alternating, after two warm-up rounds: each ratio is of two runs side by side.
-  for (let i = 0; i < REPS + 2; i++) {
-    const l = await time(() => lookUpTool(ctx, access, scope, q).then((x) => JSON.stringify(x)));
-    const g = await time(list);
-    if (i >= 2) {
-      a.push(l.ms);
-      b.push(g.ms);
-      bytes = l.bytes;
+  // The live app: its listing changes before each re-check (a new description on every tool).
+  const changing = listingOfApp(7);
+  const served = await serveMcpApp({ name: "App 7", tools: changing });
+  const started = performance.now();
+  // "Calendar" takes `calendar_2` (Theorem's own connection); the rest are App 1….
+  await addApp(inline, slug, { name: "Calendar", url: "http://app-0.test/mcp" });
+  let target = "";
+  for (let a = 1; a < apps; a++) {
+    if (a === 7) target = (await addApp(live, slug, { name: "App 7", url: served.url })).id;
+    else await addApp(inline, slug, { name: `App ${a}`, url: `http://app-${a}.test/mcp` });
+  }
+  for (const person of people) await addApp(inline, slug, { name: "Diary", url: "http://diary.test/mcp" }, person, person);
+  console.log(`\nSet up ${apps} apps × ${TOOLS.toLocaleString("en-GB")} tools (${(apps * TOOLS).toLocaleString("en-GB")}) and ${PEOPLE} people with a personal app each in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+
+  const org = { params: Promise.resolve({ org: slug }) };
+  const ofApp = { params: Promise.resolve({ org: slug, app: target }) };
+  const get = (path: string) => requestAs(leader, `${base}/${slug}${path}`);
+  const lookupOf = (q: string) => () => lookupRoute.GET(get(`/lookup?q=${encodeURIComponent(q)}`), org);
+  const healthOf = () => health.GET(new Request("http://localhost/api/health"));
+
+  const steady: [string, string, () => Promise<Response>][] = [
+    ["lookup of a whole name", "≤ 100 ms", lookupOf("app_12_action_512")],
+    ["lookup of a name no app gives", "≤ 100 ms", lookupOf("crm_find_contact")],
+    ["lookup of calendar_action_3 (the `_2` answer)", "", lookupOf("calendar_action_3")],
+    ["lookup of diary_entry_1 (someone else's app)", "", lookupOf("diary_entry_1")],
+    [`lookup of a title ${(apps * TOOLS).toLocaleString("en-GB")} tools match`, "", lookupOf("Action")],
+    ["GET …/apps", "≤ 150 ms", () => appsRoute.GET(get("/apps"), org)],
+    ["GET …/apps/{app}", "≤ 150 ms", () => appRoute.GET(get(`/apps/${target}`), ofApp)],
+  ];
+  const rows: { what: string; goal: string; ms: number; health: number }[] = [];
+  for (const [what, goal, run] of steady) {
+    const ms: number[] = [];
+    const beside: number[] = [];
+    for (let i = 0; i < REPS + WARM; i++) {
+      const h = await timed(healthOf);
+      const t = await timed(run);
+      if (i >= WARM) {
+        ms.push(t);
+        beside.push(h);
+      }
+    }
+    rows.push({ what, goal, ms: median(ms), health: median(beside) });
+  }
+
+  // A change: the live app lists new descriptions; re-checked through its route, then the first
+  // lookup and list on this instance, and the first lookup on another instance that had named the
+  // state before the change (its own kept checks; the layer the route calls, without the session
+  // check): it reads the changed app's part itself and names the new state.
+  const other = { db, names: new NameCache() };
+  const access = { org: { id: slug, slug, name: slug }, role: "leader" as const, actor: { id: leader.id, email: leader.email, name: "Lee Leader", via: { kind: "session" as const } }, memberId: "" };
+  const otherLookup = () => lookUpTool(other, access, { org: slug }, "app_12_action_512").then((answer) => new Response(JSON.stringify(answer)));
+  const changed: Record<"recheck" | "lookup" | "list" | "elsewhere" | "health", number[]> = { recheck: [], lookup: [], list: [], elsewhere: [], health: [] };
+  for (let i = 0; i < REPS + WARM; i++) {
+    await timed(otherLookup); // the other instance knows the state before the change
+    changing.splice(0, changing.length, ...Array.from({ length: TOOLS }, (_, t) => tool(7, t, i + 1)));
+    const h = await timed(healthOf);
+    const recheck = await timed(() => checkRoute.POST(requestAs(leader, `${base}/${slug}/apps/${target}/check`, { method: "POST" }), ofApp));
+    const first = await timed(lookupOf("app_12_action_512"));
+    const list = await timed(() => appsRoute.GET(get("/apps"), org));
+    const elsewhere = await timed(otherLookup);
+    if (i >= WARM) {
+      changed.recheck.push(recheck);
+      changed.lookup.push(first);
+      changed.list.push(list);
+      changed.elsewhere.push(elsewhere);
+      changed.health.push(h);
     }
   }
-  rows.push({ what, lookup: median(a), list: median(b), bytes });
+  const h = median(changed.health);
+  rows.push({ what: `re-check of one ${TOOLS.toLocaleString("en-GB")}-tool app (POST …/apps/{app}/check, its listing changed)`, goal: "≤ 1,000 ms", ms: median(changed.recheck), health: h });
+  rows.push({ what: "first lookup after that change", goal: "≤ 500 ms", ms: median(changed.lookup), health: h });
+  rows.push({ what: "first list after that change", goal: "≤ 500 ms", ms: median(changed.list), health: h });
+  rows.push({ what: "first lookup after that change on another instance (lib/orgs, no session check)", goal: "≤ 500 ms", ms: median(changed.elsewhere), health: h });
+
+  console.log(`\n${apps} apps × ${TOOLS.toLocaleString("en-GB")} tools, medians of ${REPS} beside GET /api/health in the same rounds:\n`);
+  console.log("| request | median | goal | GET /api/health |");
+  console.log("|---|---|---|---|");
+  for (const r of rows) console.log(`| ${r.what} | ${r.ms.toFixed(0)} ms | ${r.goal} | ${r.health.toFixed(1)} ms |`);
+  await served.close();
 }
 
-console.log(`\nLookup against one GET of the organisation's app list (${APPS} apps × ${TOOLS} tools, ${PEOPLE} people), median of ${REPS}:\n`);
-console.log("| lookup | its time | the list's | lookup / list | answer |");
-console.log("|---|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.what} | ${r.lookup.toFixed(0)} ms | ${r.list.toFixed(0)} ms | ${(r.lookup / r.list).toFixed(2)} | ${(r.bytes / 1024).toFixed(1)} KiB |`);
+for (const apps of [20, 40]) await benchOrg(apps);
 
 db.$client.close();
 rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AppListing, TheoremNames } from "./check";
-import { checkListings } from "./check";
+import { checkListings, nameApps, readApp } from "./check";
 import { assignShortNames } from "./short-name";
 
 const SHORT_NAME = /^[a-z][a-z0-9_]{0,19}$/;
@@ -151,6 +151,23 @@ describe("properties of the check", () => {
           expect(app.listing.chars).toBe(perEntry.reduce((a, b) => a + b, 0));
           expect(app.listing.entries).toBe(entries.length);
         });
+      }),
+      runs,
+    );
+  });
+
+  it("names the same from each app's kept part as from scratch, as often as asked, and never changes the kept part", () => {
+    // An app whose texts name other tools, so the mention notes (added after naming) are exercised too.
+    const mentioning: AppListing = { name: "Notes", entries: [{ name: "note", description: "Call attendance_clock_in or b_x first, then web_search." }] };
+    fc.assert(
+      fc.property(personArb, ([apps, theorem]) => {
+        const all = [...apps, mentioning];
+        const kept = all.map((app) => readApp(app));
+        const before = structuredClone(kept);
+        const once = nameApps(all, kept, theorem);
+        expect(once).toEqual(checkListings(all, theorem));
+        expect(nameApps(all, kept, theorem)).toEqual(once);
+        expect(kept).toEqual(before);
       }),
       runs,
     );

@@ -166,6 +166,48 @@ function nameNotes(shortName: string, toolName: string, wholeNameOf: ReturnType<
 }
 
 /**
+ * What the check of an app is before any other app is looked at: its tools as read (no whole
+ * names yet), its size, and whether it is unavailable on its own. It depends on the app's name,
+ * listing, availability and settings alone, so a list can keep it per app while others change.
+ */
+export interface ReadApp {
+  tools: ToolCheck[];
+  chars: number;
+  stopped: boolean;
+  largest: LargestTool[];
+  unavailable: Unavailable | null;
+  /** Names mentioned by each tool's texts (SPEC §20), by tool index, where there are any. */
+  mentions: [number, readonly NameMention[]][];
+}
+
+/** The part of an app's check no other app changes (`ReadApp`). */
+export function readApp(app: AppListing, options: CheckOptions = {}): ReadApp {
+  const scan = options.scan ?? true;
+  const found: (readonly NameMention[])[] = [];
+  const settings = settingsByName(app.settings);
+  const tools = app.entries.map((entry, index) => readEntry(entry, index, settings, scan, found));
+  let chars = 0;
+  for (const t of tools) chars += t.chars;
+  const stopped = app.stopped === true;
+  if (stopped && app.charsRead !== undefined) chars = Math.max(chars, app.charsRead);
+  const largest = largestTools(tools).map((t): LargestTool => ({ index: t.index, name: t.name, chars: t.chars }));
+
+  let unavailable = app.unavailable ?? null;
+  if (unavailable === null && (chars > LISTING_CHAR_LIMIT || stopped)) {
+    unavailable = { code: "listing-too-large", message: listingTooLargeMessage(app.name, chars, LISTING_CHAR_LIMIT, stopped, largest, tools.map((t) => t.chars)) };
+  }
+  if (unavailable === null && tools.length > 0 && tools.every((t) => t.leftOut?.code === "invalid")) {
+    unavailable = {
+      code: "invalid-listing",
+      message: `${app.name} is unavailable: none of the ${tools.length} entries it lists is a tool (each needs a string \`name\`).`,
+    };
+  }
+  const mentions: [number, readonly NameMention[]][] = [];
+  found.forEach((names, index) => mentions.push([index, names]));
+  return { tools, chars, stopped, largest, unavailable, mentions };
+}
+
+/**
  * The check of one person's apps, in connection order (SPEC §1–§8): short names for every
  * app, the listing size of each, and for each tool its whole name (or why it is left out),
  * title, policy, runs-together, approval card and notes. The leader's settings (§19) apply by
@@ -173,8 +215,15 @@ function nameNotes(shortName: string, toolName: string, wholeNameOf: ReturnType<
  * Pure: same input, same result.
  */
 export function checkListings(apps: readonly AppListing[], theorem: TheoremNames, options: CheckOptions = {}): CheckResult {
+  return nameApps(apps, apps.map((app) => readApp(app, options)), theorem, { ...options, owned: true });
+}
+
+/**
+ * `checkListings` from each app's `readApp` (made with the same `scan`), which it does not
+ * change unless `owned` (they were made for this call alone): kept ones are copied first.
+ */
+export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], theorem: TheoremNames, options: CheckOptions & { owned?: boolean } = {}): CheckResult {
   const scan = options.scan ?? true;
-  const mentions: (readonly NameMention[])[][] = apps.map(() => []);
   const shortNames = assignShortNames(
     apps.map((a) => a.name),
     theorem.connections,
@@ -184,24 +233,9 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
 
   const results = apps.map((app, appIndex): AppCheck => {
     const { shortName, notes } = shortNames[appIndex]!;
-    const settings = settingsByName(app.settings);
-    const tools = app.entries.map((entry, index) => readEntry(entry, index, settings, scan, mentions[appIndex]!));
-    let chars = 0;
-    for (const t of tools) chars += t.chars;
-    const stopped = app.stopped === true;
-    if (stopped && app.charsRead !== undefined) chars = Math.max(chars, app.charsRead);
-    const largest = largestTools(tools).map((t): LargestTool => ({ index: t.index, name: t.name, chars: t.chars }));
-
-    let unavailable = app.unavailable ?? null;
-    if (unavailable === null && (chars > LISTING_CHAR_LIMIT || stopped)) {
-      unavailable = { code: "listing-too-large", message: listingTooLargeMessage(app.name, chars, LISTING_CHAR_LIMIT, stopped, largest, tools.map((t) => t.chars)) };
-    }
-    if (unavailable === null && tools.length > 0 && tools.every((t) => t.leftOut?.code === "invalid")) {
-      unavailable = {
-        code: "invalid-listing",
-        message: `${app.name} is unavailable: none of the ${tools.length} entries it lists is a tool (each needs a string \`name\`).`,
-      };
-    }
+    const own = read[appIndex]!;
+    const tools = options.owned === true ? own.tools : own.tools.map((tool) => ({ ...tool, notes: [...tool.notes] }));
+    const { chars, stopped, largest, unavailable } = own;
 
     if (unavailable === null) holders.startApp(appIndex, shortName);
     const awaiting = new Set(app.awaitingReview ?? []);
@@ -259,7 +293,7 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
       notes,
     };
   });
-  if (scan) addMentionNotes(results, mentions, theorem);
+  if (scan) addMentionNotes(results, read, theorem);
   return { apps: results };
 }
 
@@ -268,8 +302,8 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
  * or its listed name when that has `_` or `-`) or one of Theorem's own tools. Needs every app's
  * names, so it runs after them; the names are gathered only when some text mentions one.
  */
-function addMentionNotes(results: AppCheck[], mentions: readonly (readonly NameMention[])[][], theorem: TheoremNames): void {
-  if (!mentions.some((app) => app.length > 0)) return;
+function addMentionNotes(results: AppCheck[], read: readonly ReadApp[], theorem: TheoremNames): void {
+  if (!read.some((app) => app.mentions.length > 0)) return;
   const holders = new Map<string, NameHolder>();
   for (const tool of theorem.tools) holders.set(tool, { app: -1, appName: "Theorem", tool });
   results.forEach((app, appIndex) => {
@@ -281,16 +315,16 @@ function addMentionNotes(results: AppCheck[], mentions: readonly (readonly NameM
     }
   });
   results.forEach((app, appIndex) => {
-    const found = mentions[appIndex]!;
+    const found = read[appIndex]!.mentions;
     if (found.length === 0) return;
     const own = new Set<string>();
     for (const tool of app.tools) {
       if (tool.name !== null) own.add(tool.name);
       if (tool.wholeName !== null) own.add(tool.wholeName);
     }
-    found.forEach((toolMentions, index) => {
+    for (const [index, toolMentions] of found) {
       const findings = mentionFindings(toolMentions, appIndex, holders, own);
       if (findings.length > 0) app.tools[index]!.notes.push(...riskyNotes(findings));
-    });
+    }
   });
 }

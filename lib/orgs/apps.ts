@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
-import { checkInPool, readInPool } from "@/lib/pool/engine-pool";
+import { readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
@@ -16,6 +16,7 @@ import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
 import { redactListing } from "./redact";
+import { nameList, namingKey, processNames, withOwnFacts, type Named, type NameCache, type NamingInput } from "./named";
 import { settleReview } from "./review";
 import { settingsOfApps, waitsForReview } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
@@ -23,7 +24,8 @@ import type { AppRow, NewRead, Scope } from "./store";
 import {
   anyApp,
   approveTools,
-  awaitingReview,
+  approvalsOf,
+  awaitingIn,
   checkInput,
   dropUnusedSnapshots,
   insertReads,
@@ -31,6 +33,7 @@ import {
   latestReads,
   listingOf,
   orgApps,
+  ownFacts,
   personalCount,
   requireApp,
   requireOrg,
@@ -52,6 +55,8 @@ export type OnAppRead = (app: string, listing: AppListing) => void;
 export interface OrgContext {
   db: Conn;
   read?: AppReader;
+  /** The checks this instance keeps (lib/orgs/named.ts); the process's when absent. */
+  names?: NameCache;
 }
 
 /** Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC §11, §19, §20). */
@@ -92,21 +97,34 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
  * app is theirs to trust.
  */
 async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
+  return (await namedList(ctx, org, rows)).apps;
+}
+
+/** `withResults`, with the kept check it was answered from (the lookup keeps its index there). */
+async function namedList(ctx: OrgContext, org: string, rows: AppRow[]): Promise<{ apps: StoredApp[]; named: Named }> {
   const newest = await latestReads(ctx.db, org);
   const reads = rows.map((row) => newest.get(row.id));
   const ids = rows.map((row) => row.id);
   const waits = await waitsForReview(ctx.db, org, ids);
   const settings = await settingsOfApps(ctx.db, ids);
-  const listings = await Promise.all(
-    rows.map(async (row, i) => {
-      const listing = { ...(await listingOf(ctx.db, row, reads[i])), settings: settings.get(row.id) ?? [] };
-      return waits.get(row.id) === true && row.owner === null ? { ...listing, awaitingReview: await awaitingReview(ctx.db, row.id, reads[i], listing) } : listing;
-    }),
-  );
-  const result = rows.length === 0 ? { apps: [] } : await checkInPool(listings, resolveTheorem(undefined));
+  const approvals = await approvalsOf(ctx.db, rows.filter((row) => waits.get(row.id) === true && row.owner === null).map((row) => row.id));
+  const inputs: NamingInput[] = rows.map((row, i) => ({ row, read: reads[i], settings: settings.get(row.id) ?? [], approvals: approvals.get(row.id) ?? null }));
+  const theorem = resolveTheorem(undefined);
+  // Only a state not named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
+  const names = ctx.names ?? processNames();
+  const named = await names.get(namingKey(inputs, theorem), async () => {
+    const listings = await Promise.all(
+      inputs.map(async ({ row, read, settings, approvals }) => {
+        const listing = { ...(await listingOf(ctx.db, row, read)), settings };
+        return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read, listing, approvals) };
+      }),
+    );
+    return rows.length === 0 ? { result: { apps: [] }, parts: [] } : nameList(names, inputs, listings, theorem);
+  });
+  const result = withOwnFacts(named.result, reads.map(ownFacts));
   const signIns = await signInStates(ctx.db, rows.map((row) => row.id));
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
-  return rows.map((row, i) => {
+  const apps = rows.map((row, i): StoredApp => {
     const read = reads[i];
     const signIn = signIns.get(row.id);
     return {
@@ -123,11 +141,17 @@ async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promis
       signIn: signIn === undefined ? null : { state: signIn.state, issuer: signIn.issuer, connectedAt: iso(signIn.connectedAt), expiresAt: iso(signIn.expiresAt), stepUp: signIn.stepUp },
     };
   });
+  return { apps, named };
 }
 
 /** A scope's list with its results (the organisation's own, or one person's). */
 export async function scopeList(ctx: OrgContext, scope: Scope): Promise<StoredApp[]> {
   return withResults(ctx, scope.org, await scopeApps(ctx.db, scope));
+}
+
+/** `scopeList`, with the kept check it was answered from. */
+export async function namedScope(ctx: OrgContext, scope: Scope): Promise<{ apps: StoredApp[]; named: Named }> {
+  return namedList(ctx, scope.org, await scopeApps(ctx.db, scope));
 }
 
 /**

@@ -8,7 +8,8 @@ import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { wholeName } from "@/lib/engine/whole-name";
 import type { PersonCheck } from "@/lib/schemas/people";
 import type { StoredApp } from "@/lib/schemas/orgs";
-import { scopeList, type OrgContext } from "./apps";
+import { namedScope, scopeList, type OrgContext } from "./apps";
+import { listIndex, processNames } from "./named";
 import { latestReads, listingOf, personalApps, requireOrg, scopeApps, type Scope } from "./store";
 
 /**
@@ -67,13 +68,16 @@ async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: st
 
 /** The lookup in a scope (SPEC §12). */
 export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): Promise<LookupAnswer> {
-  const list = (await scopeList(ctx, scope)).map(asLookupApp);
+  const { apps, named } = await namedScope(ctx, scope);
+  const list = apps.map(asLookupApp);
+  // The index is made once per named state, beside its check, from each app's kept one (lib/orgs/named.ts).
+  const index = listIndex(ctx.names ?? processNames(), named, list);
   const theorem = resolveTheorem(undefined);
-  const first = lookup(q, list, theorem);
+  const first = lookup(q, list, theorem, [], index);
   // Someone else's personal apps are only checked when the list itself gives no tool of that name.
   if (first.answer === null) return first;
   const others = await elsewhere(ctx, access, scope, q);
-  return others.length === 0 ? first : lookup(q, list, theorem, others);
+  return others.length === 0 ? first : lookup(q, list, theorem, others, index);
 }
 
 /** The batch plan (SPEC §13) of `calls`, whole names in the model's order, in a scope. */

@@ -12,6 +12,7 @@ import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/
 import { logger } from "@/lib/log";
 import { decryptSecret } from "@/lib/secrets";
 import { isObject } from "@/lib/json-text";
+import { ByteLru } from "./byte-lru";
 
 /** The stored rows of one organisation, on SQLite or PostgreSQL (every query awaited). */
 
@@ -149,18 +150,31 @@ export function checkInput(row: AppRow): CheckAppInput {
   return { name: row.name, url: row.url, ...(headers ? { headers } : {}) };
 }
 
-// Snapshots never change once stored: the parsed entries of the most recent ones are kept.
-const parsed = new Map<string, readonly unknown[]>();
-const PARSED_KEPT = 500;
+/** A snapshot as parsed once: its entries, and (when review asked for them) its named tools' fingerprints. */
+interface ParsedSnapshot {
+  entries: readonly unknown[];
+  named?: Map<string, { index: number; fingerprint: string }>;
+}
 
-export async function snapshotEntries(db: Conn, hash: string): Promise<readonly unknown[]> {
+/** Bytes of parsed snapshots kept per process (estimated: parsed JSON takes about 1.4 bytes per character, counted as 2). */
+export const SNAPSHOT_CACHE_BYTES = 128 * 2 ** 20;
+const snapshotBytes = (text: string) => 2 * text.length + 256;
+// Snapshots never change once stored: each is parsed once per process, while it is used.
+const shared = globalThis as typeof globalThis & { __theoremSnapshots?: ByteLru<ParsedSnapshot> };
+const parsed = (shared.__theoremSnapshots ??= new ByteLru<ParsedSnapshot>(SNAPSHOT_CACHE_BYTES));
+
+async function parsedSnapshot(db: Conn, hash: string): Promise<ParsedSnapshot> {
   const cached = parsed.get(hash);
   if (cached !== undefined) return cached;
   const [row] = await db.select({ entries: snapshots.entries }).from(snapshots).where(eq(snapshots.hash, hash)).limit(1);
-  const entries = row === undefined ? [] : (JSON.parse(row.entries) as unknown[]);
-  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
-  parsed.set(hash, entries);
-  return entries;
+  if (row === undefined) return { entries: [] };
+  const made: ParsedSnapshot = { entries: JSON.parse(row.entries) as unknown[] };
+  parsed.set(hash, made, snapshotBytes(row.entries));
+  return made;
+}
+
+export async function snapshotEntries(db: Conn, hash: string): Promise<readonly unknown[]> {
+  return (await parsedSnapshot(db, hash)).entries;
 }
 
 /** The newest read of every app of the organisation, by app id, in one query. */
@@ -190,6 +204,12 @@ export function protocolOf(read: ReadRow): Pick<AppListing, "protocol" | "cache"
   return { protocol: read.protocol, cache };
 }
 
+/** A read's own facts, which name nothing: its timings, protocol revision and cache hint (none for an app never read). */
+export function ownFacts(read: ReadRow | undefined): Pick<AppListing, "timings" | "protocol" | "cache"> {
+  if (read === undefined) return {};
+  return { timings: read.connectMs === null ? null : { connectMs: read.connectMs, listMs: read.listMs }, ...protocolOf(read) };
+}
+
 /** The result a check stored before snapshots, when it is one. */
 export function legacyResult(row: ReadRow): AppCheck | null {
   if (row.result === null) return null;
@@ -204,8 +224,8 @@ export function legacyResult(row: ReadRow): AppCheck | null {
  */
 export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined): Promise<AppListing> {
   if (read === undefined) return { name: app.name, entries: [] };
-  const timings = read.connectMs === null ? null : { connectMs: read.connectMs, listMs: read.listMs };
-  const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), ...protocolOf(read) };
+  const { timings, protocol, cache } = ownFacts(read);
+  const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), protocol, cache };
   if (read.snapshot !== null) return { ...base, entries: await snapshotEntries(db, read.snapshot) };
   const legacy = legacyResult(read);
   const entries = (legacy?.tools ?? []).map((tool) => {
@@ -314,24 +334,31 @@ function namedTools(entries: readonly unknown[]): Map<string, { index: number; f
   return named;
 }
 
-// A snapshot's fingerprints never change: kept beside its parsed entries.
-const printed = new Map<string, Map<string, { index: number; fingerprint: string }>>();
-
 function toolsOfListing(read: ReadRow | undefined, listing: AppListing) {
   if (read?.snapshot == null) return namedTools(listing.entries);
-  const known = printed.get(read.snapshot);
-  if (known !== undefined) return known;
-  const made = namedTools(listing.entries);
-  if (printed.size >= PARSED_KEPT) printed.delete(printed.keys().next().value!);
-  printed.set(read.snapshot, made);
-  return made;
+  // A snapshot's fingerprints never change: kept beside its parsed entries (when it is still kept).
+  const kept = parsed.get(read.snapshot);
+  if (kept !== undefined && kept.entries === listing.entries) return (kept.named ??= namedTools(listing.entries));
+  return namedTools(listing.entries);
+}
+
+/** The approved fingerprint of each approved tool of `appIds`, by app and name, in one query. */
+export async function approvalsOf(db: Conn, appIds: readonly string[]): Promise<Map<string, Map<string, string>>> {
+  const found = new Map<string, Map<string, string>>(appIds.map((id) => [id, new Map()]));
+  if (appIds.length === 0) return found;
+  const rows = await db.select({ app: toolApprovals.app, name: toolApprovals.name, fingerprint: toolApprovals.fingerprint }).from(toolApprovals).where(inArray(toolApprovals.app, [...appIds]));
+  for (const row of rows) found.get(row.app)?.set(row.name, row.fingerprint);
+  return found;
+}
+
+/** The entries of `listing` (an app's newest read) not approved as they are in `approved`: new, or changed since. */
+export function awaitingIn(read: ReadRow | undefined, listing: AppListing, approved: ReadonlyMap<string, string>): number[] {
+  return [...toolsOfListing(read, listing)].filter(([name, tool]) => approved.get(name) !== tool.fingerprint).map(([, tool]) => tool.index);
 }
 
 /** The entries of `listing` (an app's newest read) a leader has not approved as they are: new, or changed since. */
 export async function awaitingReview(db: Conn, appId: string, read: ReadRow | undefined, listing: AppListing): Promise<number[]> {
-  const rows = await db.select({ name: toolApprovals.name, fingerprint: toolApprovals.fingerprint }).from(toolApprovals).where(eq(toolApprovals.app, appId));
-  const approved = new Map(rows.map((r) => [r.name, r.fingerprint]));
-  return [...toolsOfListing(read, listing)].filter(([name, tool]) => approved.get(name) !== tool.fingerprint).map(([, tool]) => tool.index);
+  return awaitingIn(read, listing, (await approvalsOf(db, [appId])).get(appId)!);
 }
 
 /**

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Piscina from "piscina";
-import { checkListings, type AppListing, type TheoremNames } from "@/lib/engine/check";
+import { checkListings, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
 import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckResult } from "@/lib/schemas/check";
@@ -94,4 +94,12 @@ export async function checkInPool(listings: AppListing[], theorem: TheoremNames)
   if (entries <= INLINE_ENTRIES) return checkListings(listings, theorem);
   const task: EngineTask = { kind: "listings", listings, theorem };
   return pool().run(task) as Promise<CheckResult>;
+}
+
+/** Each app's part of the check no other app changes (`readApp`): in a worker, unless the apps are small (`INLINE_ENTRIES`). */
+export async function readAppsInPool(listings: AppListing[]): Promise<ReadApp[]> {
+  const entries = listings.reduce((n, listing) => n + listing.entries.length, 0);
+  if (entries <= INLINE_ENTRIES) return listings.map((listing) => readApp(listing));
+  const task: EngineTask = { kind: "read-apps", listings };
+  return pool().run(task) as Promise<ReadApp[]>;
 }

@@ -6,7 +6,7 @@
  */
 import { parseBody } from "@/lib/api/body";
 import { describeApiError } from "@/lib/api/errors";
-import { checkListings, type AppListing, type TheoremNames } from "@/lib/engine/check";
+import { checkListings, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { parseAllowList } from "@/lib/mcp/address";
 import { describeTool, tryTool, type DescribeResult, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
@@ -27,6 +27,8 @@ export type EngineTask =
   | { kind: "request"; body: Uint8Array; live?: Record<number, AppListing> }
   /** Listings read already (an organisation's apps): the result, as an object. */
   | { kind: "listings"; listings: AppListing[]; theorem: TheoremNames }
+  /** Listings read already: each app's part of the check no other app changes, for the request thread to keep and name. */
+  | { kind: "read-apps"; listings: AppListing[] }
   /** One app read over MCP (many at once per worker): a flood of events is parsed here, not on the request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it. */
   | { kind: "read"; app: LiveApp; allowHosts: string }
   /** A tool tried (SPEC §14), read here for the same reason: a flood of its events is parsed off the request thread. */
@@ -48,11 +50,12 @@ async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing
   return { ...listing, readMs: performance.now() - started };
 }
 
-export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult | Promise<TimedListing> | Promise<TryResult> | Promise<DescribeResult> {
+export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult | ReadApp[] | Promise<TimedListing> | Promise<TryResult> | Promise<DescribeResult> {
   if (task.kind === "read") return timedRead(task.app, task.allowHosts);
   if (task.kind === "try") return tryTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) });
   if (task.kind === "describe-tool") return describeTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);
+  if (task.kind === "read-apps") return task.listings.map((listing) => readApp(listing));
   try {
     const request = parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest, Number.POSITIVE_INFINITY);
     const byUrl = request.apps.flatMap((app, index) =>

@@ -1,0 +1,172 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { nameApps, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
+import { appLookupIndex, type AppLookupIndex, type LookupApp, type LookupIndex } from "@/lib/engine/lookup";
+import type { NamedSetting } from "@/lib/engine/tool-settings";
+import { readAppsInPool } from "@/lib/pool/engine-pool";
+import type { CheckResult } from "@/lib/schemas/check";
+import { ByteLru } from "./byte-lru";
+import type { AppRow, ReadRow } from "./store";
+
+/**
+ * A list's check, once per state (SPEC §11, §12). Naming every app's tools is a pure function of
+ * the ordered apps (names, newest reads' snapshots and availability), their tools' settings, the
+ * approvals of the apps that wait for review, and Theorem's configuration: the result is kept
+ * under the hash of exactly those inputs, as read from the database, so every request after a
+ * change reuses one computation, and instances sharing a database agree without telling each
+ * other anything. Timings, protocol and cache hint are each app's own facts, laid over the kept
+ * result: a re-read that lists the same tools names nothing again.
+ */
+
+/** What one app of a list brings to its naming. */
+export interface NamingInput {
+  row: AppRow;
+  read: ReadRow | undefined;
+  /** The settings of its tools (SPEC §19). */
+  settings: readonly NamedSetting[];
+  /** Approved fingerprints by tool name when the app waits for review (SPEC §11), else null. */
+  approvals: ReadonlyMap<string, string> | null;
+}
+
+/** A kept check, with the lookup's index of it once a lookup has asked for it. */
+export interface Named {
+  result: CheckResult;
+  /** Each app's `partKey`. */
+  parts: readonly string[];
+  index?: LookupIndex;
+}
+
+/** Bytes of checks kept per process by default (as many again for apps' parts, a quarter for indexes): about 300,000 tools of the benchmark's kind. */
+export const NAME_CACHE_BYTES = 256 * 2 ** 20;
+
+/** One instance's kept checks and apps' parts (tests make several, as several instances would have). */
+export class NameCache {
+  readonly kept: ByteLru<Named>;
+  /** Each app's part of the check no other app changes (`readApp`), under `partKey`: a change to one app reads that app alone. */
+  readonly parts: ByteLru<ReadApp>;
+  /** Each app's lookup index, under its part's key and its short name (all its whole names come from them). */
+  readonly indexes: ByteLru<AppLookupIndex>;
+  private readonly running = new Map<string, Promise<Named>>();
+  /** Checks computed and answers reused, for tests and benchmarks. */
+  computed = 0;
+  reused = 0;
+
+  constructor(maxBytes = NAME_CACHE_BYTES) {
+    this.kept = new ByteLru<Named>(maxBytes);
+    this.parts = new ByteLru<ReadApp>(maxBytes);
+    // An app's index is a few dozen bytes a tool, against hundreds for its part or check.
+    this.indexes = new ByteLru<AppLookupIndex>(Math.ceil(maxBytes / 4));
+  }
+
+  /** The kept check for `key`, or `compute`'s, kept (if it fits) for the next request; concurrent misses share one computation. */
+  async get(key: string, compute: () => Promise<Omit<Named, "index">>): Promise<Named> {
+    const found = this.kept.get(key);
+    if (found !== undefined) {
+      this.reused++;
+      return found;
+    }
+    const running = this.running.get(key);
+    if (running !== undefined) {
+      this.reused++;
+      return running;
+    }
+    const made = compute().then((computed) => {
+      const named: Named = { ...computed };
+      this.kept.set(key, named, estimatedBytes(named.result));
+      return named;
+    });
+    this.running.set(key, made);
+    this.computed++;
+    try {
+      return await made;
+    } finally {
+      this.running.delete(key);
+    }
+  }
+}
+
+const shared = globalThis as typeof globalThis & { __theoremNames?: NameCache };
+
+/** The process's kept checks. */
+export function processNames(): NameCache {
+  return (shared.__theoremNames ??= new NameCache());
+}
+
+/**
+ * A check's size in memory, estimated: about 800 bytes per tool measured on the benchmark's
+ * tools, counted as 400 per tool plus 2 per character of its entry, and a little more for the
+ * lookup's index built beside it.
+ */
+export function estimatedBytes(result: CheckResult): number {
+  let bytes = 1024;
+  for (const app of result.apps) {
+    bytes += 2048 + app.tools.length * 500;
+    for (const tool of app.tools) bytes += 2 * tool.chars;
+  }
+  return bytes;
+}
+
+const byName = (a: NamedSetting, b: NamedSetting) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const readPartOf = (read: ReadRow | undefined) => (read === undefined ? null : [read.snapshot ?? `legacy:${read.id}`, read.unavailable, read.stopped, read.charsRead]);
+const settingsPartOf = (settings: readonly NamedSetting[]) => [...settings].sort(byName).map((s) => [s.name, s.setting, s.by?.id ?? null, s.by?.email ?? null, s.at ?? null]);
+
+/** The key of one app's part (`readApp`): its name, what its newest read listed and its availability, its tools' settings. */
+export function partKey({ row, read, settings }: NamingInput): string {
+  return createHash("sha256").update(JSON.stringify([row.name, readPartOf(read), settingsPartOf(settings)])).digest("hex");
+}
+
+const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 * tool.chars, 2048);
+
+/**
+ * A list's check from its apps' parts: those kept are reused, the others made (in a worker when
+ * they are large) and kept; then the whole list is named in one pass. Answers what
+ * `checkListings(listings, theorem)` answers.
+ */
+export async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames): Promise<Omit<Named, "index">> {
+  const keys = inputs.map(partKey);
+  const parts = keys.map((key) => cache.parts.get(key));
+  const missing = parts.flatMap((part, i) => (part === undefined ? [i] : []));
+  if (missing.length > 0) {
+    const made = await readAppsInPool(missing.map((i) => listings[i]!));
+    missing.forEach((i, j) => {
+      parts[i] = made[j]!;
+      cache.parts.set(keys[i]!, made[j]!, partBytes(made[j]!));
+    });
+  }
+  return { result: nameApps(listings, parts as ReadApp[], theorem), parts: keys };
+}
+
+/** The lookup's index of a named list (`list` made from its check), app by app: each app's kept while its part and short name stay. */
+export function listIndex(cache: NameCache, named: Named, list: readonly LookupApp[]): LookupIndex {
+  return (named.index ??= list.map((app, i) => {
+    if (app.check === null) return null;
+    const key = `${named.parts[i]}:${app.check.shortName}`;
+    const kept = cache.indexes.get(key);
+    if (kept !== undefined) return kept;
+    const made = appLookupIndex(app.check);
+    cache.indexes.set(key, made, 2 * made.text.length + 64 * made.wholes.length + 256);
+    return made;
+  }));
+}
+
+/** The key of a list's check: a hash of every input the naming reads, in order. */
+export function namingKey(inputs: readonly NamingInput[], theorem: TheoremNames): string {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify(theorem));
+  for (const { row, read, settings, approvals } of inputs) {
+    const approvalPart = approvals === null ? null : [...approvals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    hash.update(JSON.stringify([row.id, row.name, row.owner === null, readPartOf(read), settingsPartOf(settings), approvalPart]));
+    hash.update("\n");
+  }
+  return hash.digest("hex");
+}
+
+/** Each app's own facts of its newest read (timings, protocol, cache hint) laid over a kept check, as the engine would have answered them. */
+export function withOwnFacts(result: CheckResult, listings: readonly Pick<AppListing, "timings" | "protocol" | "cache">[]): CheckResult {
+  return {
+    apps: result.apps.map((app, i) => {
+      const own = listings[i]!;
+      return { ...app, timings: own.timings ?? null, protocol: own.protocol ?? null, listing: { ...app.listing, cache: own.cache ?? null } };
+    }),
+  };
+}
