@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import { ApiError, handleApiError } from "@/lib/api/errors";
+import { ForbiddenError, noOrg } from "@/lib/errors";
 import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
 import { getDb } from "@/lib/db/client";
 import { member, organization, user } from "@/lib/db/tables";
@@ -50,7 +51,7 @@ export async function actorFrom(headers: Headers): Promise<Actor | null> {
 
 /** The organisation named by `slug` as `actor` sees it: 404 for a non-member, exactly as for no organisation. */
 export async function membership(slug: string, actor: Actor): Promise<OrgAccess> {
-  const notFound = new ApiError("not-found", `There is no organisation "${slug}".`);
+  const notFound = noOrg(slug);
   if (!orgSlug.safeParse(slug).success) throw notFound;
   if (actor.via.kind === "api-key" && actor.via.org !== slug) throw notFound;
   const [row] = await getDb()
@@ -66,7 +67,7 @@ export async function membership(slug: string, actor: Actor): Promise<OrgAccess>
 
 /** Throws the 403 when the role does not allow the action. */
 export function requireAction(access: OrgAccess, action: Action): void {
-  if (!can(access.role, action)) throw new ApiError("forbidden", roleNeeded(action, access.role));
+  if (!can(access.role, action)) throw new ForbiddenError(roleNeeded(action, access.role));
 }
 
 /** The actor of a request, or the 401. */
