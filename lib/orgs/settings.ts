@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { InvalidError, NotFoundError, onField } from "@/lib/errors";
+import { InvalidError, NotFoundError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/log";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
