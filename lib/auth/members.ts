@@ -8,8 +8,8 @@ import { apps, invitation, member, organization, user } from "@/lib/db/tables";
 import { dropUnusedSnapshots } from "@/lib/orgs/store";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
 import { invitationLink, sendInvitation } from "./invitations";
-import { parseRole, type Role } from "./roles";
-import type { Actor, OrgAccess } from "./workspace";
+import { can, parseRole, roleNeeded, roleNeededAnywhere, type Action, type Role } from "./roles";
+import { membership, requireAction, type Actor, type OrgAccess } from "./workspace";
 
 /**
  * Organisations, members and invitations (SPEC §9), stored by us: each change is one transaction
@@ -34,6 +34,33 @@ export async function myOrgs(userId: string): Promise<MyOrg[]> {
     const role = parseRole(row.role);
     return role === null ? [] : [{ id: row.id, slug: row.slug, name: row.name, role }];
   });
+}
+
+/** The actor's organisations where they act: every one of the account's, or an API key's own. */
+async function actingOrgs(actor: Actor): Promise<MyOrg[]> {
+  return (await myOrgs(actor.id)).filter((o) => actor.via.kind === "session" || o.slug === actor.via.org);
+}
+
+/** The first of the actor's organisations whose role there allows `action`, or null. */
+export async function firstOrgAllowing(actor: Actor, action: Action): Promise<MyOrg | null> {
+  return (await actingOrgs(actor)).find((o) => can(o.role, action)) ?? null;
+}
+
+/**
+ * Where `actor` does `action` outside an organisation's routes (a preview's try): the organisation
+ * named, answered as `withOrg` answers it (404 for a non-member, 403 naming the role needed), or
+ * else the first whose role allows it (403 when none does).
+ */
+export async function orgAllowing(actor: Actor, action: Action, slug?: string): Promise<string> {
+  if (slug !== undefined) {
+    const access = await membership(slug, actor);
+    requireAction(access, action);
+    return access.org.slug;
+  }
+  const orgs = await actingOrgs(actor);
+  const allowed = orgs.find((o) => can(o.role, action));
+  if (allowed !== undefined) return allowed.slug;
+  throw new ForbiddenError(orgs[0] === undefined ? roleNeededAnywhere(action) : roleNeeded(action, orgs[0].role));
 }
 
 /** Creates an organisation whose first leader is `actor`; a taken address is the 409. */
@@ -105,7 +132,8 @@ export async function findMember(access: OrgAccess, memberId: string): Promise<M
 async function asLeader<T>(access: OrgAccess, work: (tx: Conn, members: MemberView[]) => Promise<T>): Promise<T> {
   return orgTransaction(getDb(), access.org.slug, async (tx) => {
     const members = await membersOf(tx, access.org.id);
-    if (members.find((m) => m.userId === access.actor.id)?.role !== "leader") {
+    const mine = members.find((m) => m.userId === access.actor.id);
+    if (mine === undefined || !can(mine.role, "manage")) {
       throw new ForbiddenError("Only a leader may manage members; you are no longer a leader here.");
     }
     return work(tx, members);

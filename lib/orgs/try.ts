@@ -1,8 +1,7 @@
 import "server-only";
-import { ForbiddenError, InvalidError, NotFoundError, noOrg } from "@/lib/errors";
+import { InvalidError, NotFoundError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/log";
-import { myOrgs } from "@/lib/auth/members";
-import { can, roleNeeded } from "@/lib/auth/roles";
+import { orgAllowing } from "@/lib/auth/members";
 import type { Actor } from "@/lib/auth/workspace";
 import { describeInPool, tryInPool } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
@@ -78,19 +77,8 @@ export async function orgToolToTry(ctx: OrgContext, org: string, appId: string, 
  * developer of some organisation): the one named, or the first where the account may try.
  * Support only: 403; naming one the account is not a member of: 404, as for none.
  */
-export async function previewTryOrg(actor: Actor, slug?: string): Promise<string> {
-  const orgs = (await myOrgs(actor.id)).filter((o) => actor.via.kind === "session" || o.slug === actor.via.org);
-  if (slug !== undefined) {
-    const named = orgs.find((o) => o.slug === slug);
-    if (named === undefined) throw noOrg(slug);
-    if (!can(named.role, "try")) throw new ForbiddenError(roleNeeded("try", named.role));
-    return named.slug;
-  }
-  const allowed = orgs.find((o) => can(o.role, "try"));
-  if (allowed === undefined) {
-    throw new ForbiddenError(orgs.length === 0 ? "Only a leader or a developer of an organisation may try tools; you are in none." : roleNeeded("try", orgs[0]!.role));
-  }
-  return allowed.slug;
+export function previewTryOrg(actor: Actor, slug?: string): Promise<string> {
+  return orgAllowing(actor, "try", slug);
 }
 
 const previewName = (input: { url: string; name?: string | undefined }) => input.name ?? new URL(input.url).host;
