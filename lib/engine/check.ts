@@ -235,11 +235,11 @@ export function checkListings(apps: readonly AppListing[], theorem: TheoremNames
         leftOut = {
           code: "name-taken",
           message: `Left out: \`${named.wholeName}\` is already the name of ${where}.`,
-          takenBy: { app: holderApp, tool: holder.tool },
+          takenBy: { app: holderApp, tool: holder.tool, appIndex: holder.app, toolIndex: holder.index },
         };
       }
       if (leftOut === null) {
-        holders.take(named.wholeName, tool.name);
+        holders.take(named.wholeName, tool.name, tool.index);
         tool.included = true;
       } else {
         tool.leftOut = leftOut;
