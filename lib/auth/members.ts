@@ -7,6 +7,7 @@ import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
 import { apps, invitation, member, organization, user } from "@/lib/db/tables";
 import { dropUnusedSnapshots } from "@/lib/orgs/store";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
+import type { Person } from "@/lib/schemas/people";
 import { invitationLink, sendInvitation } from "./invitations";
 import { can, parseRole, roleNeeded, roleNeededAnywhere, type Action, type Role } from "./roles";
 import { membership, requireAction, type Actor, type OrgAccess } from "./workspace";
@@ -117,6 +118,11 @@ async function pendingInvitations(db: Conn, orgId: string): Promise<InvitationVi
 export async function listMembers(access: OrgAccess): Promise<MemberList> {
   const db = getDb();
   return { members: await membersOf(db, access.org.id), invitations: await pendingInvitations(db, access.org.id) };
+}
+
+/** The members as SPEC §12's people: `id`, `email`, `name`, `role`. */
+export async function listPeople(access: OrgAccess): Promise<Person[]> {
+  return (await membersOf(getDb(), access.org.id)).map(({ id, email, name, role }) => ({ id, email, name, role }));
 }
 
 export async function findMember(access: OrgAccess, memberId: string): Promise<MemberView> {
