@@ -135,12 +135,6 @@ export async function assertReadable(url: string, resolve: Resolver = systemReso
   throw new InvalidError(message, onField("url", message));
 }
 
-/** Throws the 404 for an unknown organisation (or app), so a route can answer it before reading a body. */
-export async function assertExists(ctx: OrgContext, org: string, app?: string): Promise<void> {
-  await requireOrg(ctx.db, org);
-  if (app !== undefined) await requireApp(ctx.db, org, app);
-}
-
 /** The organisation's apps with their checks' summaries (GET /api/orgs/{org}/apps). */
 export async function listApps(ctx: OrgContext, org: string): Promise<AppList> {
   const found = await requireOrg(ctx.db, org);
