@@ -10,13 +10,14 @@ import { summaryOf } from "@/lib/schemas/summary";
 import { CodeText } from "@/components/code-text";
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { formatSeconds } from "@/components/connections/format";
+import { plural } from "@/lib/plural";
 import { protocolWords } from "@/lib/protocol-words";
 
 /** The counts in one line; an unavailable app's tools reach no one, so they are not split by policy. */
 export function countsText(app: Pick<AppSummary, "status" | "counts">): string {
   const c = app.counts;
   if (app.status === "unavailable") {
-    return c.tools === 0 ? "No tools read" : `${c.tools.toLocaleString("en-US")} ${c.tools === 1 ? "tool" : "tools"} read · none reach the assistant`;
+    return c.tools === 0 ? "No tools read" : `${plural(c.tools, "tool")} read · none reach the assistant`;
   }
   return `${c.runsFreely} run freely · ${c.asksFirst} ask first · ${c.leftOut} left out`;
 }

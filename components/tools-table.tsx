@@ -11,6 +11,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
 import { riskyNoteCode, type AppCheck, type Hints, type Note, type ToolCheck } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
+import { plural } from "@/lib/plural";
 
 export const TOOLS_PAGE_SIZE = 50;
 
@@ -165,7 +166,7 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
           </select>
         </label>
         <p className="text-sm text-slate-700" aria-live="polite">
-          {shown.length === app.tools.length ? `${shown.length} ${shown.length === 1 ? "tool" : "tools"}` : `${shown.length} of ${app.tools.length} tools`}
+          {shown.length === app.tools.length ? plural(shown.length, "tool") : `${shown.length} of ${app.tools.length} tools`}
         </p>
       </div>
 
@@ -210,7 +211,7 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                         <ToolBadges tool={tool} />
                         {warningsOf(tool).length > 0 && (
                           <span className="mt-1 block text-xs font-medium text-amber-900" data-testid="tool-warnings">
-                            {warningsOf(tool).length} {warningsOf(tool).length === 1 ? "warning" : "warnings"}: see details
+                            {plural(warningsOf(tool).length, "warning")}: see details
                           </span>
                         )}
                         {tool.leftOut !== null && (

@@ -1,4 +1,5 @@
 import { formatCount } from "@/lib/engine/listing-size";
+import { plural } from "@/lib/plural";
 import type { AppCheck, ListingCache } from "@/lib/schemas/check";
 
 // How an app's protocol revision and cache hint are said (SPEC §18), the same on the app page and in
@@ -10,7 +11,7 @@ export function durationWords(ms: number): string {
   if (ms < 3_600_000) return `${formatCount(Math.round(ms / 60_000))} min`;
   if (ms < 86_400_000) return `${formatCount(Math.round(ms / 360_000) / 10)} h`;
   const days = Math.round(ms / 8_640_000) / 10;
-  return `${formatCount(days)} ${days === 1 ? "day" : "days"}`;
+  return plural(days, "day");
 }
 
 /** What the hint says: how long the list stays valid, and whether it is the same for everyone. */

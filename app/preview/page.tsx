@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import { PreviewForm } from "@/components/preview-form";
-import { myOrgs } from "@/lib/auth/members";
+import { firstOrgAllowing } from "@/lib/auth/members";
 import { pageActor } from "@/lib/auth/page";
-import { can } from "@/lib/auth/roles";
 
 export const metadata: Metadata = { title: "Preview a listing" };
 
@@ -10,7 +9,7 @@ export const metadata: Metadata = { title: "Preview a listing" };
 async function mayTry(): Promise<boolean> {
   const actor = await pageActor();
   if (actor === null) return false;
-  return (await myOrgs(actor.id)).some((o) => can(o.role, "try") && (actor.via.kind === "session" || o.slug === actor.via.org));
+  return (await firstOrgAllowing(actor, "try")) !== null;
 }
 
 export default async function PreviewPage() {

@@ -1,20 +1,19 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
-import { accessKeys, acceptInvitation } from "@/lib/queries/access";
+import { acceptInvitation } from "@/lib/queries/access";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** Accepts the invitation, then opens the organisation joined. */
 export function JoinButton({ invitationId, orgName }: { invitationId: string; orgName: string }) {
   const router = useRouter();
-  const client = useQueryClient();
   const join = useMutation({
     mutationKey: ["accept-invitation", invitationId],
     mutationFn: () => acceptInvitation(invitationId),
-    onSuccess: async ({ org }) => {
-      await client.invalidateQueries({ queryKey: accessKeys.myOrgs() });
+    // The header's organisations are rendered on the server: the refresh brings the one joined.
+    onSuccess: ({ org }) => {
       router.push(`/orgs/${encodeURIComponent(org)}/connections`);
       router.refresh();
     },

@@ -15,6 +15,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { TableHead } from "@/components/ui/table";
 import { role as roleSchema, type Role } from "@/lib/auth/roles";
+import { plural } from "@/lib/plural";
 import { cancelInvitationMutation, changeRoleMutation, inviteMutation, membersQuery, removeMemberMutation } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { invitationCreate, type InvitationView, type MemberView } from "@/lib/schemas/access";
@@ -152,7 +153,7 @@ function MembersTable({ org, members, canManage, selfMemberId }: { org: string; 
   return (
     <section aria-labelledby="members-title" className="space-y-2">
       <h2 id="members-title" className="text-lg font-semibold text-slate-900">
-        {members.length} {members.length === 1 ? "member" : "members"}
+        {plural(members.length, "member")}
       </h2>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
         <table className="w-full text-left text-sm max-sm:block">

@@ -1,7 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId } from "react";
 import { useForm } from "react-hook-form";
@@ -22,8 +22,7 @@ type Input = z.input<typeof orgCreate>;
 export function NewOrgForm() {
   const id = useId();
   const router = useRouter();
-  const client = useQueryClient();
-  const create = useMutation(createOrgMutation(client));
+  const create = useMutation(createOrgMutation());
   const form = useForm<Input, unknown, z.output<typeof orgCreate>>({ resolver: zodResolver(orgCreate), defaultValues: { name: "", slug: "" } });
   const { errors, isSubmitting, dirtyFields } = form.formState;
 

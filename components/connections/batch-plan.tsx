@@ -5,6 +5,7 @@ import { useId, useMemo, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { FieldError, fieldClass } from "@/components/ui/field";
+import { plural } from "@/lib/plural";
 import { planMutation } from "@/lib/queries/people";
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import { planRequest, type PlanAnswer } from "@/lib/schemas/people";
@@ -128,7 +129,7 @@ function PlanSteps({ calls, answer, tools }: { calls: string[]; answer: PlanAnsw
   return (
     <div className="space-y-2" aria-live="polite">
       <h3 className="text-sm font-semibold text-slate-900">
-        {answer.groups.length} {answer.groups.length === 1 ? "step" : "steps"}, one after another
+        {plural(answer.groups.length, "step")}, one after another
       </h3>
       <ol className="space-y-1 text-sm" aria-label="Steps of the plan">
         {shown.map((group, step) => (

@@ -6,11 +6,11 @@ import { formatSeconds, formatWhen } from "@/components/connections/format";
 import { LoadError, Loading } from "@/components/connections/states";
 import { formatCount } from "@/lib/engine/listing-size";
 import { TableHead } from "@/components/ui/table";
+import { plural } from "@/lib/plural";
 import { checksQuery } from "@/lib/queries/orgs";
 import { changeAnchor } from "./change-words";
 import { changeText, runText, type HistoryPlace } from "./history-words";
 
-const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 const HISTORY_COLUMNS = ["Checked", "Status", "What changed", "Tools", "Size", "Took"].map((label) => ({ key: label, label }));
 
@@ -67,7 +67,7 @@ export function CheckHistory({ org, appId, enabled = true }: { org: string; appI
                       changeText(c.change, place(index, all.length))
                     )}
                   </td>
-                  <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{c.tools === null ? "None read" : plural(c.tools, "tool", "tools")}</td>
+                  <td className="px-3 py-2 max-sm:block max-sm:py-0.5">{c.tools === null ? "None read" : plural(c.tools, "tool")}</td>
                   <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">
                     {c.chars === null ? "—" : `${formatCount(c.chars)} characters${c.stopped ? " (stopped at a bound)" : ""}`}
                   </td>

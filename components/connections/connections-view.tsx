@@ -17,6 +17,7 @@ import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/con
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import { formatCount } from "@/lib/engine/listing-size";
+import { plural } from "@/lib/plural";
 import { appsQuery, recheckAllMutation, type AppRead } from "@/lib/queries/orgs";
 import type { ListedApp } from "@/lib/schemas/orgs";
 import { Alert, errorMessage } from "@/components/ui/alert";
@@ -94,9 +95,9 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
           </Button>
           <p role="status" className="text-sm text-slate-700">
             {running
-              ? `Re-checking ${list.length} ${list.length === 1 ? "app" : "apps"}: ${Object.keys(reads).length} read… ${elapsed} s`
+              ? `Re-checking ${plural(list.length, "app")}: ${Object.keys(reads).length} read… ${elapsed} s`
               : recheck.isSuccess
-                ? `Re-checked ${recheck.data.apps.length} ${recheck.data.apps.length === 1 ? "app" : "apps"}.`
+                ? `Re-checked ${plural(recheck.data.apps.length, "app")}.`
                 : ""}
           </p>
           <p role="status" className="text-sm text-slate-700">
@@ -154,8 +155,8 @@ export function summaryText(apps: readonly ListedApp[]): string {
   const tools = available.reduce((n, a) => n + a.lastCheck!.result.counts.included, 0);
   const unread = apps.length - read.length;
   return [
-    `${available.length} of ${apps.length} ${apps.length === 1 ? "app" : "apps"} available`,
-    `${formatCount(tools)} ${tools === 1 ? "tool reaches" : "tools reach"} the assistant`,
+    `${available.length} of ${plural(apps.length, "app")} available`,
+    `${plural(tools, "tool reaches", "tools reach")} the assistant`,
     ...(unread > 0 ? [`${unread} not read yet`] : []),
   ].join(" · ");
 }

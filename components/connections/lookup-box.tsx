@@ -10,6 +10,7 @@ import { ToolBadges } from "@/components/tool-badges";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { plural } from "@/lib/plural";
 import { lookupToolQuery } from "@/lib/queries/people";
 import { lookupQuery, type LookupAnswer } from "@/lib/schemas/people";
 import { Alert, errorMessage } from "@/components/ui/alert";
@@ -119,7 +120,7 @@ function LookupResult({ answer, place }: { answer: LookupAnswer; place: ReturnTy
       ) : (
         <>
           <p className="text-sm text-slate-700">
-            {answer.total > answer.hits.length ? `The first ${answer.hits.length} of ${answer.total.toLocaleString("en-US")} tools that match:` : `${answer.total} ${answer.total === 1 ? "tool matches" : "tools match"}:`}
+            {answer.total > answer.hits.length ? `The first ${answer.hits.length} of ${answer.total.toLocaleString("en-US")} tools that match:` : `${plural(answer.total, "tool matches", "tools match")}:`}
           </p>
           <ul className="divide-y divide-slate-200 rounded border border-slate-200" aria-label="Tools found">
             {answer.hits.map((hit) => (

@@ -9,6 +9,7 @@ import { RiskBadge } from "@/components/connections/app-changes";
 import { whyWords } from "@/components/connections/change-words";
 import { byRisk } from "@/lib/engine/risk-order";
 import { holdsBack } from "@/lib/engine/review";
+import { plural, pluralWord } from "@/lib/plural";
 import { approveMutation, changesQuery, settingsMutation, settingsQuery } from "@/lib/queries/orgs";
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import { newTools, type ChangeList, type NewTools, type Risk, type RiskWhy } from "@/lib/schemas/orgs";
@@ -18,14 +19,14 @@ import { ConfirmedSelect } from "@/components/ui/confirmed-select";
 /** The tools of a check that wait for a leader's review. */
 export const waitingTools = (check: AppCheck | null | undefined) => (check?.tools ?? []).filter((t) => t.leftOut?.code === "awaiting-review");
 
-const plural = (n: number) => `${n} ${n === 1 ? "tool" : "tools"}`;
+const tools = (n: number) => plural(n, "tool");
 
 /** The badge on an app with tools waiting. */
 export function WaitingBadge({ count }: { count: number }) {
   if (count === 0) return null;
   return (
     <Badge tone="amber" title="New or changed since a leader last approved this app's tools: the assistants do not get them until then.">
-      {plural(count)} waiting for review
+      {tools(count)} waiting for review
     </Badge>
   );
 }
@@ -55,10 +56,10 @@ export function newToolsChangeWords(from: NewTools, to: NewTools, waiting: numbe
       ? "What every app lists now is approved as it stands."
       : to === "available"
         ? waiting > 0
-          ? `The ${plural(waiting)} waiting for review now ${waiting === 1 ? "reaches" : "reach"} the assistants at once.`
+          ? `The ${tools(waiting)} waiting for review now ${pluralWord(waiting, "reaches", "reach")} the assistants at once.`
           : ""
         : to === "wait-if-risky" && waiting > 0
-          ? `Of the ${plural(waiting)} waiting now, those whose change is not high risk reach the assistants at once.`
+          ? `Of the ${tools(waiting)} waiting now, those whose change is not high risk reach the assistants at once.`
           : "";
   return [
     `For every app of the organisation that follows its setting (an app whose page sets its own keeps it): ${WHAT_IT_DOES[to]}`,
@@ -101,7 +102,7 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
         )}
         {holdsBack(current) && (
           <span role="status" className="text-slate-700">
-            {waiting === 0 ? "Nothing is waiting." : `${plural(waiting)} waiting for review.`}
+            {waiting === 0 ? "Nothing is waiting." : `${tools(waiting)} waiting for review.`}
           </span>
         )}
       </div>
@@ -153,8 +154,8 @@ export function ReviewPanel({ org, appId, check, canManage }: { org: string; app
       ) : (
         <>
           <p>
-            {plural(waiting.length)} new or changed since a leader last approved this app: {waiting.map((t) => t.name).join(", ")}. The assistants do not get{" "}
-            {waiting.length === 1 ? "it" : "them"} until then.
+            {tools(waiting.length)} new or changed since a leader last approved this app: {waiting.map((t) => t.name).join(", ")}. The assistants do not get{" "}
+            {pluralWord(waiting.length, "it", "them")} until then.
           </p>
           <ol aria-label="Waiting tools, riskiest first" className="space-y-1">
             {ranked.map(({ tool, risk, why }) => (

@@ -15,6 +15,7 @@ import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/con
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { myAppsQuery, personCheckQuery } from "@/lib/queries/people";
+import { plural } from "@/lib/plural";
 import { summaryOf } from "@/lib/schemas/summary";
 import type { ListedApp } from "@/lib/schemas/orgs";
 import type { PersonCheck } from "@/lib/schemas/people";
@@ -82,7 +83,7 @@ export function PersonView({ org, person, name, mine }: { org: string; person: s
       {mine && <AddAppForm org={org} personal existing={apps.map((a) => a.name)} />}
       <section aria-labelledby="person-apps" className="space-y-2">
         <h2 id="person-apps" className="text-lg font-semibold text-slate-900">
-          {apps.length + unread.length} {apps.length + unread.length === 1 ? "app" : "apps"}, {personal} of {mine ? "your" : "their"} own
+          {plural(apps.length + unread.length, "app")}, {personal} of {mine ? "your" : "their"} own
         </h2>
         {apps.length + unread.length === 0 ? (
           <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">No apps yet.</p>

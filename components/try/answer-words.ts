@@ -1,4 +1,5 @@
 import { formatCount } from "@/lib/engine/listing-size";
+import { plural, pluralWord } from "@/lib/plural";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { CALL_TIMEOUT_MS, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
 import type { BadgeTone } from "@/components/ui/badge";
@@ -25,7 +26,7 @@ const MiB = 1024 * 1024;
 
 /** A size in bytes as people read it: `1,024 bytes`, `8.00 MiB (8,388,608 bytes)`. */
 export function sizeText(bytes: number): string {
-  const exact = `${bytes.toLocaleString("en-US")} ${bytes === 1 ? "byte" : "bytes"}`;
+  const exact = plural(bytes, "byte");
   if (bytes < 10 * KiB) return exact;
   return bytes < MiB ? `${(bytes / KiB).toFixed(1)} KiB (${exact})` : `${(bytes / MiB).toFixed(2)} MiB (${exact})`;
 }
@@ -62,7 +63,7 @@ export function contentLabel(item: TryContentItem): string {
     case "other":
       return `Content of type “${item.kind}”, ${sizeText(item.bytes)}, not shown`;
     case "more":
-      return `${formatCount(item.count)} more ${item.count === 1 ? "item" : "items"}, not read for display`;
+      return `${formatCount(item.count)} more ${pluralWord(item.count, "item")}, not read for display`;
     default: {
       const exhaustive: never = item;
       return exhaustive;

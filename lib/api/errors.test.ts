@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError, onField } from "@/lib/errors";
 import { sendLogsTo } from "@/lib/log";
 import { ApiError, ERROR_STATUS, handleApiError, withErrors } from "./errors";
 
@@ -21,6 +22,22 @@ describe("handleApiError", () => {
   it("keeps an ApiError's details", async () => {
     const res = handleApiError(new ApiError("bad-json", "Broken.", { at: { position: 3, line: 1, column: 4 } }));
     expect(await res.json()).toEqual({ error: { code: "bad-json", message: "Broken.", at: { position: 3, line: 1, column: 4 } } });
+  });
+
+  it.each([
+    [new NotFoundError("There is no such member."), 404, "not-found"],
+    [new ConflictError("That person is already a member."), 409, "conflict"],
+    [new ForbiddenError("Only a leader may manage members."), 403, "forbidden"],
+    [new InvalidError("Remove one first."), 422, "invalid-request"],
+  ])("answers the domain error %s with %i %s and its sentence", async (error, status, code) => {
+    const res = handleApiError(error);
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual({ error: { code, message: error.message } });
+  });
+
+  it("puts a domain error's field on the answer's issues, for the form", async () => {
+    const res = handleApiError(new ConflictError("That address is taken.", onField("slug", "That address is taken.")));
+    expect(await res.json()).toEqual({ error: { code: "conflict", message: "That address is taken.", issues: [{ path: ["slug"], message: "That address is taken." }] } });
   });
 
   it("answers a ZodError with 422, the issues and a one-line summary", async () => {

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { ZodError } from "zod";
+import { DomainError, type DomainErrorKind } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { startRequestLog } from "./request-log";
 
@@ -17,6 +18,14 @@ export const ERROR_STATUS = {
   "internal": 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Each domain error (lib/errors.ts) as the API's code: the one place storage's refusals become HTTP. */
+const DOMAIN_CODE: Record<DomainErrorKind, ErrorCode> = {
+  "not-found": "not-found",
+  "conflict": "conflict",
+  "forbidden": "forbidden",
+  "invalid": "invalid-request",
+};
 
 export interface ApiErrorBody {
   error: { code: ErrorCode; message: string; issues?: unknown; at?: { position: number; line: number; column: number } };
@@ -45,6 +54,10 @@ export type ErrorLog = Pick<Logger, "error">;
 export function describeApiError(error: unknown, log: ErrorLog = logger): { status: number; body: ApiErrorBody; headers?: Record<string, string> } {
   if (error instanceof ApiError) {
     return { status: ERROR_STATUS[error.code], body: { error: { code: error.code, message: error.message, ...error.details } }, headers: error.headers };
+  }
+  if (error instanceof DomainError) {
+    const code = DOMAIN_CODE[error.kind];
+    return { status: ERROR_STATUS[code], body: { error: { code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) } } };
   }
   if (error instanceof ZodError) {
     return { status: 422, body: { error: { code: "invalid-request", message: summariseIssues(error), issues: error.issues } } };

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { getDb } from "@/lib/db/client";
 import { apikey } from "@/lib/db/tables";
 import type { ApiKeyView } from "@/lib/schemas/access";
@@ -62,7 +62,7 @@ export async function createKey(access: OrgAccess, name: string): Promise<ApiKey
 export async function revokeKey(access: OrgAccess, id: string): Promise<ApiKeyView> {
   const db = getDb();
   const [row] = await db.select().from(apikey).where(and(eq(apikey.id, id), eq(apikey.referenceId, access.actor.id))).limit(1);
-  if (row === undefined || keyOrg(row) !== access.org.slug) throw new ApiError("not-found", "There is no such key.");
+  if (row === undefined || keyOrg(row) !== access.org.slug) throw new NotFoundError("There is no such key.");
   await db.delete(apikey).where(eq(apikey.id, id));
   return view(row);
 }

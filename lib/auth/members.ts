@@ -1,15 +1,16 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
+import { ConflictError, ForbiddenError, NotFoundError, onField } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/log";
 import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
 import { apps, invitation, member, organization, user } from "@/lib/db/tables";
 import { dropUnusedSnapshots } from "@/lib/orgs/store";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
+import type { Person } from "@/lib/schemas/people";
 import { invitationLink, sendInvitation } from "./invitations";
-import { parseRole, type Role } from "./roles";
-import type { Actor, OrgAccess } from "./workspace";
+import { can, parseRole, roleNeeded, roleNeededAnywhere, type Action, type Role } from "./roles";
+import { membership, requireAction, type Actor, type OrgAccess } from "./workspace";
 
 /**
  * Organisations, members and invitations (SPEC §9), stored by us: each change is one transaction
@@ -36,12 +37,38 @@ export async function myOrgs(userId: string): Promise<MyOrg[]> {
   });
 }
 
+/** The actor's organisations where they act: every one of the account's, or an API key's own. */
+async function actingOrgs(actor: Actor): Promise<MyOrg[]> {
+  return (await myOrgs(actor.id)).filter((o) => actor.via.kind === "session" || o.slug === actor.via.org);
+}
+
+/** The first of the actor's organisations whose role there allows `action`, or null. */
+export async function firstOrgAllowing(actor: Actor, action: Action): Promise<MyOrg | null> {
+  return (await actingOrgs(actor)).find((o) => can(o.role, action)) ?? null;
+}
+
+/**
+ * Where `actor` does `action` outside an organisation's routes (a preview's try): the organisation
+ * named, answered as `withOrg` answers it (404 for a non-member, 403 naming the role needed), or
+ * else the first whose role allows it (403 when none does).
+ */
+export async function orgAllowing(actor: Actor, action: Action, slug?: string): Promise<string> {
+  if (slug !== undefined) {
+    const access = await membership(slug, actor);
+    requireAction(access, action);
+    return access.org.slug;
+  }
+  const orgs = await actingOrgs(actor);
+  const allowed = orgs.find((o) => can(o.role, action));
+  if (allowed !== undefined) return allowed.slug;
+  throw new ForbiddenError(orgs[0] === undefined ? roleNeededAnywhere(action) : roleNeeded(action, orgs[0].role));
+}
+
 /** Creates an organisation whose first leader is `actor`; a taken address is the 409. */
 export async function createOrg(actor: Actor, input: OrgCreate): Promise<MyOrg> {
   const id = randomUUID();
-  const taken = new ApiError("conflict", "That address is taken by another organisation: choose another.", {
-    issues: [{ path: ["slug"], message: "That address is taken by another organisation: choose another." }],
-  });
+  const takenSentence = "That address is taken by another organisation: choose another.";
+  const taken = new ConflictError(takenSentence, onField("slug", takenSentence));
   try {
     await orgTransaction(getDb(), input.slug, async (tx) => {
       const [existing] = await tx.select({ id: organization.id }).from(organization).where(eq(organization.slug, input.slug)).limit(1);
@@ -52,7 +79,7 @@ export async function createOrg(actor: Actor, input: OrgCreate): Promise<MyOrg> 
     });
   } catch (error) {
     // Two instances creating one address at once: the unique index answers for the later one.
-    if (!(error instanceof ApiError) && isUniqueViolation(error)) throw taken;
+    if (!(error instanceof ConflictError) && isUniqueViolation(error)) throw taken;
     throw error;
   }
   return { id, slug: input.slug, name: input.name, role: "leader" };
@@ -93,9 +120,14 @@ export async function listMembers(access: OrgAccess): Promise<MemberList> {
   return { members: await membersOf(db, access.org.id), invitations: await pendingInvitations(db, access.org.id) };
 }
 
+/** The members as SPEC §12's people: `id`, `email`, `name`, `role`. */
+export async function listPeople(access: OrgAccess): Promise<Person[]> {
+  return (await membersOf(getDb(), access.org.id)).map(({ id, email, name, role }) => ({ id, email, name, role }));
+}
+
 export async function findMember(access: OrgAccess, memberId: string): Promise<MemberView> {
   const found = (await membersOf(getDb(), access.org.id)).find((m) => m.id === memberId);
-  if (found === undefined) throw new ApiError("not-found", "There is no such member.");
+  if (found === undefined) throw new NotFoundError("There is no such member.");
   return found;
 }
 
@@ -106,8 +138,9 @@ export async function findMember(access: OrgAccess, memberId: string): Promise<M
 async function asLeader<T>(access: OrgAccess, work: (tx: Conn, members: MemberView[]) => Promise<T>): Promise<T> {
   return orgTransaction(getDb(), access.org.slug, async (tx) => {
     const members = await membersOf(tx, access.org.id);
-    if (members.find((m) => m.userId === access.actor.id)?.role !== "leader") {
-      throw new ApiError("forbidden", "Only a leader may manage members; you are no longer a leader here.");
+    const mine = members.find((m) => m.userId === access.actor.id);
+    if (mine === undefined || !can(mine.role, "manage")) {
+      throw new ForbiddenError("Only a leader may manage members; you are no longer a leader here.");
     }
     return work(tx, members);
   });
@@ -115,7 +148,7 @@ async function asLeader<T>(access: OrgAccess, work: (tx: Conn, members: MemberVi
 
 function memberIn(members: MemberView[], memberId: string): MemberView {
   const found = members.find((m) => m.id === memberId);
-  if (found === undefined) throw new ApiError("not-found", "There is no such member.");
+  if (found === undefined) throw new NotFoundError("There is no such member.");
   return found;
 }
 
@@ -126,7 +159,7 @@ export async function invite(access: OrgAccess, input: InvitationCreate): Promis
   const id = randomUUID();
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
   await asLeader(access, async (tx, members) => {
-    if (members.some((m) => m.email.toLowerCase() === input.email)) throw new ApiError("conflict", "That person is already a member.");
+    if (members.some((m) => m.email.toLowerCase() === input.email)) throw new ConflictError("That person is already a member.");
     await tx
       .update(invitation)
       .set({ status: "canceled" })
@@ -141,7 +174,7 @@ export async function invite(access: OrgAccess, input: InvitationCreate): Promis
 export async function cancelInvitation(access: OrgAccess, id: string): Promise<InvitationView> {
   return asLeader(access, async (tx) => {
     const found = (await pendingInvitations(tx, access.org.id)).find((i) => i.id === id);
-    if (found === undefined) throw new ApiError("not-found", noInvitation);
+    if (found === undefined) throw new NotFoundError(noInvitation);
     await tx.update(invitation).set({ status: "canceled" }).where(eq(invitation.id, id));
     await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.invitation-cancelled", member: { id, email: found.email }, details: { role: found.role } });
     return found;
@@ -165,13 +198,13 @@ export async function invitationFor(actor: Pick<Actor, "email">, id: string, db:
 /** Accepts an invitation addressed to the signed-in account; answers the organisation joined. */
 export async function acceptInvitation(actor: Actor, id: string): Promise<{ org: string; memberId: string; role: Role }> {
   const seen = await invitationFor(actor, id);
-  if (seen === null) throw new ApiError("not-found", noInvitation);
-  if (!seen.mine) throw new ApiError("not-found", "There is no such invitation for the account you are signed in with.");
+  if (seen === null) throw new NotFoundError(noInvitation);
+  if (!seen.mine) throw new NotFoundError("There is no such invitation for the account you are signed in with.");
   return orgTransaction(getDb(), seen.org.slug, async (tx) => {
     const found = await invitationFor(actor, id, tx);
-    if (found === null || !found.mine) throw new ApiError("not-found", noInvitation);
+    if (found === null || !found.mine) throw new NotFoundError(noInvitation);
     const [already] = await tx.select({ id: member.id }).from(member).where(and(eq(member.organizationId, found.org.id), eq(member.userId, actor.id))).limit(1);
-    if (already !== undefined) throw new ApiError("conflict", "You are already a member of that organisation.");
+    if (already !== undefined) throw new ConflictError("You are already a member of that organisation.");
     const memberId = randomUUID();
     await tx.insert(member).values({ id: memberId, organizationId: found.org.id, userId: actor.id, role: found.role, createdAt: new Date() });
     await tx.update(invitation).set({ status: "accepted" }).where(eq(invitation.id, id));
@@ -184,7 +217,7 @@ export async function changeRole(access: OrgAccess, memberId: string, role: Role
   return asLeader(access, async (tx, members) => {
     const before = memberIn(members, memberId);
     if (before.role === role) return before;
-    if (before.role === "leader" && leaders(members) <= 1) throw new ApiError("conflict", keepsLeader);
+    if (before.role === "leader" && leaders(members) <= 1) throw new ConflictError(keepsLeader);
     await tx.update(member).set({ role }).where(eq(member.id, memberId));
     await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.role-changed", member: { id: before.id, email: before.email }, details: { from: before.role, to: role } });
     return { ...before, role };
@@ -195,7 +228,7 @@ export async function changeRole(access: OrgAccess, memberId: string, role: Role
 export async function removeMember(access: OrgAccess, memberId: string): Promise<MemberView> {
   return asLeader(access, async (tx, members) => {
     const before = memberIn(members, memberId);
-    if (before.role === "leader" && leaders(members) <= 1) throw new ApiError("conflict", keepsLeader);
+    if (before.role === "leader" && leaders(members) <= 1) throw new ConflictError(keepsLeader);
     await tx.delete(member).where(eq(member.id, memberId));
     await tx.delete(apps).where(and(eq(apps.org, access.org.slug), eq(apps.owner, before.userId)));
     await dropUnusedSnapshots(tx);

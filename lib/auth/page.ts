@@ -2,7 +2,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { ApiError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { PAGE_PATH_HEADER } from "@/lib/http/guard";
 import type { MemberView } from "@/lib/schemas/access";
 import { findMember } from "./members";
@@ -45,14 +45,14 @@ export const pageOrgAccess = cache(async (slug: string, next?: string): Promise<
     const fast = await sessionOrgAccess(await headers(), slug);
     if (fast !== null) return fast;
   } catch (error) {
-    if (error instanceof ApiError && error.code === "not-found") notFound();
+    if (error instanceof NotFoundError) notFound();
     throw error;
   }
   const actor = await requirePageActor(next ?? (await pagePath(`/orgs/${encodeURIComponent(slug)}`)));
   try {
     return await membership(slug, actor);
   } catch (error) {
-    if (error instanceof ApiError && error.code === "not-found") notFound();
+    if (error instanceof NotFoundError) notFound();
     throw error;
   }
 });
@@ -62,7 +62,7 @@ export const pageMember = cache(async (access: OrgAccess, person: string): Promi
   try {
     return await findMember(access, decodeURIComponent(person));
   } catch (error) {
-    if (error instanceof ApiError || error instanceof URIError) notFound();
+    if (error instanceof NotFoundError || error instanceof URIError) notFound();
     throw error;
   }
 });

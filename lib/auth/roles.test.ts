@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACTIONS, can, parseRole, role, roleNeeded, type Action, type Role } from "./roles";
+import { ACTIONS, can, parseRole, role, roleNeeded, roleNeededAnywhere, type Action, type Role } from "./roles";
 
 // SPEC §9's table, written out once more by hand: the test fails if the data drifts from it.
 const TABLE: Record<Action, Record<Role, boolean>> = {
@@ -19,6 +19,7 @@ describe("the role table", () => {
   it("says which role is needed", () => {
     expect(roleNeeded("manage", "developer")).toBe("Only a leader may connect, edit or remove apps and manage members; you are a developer here.");
     expect(roleNeeded("try", "support")).toBe("Only a leader or a developer may try tools; you are a support here.");
+    expect(roleNeededAnywhere("try")).toBe("Only a leader or a developer of an organisation may try tools; you are in none.");
   });
 
   it("reads stored roles, refusing unknown ones", () => {

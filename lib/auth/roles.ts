@@ -36,11 +36,20 @@ const DOING: Record<Action, string> = {
   personal: "connect personal apps",
 };
 
+/** The roles an action needs, as a sentence says them: "a leader or a developer". */
+function whoMay(action: Action): string {
+  const roles = ACTIONS[action] as readonly Role[];
+  return roles.length === 1 ? `a ${roles[0]}` : `a ${roles.slice(0, -1).join(", a ")} or a ${roles.at(-1)}`;
+}
+
 /** The 403 sentence: which roles the action needs. */
 export function roleNeeded(action: Action, who: Role): string {
-  const roles = ACTIONS[action] as readonly Role[];
-  const names = roles.length === 1 ? `a ${roles[0]}` : `a ${roles.slice(0, -1).join(", a ")} or a ${roles.at(-1)}`;
-  return `Only ${names} may ${DOING[action]}; you are a ${who} here.`;
+  return `Only ${whoMay(action)} may ${DOING[action]}; you are a ${who} here.`;
+}
+
+/** The 403 sentence for an account in no organisation at all. */
+export function roleNeededAnywhere(action: Action): string {
+  return `Only ${whoMay(action)} of an organisation may ${DOING[action]}; you are in none.`;
 }
 
 /** A stored role string (better-auth allows comma-separated lists) read as one of ours, or null. */

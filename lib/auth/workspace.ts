@@ -4,6 +4,7 @@ import { parseCookies } from "better-call";
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import { ApiError, handleApiError } from "@/lib/api/errors";
+import { ForbiddenError, noOrg } from "@/lib/errors";
 import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
 import { getDb } from "@/lib/db/client";
 import { member, organization, session, user } from "@/lib/db/tables";
@@ -52,7 +53,7 @@ export async function actorFrom(headers: Headers): Promise<Actor | null> {
 
 /** The organisation named by `slug` as `actor` sees it: 404 for a non-member, exactly as for no organisation. */
 export async function membership(slug: string, actor: Actor): Promise<OrgAccess> {
-  const notFound = new ApiError("not-found", `There is no organisation "${slug}".`);
+  const notFound = noOrg(slug);
   if (!orgSlug.safeParse(slug).success) throw notFound;
   if (actor.via.kind === "api-key" && actor.via.org !== slug) throw notFound;
   const [row] = await getDb()
@@ -85,8 +86,10 @@ async function signedSessionToken(headers: Headers): Promise<string | null> {
   const dot = decoded.lastIndexOf(".");
   if (dot < 1) return null;
   const token = decoded.slice(0, dot);
-  const given = Buffer.from(decoded.slice(dot + 1), "base64");
-  const expected = createHmac("sha256", context.secret).update(token).digest();
+  // Compared as text: Node's base64 decoder skips what is not base64 and stops at padding, so
+  // comparing decoded bytes would take a signature with anything appended.
+  const given = Buffer.from(decoded.slice(dot + 1), "utf8");
+  const expected = Buffer.from(createHmac("sha256", context.secret).update(token).digest("base64"), "utf8");
   return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
 }
 
@@ -127,7 +130,7 @@ export async function sessionOrgAccess(headers: Headers, slug: string): Promise<
   const actor: Actor = { id: row.userId, email: row.email, name: row.name, via: { kind: "session" } };
   const role = parseRole(row.role);
   if (row.orgId === null || row.orgSlug === null || row.orgName === null || row.memberId === null || role === null) {
-    throw new ApiError("not-found", `There is no organisation "${slug}".`);
+    throw noOrg(slug);
   }
   return { org: { id: row.orgId, slug: row.orgSlug, name: row.orgName }, role, actor, memberId: row.memberId };
 }
@@ -145,7 +148,7 @@ export async function orgAccess(headers: Headers, slug: string): Promise<OrgAcce
 
 /** Throws the 403 when the role does not allow the action. */
 export function requireAction(access: OrgAccess, action: Action): void {
-  if (!can(access.role, action)) throw new ApiError("forbidden", roleNeeded(action, access.role));
+  if (!can(access.role, action)) throw new ForbiddenError(roleNeeded(action, access.role));
 }
 
 /** The actor of a request, or the 401. */

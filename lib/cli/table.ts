@@ -1,6 +1,7 @@
 import { CONNECT_TIMEOUT_MS, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import { formatCount, largestNamed } from "@/lib/engine/listing-size";
 import { isRiskyCode } from "@/lib/engine/risky-text";
+import { plural } from "@/lib/plural";
 import { cacheWords } from "@/lib/protocol-words";
 import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
 
@@ -72,7 +73,7 @@ export function sizeLine(app: AppCheck): string {
   const share = limit > 0 ? ((chars / limit) * 100).toFixed(1) : "0";
   const biggest = largestNamed(largest, printable);
   const over = chars > limit || stopped ? " — over the limit" : "";
-  return `Listing: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${formatCount(entries)} ${entries === 1 ? "entry" : "entries"}${biggest !== "" ? `; largest ${biggest}` : ""}.`;
+  return `Listing: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${plural(entries, "entry", "entries")}${biggest !== "" ? `; largest ${biggest}` : ""}.`;
 }
 
 function toolRow(tool: ToolCheck, available: boolean): string[] {

@@ -1,4 +1,5 @@
 import type { AppCheck, CheckResult, Unavailable } from "@/lib/schemas/check";
+import { plural, pluralWord } from "@/lib/plural";
 import { EXIT, type ExitCode } from "./args";
 
 /**
@@ -37,8 +38,6 @@ export interface Verdict {
   reason: string;
 }
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
 /** Warnings `--strict` fails on: every note on the app's tools. */
 export function warningCount(app: AppCheck): number {
   return app.tools.reduce((n, t) => n + t.notes.length, 0);
@@ -64,10 +63,10 @@ export function verdict(result: CheckResult, reached: readonly boolean[], strict
   const blocked = app.tools.filter((t) => t.leftOut?.code === "blocked").length;
   const leftOut = app.tools.filter((t) => !t.included && t.leftOut?.code !== "blocked" && t.leftOut?.code !== "app-only").length;
   if (leftOut > 0) {
-    return { code: EXIT.fails, reason: `${plural(leftOut, "tool", "tools")} of ${app.tools.length.toLocaleString("en-US")} ${leftOut === 1 ? "is" : "are"} left out of ${app.name}.` };
+    return { code: EXIT.fails, reason: `${plural(leftOut, "tool")} of ${app.tools.length.toLocaleString("en-US")} ${pluralWord(leftOut, "is", "are")} left out of ${app.name}.` };
   }
   const warnings = warningCount(app);
-  if (strict && warnings > 0) return { code: EXIT.fails, reason: `${app.name} has ${plural(warnings, "warning", "warnings")}, and --strict fails on them.` };
+  if (strict && warnings > 0) return { code: EXIT.fails, reason: `${app.name} has ${plural(warnings, "warning")}, and --strict fails on them.` };
   const n = app.tools.filter((t) => t.leftOut?.code !== "app-only").length - blocked;
   const all = n === 0 ? (blocked > 0 ? "none of its tools is left to include" : "lists no tools") : n === 1 ? "its one tool is included" : `all ${n.toLocaleString("en-US")} of its tools are included`;
   const besides = blocked === 0 ? "" : ` (${plural(blocked, "tool is", "tools are")} blocked by a setting)`;

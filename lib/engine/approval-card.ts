@@ -1,5 +1,6 @@
 import type { ApprovalCard, CardLine, Note, Policy } from "@/lib/schemas/check";
 import { isObject } from "@/lib/json-text";
+import { pluralWord } from "@/lib/plural";
 import { labelFromName, memoByName, splitWords } from "./words";
 
 export const CARD_MAX_LINES = 8;
@@ -137,7 +138,7 @@ export function cardNotes(card: ApprovalCard, policy: Policy): Note[] {
   if (card.cut.length > 0) {
     notes.push({
       code: "card-cut",
-      message: `The approval card shows ${CARD_MAX_LINES} lines at most; ${card.cut.length} more ${card.cut.length === 1 ? "is" : "are"} hidden: ${card.cut.join(", ")}.`,
+      message: `The approval card shows ${CARD_MAX_LINES} lines at most; ${card.cut.length} more ${pluralWord(card.cut.length, "is", "are")} hidden: ${card.cut.join(", ")}.`,
     });
   }
   return notes;

@@ -95,8 +95,8 @@ describe("properties of the check", () => {
     fc.assert(
       fc.property(fc.array(prefixy, { minLength: 1, maxLength: 8 }), fc.subarray(["a_b_x", "a_x", "a_b_c_x", "b_x"]), (apps, own) => {
         const result = checkListings(apps, { connections: [], tools: own });
-        const held = new Map<string, { app: string; tool: string }>();
-        for (const app of result.apps) {
+        const held = new Map<string, { app: string; tool: string; appIndex: number; toolIndex: number }>();
+        for (const [appIndex, app] of result.apps.entries()) {
           for (const t of app.tools) {
             expect(t.wholeName?.startsWith(`${app.shortName}_`)).toBe(true);
             if (app.status === "unavailable") {
@@ -108,7 +108,7 @@ describe("properties of the check", () => {
             else if (held.has(w)) expect(t.leftOut).toMatchObject({ code: "name-taken", takenBy: held.get(w) });
             else {
               expect(t.included).toBe(true);
-              held.set(w, { app: app.name, tool: t.name! });
+              held.set(w, { app: app.name, tool: t.name!, appIndex, toolIndex: t.index });
             }
           }
         }
@@ -121,7 +121,9 @@ describe("properties of the check", () => {
     fc.assert(
       fc.property(personArb, ([apps, theorem]) => {
         const result = checkListings(apps, theorem);
-        const holders = new Map(result.apps.flatMap((a) => a.tools.filter((t) => t.included).map((t) => [t.wholeName, { app: a.name, tool: t.name }] as const)));
+        const holders = new Map(
+          result.apps.flatMap((a, appIndex) => a.tools.filter((t) => t.included).map((t) => [t.wholeName, { app: a.name, tool: t.name, appIndex, toolIndex: t.index }] as const)),
+        );
         for (const t of result.apps.flatMap((a) => a.tools)) {
           if (t.leftOut?.code === "name-taken") expect(t.leftOut.takenBy).toEqual(holders.get(t.wholeName));
           if (t.leftOut?.code === "theorem-tool") expect(theorem.tools).toContain(t.wholeName);

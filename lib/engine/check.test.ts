@@ -69,9 +69,9 @@ describe("whole names across a person's apps (SPEC §2.4–§2.6)", () => {
     expect(app.tools[1]!.leftOut).toEqual({
       code: "name-taken",
       message: 'Left out: `attendance_clock_in` is already the name of the earlier tool "clock_in" of this app.',
-      takenBy: { app: "Attendance", tool: "clock_in" },
+      takenBy: { app: "Attendance", tool: "clock_in", appIndex: 0, toolIndex: 0 },
     });
-    expect(app.tools[2]!.leftOut?.takenBy).toEqual({ app: "Attendance", tool: "clock_in" });
+    expect(app.tools[2]!.leftOut?.takenBy).toEqual({ app: "Attendance", tool: "clock_in", appIndex: 0, toolIndex: 0 });
   });
 
   it("leaves out a tool of a later app whose whole name an earlier app's tool holds", () => {
@@ -93,9 +93,28 @@ describe("whole names across a person's apps (SPEC §2.4–§2.6)", () => {
       { name: "A B C", entries: [tool("y"), tool("z"), tool("w")] },
     ]).apps;
     expect(ab!.tools.map((t) => t.included)).toEqual([true, true]);
-    expect(a!.tools.map((t) => t.leftOut?.takenBy ?? null)).toEqual([{ app: "A B", tool: "x" }, { app: "A B", tool: "c_y" }, null]);
+    expect(a!.tools.map((t) => t.leftOut?.takenBy ?? null)).toEqual([
+      { app: "A B", tool: "x", appIndex: 0, toolIndex: 0 },
+      { app: "A B", tool: "c_y", appIndex: 0, toolIndex: 1 },
+      null,
+    ]);
     expect(abc!.shortName).toBe("a_b_c");
-    expect(abc!.tools.map((t) => t.leftOut?.takenBy ?? null)).toEqual([{ app: "A B", tool: "c_y" }, { app: "A", tool: "b_c_z" }, null]);
+    expect(abc!.tools.map((t) => t.leftOut?.takenBy ?? null)).toEqual([
+      { app: "A B", tool: "c_y", appIndex: 0, toolIndex: 1 },
+      { app: "A", tool: "b_c_z", appIndex: 1, toolIndex: 2 },
+      null,
+    ]);
+  });
+
+  it("tells apart two apps of the same name by their places (SPEC §8: appIndex, toolIndex)", () => {
+    // notes, notes_2 and notes_2_2: the second "Notes" lists `2_read` as notes_2_2_read, which the third's `read` would be.
+    const apps = check([
+      { name: "Notes", entries: [tool("x")] },
+      { name: "Notes", entries: [tool("y"), tool("2_read")] },
+      { name: "Notes 2", entries: [tool("read")] },
+    ]).apps;
+    expect(apps.map((a) => a.shortName)).toEqual(["notes", "notes_2", "notes_2_2"]);
+    expect(apps[2]!.tools[0]!.leftOut?.takenBy).toEqual({ app: "Notes", tool: "2_read", appIndex: 1, toolIndex: 1 });
   });
 
   it("does not let apps whose short names only look alike clash", () => {

@@ -12,6 +12,7 @@ import type {
   Unavailable,
 } from "@/lib/schemas/check";
 import { isObject } from "@/lib/json-text";
+import { plural } from "@/lib/plural";
 import { LISTING_CHAR_LIMIT } from "./limits";
 import { appOnlyMessage, isAppOnly } from "./app-only";
 import { approvalCard, cardNotes } from "./approval-card";
@@ -157,7 +158,7 @@ function nameNotes(shortName: string, toolName: string, wholeNameOf: ReturnType<
     const shown = [...new Set(replaced)].slice(0, 10).map((c) => JSON.stringify(c)).join(", ");
     notes.push({
       code: "characters-replaced",
-      message: `${replaced.length} ${replaced.length === 1 ? "character" : "characters"} of "${toolName}" became \`_\`: ${shown}.`,
+      message: `${plural(replaced.length, "character")} of "${toolName}" became \`_\`: ${shown}.`,
     });
   }
   if (prefixKept) notes.push({ code: "prefix-kept", message: `It already begins with \`${shortName}_\`, so it is not named twice.` });
@@ -270,11 +271,11 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
         leftOut = {
           code: "name-taken",
           message: `Left out: \`${named.wholeName}\` is already the name of ${where}.`,
-          takenBy: { app: holderApp, tool: holder.tool },
+          takenBy: { app: holderApp, tool: holder.tool, appIndex: holder.app, toolIndex: holder.index },
         };
       }
       if (leftOut === null) {
-        holders.take(named.wholeName, tool.name);
+        holders.take(named.wholeName, tool.name, tool.index);
         tool.included = true;
       } else {
         tool.leftOut = leftOut;

@@ -1,3 +1,4 @@
+import { plural } from "@/lib/plural";
 import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import type { TheoremNames } from "./check";
 import { baseShortName } from "./short-name";
@@ -258,7 +259,7 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
     }
     const listed = owner.check.tools.filter((t) => t.name !== null).length;
     return {
-      answer: `${owner.name} (${code(short)}) lists no tool ${code(rest)}: it lists ${listed} ${listed === 1 ? "tool" : "tools"}${owner.check.status === "unavailable" ? `, and is unavailable: ${reasonOf(owner)}` : ""}.`,
+      answer: `${owner.name} (${code(short)}) lists no tool ${code(rest)}: it lists ${plural(listed, "tool")}${owner.check.status === "unavailable" ? `, and is unavailable: ${reasonOf(owner)}` : ""}.`,
       about: { kind: "app", app: owner.id },
     };
   }

@@ -32,10 +32,11 @@ export function wholeName(shortName: string, toolName: string): WholeName {
   return { wholeName: cut ? full.slice(0, WHOLE_NAME_MAX) : full, replaced, prefixKept, cutFrom: cut ? full.length : null };
 }
 
-/** Who holds a whole name: the app (by its place in the person's list) and the tool's own name. */
+/** Who holds a whole name: the app (by its place in the person's list), the tool's own name and its place in the app's listing. */
 export interface NameHolder {
   app: number;
   tool: string;
+  index: number;
 }
 
 /**
@@ -46,7 +47,7 @@ export interface NameHolder {
  * the same answer as one map of every name, for a fraction of the work.
  */
 export class WholeNames {
-  private readonly held: Map<string, string>[] = [];
+  private readonly held: Map<string, { tool: string; index: number }>[] = [];
   /** `<short>_` of each app holding names → that app. */
   private readonly byPrefix = new Map<string, number>();
   /** Every `_`-ending beginning of an app's `<short>_` → the apps it begins. */
@@ -75,16 +76,16 @@ export class WholeNames {
   /** The earlier holder of a whole name of the current app, if any. */
   holder(wholeName: string): NameHolder | undefined {
     const own = this.held[this.current]!.get(wholeName);
-    if (own !== undefined) return { app: this.current, tool: own };
+    if (own !== undefined) return { app: this.current, ...own };
     for (const app of this.related) {
-      const tool = this.held[app]!.get(wholeName);
-      if (tool !== undefined) return { app, tool };
+      const held = this.held[app]!.get(wholeName);
+      if (held !== undefined) return { app, ...held };
     }
     return undefined;
   }
 
-  /** The current app's tool `tool` takes the whole name. */
-  take(wholeName: string, tool: string): void {
-    this.held[this.current]!.set(wholeName, tool);
+  /** The current app's tool `tool`, `index` in its listing, takes the whole name. */
+  take(wholeName: string, tool: string, index: number): void {
+    this.held[this.current]!.set(wholeName, { tool, index });
   }
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { OAuthError, OAuthErrorCode } from "@modelcontextprotocol/client";
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/client";
 import { ZodError } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { ConflictError, DomainError } from "@/lib/errors";
 import type { Conn } from "@/lib/db/client";
 import { GuardError } from "@/lib/mcp/guarded-fetch";
 import { callbackUrl, clientMetadataUrl } from "./dashboard";
@@ -73,12 +73,12 @@ export function describeFailure(error: unknown, step: "start" | "finish", issuer
  */
 export async function startSignIn(db: Conn, row: SignInApp, by: string, origin: string, input: StartInput = {}, options: OAuthFetchOptions = {}): Promise<{ authorizationUrl: string }> {
   if (row.headerName !== null) {
-    throw new ApiError("conflict", `This app is read with the header ${row.headerName} you gave: remove it (Edit) to sign in with OAuth instead.`);
+    throw new ConflictError(`This app is read with the header ${row.headerName} you gave: remove it (Edit) to sign in with OAuth instead.`);
   }
   const stored = await loadSignIn(db, row.id);
   const gaveUp = stored?.state === "connected" ? stored.discovery?.stepUp : undefined;
   // Never a loop of sign-ins for a scope the server does not grant (the app's reason already says so).
-  if (gaveUp?.gaveUp === true) throw new ApiError("conflict", failures.scopeNotGranted(gaveUp.scope, gaveUp.signIns).message);
+  if (gaveUp?.gaveUp === true) throw new ConflictError(failures.scopeNotGranted(gaveUp.scope, gaveUp.signIns).message);
   const f = oauthFetch(options);
   let issuer = new URL(row.url).origin;
   try {
@@ -120,7 +120,7 @@ export async function startSignIn(db: Conn, row: SignInApp, by: string, origin: 
     await saveFlow(db, provider.stateValue, flow);
     return { authorizationUrl: provider.authorizationUrl.href };
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (error instanceof DomainError) throw error;
     // The caller stores it as the app's newest read: its reason is what the app's page says (SPEC §17).
     throw describeFailure(error, "start", issuer, f);
   } finally {

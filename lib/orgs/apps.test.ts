@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/client";
 import { DEMO_ORG, seedDemo } from "@/lib/demo/seed";
+import { NotFoundError } from "@/lib/errors";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { AppReader, OrgContext } from "./apps";
 import { addApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, scopeList, updateApp } from "./apps";
@@ -391,9 +392,9 @@ describe("personal apps (SPEC §12)", () => {
     // Somebody else's list has the organisation's app only.
     expect((await scopeList(ctx, { org: "acme", person: person("kim") })).map((a) => a.personal)).toEqual([false]);
     // Not reachable as one of the organisation's apps.
-    await expect(getApp(ctx, "acme", mine.id)).rejects.toMatchObject({ code: "not-found" });
-    await expect(removeApp(ctx, "acme", mine.id)).rejects.toMatchObject({ code: "not-found" });
-    await expect(removeApp(ctx, "acme", mine.id, "kim")).rejects.toMatchObject({ code: "not-found" });
+    await expect(getApp(ctx, "acme", mine.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(removeApp(ctx, "acme", mine.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(removeApp(ctx, "acme", mine.id, "kim")).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it(`lets a person have ${MAX_PERSONAL_APPS} personal apps, refuses one more, and the schedule re-reads them`, { timeout: 30_000 }, async () => {

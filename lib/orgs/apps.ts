@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
+import { ConflictError, InvalidError, noOrgApp, onField } from "@/lib/errors";
 import { readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
@@ -162,13 +162,7 @@ export async function assertReadable(url: string, resolve: Resolver = systemReso
   const reason = await neverReadable(url, resolve, allowListFromEnv());
   if (reason === null) return;
   const message = `This app could never be read: ${reason}.`;
-  throw new ApiError("invalid-request", message, { issues: [{ path: ["url"], message }] });
-}
-
-/** Throws the 404 for an unknown organisation (or app), so a route can answer it before reading a body. */
-export async function assertExists(ctx: OrgContext, org: string, app?: string): Promise<void> {
-  await requireOrg(ctx.db, org);
-  if (app !== undefined) await requireApp(ctx.db, org, app);
+  throw new InvalidError(message, onField("url", message));
 }
 
 /** The organisation's apps with their checks' summaries (GET /api/orgs/{org}/apps). */
@@ -181,7 +175,7 @@ export async function getApp(ctx: OrgContext, org: string, id: string): Promise<
   const rows = await orgApps(ctx.db, org);
   if (!rows.some((row) => row.id === id)) {
     await requireOrg(ctx.db, org); // the organisation's own 404 first, when it is the one missing
-    throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
+    throw noOrgApp(org, id);
   }
   return (await withResults(ctx, org, rows)).find((app) => app.id === id)!;
 }
@@ -189,10 +183,10 @@ export async function getApp(ctx: OrgContext, org: string, id: string): Promise<
 /** Refuses a new app past the organisation's, or the person's, number of apps. */
 async function assertRoom(db: Conn, org: string, owner: string | null): Promise<void> {
   if (owner === null && (await orgApps(db, org)).length >= MAX_APPS_PER_ORG) {
-    throw new ApiError("invalid-request", `An organisation connects at most ${MAX_APPS_PER_ORG} apps: remove one first.`);
+    throw new InvalidError(`An organisation connects at most ${MAX_APPS_PER_ORG} apps: remove one first.`);
   }
   if (owner !== null && (await personalCount(db, org, owner)) >= MAX_PERSONAL_APPS) {
-    throw new ApiError("invalid-request", `A person connects at most ${MAX_PERSONAL_APPS} personal apps: remove one first.`);
+    throw new InvalidError(`A person connects at most ${MAX_PERSONAL_APPS} personal apps: remove one first.`);
   }
 }
 
@@ -259,7 +253,7 @@ export async function updateApp(ctx: OrgContext, org: string, id: string, input:
   for (let tries = 1; ; tries++) {
     const current = await requireApp(ctx.db, org, id);
     if (await updateOnce(ctx, org, current, input)) return getApp(ctx, org, id);
-    if (tries >= UPDATE_TRIES) throw new ApiError("conflict", "This app was changed by someone else at the same time, again and again: reload it and try again.");
+    if (tries >= UPDATE_TRIES) throw new ConflictError("This app was changed by someone else at the same time, again and again: reload it and try again.");
   }
 }
 
@@ -320,7 +314,7 @@ export async function recheckApp(ctx: OrgContext, org: string, id: string): Prom
 /** Reads one app again, the organisation's or a personal one, answering nothing (the schedule's re-check). */
 export async function rereadApp(ctx: OrgContext, org: string, id: string): Promise<void> {
   const row = await anyApp(ctx.db, org, id);
-  if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
+  if (row === undefined) throw noOrgApp(org, id);
   const reads = await readRows(ctx, [row]);
   await orgTransaction(ctx.db, org, (tx) => storeReads(tx, org, reads));
 }
@@ -349,7 +343,7 @@ export async function approveApp(ctx: OrgContext, org: string, id: string, by: s
   const { approved, snapshot } = await orgTransaction(ctx.db, org, async (tx) => {
     const row = await requireApp(tx, org, id);
     const read = (await latestReads(tx, org)).get(id);
-    if (read === undefined) throw new ApiError("conflict", "This app has not been read yet: re-check it first.");
+    if (read === undefined) throw new ConflictError("This app has not been read yet: re-check it first.");
     return { approved: await approveTools(tx, id, read, await listingOf(tx, row, read), by, names), snapshot: read.snapshot };
   });
   return { app: await getApp(ctx, org, id), approved, snapshot };

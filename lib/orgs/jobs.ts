@@ -1,6 +1,6 @@
 import "server-only";
 import PgBoss from "pg-boss";
-import { ApiError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { oneAtATime, sqlExecutor, type PostgresDb } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { rereadApp, type OrgContext } from "./apps";
@@ -111,7 +111,7 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
         await planAfterRead(ctx.db, app, options.interval, Date.now());
       } catch (error) {
         // Removed since it was claimed: nothing to retry.
-        if (error instanceof ApiError && error.code === "not-found") return;
+        if (error instanceof NotFoundError) return;
         logger.warn({ org, app, job: job.id, err: errorField(error) }, "A scheduled re-check failed: it will be retried");
         await boss.fail(RECHECK_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });
       }

@@ -7,7 +7,8 @@ import { planBatch, type BatchPlan } from "@/lib/engine/policy";
 import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { wholeName } from "@/lib/engine/whole-name";
 import type { PersonCheck } from "@/lib/schemas/people";
-import type { StoredApp } from "@/lib/schemas/orgs";
+import type { AppList, StoredApp } from "@/lib/schemas/orgs";
+import { listedApp } from "@/lib/schemas/summary";
 import { namedScope, scopeList, type OrgContext } from "./apps";
 import { listIndex, processNames } from "./named";
 import { latestReads, listingOf, personalApps, requireOrg, scopeApps, type Scope } from "./store";
@@ -25,6 +26,11 @@ export async function scopeOf(access: OrgAccess, person?: string): Promise<Scope
 
 /** The caller's own scope: the organisation's apps and their personal ones. */
 export const ownScope = (access: OrgAccess): Scope => ({ org: access.org.slug, person: access.actor.id });
+
+/** The caller's own list (GET …/me/apps), in connection order, as the organisation's list answers its apps. */
+export async function ownList(ctx: OrgContext, access: OrgAccess): Promise<AppList> {
+  return { org: { slug: access.org.slug, name: access.org.name }, apps: (await scopeList(ctx, ownScope(access))).map(listedApp) };
+}
 
 const asLookupApp = (app: StoredApp): LookupApp => ({ id: app.id, name: app.name, personal: app.personal, check: app.lastCheck?.result ?? null });
 

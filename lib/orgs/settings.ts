@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
+import { InvalidError, NotFoundError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/log";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
@@ -75,7 +75,7 @@ async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newT
     .limit(1);
   if (found === undefined) {
     await requireAppOf(db, of); // the 404 in the words of the app's kind
-    throw new ApiError("not-found", `There is no app "${of.app}".`);
+    throw new NotFoundError(`There is no app "${of.app}".`);
   }
   return { row: found.row, newTools: appNewTools.catch("org").parse(found.newTools ?? "org") };
 }
@@ -101,7 +101,7 @@ export async function appSettingsOf(ctx: OrgContext, of: AppOf): Promise<AppSett
   return viewOf(await storedOf(ctx.db, row, newTools), await listedNames(ctx.db, row));
 }
 
-const invalid = (message: string, path: string[]) => new ApiError("invalid-request", message, { issues: [{ path, message }] });
+const invalid = (message: string, path: string[]) => new InvalidError(message, [{ path, message }]);
 const quoted = (names: readonly string[]) => names.slice(0, 10).map((n) => JSON.stringify(n)).join(", ") + (names.length > 10 ? ` and ${names.length - 10} more` : "");
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { ApiError } from "@/lib/api/errors";
+import { ConflictError, NotFoundError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/log";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import type { Conn } from "@/lib/db/client";
@@ -66,14 +66,14 @@ export async function connect(ctx: OrgContext, target: Target, requestUrl: strin
   } catch (error) {
     if (!(error instanceof SignInFailure)) throw error;
     await recordFailure(ctx.db, row, error, startedAt);
-    throw new ApiError("conflict", error.message);
+    throw new ConflictError(error.message);
   }
 }
 
 /** Disconnect: the tokens (and the client, and any flow) are forgotten, then the app is read again. */
 export async function disconnect(ctx: OrgContext, target: Target): Promise<StoredApp> {
   const row = await rowOf(ctx, target);
-  if (!(await forgetSignIn(ctx.db, row.id))) throw new ApiError("not-found", "This app has no sign-in to forget.");
+  if (!(await forgetSignIn(ctx.db, row.id))) throw new NotFoundError("This app has no sign-in to forget.");
   await recordAudit(ctx.db, { org: row.org, actor: target.access.actor, action: "app.edited", app: { id: row.id, name: row.name }, details: { signIn: "disconnected", ...(target.personal ? { personal: true } : {}) } });
   await reread(ctx, row);
   return shown(ctx, target, row);
@@ -87,7 +87,7 @@ export async function disconnect(ctx: OrgContext, target: Target): Promise<Store
 export async function callback(ctx: OrgContext, query: URLSearchParams, authorize: (flow: { org: string; startedBy: string }, row: AppRow) => Promise<OrgAccess>): Promise<Finished & { row: AppRow }> {
   const flow = await takeCallback(ctx.db, query);
   const row = await anyApp(ctx.db, flow.org, flow.app);
-  if (row === undefined) throw new ApiError("not-found", "The app of this sign-in was removed meanwhile.");
+  if (row === undefined) throw new NotFoundError("The app of this sign-in was removed meanwhile.");
   const access = await authorize(flow, row);
   const startedAt = Date.now();
   const finished = await finishSignIn(ctx.db, flow, row, access.actor.id, query);

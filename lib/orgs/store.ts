@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
+import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
 import { isPostgres, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
@@ -42,7 +42,7 @@ export async function findOrg(db: Conn, slug: string): Promise<Org | undefined> 
 
 export async function requireOrg(db: Conn, slug: string): Promise<Org> {
   const found = await findOrg(db, slug);
-  if (found === undefined) throw new ApiError("not-found", `There is no organisation "${slug}".`);
+  if (found === undefined) throw noOrg(slug);
   return found;
 }
 
@@ -106,14 +106,14 @@ export async function personalCount(db: Conn, org: string, person: string): Prom
 /** One of the organisation's own apps (never a personal one), or the 404. */
 export async function requireApp(db: Conn, org: string, id: string): Promise<AppRow> {
   const [row] = await db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), isNull(apps.owner))).limit(1);
-  if (row === undefined) throw new ApiError("not-found", `The organisation "${org}" has no app "${id}".`);
+  if (row === undefined) throw noOrgApp(org, id);
   return row;
 }
 
 /** One of the person's own personal apps, or the 404 (an org app, or someone else's, is not theirs). */
 export async function requirePersonalApp(db: Conn, org: string, person: string, id: string): Promise<AppRow> {
   const [row] = await db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), eq(apps.owner, person))).limit(1);
-  if (row === undefined) throw new ApiError("not-found", `You have no personal app "${id}" here.`);
+  if (row === undefined) throw new NotFoundError(`You have no personal app "${id}" here.`);
   return row;
 }
 
@@ -369,7 +369,7 @@ export async function approveTools(db: Conn, appId: string, read: ReadRow | unde
   const tools = toolsOfListing(read, listing);
   const missing = (names ?? []).filter((name) => !tools.has(name));
   if (missing.length > 0) {
-    throw new ApiError("conflict", `The app no longer lists ${missing.map((n) => `"${n}"`).join(", ")}: re-check it, then approve what it lists.`);
+    throw new ConflictError(`The app no longer lists ${missing.map((n) => `"${n}"`).join(", ")}: re-check it, then approve what it lists.`);
   }
   const chosen = names === undefined ? [...tools.keys()] : [...new Set(names)];
   const now = Date.now();

@@ -1,8 +1,7 @@
 import "server-only";
-import { ApiError } from "@/lib/api/errors";
+import { InvalidError, NotFoundError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/log";
-import { myOrgs } from "@/lib/auth/members";
-import { can, roleNeeded } from "@/lib/auth/roles";
+import { orgAllowing } from "@/lib/auth/members";
 import type { Actor } from "@/lib/auth/workspace";
 import { describeInPool, tryInPool } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
@@ -52,7 +51,7 @@ function auditDetails(tool: string, result: TryResult): Record<string, unknown> 
 
 /** The answer, or the 422 naming the arguments that do not fit (the tool was not called). */
 function answerOf(result: TryResult): TryAnswer {
-  if (result.kind === "invalid-arguments") throw new ApiError("invalid-request", result.message, { issues: result.issues.map((i) => ({ ...i, path: ["arguments", ...i.path] })) });
+  if (result.kind === "invalid-arguments") throw new InvalidError(result.message, result.issues.map((i) => ({ ...i, path: ["arguments", ...i.path] })));
   return result.answer;
 }
 
@@ -89,7 +88,7 @@ export async function orgToolToTry(ctx: OrgContext, org: string, appId: string, 
   const row = await requireApp(ctx.db, org, appId);
   const { entries } = await listingOf(ctx.db, row, (await latestReads(ctx.db, org)).get(row.id));
   const entry = entries.find((e): e is Record<string, unknown> => typeof e === "object" && e !== null && (e as { name?: unknown }).name === tool);
-  if (entry === undefined) throw new ApiError("not-found", `The newest read of ${row.name} lists no tool named ${JSON.stringify(tool)}: re-check the app.`);
+  if (entry === undefined) throw new NotFoundError(`The newest read of ${row.name} lists no tool named ${JSON.stringify(tool)}: re-check the app.`);
   return toolToTryOf(entry);
 }
 
@@ -98,19 +97,8 @@ export async function orgToolToTry(ctx: OrgContext, org: string, appId: string, 
  * developer of some organisation): the one named, or the first where the account may try.
  * Support only: 403; naming one the account is not a member of: 404, as for none.
  */
-export async function previewTryOrg(actor: Actor, slug?: string): Promise<string> {
-  const orgs = (await myOrgs(actor.id)).filter((o) => actor.via.kind === "session" || o.slug === actor.via.org);
-  if (slug !== undefined) {
-    const named = orgs.find((o) => o.slug === slug);
-    if (named === undefined) throw new ApiError("not-found", `There is no organisation "${slug}".`);
-    if (!can(named.role, "try")) throw new ApiError("forbidden", roleNeeded("try", named.role));
-    return named.slug;
-  }
-  const allowed = orgs.find((o) => can(o.role, "try"));
-  if (allowed === undefined) {
-    throw new ApiError("forbidden", orgs.length === 0 ? "Only a leader or a developer of an organisation may try tools; you are in none." : roleNeeded("try", orgs[0]!.role));
-  }
-  return allowed.slug;
+export function previewTryOrg(actor: Actor, slug?: string): Promise<string> {
+  return orgAllowing(actor, "try", slug);
 }
 
 const previewName = (input: { url: string; name?: string | undefined }) => input.name ?? new URL(input.url).host;

@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { checkListings } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
@@ -14,13 +13,11 @@ describe("naming listings read already", () => {
     }
   });
 
-  it("names 100,000 entries off this thread: no pause over 250 ms", { timeout: 60_000 }, async () => {
+  // How long this thread pauses meanwhile is a figure of the machine: `npm run bench:pool` measures it.
+  it("names 100,000 entries in the pool, every app and tool answered", { timeout: 60_000 }, async () => {
     const listings = Array.from({ length: 10 }, (_, i) => ({ name: `App ${i}`, entries: tools(10_000) }));
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
     const result = await checkInPool(listings, resolveTheorem(undefined));
-    delay.disable();
-    expect(result.apps).toHaveLength(10);
-    expect(delay.max / 1e6).toBeLessThan(250);
+    expect(result.apps.map((a) => [a.tools.length, a.tools.at(-1)?.wholeName])).toEqual(listings.map((_, i) => [10_000, `app_${i}_tool_9999`]));
+    expect(result).toEqual(checkListings(listings, resolveTheorem(undefined)));
   });
 });

@@ -7,7 +7,7 @@ import { checkListings, readApp, type AppListing, type ReadApp, type TheoremName
 import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckResult } from "@/lib/schemas/check";
-import type { EngineTask, RequestAnswer, TimedListing } from "./engine-worker";
+import type { EngineTask, LiveAppToRead, RequestAnswer, TimedListing } from "./engine-worker";
 
 /**
  * The worker pools (piscina): apps are read, and every check named, sized and serialised, in
@@ -79,6 +79,19 @@ export function describeInPool(target: TryTarget, tool: string, allowHosts = pro
 export function runRequestTask(body: Uint8Array, live?: Record<number, AppListing>): Promise<RequestAnswer> {
   const task: EngineTask = { kind: "request", body, ...(live ? { live } : {}) };
   return pool().run(task) as Promise<RequestAnswer>;
+}
+
+/**
+ * POST /api/check's work (SPEC §8): the body parsed and checked in the pool; the apps it names by
+ * URL read in the pool, many at once, once `beforeReads` allows them (the route's account check
+ * and spending); then the answer's chunks, or the error.
+ */
+export async function checkRequestInPool(body: Uint8Array, options: { beforeReads?: (apps: LiveAppToRead[]) => Promise<void>; allowHosts?: string } = {}): Promise<RequestAnswer> {
+  const first = await runRequestTask(body);
+  if (first.kind !== "read-live") return first;
+  await options.beforeReads?.(first.apps);
+  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readInPool(app, options.allowHosts)] as const));
+  return runRequestTask(body, Object.fromEntries(read));
 }
 
 /**

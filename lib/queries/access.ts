@@ -8,7 +8,6 @@ import {
   memberList,
   memberView,
   myOrg,
-  myOrgs,
   type InvitationCreate,
   type OrgCreate,
 } from "@/lib/schemas/access";
@@ -20,7 +19,6 @@ import { z } from "zod";
  * `["orgs", org]` like the Connections queries, so one invalidation refreshes an organisation.
  */
 export const accessKeys = {
-  myOrgs: () => ["my-orgs"] as const,
   members: (org: string) => ["orgs", org, "members"] as const,
   keys: (org: string) => ["orgs", org, "keys"] as const,
   audit: (org: string, filter: AuditFilter) => ["orgs", org, "audit", filter] as const,
@@ -45,14 +43,11 @@ export async function authPost(path: "/sign-in/email" | "/sign-up/email" | "/sig
   throw new ApiRequestError(message, response.status, typeof answer?.code === "string" ? answer.code : undefined);
 }
 
-export const myOrgsQuery = () =>
-  queryOptions({ queryKey: accessKeys.myOrgs(), queryFn: async () => myOrgs.parse(await callApi("/api/orgs")), retry: retryOnce });
-
-export const createOrgMutation = (client: QueryClient) =>
+/** Creates an organisation; the header's list of them is rendered on the server, so the form refreshes the page after. */
+export const createOrgMutation = () =>
   mutationOptions({
     mutationKey: ["create-org"],
     mutationFn: async (input: OrgCreate) => myOrg.parse(await callApi("/api/orgs", { method: "POST", body: input })),
-    onSuccess: () => client.invalidateQueries({ queryKey: accessKeys.myOrgs() }),
   });
 
 export const membersQuery = (org: string) =>

@@ -61,20 +61,28 @@ export const checksQuery = (org: string, app: string, limit = 10) =>
     retry: retryOnce,
   });
 
+/** How many of an app's changes and trend points the app page shows. */
+export const CHANGES_SHOWN = 10;
+export const TREND_POINTS = 100;
+
 /** What changed between the app's snapshots, newest first. */
-export const changesQuery = (org: string, app: string, limit = 10) =>
+export const changesQuery = (org: string, app: string, limit = CHANGES_SHOWN) =>
   queryOptions({
     queryKey: orgKeys.changes(org, app),
     queryFn: async () => changeList.parse(await callApi(`${appPath(org, app)}/changes?limit=${limit}`)),
     retry: retryOnce,
   });
 
-/** Puts one app's fresh answer in the list and detail caches, so its row updates at once. */
+/**
+ * Puts one app's fresh answer in the list and detail caches, so its row updates at once. The
+ * keys come from the query factories, typed with their data: the list holds summaries, the
+ * detail the whole app, and the compiler refuses one written under the other's key.
+ */
 function storeApp(client: QueryClient, org: string, app: StoredApp) {
-  client.setQueryData<AppList>(orgKeys.apps(org), (list) =>
+  client.setQueryData(appsQuery(org).queryKey, (list) =>
     list === undefined ? list : { ...list, apps: list.apps.map((a) => (a.id === app.id ? listedApp(app) : a)) },
   );
-  client.setQueryData(orgKeys.app(org, app.id), app);
+  client.setQueryData(appQuery(org, app.id).queryKey, app);
 }
 
 export const addAppMutation = (client: QueryClient, org: string) =>
@@ -101,7 +109,7 @@ export const removeAppMutation = (client: QueryClient, org: string) =>
 
 /** The app's size and timings over its newest reads, oldest first. */
 export const trendsQuery = (org: string, app: string) =>
-  queryOptions({ queryKey: orgKeys.trends(org, app), queryFn: async () => trendList.parse(await callApi(`${appPath(org, app)}/trends?limit=100`)), retry: retryOnce });
+  queryOptions({ queryKey: orgKeys.trends(org, app), queryFn: async () => trendList.parse(await callApi(`${appPath(org, app)}/trends?limit=${TREND_POINTS}`)), retry: retryOnce });
 
 export const settingsQuery = (org: string) =>
   queryOptions({ queryKey: orgKeys.settings(org), queryFn: async () => orgSettings.parse(await callApi(`${orgPath(org)}/settings`)), retry: retryOnce });
@@ -176,8 +184,8 @@ export const recheckAllMutation = (client: QueryClient, org: string, onRead: (re
     mutationKey: ["orgs", org, "check-all"],
     mutationFn: () => streamRecheck(org, onRead),
     onSuccess: (list) => {
-      client.setQueryData(orgKeys.apps(org), list);
-      for (const app of list.apps) client.setQueryData(orgKeys.app(org, app.id), app);
+      client.setQueryData(appsQuery(org).queryKey, list);
+      // The list holds each app's summary, not its whole check: an app's own page asks again.
       return client.invalidateQueries({ queryKey: orgKeys.all(org), refetchType: "none" });
     },
   });

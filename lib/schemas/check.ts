@@ -114,7 +114,8 @@ export type LeftOutCode = z.infer<typeof leftOutCode>;
 export const leftOut = z.object({
   code: leftOutCode,
   message: z.string(),
-  takenBy: z.object({ app: z.string(), tool: z.string() }).optional(),
+  /** Who holds the whole name: the app's name and the tool's, with their 0-based places (two apps may share a name). */
+  takenBy: z.object({ app: z.string(), tool: z.string(), appIndex: z.number().int().nonnegative(), toolIndex: z.number().int().nonnegative() }).optional(),
 });
 export type LeftOut = z.infer<typeof leftOut>;
 

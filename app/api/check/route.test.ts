@@ -61,7 +61,7 @@ describe("POST /api/check: a good request", () => {
   it("keeps takenBy in the answer for a name taken across apps", async () => {
     const res = await postJson({ apps: [{ name: "A", tools: [{ name: "b_x" }] }, { name: "A B", tools: [{ name: "x" }] }] });
     const body = checkResult.parse(await res.json());
-    expect(body.apps[1]!.tools[0]!.leftOut).toMatchObject({ code: "name-taken", takenBy: { app: "A", tool: "b_x" } });
+    expect(body.apps[1]!.tools[0]!.leftOut).toMatchObject({ code: "name-taken", takenBy: { app: "A", tool: "b_x", appIndex: 0, toolIndex: 0 } });
   });
 
   it("reads UTF-8 split across chunks", async () => {

@@ -1,7 +1,7 @@
 import { readBodyBytes } from "@/lib/api/body";
 import { ApiError, withErrors } from "@/lib/api/errors";
 import { actorFrom } from "@/lib/auth/workspace";
-import { readInPool, runRequestTask } from "@/lib/pool/engine-pool";
+import { checkRequestInPool } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/client-address";
 import { checkCost, spendChecks } from "@/lib/http/rate-limit";
@@ -21,13 +21,12 @@ export const POST = withErrors(async (request: Request) => {
   await spendChecks(getDb(), who, checkCost(0));
   const body = await readBodyBytes(request);
 
-  let answer = await runRequestTask(body);
-  if (answer.kind === "read-live") {
-    if (actor === null) throw new ApiError("unauthorized", "Reading an app by URL needs an account: sign in, or send an API key as x-api-key.");
-    await spendChecks(getDb(), who, answer.apps.length);
-    const read = await Promise.all(answer.apps.map(async (app) => [app.index, await readInPool(app)] as const));
-    answer = await runRequestTask(body, Object.fromEntries(read));
-  }
+  const answer = await checkRequestInPool(body, {
+    beforeReads: async (apps) => {
+      if (actor === null) throw new ApiError("unauthorized", "Reading an app by URL needs an account: sign in, or send an API key as x-api-key.");
+      await spendChecks(getDb(), who, apps.length);
+    },
+  });
   return respond(answer);
 });
 

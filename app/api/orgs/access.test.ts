@@ -141,6 +141,9 @@ describe("accounts and organisations", () => {
     const forged = fresh.cookie.replace(/(session_token=[^.;]+\.)([^;]+)/, (_, token: string) => `${token}${encodeURIComponent(Buffer.alloc(32, 7).toString("base64"))}`);
     expect(forged).not.toBe(fresh.cookie);
     expect((await appsRoute.GET(requestAs({ ...fresh, cookie: forged }, `${base}/acme/apps`), orgParams("acme"))).status).toBe(401);
+    // The real signature with more after it is not the signature (base64 decoders skip what follows padding).
+    const appended = fresh.cookie.replace(/(session_token=[^;]+)/, "$1-forged");
+    expect((await appsRoute.GET(requestAs({ ...fresh, cookie: appended }, `${base}/acme/apps`), orgParams("acme"))).status).toBe(401);
     expect((await appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), orgParams("acme"))).status).toBe(200);
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONNECT_TIMEOUT_MS } from "@/lib/engine/limits";
 import { ndjsonValues } from "@/lib/ndjson";
 import { auditList } from "@/lib/schemas/access";
 import { appList, changeList, checkHistory, RECHECK_STREAM_TYPE, trendList, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
@@ -157,35 +158,34 @@ describe("the organisation API, live", () => {
   });
 
   it("re-checks one app in that app's own time, though another takes 3 s", { timeout: 20_000 }, async () => {
-    const started = performance.now();
+    const before = await checkCount();
     const response = await appCheckRoute.POST(as(`${base}/acme/apps/${first}/check`, { method: "POST" }), appParams("acme", first));
-    const took = performance.now() - started;
     expect(response.status).toBe(200);
     const app = storedApp.parse(await response.json());
-    expect(took).toBeLessThan(1500);
-    // Its record keeps its own read: the slow app's 3 s are not part of it.
-    expect(app.lastCheck!.durationMs).toBeLessThan(1500);
-    expect(app.lastCheck!.result.timings!.connectMs).toBeLessThan(1500);
+    // That app alone is read and recorded, not the slow one beside it...
+    expect(await checkCount()).toBe(before + 1);
+    // ...and its record keeps its own read: any read of the slow app lasts its whole connect deadline.
+    expect(app.lastCheck!.durationMs).toBeLessThan(CONNECT_TIMEOUT_MS);
+    expect(app.lastCheck!.result.timings!.connectMs).toBeLessThan(CONNECT_TIMEOUT_MS);
   });
 
   it("streams a line per app as its read ends, the quick ones before the slow one, then the list", { timeout: 20_000 }, async () => {
-    const started = performance.now();
     const response = await orgChecksRoute.POST(
       as(`${base}/acme/checks`, { method: "POST", headers: { accept: RECHECK_STREAM_TYPE } }),
       orgParams("acme"),
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain(RECHECK_STREAM_TYPE);
-    const events: { event: RecheckEvent; at: number }[] = [];
-    for await (const value of ndjsonValues(response.body!)) events.push({ event: recheckEvent.parse(value), at: performance.now() - started });
+    const events: { event: RecheckEvent }[] = [];
+    for await (const value of ndjsonValues(response.body!)) events.push({ event: recheckEvent.parse(value) });
     const list = appList.parse(await (await appsRoute.GET(as(`${base}/acme/apps`), orgParams("acme"))).json());
     const slowId = list.apps.find((a) => a.name === "Slow Reports")!.id;
     const reads = events.filter((e) => e.event.type === "read");
     expect(reads.map((e) => (e.event.type === "read" ? e.event.app : "")).sort()).toEqual(list.apps.map((a) => a.id).sort());
-    // The quick apps are told of long before the slow one gives up at 3 s.
+    // The quick apps are told of as their reads end, before the slow one gives up at 3 s.
     const slow = reads.find((e) => e.event.type === "read" && e.event.app === slowId)!;
     expect(slow.event).toMatchObject({ unavailable: { code: "connect-timeout" } });
-    for (const quick of reads.filter((e) => e !== slow)) expect(quick.at).toBeLessThan(slow.at - 1500);
+    expect(reads.at(-1)).toBe(slow);
     const last = events.at(-1)!.event;
     expect(last.type).toBe("done");
     if (last.type === "done") expect(last.list.apps.map((a) => a.lastCheck?.result.shortName)).toEqual(list.apps.map((a) => a.lastCheck?.result.shortName));

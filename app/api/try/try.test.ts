@@ -156,6 +156,12 @@ describe("POST /api/try (the preview's URL)", () => {
     expect((await previewRoute.POST(requestAs(null, "http://localhost/api/try", post(body())))).status).toBe(401);
     expect((await previewRoute.POST(requestAs(outsider, "http://localhost/api/try", post(body({ org: "acme" }))))).status).toBe(404);
     expect((await previewRoute.POST(requestAs(developer, "http://localhost/api/try", post(body({ org: "acme" }))))).status).toBe(200);
+    const supportNaming = await previewRoute.POST(requestAs(support, "http://localhost/api/try", post(body({ org: "acme" }))));
+    expect(supportNaming.status).toBe(403);
+    expect((await errorOf(supportNaming)).message).toBe("Only a leader or a developer may try tools; you are a support here.");
+    const nowhere = await previewRoute.POST(requestAs(await signUp("nowhere@try.test"), "http://localhost/api/try", post(body())));
+    expect(nowhere.status).toBe(403);
+    expect((await errorOf(nowhere)).message).toBe("Only a leader or a developer of an organisation may try tools; you are in none.");
   });
 
   it("answers 422 on arguments that do not fit, and the form's tool with its schema", async () => {

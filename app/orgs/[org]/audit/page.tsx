@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { AuditView } from "@/components/account/audit-view";
+import { Prefetched } from "@/components/prefetched";
 import { pageOrgAccess } from "@/lib/auth/page";
 import type { AuditFilter } from "@/lib/queries/access";
+import { pageQueries } from "@/lib/queries/prefetch";
 
 type Props = { params: Promise<{ org: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -27,5 +29,9 @@ export default async function AuditPage({ params, searchParams }: Props) {
   if (app !== undefined) filter.app = app;
   if (actor !== undefined) filter.actor = actor;
   if (before !== undefined) filter.before = before;
-  return <AuditView org={access.org.slug} orgName={access.org.name} filter={filter} />;
+  return (
+    <Prefetched queries={[pageQueries.audit(access, filter), pageQueries.members(access), pageQueries.apps(access)]}>
+      <AuditView org={access.org.slug} orgName={access.org.name} filter={filter} />
+    </Prefetched>
+  );
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/api/errors";
+import { NotFoundError } from "@/lib/errors";
 import { orgContext } from "@/lib/orgs/context";
 import { findOrg, requireApp } from "@/lib/orgs/store";
 import { orgSlug } from "@/lib/schemas/orgs";
@@ -18,7 +18,7 @@ export async function lookUp(org: string, app?: string): Promise<{ org: string; 
     if (app === undefined) return { org: found.name };
     return { org: found.name, app: (await requireApp(db, org, app)).name };
   } catch (error) {
-    if (error instanceof ApiError && error.code === "not-found") return null;
+    if (error instanceof NotFoundError) return null;
     return undefined;
   }
 }

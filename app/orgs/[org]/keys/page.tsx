@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { KeysView } from "@/components/account/keys-view";
+import { Prefetched } from "@/components/prefetched";
 import { pageOrgAccess } from "@/lib/auth/page";
+import { pageQueries } from "@/lib/queries/prefetch";
 
 type Props = { params: Promise<{ org: string }> };
 
@@ -13,5 +15,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function KeysPage({ params }: Props) {
   const { org } = await params;
   const access = await pageOrgAccess(org);
-  return <KeysView org={access.org.slug} orgName={access.org.name} role={access.role} />;
+  return (
+    <Prefetched queries={[pageQueries.keys(access)]}>
+      <KeysView org={access.org.slug} orgName={access.org.name} role={access.role} />
+    </Prefetched>
+  );
 }

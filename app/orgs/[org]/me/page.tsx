@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { PersonView } from "@/components/people/person-view";
+import { Prefetched } from "@/components/prefetched";
 import { pageOrgAccess } from "@/lib/auth/page";
+import { pageQueries } from "@/lib/queries/prefetch";
 
 type Props = { params: Promise<{ org: string }> };
 
@@ -10,5 +12,9 @@ export const metadata: Metadata = { title: "My apps" };
 export default async function MyAppsPage({ params }: Props) {
   const { org } = await params;
   const access = await pageOrgAccess(org);
-  return <PersonView org={access.org.slug} person={access.memberId} name={access.actor.name} mine />;
+  return (
+    <Prefetched queries={[pageQueries.personCheck(access, access.memberId), pageQueries.myApps(access)]}>
+      <PersonView org={access.org.slug} person={access.memberId} name={access.actor.name} mine />
+    </Prefetched>
+  );
 }

@@ -3,9 +3,7 @@ import { ConnectionsView } from "@/components/connections/connections-view";
 import { Prefetched } from "@/components/prefetched";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can } from "@/lib/auth/roles";
-import { listApps } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/context";
-import { orgKeys } from "@/lib/queries/orgs";
+import { pageQueries } from "@/lib/queries/prefetch";
 
 type Props = { params: Promise<{ org: string }> };
 
@@ -21,7 +19,7 @@ export default async function ConnectionsPage({ params }: Props) {
   const access = await pageOrgAccess(org);
   // The apps are in the first HTML: computed here, as GET /api/orgs/{org}/apps would answer them.
   return (
-    <Prefetched queries={[{ key: orgKeys.apps(access.org.slug), load: () => listApps(orgContext(), access.org.slug) }]}>
+    <Prefetched queries={[pageQueries.apps(access), pageQueries.settings(access)]}>
       <ConnectionsView org={access.org.slug} canManage={can(access.role, "manage")} />
     </Prefetched>
   );

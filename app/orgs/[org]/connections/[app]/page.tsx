@@ -4,9 +4,7 @@ import { Prefetched } from "@/components/prefetched";
 import { TrySourceProvider } from "@/components/try/try-slot";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can } from "@/lib/auth/roles";
-import { getApp } from "@/lib/orgs/apps";
-import { orgContext } from "@/lib/orgs/context";
-import { orgKeys } from "@/lib/queries/orgs";
+import { pageQueries } from "@/lib/queries/prefetch";
 import { lookUp, safeDecode } from "../lookup";
 
 type Props = { params: Promise<{ org: string; app: string }> };
@@ -24,7 +22,15 @@ export default async function AppPage({ params }: Props) {
   const id = safeDecode(app);
   // Leaders and developers may try its tools (SPEC §14); support sees no Try control.
   return (
-    <Prefetched queries={[{ key: orgKeys.app(access.org.slug, id), load: () => getApp(orgContext(), access.org.slug, id) }]}>
+    <Prefetched
+      queries={[
+        pageQueries.app(access, id),
+        pageQueries.settings(access),
+        pageQueries.appSettings(access, id),
+        pageQueries.changes(access, id),
+        pageQueries.trends(access, id),
+      ]}
+    >
       <TrySourceProvider source={can(access.role, "try") ? { kind: "org", org: access.org.slug, app: id } : null}>
         <AppDetailView org={access.org.slug} appId={id} canManage={can(access.role, "manage")} />
       </TrySourceProvider>

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { PeopleView } from "@/components/people/people-view";
+import { Prefetched } from "@/components/prefetched";
 import { pageOrgAccess } from "@/lib/auth/page";
+import { pageQueries } from "@/lib/queries/prefetch";
 
 type Props = { params: Promise<{ org: string }> };
 
@@ -13,5 +15,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function PeoplePage({ params }: Props) {
   const { org } = await params;
   const access = await pageOrgAccess(org);
-  return <PeopleView org={access.org.slug} orgName={access.org.name} self={access.memberId} />;
+  return (
+    <Prefetched queries={[pageQueries.people(access)]}>
+      <PeopleView org={access.org.slug} orgName={access.org.name} self={access.memberId} />
+    </Prefetched>
+  );
 }

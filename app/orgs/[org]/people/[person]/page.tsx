@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { PersonView } from "@/components/people/person-view";
+import { Prefetched } from "@/components/prefetched";
 import { pageMember, pageOrgAccess } from "@/lib/auth/page";
+import { pageQueries } from "@/lib/queries/prefetch";
 
 type Props = { params: Promise<{ org: string; person: string }> };
 
@@ -16,5 +18,9 @@ export default async function PersonPage({ params }: Props) {
   const { org, person } = await params;
   const access = await pageOrgAccess(org);
   const found = await pageMember(access, person);
-  return <PersonView org={access.org.slug} person={found.id} name={found.name || found.email} mine={found.id === access.memberId} />;
+  return (
+    <Prefetched queries={[pageQueries.personCheck(access, found.id), ...(found.id === access.memberId ? [pageQueries.myApps(access)] : [])]}>
+      <PersonView org={access.org.slug} person={found.id} name={found.name || found.email} mine={found.id === access.memberId} />
+    </Prefetched>
+  );
 }

@@ -2,18 +2,15 @@ import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/log";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendAppCheck } from "@/lib/http/rate-limit";
-import { addApp, assertReadable, scopeList } from "@/lib/orgs/apps";
+import { addApp, assertReadable } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
-import { ownScope } from "@/lib/orgs/people";
+import { ownList } from "@/lib/orgs/people";
 import { appCreate } from "@/lib/schemas/orgs";
-import { listedApp } from "@/lib/schemas/summary";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/me/apps (SPEC §12): the caller's list, the organisation's apps and their own, in connection order, as the organisation's list answers them. */
-export const GET = withOrg("personal", async ({ access }) =>
-  Response.json({ org: { slug: access.org.slug, name: access.org.name }, apps: (await scopeList(orgContext(), ownScope(access))).map(listedApp) }),
-);
+export const GET = withOrg("personal", async ({ access }) => Response.json(await ownList(orgContext(), access)));
 
 /** POST /api/orgs/{org}/me/apps: connects a personal app (any role); 201 once read, named within the caller's list. */
 export const POST = withOrg("personal", async ({ request, access }) => {

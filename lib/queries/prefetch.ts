@@ -1,0 +1,54 @@
+import "server-only";
+import type { DataTag, QueryKey } from "@tanstack/react-query";
+import { auditEntriesOf } from "@/lib/audit/log";
+import { listKeys } from "@/lib/auth/keys";
+import { listMembers, listPeople } from "@/lib/auth/members";
+import type { OrgAccess } from "@/lib/auth/workspace";
+import { getDb } from "@/lib/db/client";
+import { getApp, listApps, trends } from "@/lib/orgs/apps";
+import { appChanges } from "@/lib/orgs/changes";
+import { orgContext } from "@/lib/orgs/context";
+import { ownList, personCheck, scopeOf } from "@/lib/orgs/people";
+import { appSettingsOf } from "@/lib/orgs/settings";
+import { newToolsOf } from "@/lib/orgs/store";
+import { auditQuery as auditParams } from "@/lib/schemas/access";
+import { auditQuery, keysQuery, membersQuery, type AuditFilter } from "./access";
+import { appQuery, appSettingsQuery, appsQuery, CHANGES_SHOWN, changesQuery, settingsQuery, TREND_POINTS, trendsQuery } from "./orgs";
+import { myAppsQuery, peopleQuery, personCheckQuery } from "./people";
+
+/** One answer a page computes on the server, under the key its component's query asks for. */
+export interface Prefetch {
+  key: QueryKey;
+  load: () => Promise<unknown>;
+}
+
+/**
+ * Pairs a query (its factory's key, typed with its data) with the server's way to the same data:
+ * a loader that answers another shape than the browser's query would does not compile.
+ */
+export function prefetch<T>(query: { queryKey: DataTag<QueryKey, T, Error> }, load: () => Promise<T>): Prefetch {
+  return { key: query.queryKey, load };
+}
+
+/**
+ * Every query a page's first view needs, with its loader: what the route would answer, computed
+ * in the page's request (`<Prefetched queries={[pageQueries.apps(access)]}>`).
+ */
+export const pageQueries = {
+  apps: (access: OrgAccess) => prefetch(appsQuery(access.org.slug), () => listApps(orgContext(), access.org.slug)),
+  app: (access: OrgAccess, id: string) => prefetch(appQuery(access.org.slug, id), () => getApp(orgContext(), access.org.slug, id)),
+  settings: (access: OrgAccess) => prefetch(settingsQuery(access.org.slug), async () => ({ newTools: await newToolsOf(orgContext().db, access.org.slug) })),
+  appSettings: (access: OrgAccess, id: string) => prefetch(appSettingsQuery(access.org.slug, id), () => appSettingsOf(orgContext(), { org: access.org.slug, app: id, owner: null })),
+  changes: (access: OrgAccess, id: string) =>
+    prefetch(changesQuery(access.org.slug, id), async () => ({ changes: await appChanges(orgContext(), access.org.slug, id, CHANGES_SHOWN) })),
+  trends: (access: OrgAccess, id: string) => prefetch(trendsQuery(access.org.slug, id), async () => ({ points: await trends(orgContext(), access.org.slug, id, TREND_POINTS) })),
+  members: (access: OrgAccess) => prefetch(membersQuery(access.org.slug), () => listMembers(access)),
+  keys: (access: OrgAccess) => prefetch(keysQuery(access.org.slug), async () => ({ keys: await listKeys(access) })),
+  audit: (access: OrgAccess, filter: AuditFilter) =>
+    prefetch(auditQuery(access.org.slug, filter), async () => ({ entries: await auditEntriesOf(getDb(), access.org.slug, auditParams.parse(filter)) })),
+  people: (access: OrgAccess) => prefetch(peopleQuery(access.org.slug), async () => ({ people: await listPeople(access) })),
+  personCheck: (access: OrgAccess, memberId: string) =>
+    prefetch(personCheckQuery(access.org.slug, memberId), async () => personCheck(orgContext(), await scopeOf(access, memberId))),
+  myApps: (access: OrgAccess) =>
+    prefetch(myAppsQuery(access.org.slug), () => ownList(orgContext(), access)),
+};
