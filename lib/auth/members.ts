@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { ConflictError, ForbiddenError, NotFoundError, onField } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
 import { apps, invitation, member, organization, user } from "@/lib/db/tables";
 import { dropUnusedSnapshots } from "@/lib/orgs/store";

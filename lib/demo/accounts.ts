@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, eq } from "drizzle-orm";
 import { transaction, type Conn } from "@/lib/db/client";
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { account, auditEntries, member, organization, user } from "@/lib/db/tables";
 import { orgApps } from "@/lib/orgs/store";
 import type { Role } from "@/lib/auth/roles";

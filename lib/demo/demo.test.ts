@@ -84,7 +84,7 @@ describe("the demo organisation", () => {
 describe("the demo's audit log", () => {
   it("starts with its leader connecting each app and inviting the other two, once however often it starts", async () => {
     const { seedDemoAccounts, seedDemoAudit } = await import("./accounts");
-    const { auditEntriesOf } = await import("@/lib/audit/log");
+    const { auditEntriesOf } = await import("@/lib/audit/audit-log");
     await seedDemoAccounts(db, "demo password");
     await seedDemoAudit(db);
     await seedDemoAudit(db);

@@ -33,7 +33,7 @@ export function wholeName(shortName: string, toolName: string): WholeName {
 }
 
 /** Who holds a whole name: the app (by its place in the person's list), the tool's own name and its place in the app's listing. */
-export interface NameHolder {
+export interface HeldName {
   app: number;
   tool: string;
   index: number;
@@ -74,7 +74,7 @@ export class WholeNames {
   }
 
   /** The earlier holder of a whole name of the current app, if any. */
-  holder(wholeName: string): NameHolder | undefined {
+  holder(wholeName: string): HeldName | undefined {
     const own = this.held[this.current]!.get(wholeName);
     if (own !== undefined) return { app: this.current, ...own };
     for (const app of this.related) {

@@ -95,7 +95,7 @@ function callsTool(body: string | Buffer | undefined): boolean {
 }
 
 /** One session with the app (lib/mcp/session.ts) for one try: the call's answer counted as it streams. */
-class Session {
+class TrySession {
   readonly clock: () => number;
   readonly mcp: McpSession;
   phase: Phase = "connect";
@@ -285,8 +285,8 @@ function refusedAnswer(tool: string, refused: { code: TryRefusalCode; message: s
 }
 
 /** Opens a session, runs `work` in it, and closes it in every outcome. */
-async function inSession<T>(target: TryTarget, options: TryOptions, work: (session: Session) => Promise<T>): Promise<T> {
-  const session = new Session(target, options);
+async function inSession<T>(target: TryTarget, options: TryOptions, work: (session: TrySession) => Promise<T>): Promise<T> {
+  const session = new TrySession(target, options);
   try {
     return await work(session);
   } finally {
@@ -295,7 +295,7 @@ async function inSession<T>(target: TryTarget, options: TryOptions, work: (sessi
 }
 
 /** Connects and finds the tool; a refusal when either fails or the tool is not listed. */
-async function openAndFind(session: Session, tool: string): Promise<{ entry: Record<string, unknown> } | { refused: { code: TryRefusalCode; message: string } }> {
+async function openAndFind(session: TrySession, tool: string): Promise<{ entry: Record<string, unknown> } | { refused: { code: TryRefusalCode; message: string } }> {
   try {
     const { connectTimeoutMs, listTimeoutMs } = session.bounds;
     await session.mcp.within(connectTimeoutMs, session.mcp.open(connectTimeoutMs));

@@ -12,7 +12,7 @@ import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
 import { auth } from "./sdk-auth";
 import { nextSignIn } from "./step-up";
-import { FLOW_TTL_MS, loadSignIn, saveConnected, saveFlow, takeFlow, type Flow, type Registration, type SignInApp } from "./store";
+import { FLOW_TTL_MS, loadSignIn, saveConnected, saveFlow, takeFlow, type Flow, type Registration, type SignInApp } from "./sign-in-store";
 
 /**
  * Connect (SPEC §17): the start of a sign-in, which answers where to send the browser, and its

@@ -7,7 +7,7 @@ import { failures } from "./failures";
 /**
  * The SDK's `OAuthClientProvider` for one app and one step of its sign-in (SPEC §17). The SDK's
  * `auth()` drives it; it holds what that step needs in memory, and the caller stores what it
- * gathered (lib/oauth/store.ts) once the step is over. Steps:
+ * gathered (lib/oauth/sign-in-store.ts) once the step is over. Steps:
  * - `start`: no tokens; the client is the leader's, or registered by the SDK; the authorization
  *   URL, the state and the verifier are kept for the flow row.
  * - `finish`: the flow's client and verifier; the tokens the code is redeemed for are kept.

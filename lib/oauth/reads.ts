@@ -11,7 +11,7 @@ import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
 import { auth } from "./sdk-auth";
 import { heldScope, scopeUnion, stepUpDone, stepUpNeeded } from "./step-up";
-import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn, type SignInApp } from "./store";
+import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn, type SignInApp } from "./sign-in-store";
 
 /**
  * A read of an app that signs in with OAuth (SPEC §17), on the main thread around the read in the

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { insufficientScopeOf } from "@/lib/mcp/guarded-fetch";
 import type { Discovery } from "./discovery";
 import { heldScope, MAX_SIGN_INS_FOR_SCOPE, nextSignIn, scopeUnion } from "./step-up";
-import type { SignIn } from "./store";
+import type { SignIn } from "./sign-in-store";
 
 // Step-up's pure parts (SPEC §17): the challenge read from a 403, the union asked, the limit.
 

@@ -3,7 +3,7 @@ import type { OAuthTokens } from "@modelcontextprotocol/client";
 import type { Conn } from "@/lib/db/client";
 import type { Discovery } from "./discovery";
 import { failures } from "./failures";
-import { saveDiscovery, type SignIn } from "./store";
+import { saveDiscovery, type SignIn } from "./sign-in-store";
 
 /**
  * Step-up (MCP authorization, "scope challenge handling"; the conformance suite's

@@ -10,7 +10,7 @@ import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import { readSignedIn, recordOfferOf, type SignedInReadOptions } from "@/lib/oauth/reads";
-import { forgetSignIn, signInStates } from "@/lib/oauth/store";
+import { forgetSignIn, signInStates } from "@/lib/oauth/sign-in-store";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
@@ -311,8 +311,8 @@ export async function recheckApp(ctx: OrgContext, org: string, id: string): Prom
   return getApp(ctx, org, id);
 }
 
-/** Reads one app again, the organisation's or a personal one, answering nothing (the schedule's re-check). */
-export async function rereadApp(ctx: OrgContext, org: string, id: string): Promise<void> {
+/** The schedule's re-check of one app, the organisation's or a personal one: read and stored, answering nothing (a leader's re-check is `recheckApp`). */
+export async function recheckForSchedule(ctx: OrgContext, org: string, id: string): Promise<void> {
   const row = await anyApp(ctx.db, org, id);
   if (row === undefined) throw noOrgApp(org, id);
   const reads = await readRows(ctx, [row]);

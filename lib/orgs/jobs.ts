@@ -3,7 +3,7 @@ import PgBoss from "pg-boss";
 import { NotFoundError } from "@/lib/errors";
 import { oneAtATime, sqlExecutor, type PostgresDb } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
-import { rereadApp, type OrgContext } from "./apps";
+import { recheckForSchedule, type OrgContext } from "./apps";
 import { claimDue, every, planAfterRead, tickOf, type DueApp } from "./schedule";
 
 /**
@@ -107,7 +107,7 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
     await inTurns(jobs, options.readsAtOnce ?? 5, async (job) => {
       const { org, app } = job.data;
       try {
-        await rereadApp(ctx, org, app);
+        await recheckForSchedule(ctx, org, app);
         await planAfterRead(ctx.db, app, options.interval, Date.now());
       } catch (error) {
         // Removed since it was claimed: nothing to retry.

@@ -4,7 +4,7 @@ import { transaction, type Conn } from "@/lib/db/client";
 import { apps, checkResults } from "@/lib/db/tables";
 import { newestFirstIn } from "./store";
 import { errorField, logger } from "@/lib/log";
-import { rereadApp, type OrgContext } from "./apps";
+import { recheckForSchedule, type OrgContext } from "./apps";
 import { recheckInterval } from "./limits";
 
 /**
@@ -127,7 +127,7 @@ export async function runDue(ctx: OrgContext, interval: number, now: number, max
   let read = 0;
   for (const app of await claimDue(ctx, interval, now, max)) {
     try {
-      await rereadApp(ctx, app.org, app.id);
+      await recheckForSchedule(ctx, app.org, app.id);
       await planAfterRead(ctx.db, app.id, interval, now, random);
       read++;
     } catch (error) {

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { InvalidError, NotFoundError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { holdsBack } from "@/lib/engine/review";

@@ -1,16 +1,16 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import type { Conn } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 import { dashboardOrigin } from "@/lib/oauth/dashboard";
 import { SignInFailure } from "@/lib/oauth/failures";
 import { finishSignIn, startSignIn, takeCallback, type Finished } from "@/lib/oauth/flow";
-import { forgetSignIn } from "@/lib/oauth/store";
+import { forgetSignIn } from "@/lib/oauth/sign-in-store";
 import type { SignInStart, StoredApp } from "@/lib/schemas/orgs";
-import { personalApp, recheckApp, rereadApp, getApp, type OrgContext } from "./apps";
+import { personalApp, recheckApp, recheckForSchedule, getApp, type OrgContext } from "./apps";
 import { anyApp, insertReads, requireApp, requirePersonalApp, type AppRow } from "./store";
 
 /**
@@ -40,7 +40,7 @@ function shown(ctx: OrgContext, target: Target, row: AppRow): Promise<StoredApp>
 /** Reads the app again (it is then read with its sign-in, or asks for one). */
 async function reread(ctx: OrgContext, row: AppRow): Promise<void> {
   if (row.owner === null) await recheckApp(ctx, row.org, row.id);
-  else await rereadApp(ctx, row.org, row.id);
+  else await recheckForSchedule(ctx, row.org, row.id);
 }
 
 /** Stores a failed sign-in as the app's newest read: its reason is what the app's page says (SPEC §17). */

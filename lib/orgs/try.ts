@@ -1,6 +1,6 @@
 import "server-only";
 import { InvalidError, NotFoundError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { orgAllowing } from "@/lib/auth/members";
 import type { Actor } from "@/lib/auth/workspace";
 import { describeInPool, tryInPool } from "@/lib/pool/engine-pool";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { DataTag, QueryKey } from "@tanstack/react-query";
-import { auditEntriesOf } from "@/lib/audit/log";
+import { auditEntriesOf } from "@/lib/audit/audit-log";
 import { listKeys } from "@/lib/auth/keys";
 import { listMembers, listPeople } from "@/lib/auth/members";
 import type { OrgAccess } from "@/lib/auth/workspace";

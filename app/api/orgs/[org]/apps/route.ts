@@ -1,5 +1,5 @@
 import { readJson } from "@/lib/api/body";
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendAppCheck } from "@/lib/http/rate-limit";
 import { addApp, assertReadable, listApps } from "@/lib/orgs/apps";

@@ -1,4 +1,4 @@
-import { auditEntriesOf } from "@/lib/audit/log";
+import { auditEntriesOf } from "@/lib/audit/audit-log";
 import { withOrg } from "@/lib/auth/workspace";
 import { getDb } from "@/lib/db/client";
 import { auditQuery } from "@/lib/schemas/access";

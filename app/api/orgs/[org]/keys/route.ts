@@ -1,5 +1,5 @@
 import { readJson } from "@/lib/api/body";
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { createKey, listKeys } from "@/lib/auth/keys";
 import { withOrg } from "@/lib/auth/workspace";
 import { getDb } from "@/lib/db/client";

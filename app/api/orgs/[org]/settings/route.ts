@@ -1,5 +1,5 @@
 import { readJson } from "@/lib/api/body";
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { withOrg } from "@/lib/auth/workspace";
 import { orgContext } from "@/lib/orgs/context";
 import { setReviewMode } from "@/lib/orgs/review";

@@ -1,4 +1,4 @@
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { revokeKey } from "@/lib/auth/keys";
 import { withOrg } from "@/lib/auth/workspace";
 import { getDb } from "@/lib/db/client";

@@ -1,4 +1,4 @@
-import { recordAudit } from "@/lib/audit/log";
+import { recordAudit } from "@/lib/audit/audit-log";
 import { withOrg } from "@/lib/auth/workspace";
 import { personalApp, removeApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
