@@ -2,6 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { useState, type ReactNode } from "react";
+import { plural } from "@/lib/plural";
 
 /**
  * The tools of an unavailable app, one click away: they reach no one, so the reason above them
@@ -12,7 +13,7 @@ export function ToolsRead({ count, open: initial = false, children }: { count: n
   return (
     <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)} className="rounded-lg border border-slate-200 bg-white">
       <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-indigo-800 hover:bg-slate-50">
-        {open ? "Hide" : "Show"} the {count.toLocaleString("en-US")} {count === 1 ? "tool" : "tools"} it listed (none reach the assistant until it is available)
+        {open ? "Hide" : "Show"} the {plural(count, "tool")} it listed (none reach the assistant until it is available)
       </summary>
       {open && <div className="border-t border-slate-200 p-3">{children}</div>}
     </details>

@@ -25,6 +25,7 @@ import { listTools, readBounds, type Progress } from "./read-app";
 import { Deadline, describeReadError, isGarbled, type ReadBounds, type ReadPhase } from "./read-errors";
 import { clip, seconds } from "./sentences";
 import { McpSession, type LiveApp } from "./session";
+import { plural } from "@/lib/plural";
 
 /**
  * Calls one tool of a live app (SPEC §14): connects (Streamable HTTP, else the older HTTP+SSE)
@@ -81,7 +82,7 @@ type Phase = "connect" | "list" | "call";
 class StreamEnded extends Error {}
 /** The connection broke while the answer was being read. */
 class Dropped extends Error {}
-const bytesText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "byte" : "bytes"}`;
+const bytesText = (n: number) => plural(n, "byte");
 const mib = (limit: number) => `${formatCount(limit / MiB)} MiB (${limit.toLocaleString("en-US")} bytes)`;
 
 /** Whether a request body is a JSON-RPC `tools/call`. */
@@ -235,7 +236,7 @@ class TrySession {
       return { code: "connection-dropped", message: `${name} closed the connection before its answer was complete (${read} read).` };
     }
     if (failure instanceof StreamEnded) {
-      const events = `${formatCount(this.answer.events)} ${this.answer.events === 1 ? "event" : "events"}`;
+      const events = plural(this.answer.events, "event");
       return { code: "connection-dropped", message: `${name} ended its event stream without answering the call (${events}, ${read}).` };
     }
     if (isGarbled(failure)) {
@@ -302,7 +303,7 @@ async function openAndFind(session: TrySession, tool: string): Promise<{ entry: 
     session.phase = "list";
     const found = await session.mcp.within(listTimeoutMs, session.findTool(tool));
     if (found.entry === null) {
-      const lists = `${formatCount(found.listed)} ${found.listed === 1 ? "tool" : "tools"}`;
+      const lists = plural(found.listed, "tool");
       // Past the listing's size bound the app is unavailable to the assistant anyway: reading stops there, as the check's does.
       const read = found.stopped ? `in the first ${lists} it lists, where its listing passes ${formatCount(LISTING_CHAR_LIMIT)} characters and reading stopped` : `(it lists ${lists})`;
       return { refused: { code: "unknown-tool", message: `${session.target.name} lists no tool named ${JSON.stringify(clip(tool, 100))} ${read}: it may have been renamed or removed; re-check the app.` } };

@@ -6,6 +6,7 @@ import { isObject } from "@/lib/json-text";
 import type { Unavailable } from "@/lib/schemas/check";
 import { GuardError } from "./guarded-fetch";
 import { clip, count, seconds } from "./sentences";
+import { pluralWord } from "@/lib/plural";
 
 // Why a live app could not be read, in the one sentence the leader is shown (SPEC §7).
 // Pure: the reader hands over what was thrown and what it knew; nothing here does I/O.
@@ -144,7 +145,7 @@ export function offeredRevisions(error: unknown): string[] | null {
 export function revisionsText(name: string, offered: readonly string[]): string {
   const list = offered.slice(0, 5).map((v) => JSON.stringify(clip(v, 40)));
   const them = `${list.join(", ")}${offered.length > 5 ? ` and ${formatCount(offered.length - 5)} more` : ""}`;
-  return `${name} is unavailable: it offers only the MCP ${offered.length === 1 ? "revision" : "revisions"} ${them}, which this dashboard does not speak (it speaks ${SPOKEN_REVISIONS.join(", ")}).`;
+  return `${name} is unavailable: it offers only the MCP ${pluralWord(offered.length, "revision")} ${them}, which this dashboard does not speak (it speaks ${SPOKEN_REVISIONS.join(", ")}).`;
 }
 
 /** One answer as a sentence names it: `HTTP 400`, `HTTP 200 (text/html)`, `HTTP 400 (the error "…", code -32600)`. */
@@ -209,7 +210,7 @@ function stoppedByGuard(stop: GuardError, phase: ReadPhase, known: ReadKnown): U
   const before =
     entries.length === 0
       ? "before any tool was read"
-      : `the ${count(entries.length, "tool", "tools")} read before it come${entries.length === 1 ? "s" : ""} to ${formatCount(known.chars)} characters (the limit is ${formatCount(LISTING_CHAR_LIMIT)})${named === "" ? "" : `; the largest are ${named}`}`;
+      : `the ${count(entries.length, "tool", "tools")} read before it ${pluralWord(entries.length, "comes", "come")} to ${formatCount(known.chars)} characters (the limit is ${formatCount(LISTING_CHAR_LIMIT)})${named === "" ? "" : `; the largest are ${named}`}`;
   return { code: "listing-too-large", message: `${name} is unavailable: one answer to its tools/list was too large: ${stop.reason}, ${before}.` };
 }
 
