@@ -1,13 +1,15 @@
 import { formatCount, largestSummary, tieWords } from "@/lib/engine/listing-size";
 import type { ListingSize } from "@/lib/schemas/check";
 import { cn } from "@/lib/cn";
+import { listingSizeWords } from "@/components/connections/format";
 
 /** The listing's size against its bound, naming the largest tools; `sizes` (every tool's) tells when they tie, so none is named arbitrarily. */
 export function SizeMeter({ listing, sizes }: { listing: ListingSize; sizes?: readonly number[] }) {
   const { named, tie } = sizes === undefined ? { named: listing.largest, tie: null } : largestSummary(listing.largest, sizes);
   const share = listing.limit > 0 ? listing.chars / listing.limit : 0;
   const over = listing.chars > listing.limit || listing.stopped;
-  const total = `${listing.stopped ? "more than " : ""}${formatCount(listing.chars)}`;
+  // Reading stopped past the bound: the count is where it stopped, not the listing's size, so no share of the bound is claimed.
+  const said = listing.stopped ? listingSizeWords(listing) : `${formatCount(listing.chars)} of ${formatCount(listing.limit)} characters (${(share * 100).toFixed(1)}%)`;
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
@@ -15,7 +17,7 @@ export function SizeMeter({ listing, sizes }: { listing: ListingSize; sizes?: re
           Listing size
         </span>
         <span className={cn(over ? "font-semibold text-rose-800" : "text-slate-700")}>
-          {total} of {formatCount(listing.limit)} characters ({(share * 100).toFixed(1)}%)
+          {said}
         </span>
       </div>
       <div
@@ -24,7 +26,7 @@ export function SizeMeter({ listing, sizes }: { listing: ListingSize; sizes?: re
         aria-valuemin={0}
         aria-valuemax={listing.limit}
         aria-valuenow={Math.min(listing.chars, listing.limit)}
-        aria-valuetext={`${total} of ${formatCount(listing.limit)} characters`}
+        aria-valuetext={said}
         className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
       >
         <div className={cn("h-full", over ? "bg-rose-600" : share > 0.8 ? "bg-amber-500" : "bg-emerald-600")} style={{ width: `${Math.min(100, share * 100)}%` }} />

@@ -10,13 +10,12 @@ import { AddAppForm } from "@/components/connections/add-app-form";
 import { LookupBox } from "@/components/connections/lookup-box";
 import { CodeText } from "@/components/code-text";
 import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/components/connections/connection-status";
-import { formatSeconds, formatWhen } from "@/components/connections/format";
+import { formatSeconds, formatWhen, listingSizeWords } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { NewToolsSetting, WaitingBadge } from "@/components/connections/review";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
-import { formatCount } from "@/lib/engine/listing-size";
 import { plural } from "@/lib/plural";
 import { appsQuery, recheckAllMutation, type AppRead } from "@/lib/queries/orgs";
 import type { ListedApp } from "@/lib/schemas/orgs";
@@ -235,10 +234,8 @@ function AppRow({
                 "nothing read: its tools could not be read"
               ) : (
                 <>
-                  {check.listing.stopped ? "more than " : ""}
-                  {formatCount(check.listing.chars)} of {formatCount(check.listing.limit)} characters
-                  {/* Said in words, not by colour alone. */}
-                  {check.listing.chars > check.listing.limit || check.listing.stopped ? " · over the limit" : ""}
+                  {/* Where reading stopped is no size: it is said as such. Over the limit in words, not by colour alone. */}
+                  {listingSizeWords(check.listing)}
                 </>
               )}
             </dd>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextCheckText, nextCheckWhyText } from "./format";
+import { listingSizeWords, nextCheckText, nextCheckWhyText } from "./format";
 
 describe("the next scheduled check, in words", () => {
   const now = Date.parse("2026-12-03T10:00:00Z");
@@ -26,5 +26,16 @@ describe("why the next check is then (SPEC §18)", () => {
     [null, 0, ""],
   ] as const)("%s after %d failures", (why, failed, text) => {
     expect(nextCheckWhyText(why, failed)).toBe(text);
+  });
+});
+
+describe("a listing's size in words (SPEC §7)", () => {
+  it.each([
+    [{ chars: 12_400, limit: 250_000, stopped: false }, "12,400 of 250,000 characters"],
+    [{ chars: 296_000, limit: 250_000, stopped: false }, "296,000 of 250,000 characters · over the limit"],
+    // where reading stopped is no size: never "more than 250,452 of 250,000"
+    [{ chars: 250_452, limit: 250_000, stopped: true }, "reading stopped at 250,452 characters, past the limit of 250,000 · over the limit"],
+  ])("%j", (listing, text) => {
+    expect(listingSizeWords(listing)).toBe(text);
   });
 });

@@ -40,3 +40,15 @@ export function nextCheckWhyText(why: "interval" | "app-asked" | "back-off" | nu
     }
   }
 }
+
+/**
+ * A listing's size against its bound, in words (SPEC §7): "12,400 of 250,000 characters",
+ * "296,000 of 250,000 characters · over the limit", and for a listing whose reading stopped past
+ * the bound, where it stopped, which is no size: no "more than N of 250,000", no share of the bound.
+ */
+export function listingSizeWords(listing: { chars: number; limit: number; stopped: boolean }): string {
+  const chars = listing.chars.toLocaleString("en-US");
+  const limit = listing.limit.toLocaleString("en-US");
+  if (listing.stopped) return `reading stopped at ${chars} characters, past the limit of ${limit} · over the limit`;
+  return `${chars} of ${limit} characters${listing.chars > listing.limit ? " · over the limit" : ""}`;
+}
