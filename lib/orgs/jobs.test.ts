@@ -123,10 +123,11 @@ describe("scheduled re-checks as jobs, with two instances", () => {
       await a.close();
     }
     expect(attempts).toHaveLength(3);
-    // Back-off: the second wait is longer than the first.
+    // Back-off: pg-boss waits 1–2 s after the first failure and 2–4 s after the second (never
+    // less: it is a start time in the database); how much more a busy machine adds is no behaviour.
     const [first, second, third] = attempts as [number, number, number];
     expect(second - first).toBeGreaterThanOrEqual(900);
-    expect(third - second).toBeGreaterThan(second - first);
+    expect(third - second).toBeGreaterThanOrEqual(1900);
     // The read that worked is stored: the app has its inline read and this one.
     expect(await sql(url, "SELECT count(*)::int AS n FROM check_results WHERE app = $1", [ids.get("http://flaky.test/mcp")])).toEqual([{ n: 2 }]);
   });
