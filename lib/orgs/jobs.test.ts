@@ -102,8 +102,8 @@ describe("scheduled re-checks as jobs, with two instances", () => {
       expect(times.length, `${name} read ${times.length} times in ${elapsed} ms`).toBeLessThanOrEqual(Math.ceil(elapsed / interval));
       for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThan(interval * 0.6);
     }
-    // Both instances took part.
-    expect(new Set(reads.map((r) => r.by))).toEqual(new Set(["a", "b"]));
+    // Which instance runs a job is the queue's to say (the first worker to fetch it): that any
+    // instance can run what another claimed is the test of a stopped instance below.
   });
 
   it("retries a job that failed, with back-off, until it is read", { timeout: 40_000 }, async () => {
