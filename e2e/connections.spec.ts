@@ -127,7 +127,8 @@ test("an unavailable app: the leader's sentence comes first, and the size meter 
   await page.goto(connectionsPath);
   const row = appRow(page, "Warehouse");
   await expect(row.getByText("Unavailable", { exact: true })).toBeVisible();
-  await expect(row.getByText(/of 250,000 characters · over the limit$/)).toBeVisible();
+  // Reading stopped past the bound: where it stopped is said as such, and "over the limit" in words.
+  await expect(row.getByText(/^reading stopped at [\d,]+ characters, past the limit of 250,000 · over the limit$/)).toBeVisible();
   await expect(row.getByText(/^\d+ tools read · none reach the assistant$/)).toBeVisible();
 
   await page.goto(`${connectionsPath}/${app.id}`);
@@ -136,7 +137,7 @@ test("an unavailable app: the leader's sentence comes first, and the size meter 
   await expect(reason).toContainText("250,000");
   await expect(reason).toContainText("What to do: Shorten its tools' descriptions and schemas, or list fewer tools");
   await expect(page.getByText("Largest tools:")).toBeVisible();
-  await expect(page.getByRole("meter", { name: "Listing size" })).toBeVisible();
+  await expect(page.getByRole("meter", { name: "Listing size" })).toHaveAttribute("aria-valuetext", /^reading stopped at [\d,]+ characters, past the limit of 250,000/);
   // Its tools are one click away, below the sentence, marked as not reaching the assistant, a page at a time.
   await expect(page.getByTestId("tool-row")).toHaveCount(0);
   await page.getByText(/^Show the \d+ tools it listed/).click();
