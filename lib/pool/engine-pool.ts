@@ -8,6 +8,7 @@ import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/ca
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckResult } from "@/lib/schemas/check";
 import type { EngineTask, LiveAppToRead, RequestAnswer, TimedListing } from "./engine-worker";
+import type { HandedListing } from "./listing-handoff";
 
 /**
  * The worker pools (piscina): apps are read, and every check named, sized and serialised, in
@@ -63,6 +64,12 @@ export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HO
   return pools().reads.run(task) as Promise<TimedListing>;
 }
 
+/** `readInPool` for the engine's worker (`POST /api/check`): the listing as `handListing` hands it on, for `runRequestTask`. */
+function readForRequest(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<HandedListing<TimedListing>> {
+  const task: EngineTask = { kind: "read", app, allowHosts, handed: true };
+  return pools().reads.run(task) as Promise<HandedListing<TimedListing>>;
+}
+
 /** Tries a tool (SPEC §14) in a worker, one of the process's 64 reads at once. */
 export function tryInPool(target: TryTarget, call: TryCall, options: { callTimeoutMs?: number } = {}, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<TryResult> {
   const task: EngineTask = { kind: "try", target, call, allowHosts, ...options };
@@ -76,7 +83,7 @@ export function describeInPool(target: TryTarget, tool: string, allowHosts = pro
 }
 
 /** A `POST /api/check` body, in a worker: an error, the apps to read live first, or the answer's chunks. */
-export function runRequestTask(body: Uint8Array, live?: Record<number, AppListing>): Promise<RequestAnswer> {
+export function runRequestTask(body: Uint8Array, live?: Record<number, HandedListing<TimedListing>>): Promise<RequestAnswer> {
   const task: EngineTask = { kind: "request", body, ...(live ? { live } : {}) };
   return pool().run(task) as Promise<RequestAnswer>;
 }
@@ -90,7 +97,7 @@ export async function checkRequestInPool(body: Uint8Array, options: { beforeRead
   const first = await runRequestTask(body);
   if (first.kind !== "read-live") return first;
   await options.beforeReads?.(first.apps);
-  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readInPool(app, options.allowHosts)] as const));
+  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, options.allowHosts)] as const));
   return runRequestTask(body, Object.fromEntries(read));
 }
 
