@@ -20,21 +20,32 @@ export function* checkResultJson(result: CheckResult): Generator<string> {
   yield "]}";
 }
 
-/** The pieces of `checkResultJson`, UTF-8 encoded in chunks of about `CHUNK_CHARS` characters. */
+/**
+ * The pieces of `checkResultJson`, UTF-8 encoded in chunks of about `CHUNK_CHARS` characters.
+ * Each piece is written straight into one scratch buffer (a piece's UTF-8 takes at most 3 bytes
+ * per UTF-16 unit) and each chunk copied out of it: joining the pieces and encoding the joined
+ * text costs several times as much. A piece too large for the scratch buffer is a chunk of its own.
+ */
 export function checkResultChunks(result: CheckResult, chunkChars = CHUNK_CHARS): Uint8Array[] {
-  const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
-  let pending: string[] = [];
-  let size = 0;
+  const scratch = Buffer.allocUnsafeSlow(2 * 3 * chunkChars);
+  let bytes = 0;
+  let chars = 0;
+  const flush = () => {
+    if (bytes > 0) chunks.push(new Uint8Array(scratch.subarray(0, bytes)));
+    bytes = 0;
+    chars = 0;
+  };
   for (const piece of checkResultJson(result)) {
-    pending.push(piece);
-    size += piece.length;
-    if (size >= chunkChars) {
-      chunks.push(encoder.encode(pending.join("")));
-      pending = [];
-      size = 0;
+    if (bytes + 3 * piece.length > scratch.length) flush();
+    if (3 * piece.length > scratch.length) {
+      chunks.push(Buffer.from(piece, "utf8"));
+      continue;
     }
+    bytes += scratch.write(piece, bytes, "utf8");
+    chars += piece.length;
+    if (chars >= chunkChars) flush();
   }
-  if (pending.length > 0) chunks.push(encoder.encode(pending.join("")));
+  flush();
   return chunks;
 }
