@@ -8,6 +8,7 @@ const result = checkListings(
   [
     { name: "Attendance", entries: ATTENDANCE_LISTING.tools },
     { name: "Empty", entries: [] },
+    { name: "Long", entries: [{ name: "long", description: "ü✓𝄞 ".repeat(10_000), inputSchema: { type: "object" } }] },
     { name: "Many", entries: Array.from({ length: 3000 }, (_, i) => ({ name: `t_${i}`, description: "é✓ \"quoted\" \\ back", inputSchema: { type: "object" } })) },
   ],
   resolveTheorem(undefined),
@@ -28,6 +29,7 @@ describe("the answer, serialised piece by piece", () => {
     const decoder = new TextDecoder();
     for (const chunk of chunks.slice(0, -1)) expect(decoder.decode(chunk).length).toBeLessThan(4096 + longestPiece);
     expect(JSON.parse(Buffer.concat(chunks).toString("utf8"))).toEqual(result);
+    expect(Buffer.concat(chunks).equals(Buffer.from(pieces.join(""), "utf8"))).toBe(true);
     expect(CHUNK_CHARS).toBeGreaterThan(4096);
   });
 });

@@ -86,6 +86,17 @@ describe("runCheck", () => {
     expect(attendance.timings).not.toBeNull();
   });
 
+  it("checks a live app beside an inline listing too large to hand back parsed (over 64 KiB)", { timeout: 10_000 }, async () => {
+    const tools = Array.from({ length: 2000 }, (_, i) => ({ name: `note_${i}`, description: "Keeps a note of the day.", inputSchema: { type: "object" } }));
+    const request = { apps: [{ name: "Notes", tools }, { name: "Attendance", url: good.url }] };
+    expect(JSON.stringify(request).length).toBeGreaterThan(64 * 1024);
+    const result = await runCheck(request, { allowHosts });
+    expect(result.apps.map((a) => [a.name, a.status, a.tools.length])).toEqual([
+      ["Notes", "available", 2000],
+      ["Attendance", "available", 3],
+    ]);
+  });
+
   it("reads many live apps at once: 12 apps are all connecting at the same time", { timeout: 20_000 }, async () => {
     const apps = Array.from({ length: AT_ONCE }, (_, i) => ({ name: `Slow ${i}`, url: slow.url }));
     const result = await runCheck({ apps }, { allowHosts });

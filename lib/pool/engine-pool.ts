@@ -6,8 +6,9 @@ import Piscina from "piscina";
 import { checkListings, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
 import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
-import type { CheckResult } from "@/lib/schemas/check";
+import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import type { EngineTask, LiveAppToRead, RequestAnswer, TimedListing } from "./engine-worker";
+import type { HandedListing } from "./listing-handoff";
 
 /**
  * The worker pools (piscina): apps are read, and every check named, sized and serialised, in
@@ -63,6 +64,12 @@ export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HO
   return pools().reads.run(task) as Promise<TimedListing>;
 }
 
+/** `readInPool` for the engine's worker (`POST /api/check`): the listing as `handListing` hands it on, for `runRequestTask`. */
+function readForRequest(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<HandedListing<TimedListing>> {
+  const task: EngineTask = { kind: "read", app, allowHosts, handed: true };
+  return pools().reads.run(task) as Promise<HandedListing<TimedListing>>;
+}
+
 /** Tries a tool (SPEC §14) in a worker, one of the process's 64 reads at once. */
 export function tryInPool(target: TryTarget, call: TryCall, options: { callTimeoutMs?: number } = {}, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<TryResult> {
   const task: EngineTask = { kind: "try", target, call, allowHosts, ...options };
@@ -75,23 +82,24 @@ export function describeInPool(target: TryTarget, tool: string, allowHosts = pro
   return pools().reads.run(task) as Promise<DescribeResult>;
 }
 
-/** A `POST /api/check` body, in a worker: an error, the apps to read live first, or the answer's chunks. */
-export function runRequestTask(body: Uint8Array, live?: Record<number, AppListing>): Promise<RequestAnswer> {
-  const task: EngineTask = { kind: "request", body, ...(live ? { live } : {}) };
+/** A `POST /api/check` body (or the request as the pool parsed it), in a worker: an error, the apps to read live first, or the answer's chunks. */
+export function runRequestTask(body: Uint8Array | CheckRequest, live?: Record<number, HandedListing<TimedListing>>): Promise<RequestAnswer> {
+  const task: EngineTask = body instanceof Uint8Array ? { kind: "request", body, ...(live ? { live } : {}) } : { kind: "request", request: body, live: live ?? {} };
   return pool().run(task) as Promise<RequestAnswer>;
 }
 
 /**
  * POST /api/check's work (SPEC §8): the body parsed and checked in the pool; the apps it names by
  * URL read in the pool, many at once, once `beforeReads` allows them (the route's account check
- * and spending); then the answer's chunks, or the error.
+ * and spending); then the answer's chunks, or the error. A small body is parsed once: the pool
+ * hands it back parsed, with the apps to read, and is given it again with their listings.
  */
 export async function checkRequestInPool(body: Uint8Array, options: { beforeReads?: (apps: LiveAppToRead[]) => Promise<void>; allowHosts?: string } = {}): Promise<RequestAnswer> {
   const first = await runRequestTask(body);
   if (first.kind !== "read-live") return first;
   await options.beforeReads?.(first.apps);
-  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readInPool(app, options.allowHosts)] as const));
-  return runRequestTask(body, Object.fromEntries(read));
+  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, options.allowHosts)] as const));
+  return runRequestTask(first.request ?? body, Object.fromEntries(read));
 }
 
 /**

@@ -11,8 +11,9 @@ import { resolveTheorem } from "@/lib/engine/theorem";
 import { parseAllowList } from "@/lib/mcp/address";
 import { describeTool, tryTool, type DescribeResult, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
 import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
-import { checkRequest, type CheckResult } from "@/lib/schemas/check";
+import { checkRequest, type CheckRequest, type CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
+import { handListing, takeListing, type HandedListing } from "./listing-handoff";
 
 /** An app the request names by URL: the main thread reads it (network I/O), then asks again with its listing. */
 export interface LiveAppToRead {
@@ -23,22 +24,33 @@ export interface LiveAppToRead {
 }
 
 export type EngineTask =
-  /** `POST /api/check`'s body. Without `live`, a request naming apps by URL answers which to read. */
-  | { kind: "request"; body: Uint8Array; live?: Record<number, AppListing> }
+  /**
+   * `POST /api/check`'s body, or the request as this worker parsed it already (`read-live`'s
+   * `request`). Without `live`, a request naming apps by URL answers which to read.
+   */
+  | { kind: "request"; body: Uint8Array; live?: Record<number, HandedListing<TimedListing>> }
+  | { kind: "request"; request: CheckRequest; live: Record<number, HandedListing<TimedListing>> }
   /** Listings read already (an organisation's apps): the result, as an object. */
   | { kind: "listings"; listings: AppListing[]; theorem: TheoremNames }
   /** Listings read already: each app's part of the check no other app changes, for the request thread to keep and name. */
   | { kind: "read-apps"; listings: AppListing[] }
-  /** One app read over MCP (many at once per worker): a flood of events is parsed here, not on the request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it. */
-  | { kind: "read"; app: LiveApp; allowHosts: string }
+  /**
+   * One app read over MCP (many at once per worker): a flood of events is parsed here, not on the
+   * request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it. `handed`: the listing
+   * is for another worker (`POST /api/check`), its entries as JSON text (`handListing`).
+   */
+  | { kind: "read"; app: LiveApp; allowHosts: string; handed?: boolean }
   /** A tool tried (SPEC §14), read here for the same reason: a flood of its events is parsed off the request thread. */
   | { kind: "try"; target: TryTarget; call: TryCall; allowHosts: string; callTimeoutMs?: number }
   /** One tool of a live app, for the try form. */
   | { kind: "describe-tool"; target: TryTarget; tool: string; allowHosts: string };
 
+/** Bodies up to this size come back parsed with `read-live`, to be handed on rather than parsed again; a larger one is cheaper to parse again than to copy twice. */
+export const PARSED_BACK_BYTES = 64 * 1024;
+
 export type RequestAnswer =
   | { kind: "error"; status: number; body: unknown }
-  | { kind: "read-live"; apps: LiveAppToRead[] }
+  | { kind: "read-live"; apps: LiveAppToRead[]; request?: CheckRequest }
   | { kind: "answer"; chunks: Uint8Array[] };
 
 /** A live read with how long it took from when this worker began it (SPEC §11: an app's own read, not its wait for a worker). */
@@ -50,23 +62,29 @@ async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing
   return { ...listing, readMs: performance.now() - started };
 }
 
-export default function runEngineTask(task: EngineTask): RequestAnswer | CheckResult | ReadApp[] | Promise<TimedListing> | Promise<TryResult> | Promise<DescribeResult> {
-  if (task.kind === "read") return timedRead(task.app, task.allowHosts);
+async function handedRead(app: LiveApp, allowHosts: string): Promise<HandedListing<TimedListing>> {
+  return handListing(await timedRead(app, allowHosts));
+}
+
+export default function runEngineTask(
+  task: EngineTask,
+): RequestAnswer | CheckResult | ReadApp[] | Promise<TimedListing> | Promise<HandedListing<TimedListing>> | Promise<TryResult> | Promise<DescribeResult> {
+  if (task.kind === "read") return task.handed === true ? handedRead(task.app, task.allowHosts) : timedRead(task.app, task.allowHosts);
   if (task.kind === "try") return tryTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) });
   if (task.kind === "describe-tool") return describeTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);
   if (task.kind === "read-apps") return task.listings.map((listing) => readApp(listing));
   try {
-    const request = parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest, Number.POSITIVE_INFINITY);
+    const request = "request" in task ? task.request : parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest, Number.POSITIVE_INFINITY);
     const byUrl = request.apps.flatMap((app, index) =>
       app.url === undefined ? [] : [{ index, name: app.name, url: app.url, ...(app.headers ? { headers: app.headers } : {}) }],
     );
-    if (byUrl.length > 0 && task.live === undefined) return { kind: "read-live", apps: byUrl };
+    if (byUrl.length > 0 && task.live === undefined) return { kind: "read-live", apps: byUrl, ...("body" in task && task.body.byteLength <= PARSED_BACK_BYTES ? { request } : {}) };
     const listings = request.apps.map((app, index): AppListing => {
       if (app.tools !== undefined) return { name: app.name, entries: app.tools };
       const read = task.live?.[index];
       if (read === undefined) throw new Error(`The live listing of app ${index} is missing.`);
-      return read;
+      return takeListing(read);
     });
     return { kind: "answer", chunks: checkResultChunks(checkListings(listings, resolveTheorem(request.theorem))) };
   } catch (error) {

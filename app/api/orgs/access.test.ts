@@ -351,6 +351,31 @@ describe("POST /api/check", () => {
     expect((await call(support, byUrl)).status).toBe(200);
   });
 
+  // Who asks is read from a browser session in one query (lib/auth/workspace.ts): the cases it leaves to better-auth or refuses as it would.
+  it("reads an app by URL for a live session only: a forged, expired or removed session is 401, one due to be extended is extended", async () => {
+    const byUrl = { apps: [{ name: "Rota", url: appUrl }] };
+    const fresh = await signUp("checker@acme.test");
+    expect((await call(fresh, byUrl)).status).toBe(200);
+    const forged = fresh.cookie.replace(/(session_token=[^.;]+\.)([^;]+)/, (_, token: string) => `${token}${encodeURIComponent(Buffer.alloc(32, 7).toString("base64"))}`);
+    expect((await call({ ...fresh, cookie: forged }, byUrl)).status).toBe(401);
+    expect((await call({ ...fresh, cookie: fresh.cookie.replace(/(session_token=[^;]+)/, "$1-forged") }, byUrl)).status).toBe(401);
+    const expiry = async () => {
+      const [row] = await database.query('SELECT expires_at AS "expiresAt" FROM session WHERE user_id = ?', [fresh.id]);
+      return new Date(row!["expiresAt"] as string | number).getTime();
+    };
+    const stamp = (ms: number) => (database.dialect === "postgres" ? new Date(ms).toISOString() : ms);
+    const due = Date.now() + 5 * 24 * 3600_000;
+    await database.query("UPDATE session SET expires_at = ? WHERE user_id = ?", [stamp(due), fresh.id]);
+    expect((await call(fresh, byUrl)).status).toBe(200);
+    expect(await expiry()).toBeGreaterThan(due + 24 * 3600_000);
+    await database.query("UPDATE session SET expires_at = ? WHERE user_id = ?", [stamp(Date.now() - 1000), fresh.id]);
+    expect((await call(fresh, byUrl)).status).toBe(401);
+    const again = await signUp("checker2@acme.test");
+    expect((await call(again, byUrl)).status).toBe(200);
+    await database.query("DELETE FROM session WHERE user_id = ?", [again.id]);
+    expect((await call(again, byUrl)).status).toBe(401);
+  });
+
   it("refuses more than 100 apps by URL in one request (422), before reading any", async () => {
     const many = { apps: Array.from({ length: 101 }, (_, i) => ({ name: `App ${i}`, url: `http://127.0.0.1:1/mcp/${i}` })) };
     const started = performance.now();
