@@ -1,14 +1,15 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
 import { isPostgres, transaction, type Conn } from "@/lib/db/client";
-import { apps, appSettings, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/tables";
+import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
 import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
 import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
+import { holdsBack } from "@/lib/engine/review";
 import { logger } from "@/lib/log";
 import { decryptSecret } from "@/lib/secrets";
 import { isObject } from "@/lib/json-text";
@@ -91,6 +92,95 @@ export async function scopeApps(db: Conn, scope: Scope): Promise<AppRow[]> {
     .orderBy(asc(apps.connectedAt), asc(apps.id));
 }
 
+/** A tool's setting as stored: name, setting, by (id, e-mail), at (milliseconds). */
+export type SettingRow = [name: string, setting: string, setBy: string, setByEmail: string, setAt: number];
+
+/** One app of a list with every stored input of its names and its summary, as `listState` reads them. */
+export interface ListedRow {
+  row: AppRow;
+  read: ReadRow | undefined;
+  /** Its own `newTools` as stored (null: none). */
+  newTools: string | null;
+  settings: SettingRow[];
+  /** Its approved fingerprints by tool name; null when it cannot wait for review (nothing was read). */
+  approvals: Map<string, string> | null;
+  /** Its sign-in, without secrets; `discovery` only when connected (the step-up it may ask for). */
+  signIn: { state: string; issuer: string | null; connectedAt: number | null; expiresAt: number | null; discovery: string | null } | null;
+}
+
+/** A list's stored state: the organisation (undefined when there is none), its own `newTools` as stored, its apps. */
+export interface ListState {
+  org: Org | undefined;
+  newTools: string | null;
+  apps: ListedRow[];
+}
+
+/** A JSON aggregate as the driver answers it: text on SQLite, parsed on PostgreSQL. */
+const aggregate = <T>(value: unknown): T[] => (typeof value === "string" ? JSON.parse(value) : value) as T[];
+
+/** The rows of a subquery as one JSON array of arrays (`[]` for none), in `order`, on either dialect. */
+function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
+  const list = sql.join(columns, sql`, `);
+  return isPostgres(db) ? sql`coalesce(json_agg(json_build_array(${list}) ORDER BY ${order} COLLATE "C"), '[]'::json)` : sql`json_group_array(json_array(${list}) ORDER BY ${order})`;
+}
+
+/**
+ * A scope's apps in connection order, each with its newest read, its own `newTools`, its tools'
+ * settings, its approvals (when it may wait for review) and its sign-in, with the organisation
+ * and its `newTools`: everything a list's names and summaries are made from, in one statement
+ * (one round trip on PostgreSQL). `org` is undefined when there is no such organisation.
+ */
+export async function listState(db: Conn, scope: Scope): Promise<ListState> {
+  if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, apps: [] };
+  const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
+  // Approvals are read only for an app that may wait (the organisation's, under a mode that holds back): `waitsForReview` decides exactly.
+  const waiting = sql.join(newToolsSchema.options.filter(holdsBack).map((mode) => sql`${mode}`), sql`, `);
+  const mayWait = sql`${apps.owner} IS NULL AND coalesce(${appSettings.newTools}, 'org') <> 'available' AND (${appSettings.newTools} IN (${waiting}) OR ${orgSettings.newTools} IN (${waiting}))`;
+  const settings = sql`(SELECT ${jsonRows(db, [toolSettings.name, toolSettings.setting, toolSettings.setBy, toolSettings.setByEmail, toolSettings.setAt].map((c) => sql`${c}`), sql`${toolSettings.name}`)} FROM ${toolSettings} WHERE ${toolSettings.app} = ${apps.id})`;
+  const approvals = sql`CASE WHEN ${mayWait} THEN (SELECT ${jsonRows(db, [sql`${toolApprovals.name}`, sql`${toolApprovals.fingerprint}`], sql`${toolApprovals.name}`)} FROM ${toolApprovals} WHERE ${toolApprovals.app} = ${apps.id}) END`;
+  const rows = await db
+    .select({
+      slug: organization.slug,
+      name: organization.name,
+      orgNewTools: orgSettings.newTools,
+      app: apps,
+      read: checkResults,
+      newTools: appSettings.newTools,
+      settings: sql<unknown>`${settings}`,
+      approvals: sql<unknown>`${approvals}`,
+      signInState: appSignIns.state,
+      issuer: appSignIns.issuer,
+      signInAt: appSignIns.connectedAt,
+      expiresAt: appSignIns.expiresAt,
+      discovery: sql<string | null>`CASE WHEN ${appSignIns.state} = 'connected' THEN ${appSignIns.discovery} END`,
+    })
+    .from(organization)
+    .leftJoin(orgSettings, eq(orgSettings.org, organization.slug))
+    .leftJoin(apps, and(eq(apps.org, organization.slug), scope.person === undefined ? isNull(apps.owner) : or(isNull(apps.owner), eq(apps.owner, scope.person))))
+    .leftJoin(checkResults, eq(checkResults.id, newest))
+    .leftJoin(appSettings, eq(appSettings.app, apps.id))
+    .leftJoin(appSignIns, eq(appSignIns.app, apps.id))
+    .where(eq(organization.slug, scope.org))
+    .orderBy(asc(apps.connectedAt), asc(apps.id));
+  const first = rows[0];
+  if (first === undefined) return { org: undefined, newTools: null, apps: [] };
+  const listed = rows.flatMap((r): ListedRow[] =>
+    r.app === null
+      ? []
+      : [
+          {
+            row: r.app,
+            read: r.read ?? undefined,
+            newTools: r.newTools,
+            settings: r.settings === null ? [] : aggregate<SettingRow>(r.settings),
+            approvals: r.approvals === null ? null : new Map(aggregate<[string, string]>(r.approvals)),
+            signIn: r.signInState === null ? null : { state: r.signInState, issuer: r.issuer, connectedAt: r.signInAt, expiresAt: r.expiresAt, discovery: r.discovery },
+          },
+        ],
+  );
+  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, apps: listed };
+}
+
 /** The newest connection time of any app of the organisation, personal ones included (0 when none). */
 export async function lastConnectedAt(db: Conn, org: string): Promise<number> {
   const [row] = await db.select({ at: sql<string | number | null>`max(${apps.connectedAt})` }).from(apps).where(eq(apps.org, org));
@@ -171,6 +261,15 @@ async function parsedSnapshot(db: Conn, hash: string): Promise<ParsedSnapshot> {
   const made: ParsedSnapshot = { entries: JSON.parse(row.entries) as unknown[] };
   parsed.set(hash, made, snapshotBytes(row.entries));
   return made;
+}
+
+/** Parses, in one query, the snapshots among `hashes` not kept yet (naming a list after a change reads them all). */
+export async function loadSnapshots(db: Conn, hashes: readonly string[]): Promise<void> {
+  const missing = [...new Set(hashes)].filter((hash) => parsed.get(hash) === undefined);
+  if (missing.length === 0) return;
+  for (const row of await db.select({ hash: snapshots.hash, entries: snapshots.entries }).from(snapshots).where(inArray(snapshots.hash, missing))) {
+    parsed.set(row.hash, { entries: JSON.parse(row.entries) as unknown[] }, snapshotBytes(row.entries));
+  }
 }
 
 export async function snapshotEntries(db: Conn, hash: string): Promise<readonly unknown[]> {
