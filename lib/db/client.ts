@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { is, param, sql, type SQL } from "drizzle-orm";
-import { PgDatabase } from "drizzle-orm/pg-core";
+import { PgDatabase, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
@@ -218,11 +218,13 @@ export async function holdLock(tx: Conn, key: string): Promise<void> {
  * Runs `work` in one transaction: all of it is stored, or none. On SQLite the process's
  * transactions take turns (one connection: a second BEGIN would fail) and each holds SQLite's
  * write lock from its start (BEGIN IMMEDIATE), so that another process waits rather than fails
- * half-way; one begun inside another is part of it. Work inside must only touch the database
+ * half-way. On either, one begun inside another is part of it. Work inside must only touch the database
  * (no live read of an app): other requests' writes wait for it.
  */
 export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>): Promise<T> {
   if (isPostgres(db)) {
+    // One begun inside another is part of it, as on SQLite: no savepoint, two round trips fewer.
+    if (is(db, PgTransaction)) return work(db);
     const pg = db as unknown as PgDatabase<never>;
     return pg.transaction((tx) => work(tx as unknown as Conn));
   }

@@ -8,11 +8,11 @@ import { holdsBack } from "@/lib/engine/review";
 import { effectiveNewTools, type NamedSetting } from "@/lib/engine/tool-settings";
 import { isObject } from "@/lib/json-text";
 import type { ToolSetting } from "@/lib/schemas/check";
-import { appNewTools, newTools as newToolsSchema, type AppNewTools } from "@/lib/schemas/orgs";
+import type { AppNewTools } from "@/lib/schemas/orgs";
 import { TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
 import type { OrgContext } from "./apps";
 import { settleReview } from "./review";
-import { approveTools, listingOf, newToolsOf, readHistory, requireApp, requirePersonalApp, type AppRow, type SettingRow } from "./store";
+import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, type AppRow, type SettingRow } from "./store";
 
 /**
  * The leader's say per tool, and an app's own `newTools` (SPEC §19): stored by tool name, given
@@ -55,7 +55,7 @@ export async function settingsOfApps(db: Conn, appIds: readonly string[]): Promi
  * organisation's, as stored (null: none stored; a value no longer known counts as none).
  */
 export function waitsUnder(own: string | null, org: string | null): boolean {
-  return holdsBack(effectiveNewTools(appNewTools.catch("org").parse(own ?? "org"), newToolsSchema.safeParse(org).data ?? "available"));
+  return holdsBack(effectiveNewTools(appModeOf(own), orgModeOf(org)));
 }
 
 async function requireAppOf(db: Conn, of: AppOf): Promise<AppRow> {
@@ -85,7 +85,7 @@ async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newT
     await requireAppOf(db, of); // the 404 in the words of the app's kind
     throw new NotFoundError(`There is no app "${of.app}".`);
   }
-  return { row: found.row, newTools: appNewTools.catch("org").parse(found.newTools ?? "org") };
+  return { row: found.row, newTools: appModeOf(found.newTools) };
 }
 
 /** The settings of one app as they are stored: its own newTools, and its tools' settings by name. */

@@ -10,6 +10,7 @@ import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAp
 import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
 import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
 import { holdsBack } from "@/lib/engine/review";
+import { effectiveNewTools } from "@/lib/engine/tool-settings";
 import { logger } from "@/lib/log";
 import { decryptSecret } from "@/lib/secrets";
 import { isObject } from "@/lib/json-text";
@@ -411,16 +412,30 @@ export async function snapshotSizes(db: Conn, hashes: string[]): Promise<Map<str
 
 // ---- Review (SPEC §11) ----
 
-/** Each app's own `newTools` (`org` when it has none of its own). */
-export async function newToolsOfApps(db: Conn, appIds: readonly string[]): Promise<Map<string, AppNewTools>> {
-  if (appIds.length === 0) return new Map();
-  const rows = await db.select().from(appSettings).where(inArray(appSettings.app, [...appIds]));
-  return new Map(rows.map((row) => [row.app, appNewTools.catch("org").parse(row.newTools)]));
-}
+/** The organisation's `newTools` as stored: `available` when none is stored, or one no longer known. */
+export const orgModeOf = (stored: string | null | undefined): NewTools => (newToolsSchema.options.find((mode) => mode === stored) ?? "available");
+/** An app's own `newTools` as stored: `org` when none is stored, or one no longer known. */
+export const appModeOf = (stored: string | null | undefined): AppNewTools => (appNewTools.options.find((mode) => mode === stored) ?? "org");
 
 export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
   const [row] = await db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
-  return newToolsSchema.safeParse(row?.newTools).data ?? "available";
+  return orgModeOf(row?.newTools);
+}
+
+/**
+ * The review mode in force (SPEC §11, §19) for each of the organisation's apps among `appIds`, in
+ * one query: its own `newTools`, or the organisation's (`orgMode` when the caller has it). Apps
+ * of no such organisation are left out.
+ */
+export async function reviewModes(db: Conn, org: string, appIds: readonly string[], orgMode?: NewTools): Promise<Map<string, NewTools>> {
+  if (appIds.length === 0) return new Map();
+  const rows = await db
+    .select({ app: apps.id, own: appSettings.newTools, org: orgSettings.newTools })
+    .from(apps)
+    .leftJoin(appSettings, eq(appSettings.app, apps.id))
+    .leftJoin(orgSettings, eq(orgSettings.org, apps.org))
+    .where(and(eq(apps.org, org), inArray(apps.id, [...appIds])));
+  return new Map(rows.map((row) => [row.app, effectiveNewTools(appModeOf(row.own), orgMode ?? orgModeOf(row.org))]));
 }
 
 /** Each named tool of a listing (a name listed twice counts at its first place), with its index and fingerprint. */
