@@ -77,8 +77,8 @@ async function cpuDuring<T>(roots: number[], work: () => Promise<T>): Promise<{ 
 const probe = new Client({ connectionString: pgUrl });
 await probe.connect();
 const backend = Number(((await probe.query("SELECT pg_backend_pid() AS pid")).rows[0] as { pid: number }).pid);
-await probe.end();
 const postmaster = processTimes().get(backend)!.parent;
+await probe.end();
 
 let added = 0;
 /** An account and an organisation of `apps` apps on the database behind `instance`. */
