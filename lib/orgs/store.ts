@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
-import { isPostgres, transaction, type Conn } from "@/lib/db/client";
+import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
@@ -133,36 +133,41 @@ function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
  */
 export async function listState(db: Conn, scope: Scope): Promise<ListState> {
   if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, apps: [] };
-  const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
-  // Approvals are read only for an app that may wait (the organisation's, under a mode that holds back): `waitsForReview` decides exactly.
-  const waiting = sql.join(newToolsSchema.options.filter(holdsBack).map((mode) => sql`${mode}`), sql`, `);
-  const mayWait = sql`${apps.owner} IS NULL AND coalesce(${appSettings.newTools}, 'org') <> 'available' AND (${appSettings.newTools} IN (${waiting}) OR ${orgSettings.newTools} IN (${waiting}))`;
-  const settings = sql`(SELECT ${jsonRows(db, [toolSettings.name, toolSettings.setting, toolSettings.setBy, toolSettings.setByEmail, toolSettings.setAt].map((c) => sql`${c}`), sql`${toolSettings.name}`)} FROM ${toolSettings} WHERE ${toolSettings.app} = ${apps.id})`;
-  const approvals = sql`CASE WHEN ${mayWait} THEN (SELECT ${jsonRows(db, [sql`${toolApprovals.name}`, sql`${toolApprovals.fingerprint}`], sql`${toolApprovals.name}`)} FROM ${toolApprovals} WHERE ${toolApprovals.app} = ${apps.id}) END`;
-  const rows = await db
-    .select({
-      slug: organization.slug,
-      name: organization.name,
-      orgNewTools: orgSettings.newTools,
-      app: apps,
-      read: checkResults,
-      newTools: appSettings.newTools,
-      settings: sql<unknown>`${settings}`,
-      approvals: sql<unknown>`${approvals}`,
-      signInState: appSignIns.state,
-      issuer: appSignIns.issuer,
-      signInAt: appSignIns.connectedAt,
-      expiresAt: appSignIns.expiresAt,
-      discovery: sql<string | null>`CASE WHEN ${appSignIns.state} = 'connected' THEN ${appSignIns.discovery} END`,
-    })
-    .from(organization)
-    .leftJoin(orgSettings, eq(orgSettings.org, organization.slug))
-    .leftJoin(apps, and(eq(apps.org, organization.slug), scope.person === undefined ? isNull(apps.owner) : or(isNull(apps.owner), eq(apps.owner, scope.person))))
-    .leftJoin(checkResults, eq(checkResults.id, newest))
-    .leftJoin(appSettings, eq(appSettings.app, apps.id))
-    .leftJoin(appSignIns, eq(appSignIns.app, apps.id))
-    .where(eq(organization.slug, scope.org))
-    .orderBy(asc(apps.connectedAt), asc(apps.id));
+  const person = scope.person === undefined ? null : sql.placeholder("person");
+  const build = () => {
+    const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
+    // Approvals are read only for an app that may wait (the organisation's, under a mode that holds back): `waitsUnder` decides exactly.
+    const waiting = sql.join(newToolsSchema.options.filter(holdsBack).map((mode) => sql`${mode}`), sql`, `);
+    const mayWait = sql`${apps.owner} IS NULL AND coalesce(${appSettings.newTools}, 'org') <> 'available' AND (${appSettings.newTools} IN (${waiting}) OR ${orgSettings.newTools} IN (${waiting}))`;
+    const settingColumns = [toolSettings.name, toolSettings.setting, toolSettings.setBy, toolSettings.setByEmail, toolSettings.setAt].map((c) => sql`${c}`);
+    const settings = sql<unknown>`(SELECT ${jsonRows(db, settingColumns, sql`${toolSettings.name}`)} FROM ${toolSettings} WHERE ${toolSettings.app} = ${apps.id})`;
+    const approvals = sql<unknown>`CASE WHEN ${mayWait} THEN (SELECT ${jsonRows(db, [sql`${toolApprovals.name}`, sql`${toolApprovals.fingerprint}`], sql`${toolApprovals.name}`)} FROM ${toolApprovals} WHERE ${toolApprovals.app} = ${apps.id}) END`;
+    return db
+      .select({
+        slug: organization.slug,
+        name: organization.name,
+        orgNewTools: orgSettings.newTools,
+        app: apps,
+        read: checkResults,
+        newTools: appSettings.newTools,
+        settings,
+        approvals,
+        signInState: appSignIns.state,
+        issuer: appSignIns.issuer,
+        signInAt: appSignIns.connectedAt,
+        expiresAt: appSignIns.expiresAt,
+        discovery: sql<string | null>`CASE WHEN ${appSignIns.state} = 'connected' THEN ${appSignIns.discovery} END`,
+      })
+      .from(organization)
+      .leftJoin(orgSettings, eq(orgSettings.org, organization.slug))
+      .leftJoin(apps, and(eq(apps.org, organization.slug), person === null ? isNull(apps.owner) : or(isNull(apps.owner), eq(apps.owner, person))))
+      .leftJoin(checkResults, eq(checkResults.id, newest))
+      .leftJoin(appSettings, eq(appSettings.app, apps.id))
+      .leftJoin(appSignIns, eq(appSignIns.app, apps.id))
+      .where(eq(organization.slug, sql.placeholder("org")))
+      .orderBy(asc(apps.connectedAt), asc(apps.id));
+  };
+  const rows = await runPrepared(db, person === null ? "theorem_list_state" : "theorem_list_state_person", build, { org: scope.org, person: scope.person });
   const first = rows[0];
   if (first === undefined) return { org: undefined, newTools: null, apps: [] };
   const listed = rows.flatMap((r): ListedRow[] =>
