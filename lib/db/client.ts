@@ -185,10 +185,10 @@ export function isPostgres(db: Conn): boolean {
 const preparedQueries = new WeakMap<Conn, Map<string, { execute(values?: Record<string, unknown>): unknown }>>();
 
 /**
- * Runs the select `build` makes, with `values` for its `sql.placeholder`s. On PostgreSQL it is
- * built once per database and kept as the named statement `name`, which each connection parses
- * and plans once (a list's statement takes about as long to plan as to run); SQLite compiles a
- * statement in microseconds, so there it is built each time.
+ * Runs the select `build` makes, with `values` for its `sql.placeholder`s, built once per
+ * database: a hot query's building and compiling cost more than running it. On PostgreSQL it is
+ * the named statement `name`, which each connection parses and plans once; on SQLite a compiled
+ * statement kept with its SQL.
  */
 export async function runPrepared<P extends { execute(values?: Record<string, unknown>): unknown }>(
   db: Conn,
@@ -196,17 +196,15 @@ export async function runPrepared<P extends { execute(values?: Record<string, un
   build: () => { prepare(): P },
   values: Record<string, unknown>,
 ): Promise<Awaited<ReturnType<P["execute"]>>> {
-  type Result = Awaited<ReturnType<P["execute"]>>;
-  if (!isPostgres(db)) return (await build().prepare().execute(values)) as Result;
   let kept = preparedQueries.get(db);
   if (kept === undefined) preparedQueries.set(db, (kept = new Map()));
   let query = kept.get(name) as P | undefined;
   if (query === undefined) {
-    // PostgreSQL's builder takes the statement's name (SQLite's, whose types `Conn` has, takes none).
+    // PostgreSQL's builder takes the statement's name; SQLite's (whose types `Conn` has) takes none.
     query = (build() as unknown as { prepare(name: string): P }).prepare(name);
     kept.set(name, query);
   }
-  return (await query.execute(values)) as Result;
+  return (await query.execute(values)) as Awaited<ReturnType<P["execute"]>>;
 }
 
 /** What a library that writes SQL of its own needs to write in our transaction (pg-boss's `db` option). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appList, storedApp } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
-import { appParams, orgParams, patch, post, routeDatabase } from "@/test/route-tests";
+import { appParams, orgParams, patch, post, routeDatabase, statementsDuring } from "@/test/route-tests";
 
 // SPEC §16: a signed-in request asks the database once for who may do what and once for what it
 // shows, on SQLite and on PostgreSQL, whatever the organisation holds (settings, review, sign-ins).
@@ -12,7 +12,7 @@ const appsRoute = await import("./[org]/apps/route");
 const appRoute = await import("./[org]/apps/[app]/route");
 const appSettingsRoute = await import("./[org]/apps/[app]/settings/route");
 const orgSettingsRoute = await import("./[org]/settings/route");
-const { getDb, isPostgres } = await import("@/lib/db/client");
+const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
@@ -22,36 +22,14 @@ const servers: ServedApp[] = [];
 let leader: TestAccount;
 const ids: string[] = [];
 
-/** The statements `send` makes the database run, by their text; and whether it opened a connection of its own (a transaction). */
+/** The statements one request makes the database run (its answer read whole). */
 async function statementsOf(send: () => Promise<Response>): Promise<{ status: number; statements: string[]; dedicated: number }> {
-  const db = getDb();
-  const statements: string[] = [];
-  let dedicated = 0;
-  // Every statement passes through the driver's one entry: better-sqlite3's prepare, pg's pool.query;
-  // a transaction on PostgreSQL takes a connection of its own (connect() without a callback).
-  const driver = db.$client as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const entry = isPostgres(db) ? "query" : "prepare";
-  const original = driver[entry]!;
-  const connect = driver["connect"];
-  driver[entry] = function (this: unknown, ...args: unknown[]) {
-    const text = args[0];
-    statements.push(typeof text === "string" ? text : String((text as { text?: string }).text));
-    return original.apply(this, args);
-  };
-  if (isPostgres(db) && connect !== undefined) {
-    driver["connect"] = function (this: unknown, ...args: unknown[]) {
-      if (args.length === 0) dedicated++;
-      return connect.apply(this, args);
-    };
-  }
-  try {
+  const { value, statements, dedicated } = await statementsDuring(async () => {
     const response = await send();
     await response.arrayBuffer();
-    return { status: response.status, statements, dedicated };
-  } finally {
-    driver[entry] = original;
-    if (connect !== undefined) driver["connect"] = connect;
-  }
+    return response.status;
+  });
+  return { status: value, statements, dedicated };
 }
 
 beforeAll(async () => {
