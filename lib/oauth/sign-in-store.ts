@@ -1,8 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
-import { and, eq, lt } from "drizzle-orm";
-import { orgTransaction, transaction, type Conn } from "@/lib/db/client";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { orgTransaction, runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSignIns, oauthFlows } from "@/lib/db/tables";
 import { decryptSecret, encryptSecret } from "@/lib/secrets";
 import { discovery as discoverySchema, type Discovery } from "./discovery";
@@ -78,7 +78,7 @@ function parsedDiscovery(text: string | null): Discovery | null {
 }
 
 export async function loadSignIn(db: Conn, app: string): Promise<SignIn | null> {
-  const [row] = await db.select().from(appSignIns).where(eq(appSignIns.app, app)).limit(1);
+  const [row] = await runPrepared(db, "theorem_load_sign_in", () => db.select().from(appSignIns).where(eq(appSignIns.app, sql.placeholder("app"))).limit(1), { app });
   if (row === undefined) return null;
   return {
     app: row.app,

@@ -97,7 +97,7 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
  * app is theirs to trust. Everything stored it needs comes from one statement (`listState`); only
  * a state not named yet reads snapshots.
  */
-async function namedList(ctx: OrgContext, state: ListState): Promise<{ apps: StoredApp[]; named: Named }> {
+async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named }> {
   const reads = state.apps.map((app) => app.read);
   const inputs: NamingInput[] = state.apps.map(({ row, read, newTools, settings, approvals }) => ({
     row,
@@ -119,9 +119,11 @@ async function namedList(ctx: OrgContext, state: ListState): Promise<{ apps: Sto
     );
     return inputs.length === 0 ? { result: { apps: [] }, parts: [] } : nameList(names, inputs, listings, theorem);
   });
-  const result = withOwnFacts(named.result, reads.map(ownFacts));
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
-  const apps = state.apps.map(({ row, read, signIn: stored }, i): StoredApp => {
+  // Only the app asked for, when one is (an app's page names the whole list, but answers one).
+  const shown = state.apps.flatMap((app, i) => (only === undefined || app.row.id === only ? [{ ...app, i }] : []));
+  const result = withOwnFacts({ apps: shown.map(({ i }) => named.result.apps[i]!) }, shown.map(({ read }) => ownFacts(read)));
+  const apps = shown.map(({ row, read, signIn: stored }, j): StoredApp => {
     const signIn = stored === null ? null : signInSummary(stored);
     return {
       id: row.id,
@@ -133,7 +135,7 @@ async function namedList(ctx: OrgContext, state: ListState): Promise<{ apps: Sto
       nextCheckAt: row.nextCheckAt === null ? null : new Date(row.nextCheckAt).toISOString(),
       nextCheckWhy: row.nextCheckWhy === "app-asked" || row.nextCheckWhy === "back-off" || row.nextCheckWhy === "interval" ? row.nextCheckWhy : null,
       failedReads: row.failedReads,
-      lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[i]! },
+      lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[j]! },
       signIn: signIn === null ? null : { state: signIn.state, issuer: signIn.issuer, connectedAt: iso(signIn.connectedAt), expiresAt: iso(signIn.expiresAt), stepUp: signIn.stepUp },
     };
   });
@@ -172,7 +174,7 @@ export async function getApp(ctx: OrgContext, org: string, id: string): Promise<
   const state = await listState(ctx.db, { org });
   if (state.org === undefined) throw noOrg(org);
   if (!state.apps.some((app) => app.row.id === id)) throw noOrgApp(org, id);
-  return (await namedList(ctx, state)).apps.find((app) => app.id === id)!;
+  return (await namedList(ctx, state, id)).apps[0]!;
 }
 
 /** Refuses a new app past the organisation's, or the person's, number of apps. */

@@ -201,7 +201,8 @@ export async function personalCount(db: Conn, org: string, person: string): Prom
 
 /** One of the organisation's own apps (never a personal one), or the 404. */
 export async function requireApp(db: Conn, org: string, id: string): Promise<AppRow> {
-  const [row] = await db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), isNull(apps.owner))).limit(1);
+  const build = () => db.select().from(apps).where(and(eq(apps.org, sql.placeholder("org")), eq(apps.id, sql.placeholder("id")), isNull(apps.owner))).limit(1);
+  const [row] = await runPrepared(db, "theorem_require_app", build, { org, id });
   if (row === undefined) throw noOrgApp(org, id);
   return row;
 }
@@ -353,7 +354,7 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
 export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   await transaction(db, async (tx) => {
     for (const read of reads) {
-      const [now] = await tx.select({ url: apps.url, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, read.app)).limit(1);
+      const [now] = await runPrepared(tx, "theorem_read_as", () => tx.select({ url: apps.url, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, sql.placeholder("app"))).limit(1), { app: read.app });
       if (now === undefined || now.url !== read.readAs.url || now.headerValue !== read.readAs.headerValue) continue;
       const { listing } = read;
       // Nothing was listed when the app could not be reached: no snapshot then.
@@ -362,32 +363,48 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
       if (listed) {
         const snapshot = snapshotOf(listing.entries);
         hash = snapshot.hash;
-        await tx
-          .insert(snapshots)
-          .values({ hash, entries: snapshot.text, tools: listing.entries.length, chars: listing.entries.reduce<number>((n, e) => n + entryChars(e), 0), createdAt: read.checkedAt })
-          .onConflictDoNothing();
+        const chars = listing.entries.reduce<number>((n, e) => n + entryChars(e), 0);
+        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tools: listing.entries.length, chars, createdAt: read.checkedAt });
       }
-      await tx.insert(checkResults).values({
-          id: read.id,
-          app: read.app,
-          checkedAt: read.checkedAt,
-          durationMs: Math.round(read.durationMs),
-          snapshot: hash,
-          unavailable: listing.unavailable ? JSON.stringify(listing.unavailable) : null,
-          // Whole milliseconds, as both dialects store them (PostgreSQL's bigint takes no fraction).
-          connectMs: wholeMs(listing.timings?.connectMs),
-          listMs: wholeMs(listing.timings?.listMs),
-          stopped: listing.stopped === true,
-          charsRead: listing.charsRead ?? null,
-          protocol: listing.protocol ?? null,
-          cacheTtlMs: listing.cache?.ttlMs ?? null,
-          cacheScope: listing.cache?.scope ?? null,
-          result: null,
-        });
-      const kept = tx.select({ id: checkResults.id }).from(checkResults).where(eq(checkResults.app, read.app)).orderBy(...newestFirstIn(tx)).limit(HISTORY_PER_APP);
-      await tx.delete(checkResults).where(and(eq(checkResults.app, read.app), notInArray(checkResults.id, kept)));
+      await runPrepared(tx, "theorem_insert_read", () => insertRead(tx), {
+        id: read.id,
+        app: read.app,
+        checkedAt: read.checkedAt,
+        durationMs: Math.round(read.durationMs),
+        snapshot: hash,
+        unavailable: listing.unavailable ? JSON.stringify(listing.unavailable) : null,
+        // Whole milliseconds, as both dialects store them (PostgreSQL's bigint takes no fraction).
+        connectMs: wholeMs(listing.timings?.connectMs),
+        listMs: wholeMs(listing.timings?.listMs),
+        stopped: listing.stopped === true,
+        charsRead: listing.charsRead ?? null,
+        protocol: listing.protocol ?? null,
+        cacheTtlMs: listing.cache?.ttlMs ?? null,
+        cacheScope: listing.cache?.scope ?? null,
+      });
+      await runPrepared(tx, "theorem_trim_history", () => trimHistory(tx), { app: read.app });
     }
   });
+}
+
+/** Stores a snapshot once (placeholders named as its columns). */
+const insertSnapshot = (db: Conn) =>
+  db
+    .insert(snapshots)
+    .values({ hash: sql.placeholder("hash"), entries: sql.placeholder("entries"), tools: sql.placeholder("tools"), chars: sql.placeholder("chars"), createdAt: sql.placeholder("createdAt") })
+    .onConflictDoNothing();
+
+/** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's). */
+const insertRead = (db: Conn) => {
+  const columns = ["id", "app", "checkedAt", "durationMs", "snapshot", "unavailable", "connectMs", "listMs", "stopped", "charsRead", "protocol", "cacheTtlMs", "cacheScope"] as const;
+  return db.insert(checkResults).values({ ...Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])), result: null } as typeof checkResults.$inferInsert);
+};
+
+/** Deletes the reads of the app (placeholder `app`) past its newest HISTORY_PER_APP. */
+function trimHistory(db: Conn) {
+  const app = sql.placeholder("app");
+  const kept = db.select({ id: checkResults.id }).from(checkResults).where(eq(checkResults.app, app)).orderBy(...newestFirstIn(db)).limit(HISTORY_PER_APP);
+  return db.delete(checkResults).where(and(eq(checkResults.app, app), notInArray(checkResults.id, kept)));
 }
 
 /** Forgets snapshots no read points at any more (after trimming or removing apps). */
@@ -434,12 +451,12 @@ export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
  */
 export async function reviewModes(db: Conn, org: string, appIds: readonly string[], orgMode?: NewTools): Promise<Map<string, NewTools>> {
   if (appIds.length === 0) return new Map();
-  const rows = await db
-    .select({ app: apps.id, own: appSettings.newTools, org: orgSettings.newTools })
-    .from(apps)
-    .leftJoin(appSettings, eq(appSettings.app, apps.id))
-    .leftJoin(orgSettings, eq(orgSettings.org, apps.org))
-    .where(and(eq(apps.org, org), inArray(apps.id, [...appIds])));
+  const select = () => db.select({ app: apps.id, own: appSettings.newTools, org: orgSettings.newTools }).from(apps).leftJoin(appSettings, eq(appSettings.app, apps.id)).leftJoin(orgSettings, eq(orgSettings.org, apps.org));
+  // One app (a re-check) takes a kept statement.
+  const rows =
+    appIds.length === 1
+      ? await runPrepared(db, "theorem_review_mode", () => select().where(and(eq(apps.org, sql.placeholder("org")), eq(apps.id, sql.placeholder("app")))), { org, app: appIds[0] })
+      : await select().where(and(eq(apps.org, org), inArray(apps.id, [...appIds])));
   return new Map(rows.map((row) => [row.app, effectiveNewTools(appModeOf(row.own), orgMode ?? orgModeOf(row.org))]));
 }
 
