@@ -130,3 +130,38 @@ export interface ErrorBody {
   issues?: { path: unknown[]; message: string }[];
 }
 export const errorOf = async (response: Response): Promise<ErrorBody> => ((await response.json()) as { error: ErrorBody }).error;
+
+/**
+ * The statements the database runs while `work` runs, by their text, and how many connections of
+ * their own (transactions) it takes on PostgreSQL. Every statement passes through one entry:
+ * pg's pool.query, or the run of a better-sqlite3 statement (a kept, compiled one included).
+ */
+export async function statementsDuring<T>(work: () => Promise<T>): Promise<{ value: T; statements: string[]; dedicated: number }> {
+  const { getDb, isPostgres } = await import("@/lib/db/client");
+  const db = getDb();
+  const statements: string[] = [];
+  let dedicated = 0;
+  const restore: (() => void)[] = [];
+  const wrap = (target: Record<string, unknown>, key: string, count: (self: unknown, args: unknown[]) => void) => {
+    const original = target[key] as (...args: unknown[]) => unknown;
+    target[key] = function (this: unknown, ...args: unknown[]) {
+      count(this, args);
+      return original.apply(this, args);
+    };
+    restore.push(() => (target[key] = original));
+  };
+  if (isPostgres(db)) {
+    const pool = db.$client as unknown as Record<string, unknown>;
+    wrap(pool, "query", (_, [text]) => statements.push(typeof text === "string" ? text : String((text as { text?: string }).text)));
+    // A transaction takes a connection of its own: connect() without a callback (pool.query passes one).
+    wrap(pool, "connect", (_, args) => (dedicated += args.length === 0 ? 1 : 0));
+  } else {
+    const statement = Object.getPrototypeOf(db.$client.prepare("SELECT 1")) as Record<string, unknown>;
+    for (const key of ["all", "get", "run", "iterate"]) wrap(statement, key, (self) => statements.push((self as { source: string }).source));
+  }
+  try {
+    return { value: await work(), statements, dedicated };
+  } finally {
+    for (const undo of restore.reverse()) undo();
+  }
+}

@@ -1,12 +1,12 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { parseCookies } from "better-call";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { ApiError, handleApiError } from "@/lib/api/errors";
 import { ForbiddenError, noOrg } from "@/lib/errors";
 import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
-import { getDb } from "@/lib/db/client";
+import { getDb, runPrepared } from "@/lib/db/client";
 import { member, organization, session, user } from "@/lib/db/tables";
 import { orgSlug } from "@/lib/schemas/orgs";
 import { getAuth, SESSION_TIMES } from "./auth";
@@ -126,24 +126,27 @@ export async function sessionOrgAccess(headers: Headers, slug: string): Promise<
   if (headers.get("x-api-key") !== null || !orgSlug.safeParse(slug).success) return null;
   const token = await signedSessionToken(headers);
   if (token === null) return null;
-  const [row] = await getDb()
-    .select({
-      userId: user.id,
-      email: user.email,
-      name: user.name,
-      expiresAt: session.expiresAt,
-      orgId: organization.id,
-      orgSlug: organization.slug,
-      orgName: organization.name,
-      memberId: member.id,
-      role: member.role,
-    })
-    .from(session)
-    .innerJoin(user, eq(user.id, session.userId))
-    .leftJoin(organization, eq(organization.slug, slug))
-    .leftJoin(member, and(eq(member.organizationId, organization.id), eq(member.userId, user.id)))
-    .where(eq(session.token, token))
-    .limit(1);
+  const db = getDb();
+  const build = () =>
+    db
+      .select({
+        userId: user.id,
+        email: user.email,
+        name: user.name,
+        expiresAt: session.expiresAt,
+        orgId: organization.id,
+        orgSlug: organization.slug,
+        orgName: organization.name,
+        memberId: member.id,
+        role: member.role,
+      })
+      .from(session)
+      .innerJoin(user, eq(user.id, session.userId))
+      .leftJoin(organization, eq(organization.slug, sql.placeholder("slug")))
+      .leftJoin(member, and(eq(member.organizationId, organization.id), eq(member.userId, user.id)))
+      .where(eq(session.token, sql.placeholder("token")))
+      .limit(1);
+  const [row] = await runPrepared(db, "theorem_session_access", build, { slug, token });
   if (row === undefined) return null;
   const now = Date.now();
   const expiresAt = row.expiresAt.getTime();

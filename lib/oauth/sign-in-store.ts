@@ -1,8 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
-import { and, eq, inArray, lt } from "drizzle-orm";
-import { orgTransaction, transaction, type Conn } from "@/lib/db/client";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { orgTransaction, runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSignIns, oauthFlows } from "@/lib/db/tables";
 import { decryptSecret, encryptSecret } from "@/lib/secrets";
 import { discovery as discoverySchema, type Discovery } from "./discovery";
@@ -78,7 +78,7 @@ function parsedDiscovery(text: string | null): Discovery | null {
 }
 
 export async function loadSignIn(db: Conn, app: string): Promise<SignIn | null> {
-  const [row] = await db.select().from(appSignIns).where(eq(appSignIns.app, app)).limit(1);
+  const [row] = await runPrepared(db, "theorem_load_sign_in", () => db.select().from(appSignIns).where(eq(appSignIns.app, sql.placeholder("app"))).limit(1), { app });
   if (row === undefined) return null;
   return {
     app: row.app,
@@ -96,23 +96,20 @@ export async function loadSignIn(db: Conn, app: string): Promise<SignIn | null> 
   };
 }
 
-/** The sign-ins of many apps at once, by app (for a list's summaries: no secret is decrypted). */
-export async function signInStates(
-  db: Conn,
-  apps: readonly string[],
-): Promise<Map<string, { state: SignInState; issuer: string | null; connectedAt: number | null; expiresAt: number | null; stepUp: { scope: string; gaveUp: boolean } | null }>> {
-  if (apps.length === 0) return new Map();
-  const rows = await db
-    .select({ app: appSignIns.app, state: appSignIns.state, issuer: appSignIns.issuer, connectedAt: appSignIns.connectedAt, expiresAt: appSignIns.expiresAt, discovery: appSignIns.discovery })
-    .from(appSignIns)
-    .where(inArray(appSignIns.app, [...apps]));
-  return new Map(
-    rows.map((r) => {
-      const state: SignInState = r.state === "connected" || r.state === "expired" ? r.state : "offered";
-      const stepUp = state === "connected" ? parsedDiscovery(r.discovery)?.stepUp : undefined;
-      return [r.app, { state, issuer: r.issuer, connectedAt: r.connectedAt, expiresAt: r.expiresAt, stepUp: stepUp === undefined ? null : { scope: stepUp.scope, gaveUp: stepUp.gaveUp } }];
-    }),
-  );
+/** A sign-in as a list's summary shows it (no secret is decrypted). */
+export interface SignInSummary {
+  state: SignInState;
+  issuer: string | null;
+  connectedAt: number | null;
+  expiresAt: number | null;
+  stepUp: { scope: string; gaveUp: boolean } | null;
+}
+
+/** A stored sign-in's summary, from its row's state, issuer, times and (when connected) discovery. */
+export function signInSummary(r: { state: string; issuer: string | null; connectedAt: number | null; expiresAt: number | null; discovery: string | null }): SignInSummary {
+  const state: SignInState = r.state === "connected" || r.state === "expired" ? r.state : "offered";
+  const stepUp = state === "connected" ? parsedDiscovery(r.discovery)?.stepUp : undefined;
+  return { state, issuer: r.issuer, connectedAt: r.connectedAt, expiresAt: r.expiresAt, stepUp: stepUp === undefined ? null : { scope: stepUp.scope, gaveUp: stepUp.gaveUp } };
 }
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { ConflictError, InvalidError, noOrgApp, onField } from "@/lib/errors";
+import { ConflictError, InvalidError, noOrg, noOrgApp, onField } from "@/lib/errors";
 import { readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
@@ -10,7 +10,7 @@ import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import { readSignedIn, recordOfferOf, type SignedInReadOptions } from "@/lib/oauth/reads";
-import { forgetSignIn, signInStates } from "@/lib/oauth/sign-in-store";
+import { forgetSignIn, signInSummary } from "@/lib/oauth/sign-in-store";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
@@ -18,13 +18,12 @@ import { foldedHistory, readTrends } from "./history";
 import { redactListing } from "./redact";
 import { nameList, namingKey, processNames, withOwnFacts, type Named, type NameCache, type NamingInput } from "./named";
 import { settleReview } from "./review";
-import { settingsOfApps, waitsForReview } from "./settings";
+import { namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
-import type { AppRow, NewRead, Scope } from "./store";
+import type { AppRow, ListState, NewRead, Scope } from "./store";
 import {
   anyApp,
   approveTools,
-  approvalsOf,
   awaitingIn,
   checkInput,
   dropUnusedSnapshots,
@@ -32,13 +31,14 @@ import {
   lastConnectedAt,
   latestReads,
   listingOf,
+  listState,
+  loadSnapshots,
   orgApps,
   ownFacts,
   personalCount,
   requireApp,
   requireOrg,
   requirePersonalApp,
-  scopeApps,
 } from "./store";
 
 /**
@@ -94,39 +94,37 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
  * The apps of a list with their current results: the engine over every app's newest read, in
  * connection order, each with its tools' settings (SPEC §19). Review (SPEC §11) holds back the
  * organisation's apps only, each under its own `newTools` or the organisation's: a person's own
- * app is theirs to trust.
+ * app is theirs to trust. Everything stored it needs comes from one statement (`listState`); only
+ * a state not named yet reads snapshots.
  */
-async function withResults(ctx: OrgContext, org: string, rows: AppRow[]): Promise<StoredApp[]> {
-  return (await namedList(ctx, org, rows)).apps;
-}
-
-/** `withResults`, with the kept check it was answered from (the lookup keeps its index there). */
-async function namedList(ctx: OrgContext, org: string, rows: AppRow[]): Promise<{ apps: StoredApp[]; named: Named }> {
-  const newest = await latestReads(ctx.db, org);
-  const reads = rows.map((row) => newest.get(row.id));
-  const ids = rows.map((row) => row.id);
-  const waits = await waitsForReview(ctx.db, org, ids);
-  const settings = await settingsOfApps(ctx.db, ids);
-  const approvals = await approvalsOf(ctx.db, rows.filter((row) => waits.get(row.id) === true && row.owner === null).map((row) => row.id));
-  const inputs: NamingInput[] = rows.map((row, i) => ({ row, read: reads[i], settings: settings.get(row.id) ?? [], approvals: approvals.get(row.id) ?? null }));
+async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named }> {
+  const reads = state.apps.map((app) => app.read);
+  const inputs: NamingInput[] = state.apps.map(({ row, read, newTools, settings, approvals }) => ({
+    row,
+    read,
+    settings: settings.flatMap((setting) => namedSetting(setting) ?? []),
+    // `listState` reads the approvals of every app that may wait: none read would hold back every tool.
+    approvals: row.owner === null && waitsUnder(newTools, state.newTools) ? (approvals ?? new Map()) : null,
+  }));
   const theorem = resolveTheorem(undefined);
   // Only a state not named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
   const names = ctx.names ?? processNames();
   const named = await names.get(namingKey(inputs, theorem), async () => {
+    await loadSnapshots(ctx.db, reads.flatMap((read) => (read?.snapshot == null ? [] : [read.snapshot])));
     const listings = await Promise.all(
       inputs.map(async ({ row, read, settings, approvals }) => {
         const listing = { ...(await listingOf(ctx.db, row, read)), settings };
         return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read, listing, approvals) };
       }),
     );
-    return rows.length === 0 ? { result: { apps: [] }, parts: [] } : nameList(names, inputs, listings, theorem);
+    return inputs.length === 0 ? { result: { apps: [] }, parts: [] } : nameList(names, inputs, listings, theorem);
   });
-  const result = withOwnFacts(named.result, reads.map(ownFacts));
-  const signIns = await signInStates(ctx.db, rows.map((row) => row.id));
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
-  const apps = rows.map((row, i): StoredApp => {
-    const read = reads[i];
-    const signIn = signIns.get(row.id);
+  // Only the app asked for, when one is (an app's page names the whole list, but answers one).
+  const shown = state.apps.flatMap((app, i) => (only === undefined || app.row.id === only ? [{ ...app, i }] : []));
+  const result = withOwnFacts({ apps: shown.map(({ i }) => named.result.apps[i]!) }, shown.map(({ read }) => ownFacts(read)));
+  const apps = shown.map(({ row, read, signIn: stored }, j): StoredApp => {
+    const signIn = stored === null ? null : signInSummary(stored);
     return {
       id: row.id,
       name: row.name,
@@ -137,8 +135,8 @@ async function namedList(ctx: OrgContext, org: string, rows: AppRow[]): Promise<
       nextCheckAt: row.nextCheckAt === null ? null : new Date(row.nextCheckAt).toISOString(),
       nextCheckWhy: row.nextCheckWhy === "app-asked" || row.nextCheckWhy === "back-off" || row.nextCheckWhy === "interval" ? row.nextCheckWhy : null,
       failedReads: row.failedReads,
-      lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[i]! },
-      signIn: signIn === undefined ? null : { state: signIn.state, issuer: signIn.issuer, connectedAt: iso(signIn.connectedAt), expiresAt: iso(signIn.expiresAt), stepUp: signIn.stepUp },
+      lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[j]! },
+      signIn: signIn === null ? null : { state: signIn.state, issuer: signIn.issuer, connectedAt: iso(signIn.connectedAt), expiresAt: iso(signIn.expiresAt), stepUp: signIn.stepUp },
     };
   });
   return { apps, named };
@@ -146,12 +144,12 @@ async function namedList(ctx: OrgContext, org: string, rows: AppRow[]): Promise<
 
 /** A scope's list with its results (the organisation's own, or one person's). */
 export async function scopeList(ctx: OrgContext, scope: Scope): Promise<StoredApp[]> {
-  return withResults(ctx, scope.org, await scopeApps(ctx.db, scope));
+  return (await namedScope(ctx, scope)).apps;
 }
 
 /** `scopeList`, with the kept check it was answered from. */
 export async function namedScope(ctx: OrgContext, scope: Scope): Promise<{ apps: StoredApp[]; named: Named }> {
-  return namedList(ctx, scope.org, await scopeApps(ctx.db, scope));
+  return namedList(ctx, await listState(ctx.db, scope));
 }
 
 /**
@@ -167,17 +165,16 @@ export async function assertReadable(url: string, resolve: Resolver = systemReso
 
 /** The organisation's apps with their checks' summaries (GET /api/orgs/{org}/apps). */
 export async function listApps(ctx: OrgContext, org: string): Promise<AppList> {
-  const found = await requireOrg(ctx.db, org);
-  return { org: found, apps: (await withResults(ctx, org, await orgApps(ctx.db, org))).map(listedApp) };
+  const state = await listState(ctx.db, { org });
+  if (state.org === undefined) throw noOrg(org);
+  return { org: state.org, apps: (await namedList(ctx, state)).apps.map(listedApp) };
 }
 
 export async function getApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
-  const rows = await orgApps(ctx.db, org);
-  if (!rows.some((row) => row.id === id)) {
-    await requireOrg(ctx.db, org); // the organisation's own 404 first, when it is the one missing
-    throw noOrgApp(org, id);
-  }
-  return (await withResults(ctx, org, rows)).find((app) => app.id === id)!;
+  const state = await listState(ctx.db, { org });
+  if (state.org === undefined) throw noOrg(org);
+  if (!state.apps.some((app) => app.row.id === id)) throw noOrgApp(org, id);
+  return (await namedList(ctx, state, id)).apps[0]!;
 }
 
 /** Refuses a new app past the organisation's, or the person's, number of apps. */

@@ -123,6 +123,12 @@ const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 
  * `checkListings(listings, theorem)` answers.
  */
 export async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames): Promise<Omit<Named, "index">> {
+  const { keys, parts } = await partsOf(cache, inputs, listings);
+  return { result: nameApps(listings, parts, theorem), parts: keys };
+}
+
+/** Each app's part (`readApp` of its listing in `listings`) with its `partKey`: those kept are reused, the others made (in a worker when they are large) and kept. */
+export async function partsOf(cache: NameCache, inputs: readonly NamingInput[], listings: readonly AppListing[]): Promise<{ keys: string[]; parts: ReadApp[] }> {
   const keys = inputs.map(partKey);
   const parts = keys.map((key) => cache.parts.get(key));
   const missing = parts.flatMap((part, i) => (part === undefined ? [i] : []));
@@ -133,7 +139,7 @@ export async function nameList(cache: NameCache, inputs: readonly NamingInput[],
       cache.parts.set(keys[i]!, made[j]!, partBytes(made[j]!));
     });
   }
-  return { result: nameApps(listings, parts as ReadApp[], theorem), parts: keys };
+  return { keys, parts: parts as ReadApp[] };
 }
 
 /** The lookup's index of a named list (`list` made from its check), app by app: each app's kept while its part and short name stay. */

@@ -3,14 +3,14 @@ import { eq } from "drizzle-orm";
 import { transaction, type Conn } from "@/lib/db/client";
 import { toolApprovals } from "@/lib/db/tables";
 import { fingerprint, snapshotChanges } from "@/lib/engine/changes";
-import type { AppListing } from "@/lib/engine/check";
+import { nameApps, type AppListing, type ReadApp } from "@/lib/engine/check";
 import { needsRisk, toolsThatWait } from "@/lib/engine/review";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { isObject } from "@/lib/json-text";
-import { checkInPool } from "@/lib/pool/engine-pool";
+import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { NewTools } from "@/lib/schemas/orgs";
-import { effectiveNewTools } from "@/lib/engine/tool-settings";
-import { approveTools, HISTORY_PER_APP, latestReads, listingOf, newToolsOf, newToolsOfApps, orgApps, readHistory, setNewTools, snapshotEntries } from "./store";
+import { partsOf, processNames, type NameCache } from "./named";
+import { approveTools, HISTORY_PER_APP, latestReads, listingOf, orgApps, readHistory, reviewModes, setNewTools, snapshotEntries } from "./store";
 
 /**
  * The tools an app lists now as a leader approved them: each approved tool's entry, found by its
@@ -40,18 +40,17 @@ async function approvedEntries(db: Conn, org: string, appId: string, wanted: Rea
  * `toolsThatWait`'s to say, from the change between the approved tools and the newest read,
  * computed with every other app around it; a tool whose approved entry is no longer stored waits.
  */
-export async function settleReview(tx: Conn, org: string, appIds: readonly string[], orgMode?: NewTools): Promise<void> {
-  const orgValue = orgMode ?? (await newToolsOf(tx, org));
-  const own = await newToolsOfApps(tx, appIds);
-  const modes = new Map(appIds.map((id) => [id, effectiveNewTools(own.get(id) ?? "org", orgValue)]));
+export async function settleReview(tx: Conn, org: string, appIds: readonly string[], orgMode?: NewTools, names: NameCache = processNames()): Promise<void> {
+  const modes = await reviewModes(tx, org, appIds, orgMode);
   // "available" holds nothing back; "wait-for-review" holds back every change: only "wait-if-risky" decides per change.
   if (![...modes.values()].some(needsRisk)) return;
   const rows = await orgApps(tx, org);
   const newest = await latestReads(tx, org);
   let listings: AppListing[] | null = null;
+  let parts: ReadApp[] | null = null;
   for (const appId of appIds) {
-    const mode = modes.get(appId)!;
-    if (!needsRisk(mode)) continue;
+    const mode = modes.get(appId);
+    if (mode === undefined || !needsRisk(mode)) continue;
     const index = rows.findIndex((row) => row.id === appId && row.owner === null);
     if (index < 0) continue;
     const row = rows[index]!;
@@ -79,9 +78,13 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
       return found.has(name) ? [found.get(name)] : [];
     });
     listings ??= await Promise.all(rows.map((r) => listingOf(tx, r, newest.get(r.id))));
+    // Every app's part as the list's names keep it (without settings: a change's risk is the tools' own), but this app's before the change.
+    parts ??= (await partsOf(names, rows.map((r) => ({ row: r, read: newest.get(r.id), settings: [], approvals: null })), listings)).parts;
+    const [approvedPart] = await readAppsInPool([{ ...listings[index]!, entries: before }]);
     const theorem = resolveTheorem(undefined);
     const around = (these: readonly unknown[]) => listings!.map((listing, i) => (i === index ? { ...listing, entries: these } : listing));
-    const [was, now] = await Promise.all([checkInPool(around(before), theorem), checkInPool(around(entries), theorem)]);
+    const was = nameApps(around(before), parts.map((part, i) => (i === index ? approvedPart! : part)), theorem);
+    const now = nameApps(around(entries), parts, theorem);
     const change = snapshotChanges({ entries: before, check: was.apps[index]! }, { entries, check: now.apps[index]! });
     const waiting = toolsThatWait(mode, change);
     const passing = [...candidates].filter((name) => !waiting.has(name) && !lost.has(name));

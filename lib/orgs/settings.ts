@@ -8,11 +8,11 @@ import { holdsBack } from "@/lib/engine/review";
 import { effectiveNewTools, type NamedSetting } from "@/lib/engine/tool-settings";
 import { isObject } from "@/lib/json-text";
 import type { ToolSetting } from "@/lib/schemas/check";
-import { appNewTools, type AppNewTools } from "@/lib/schemas/orgs";
+import type { AppNewTools } from "@/lib/schemas/orgs";
 import { TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
 import type { OrgContext } from "./apps";
 import { settleReview } from "./review";
-import { approveTools, listingOf, newToolsOf, newToolsOfApps, readHistory, requireApp, requirePersonalApp, type AppRow } from "./store";
+import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, type AppRow, type SettingRow } from "./store";
 
 /**
  * The leader's say per tool, and an app's own `newTools` (SPEC §19): stored by tool name, given
@@ -29,25 +29,33 @@ export interface AppOf {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A stored setting as the engine takes it, or null for one not in force. */
+export function namedSetting([name, setting, setBy, setByEmail, setAt]: SettingRow): NamedSetting | null {
+  if (setting !== "ask-first" && setting !== "blocked") return null;
+  return { name, setting, by: { id: setBy, email: setByEmail }, at: iso(setAt) };
+}
+
 /** The settings in force on the tools of `appIds`, by app, as the engine takes them. */
 export async function settingsOfApps(db: Conn, appIds: readonly string[]): Promise<Map<string, NamedSetting[]>> {
   const found = new Map<string, NamedSetting[]>();
   if (appIds.length === 0) return found;
   const rows = await db.select().from(toolSettings).where(inArray(toolSettings.app, [...appIds]));
   for (const row of rows) {
-    if (row.setting !== "ask-first" && row.setting !== "blocked") continue;
+    const setting = namedSetting([row.name, row.setting, row.setBy, row.setByEmail, row.setAt]);
+    if (setting === null) continue;
     const list = found.get(row.app) ?? [];
-    list.push({ name: row.name, setting: row.setting, by: { id: row.setBy, email: row.setByEmail }, at: iso(row.setAt) });
+    list.push(setting);
     found.set(row.app, list);
   }
   return found;
 }
 
-/** Whether the organisation's app waits for review, under its own setting or the organisation's (SPEC §11, §19). */
-export async function waitsForReview(db: Conn, org: string, appIds: readonly string[]): Promise<Map<string, boolean>> {
-  const orgValue = await newToolsOf(db, org);
-  const own = await newToolsOfApps(db, appIds);
-  return new Map(appIds.map((id) => [id, holdsBack(effectiveNewTools(own.get(id) ?? "org", orgValue))]));
+/**
+ * Whether an app waits for review (SPEC §11, §19) under its own `newTools` and the
+ * organisation's, as stored (null: none stored; a value no longer known counts as none).
+ */
+export function waitsUnder(own: string | null, org: string | null): boolean {
+  return holdsBack(effectiveNewTools(appModeOf(own), orgModeOf(org)));
 }
 
 async function requireAppOf(db: Conn, of: AppOf): Promise<AppRow> {
@@ -77,7 +85,7 @@ async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newT
     await requireAppOf(db, of); // the 404 in the words of the app's kind
     throw new NotFoundError(`There is no app "${of.app}".`);
   }
-  return { row: found.row, newTools: appNewTools.catch("org").parse(found.newTools ?? "org") };
+  return { row: found.row, newTools: appModeOf(found.newTools) };
 }
 
 /** The settings of one app as they are stored: its own newTools, and its tools' settings by name. */

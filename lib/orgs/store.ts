@@ -1,14 +1,16 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
-import { isPostgres, transaction, type Conn } from "@/lib/db/client";
-import { apps, appSettings, checkResults, organization, orgSettings, snapshots, toolApprovals } from "@/lib/db/tables";
+import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
+import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
 import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
 import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
+import { holdsBack } from "@/lib/engine/review";
+import { effectiveNewTools } from "@/lib/engine/tool-settings";
 import { logger } from "@/lib/log";
 import { decryptSecret } from "@/lib/secrets";
 import { isObject } from "@/lib/json-text";
@@ -91,6 +93,100 @@ export async function scopeApps(db: Conn, scope: Scope): Promise<AppRow[]> {
     .orderBy(asc(apps.connectedAt), asc(apps.id));
 }
 
+/** A tool's setting as stored: name, setting, by (id, e-mail), at (milliseconds). */
+export type SettingRow = [name: string, setting: string, setBy: string, setByEmail: string, setAt: number];
+
+/** One app of a list with every stored input of its names and its summary, as `listState` reads them. */
+export interface ListedRow {
+  row: AppRow;
+  read: ReadRow | undefined;
+  /** Its own `newTools` as stored (null: none). */
+  newTools: string | null;
+  settings: SettingRow[];
+  /** Its approved fingerprints by tool name; null when it cannot wait for review (nothing was read). */
+  approvals: Map<string, string> | null;
+  /** Its sign-in, without secrets; `discovery` only when connected (the step-up it may ask for). */
+  signIn: { state: string; issuer: string | null; connectedAt: number | null; expiresAt: number | null; discovery: string | null } | null;
+}
+
+/** A list's stored state: the organisation (undefined when there is none), its own `newTools` as stored, its apps. */
+export interface ListState {
+  org: Org | undefined;
+  newTools: string | null;
+  apps: ListedRow[];
+}
+
+/** A JSON aggregate as the driver answers it: text on SQLite, parsed on PostgreSQL. */
+const aggregate = <T>(value: unknown): T[] => (typeof value === "string" ? JSON.parse(value) : value) as T[];
+
+/** The rows of a subquery as one JSON array of arrays (`[]` for none), in `order`, on either dialect. */
+function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
+  const list = sql.join(columns, sql`, `);
+  return isPostgres(db) ? sql`coalesce(json_agg(json_build_array(${list}) ORDER BY ${order} COLLATE "C"), '[]'::json)` : sql`json_group_array(json_array(${list}) ORDER BY ${order})`;
+}
+
+/**
+ * A scope's apps in connection order, each with its newest read, its own `newTools`, its tools'
+ * settings, its approvals (when it may wait for review) and its sign-in, with the organisation
+ * and its `newTools`: everything a list's names and summaries are made from, in one statement
+ * (one round trip on PostgreSQL). `org` is undefined when there is no such organisation.
+ */
+export async function listState(db: Conn, scope: Scope): Promise<ListState> {
+  if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, apps: [] };
+  const person = scope.person === undefined ? null : sql.placeholder("person");
+  const build = () => {
+    const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
+    // Approvals are read only for an app that may wait (the organisation's, under a mode that holds back): `waitsUnder` decides exactly.
+    const waiting = sql.join(newToolsSchema.options.filter(holdsBack).map((mode) => sql`${mode}`), sql`, `);
+    const mayWait = sql`${apps.owner} IS NULL AND coalesce(${appSettings.newTools}, 'org') <> 'available' AND (${appSettings.newTools} IN (${waiting}) OR ${orgSettings.newTools} IN (${waiting}))`;
+    const settingColumns = [toolSettings.name, toolSettings.setting, toolSettings.setBy, toolSettings.setByEmail, toolSettings.setAt].map((c) => sql`${c}`);
+    const settings = sql<unknown>`(SELECT ${jsonRows(db, settingColumns, sql`${toolSettings.name}`)} FROM ${toolSettings} WHERE ${toolSettings.app} = ${apps.id})`;
+    const approvals = sql<unknown>`CASE WHEN ${mayWait} THEN (SELECT ${jsonRows(db, [sql`${toolApprovals.name}`, sql`${toolApprovals.fingerprint}`], sql`${toolApprovals.name}`)} FROM ${toolApprovals} WHERE ${toolApprovals.app} = ${apps.id}) END`;
+    return db
+      .select({
+        slug: organization.slug,
+        name: organization.name,
+        orgNewTools: orgSettings.newTools,
+        app: apps,
+        read: checkResults,
+        newTools: appSettings.newTools,
+        settings,
+        approvals,
+        signInState: appSignIns.state,
+        issuer: appSignIns.issuer,
+        signInAt: appSignIns.connectedAt,
+        expiresAt: appSignIns.expiresAt,
+        discovery: sql<string | null>`CASE WHEN ${appSignIns.state} = 'connected' THEN ${appSignIns.discovery} END`,
+      })
+      .from(organization)
+      .leftJoin(orgSettings, eq(orgSettings.org, organization.slug))
+      .leftJoin(apps, and(eq(apps.org, organization.slug), person === null ? isNull(apps.owner) : or(isNull(apps.owner), eq(apps.owner, person))))
+      .leftJoin(checkResults, eq(checkResults.id, newest))
+      .leftJoin(appSettings, eq(appSettings.app, apps.id))
+      .leftJoin(appSignIns, eq(appSignIns.app, apps.id))
+      .where(eq(organization.slug, sql.placeholder("org")))
+      .orderBy(asc(apps.connectedAt), asc(apps.id));
+  };
+  const rows = await runPrepared(db, person === null ? "theorem_list_state" : "theorem_list_state_person", build, { org: scope.org, person: scope.person });
+  const first = rows[0];
+  if (first === undefined) return { org: undefined, newTools: null, apps: [] };
+  const listed = rows.flatMap((r): ListedRow[] =>
+    r.app === null
+      ? []
+      : [
+          {
+            row: r.app,
+            read: r.read ?? undefined,
+            newTools: r.newTools,
+            settings: r.settings === null ? [] : aggregate<SettingRow>(r.settings),
+            approvals: r.approvals === null ? null : new Map(aggregate<[string, string]>(r.approvals)),
+            signIn: r.signInState === null ? null : { state: r.signInState, issuer: r.issuer, connectedAt: r.signInAt, expiresAt: r.expiresAt, discovery: r.discovery },
+          },
+        ],
+  );
+  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, apps: listed };
+}
+
 /** The newest connection time of any app of the organisation, personal ones included (0 when none). */
 export async function lastConnectedAt(db: Conn, org: string): Promise<number> {
   const [row] = await db.select({ at: sql<string | number | null>`max(${apps.connectedAt})` }).from(apps).where(eq(apps.org, org));
@@ -105,7 +201,8 @@ export async function personalCount(db: Conn, org: string, person: string): Prom
 
 /** One of the organisation's own apps (never a personal one), or the 404. */
 export async function requireApp(db: Conn, org: string, id: string): Promise<AppRow> {
-  const [row] = await db.select().from(apps).where(and(eq(apps.org, org), eq(apps.id, id), isNull(apps.owner))).limit(1);
+  const build = () => db.select().from(apps).where(and(eq(apps.org, sql.placeholder("org")), eq(apps.id, sql.placeholder("id")), isNull(apps.owner))).limit(1);
+  const [row] = await runPrepared(db, "theorem_require_app", build, { org, id });
   if (row === undefined) throw noOrgApp(org, id);
   return row;
 }
@@ -171,6 +268,15 @@ async function parsedSnapshot(db: Conn, hash: string): Promise<ParsedSnapshot> {
   const made: ParsedSnapshot = { entries: JSON.parse(row.entries) as unknown[] };
   parsed.set(hash, made, snapshotBytes(row.entries));
   return made;
+}
+
+/** Parses, in one query, the snapshots among `hashes` not kept yet (naming a list after a change reads them all). */
+export async function loadSnapshots(db: Conn, hashes: readonly string[]): Promise<void> {
+  const missing = [...new Set(hashes)].filter((hash) => parsed.get(hash) === undefined);
+  if (missing.length === 0) return;
+  for (const row of await db.select({ hash: snapshots.hash, entries: snapshots.entries }).from(snapshots).where(inArray(snapshots.hash, missing))) {
+    parsed.set(row.hash, { entries: JSON.parse(row.entries) as unknown[] }, snapshotBytes(row.entries));
+  }
 }
 
 export async function snapshotEntries(db: Conn, hash: string): Promise<readonly unknown[]> {
@@ -248,7 +354,7 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
 export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   await transaction(db, async (tx) => {
     for (const read of reads) {
-      const [now] = await tx.select({ url: apps.url, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, read.app)).limit(1);
+      const [now] = await runPrepared(tx, "theorem_read_as", () => tx.select({ url: apps.url, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, sql.placeholder("app"))).limit(1), { app: read.app });
       if (now === undefined || now.url !== read.readAs.url || now.headerValue !== read.readAs.headerValue) continue;
       const { listing } = read;
       // Nothing was listed when the app could not be reached: no snapshot then.
@@ -257,32 +363,48 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
       if (listed) {
         const snapshot = snapshotOf(listing.entries);
         hash = snapshot.hash;
-        await tx
-          .insert(snapshots)
-          .values({ hash, entries: snapshot.text, tools: listing.entries.length, chars: listing.entries.reduce<number>((n, e) => n + entryChars(e), 0), createdAt: read.checkedAt })
-          .onConflictDoNothing();
+        const chars = listing.entries.reduce<number>((n, e) => n + entryChars(e), 0);
+        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tools: listing.entries.length, chars, createdAt: read.checkedAt });
       }
-      await tx.insert(checkResults).values({
-          id: read.id,
-          app: read.app,
-          checkedAt: read.checkedAt,
-          durationMs: Math.round(read.durationMs),
-          snapshot: hash,
-          unavailable: listing.unavailable ? JSON.stringify(listing.unavailable) : null,
-          // Whole milliseconds, as both dialects store them (PostgreSQL's bigint takes no fraction).
-          connectMs: wholeMs(listing.timings?.connectMs),
-          listMs: wholeMs(listing.timings?.listMs),
-          stopped: listing.stopped === true,
-          charsRead: listing.charsRead ?? null,
-          protocol: listing.protocol ?? null,
-          cacheTtlMs: listing.cache?.ttlMs ?? null,
-          cacheScope: listing.cache?.scope ?? null,
-          result: null,
-        });
-      const kept = tx.select({ id: checkResults.id }).from(checkResults).where(eq(checkResults.app, read.app)).orderBy(...newestFirstIn(tx)).limit(HISTORY_PER_APP);
-      await tx.delete(checkResults).where(and(eq(checkResults.app, read.app), notInArray(checkResults.id, kept)));
+      await runPrepared(tx, "theorem_insert_read", () => insertRead(tx), {
+        id: read.id,
+        app: read.app,
+        checkedAt: read.checkedAt,
+        durationMs: Math.round(read.durationMs),
+        snapshot: hash,
+        unavailable: listing.unavailable ? JSON.stringify(listing.unavailable) : null,
+        // Whole milliseconds, as both dialects store them (PostgreSQL's bigint takes no fraction).
+        connectMs: wholeMs(listing.timings?.connectMs),
+        listMs: wholeMs(listing.timings?.listMs),
+        stopped: listing.stopped === true,
+        charsRead: listing.charsRead ?? null,
+        protocol: listing.protocol ?? null,
+        cacheTtlMs: listing.cache?.ttlMs ?? null,
+        cacheScope: listing.cache?.scope ?? null,
+      });
+      await runPrepared(tx, "theorem_trim_history", () => trimHistory(tx), { app: read.app });
     }
   });
+}
+
+/** Stores a snapshot once (placeholders named as its columns). */
+const insertSnapshot = (db: Conn) =>
+  db
+    .insert(snapshots)
+    .values({ hash: sql.placeholder("hash"), entries: sql.placeholder("entries"), tools: sql.placeholder("tools"), chars: sql.placeholder("chars"), createdAt: sql.placeholder("createdAt") })
+    .onConflictDoNothing();
+
+/** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's). */
+const insertRead = (db: Conn) => {
+  const columns = ["id", "app", "checkedAt", "durationMs", "snapshot", "unavailable", "connectMs", "listMs", "stopped", "charsRead", "protocol", "cacheTtlMs", "cacheScope"] as const;
+  return db.insert(checkResults).values({ ...Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])), result: null } as typeof checkResults.$inferInsert);
+};
+
+/** Deletes the reads of the app (placeholder `app`) past its newest HISTORY_PER_APP. */
+function trimHistory(db: Conn) {
+  const app = sql.placeholder("app");
+  const kept = db.select({ id: checkResults.id }).from(checkResults).where(eq(checkResults.app, app)).orderBy(...newestFirstIn(db)).limit(HISTORY_PER_APP);
+  return db.delete(checkResults).where(and(eq(checkResults.app, app), notInArray(checkResults.id, kept)));
 }
 
 /** Forgets snapshots no read points at any more (after trimming or removing apps). */
@@ -312,16 +434,30 @@ export async function snapshotSizes(db: Conn, hashes: string[]): Promise<Map<str
 
 // ---- Review (SPEC §11) ----
 
-/** Each app's own `newTools` (`org` when it has none of its own). */
-export async function newToolsOfApps(db: Conn, appIds: readonly string[]): Promise<Map<string, AppNewTools>> {
-  if (appIds.length === 0) return new Map();
-  const rows = await db.select().from(appSettings).where(inArray(appSettings.app, [...appIds]));
-  return new Map(rows.map((row) => [row.app, appNewTools.catch("org").parse(row.newTools)]));
-}
+/** The organisation's `newTools` as stored: `available` when none is stored, or one no longer known. */
+export const orgModeOf = (stored: string | null | undefined): NewTools => (newToolsSchema.options.find((mode) => mode === stored) ?? "available");
+/** An app's own `newTools` as stored: `org` when none is stored, or one no longer known. */
+export const appModeOf = (stored: string | null | undefined): AppNewTools => (appNewTools.options.find((mode) => mode === stored) ?? "org");
 
 export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
   const [row] = await db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
-  return newToolsSchema.safeParse(row?.newTools).data ?? "available";
+  return orgModeOf(row?.newTools);
+}
+
+/**
+ * The review mode in force (SPEC §11, §19) for each of the organisation's apps among `appIds`, in
+ * one query: its own `newTools`, or the organisation's (`orgMode` when the caller has it). Apps
+ * of no such organisation are left out.
+ */
+export async function reviewModes(db: Conn, org: string, appIds: readonly string[], orgMode?: NewTools): Promise<Map<string, NewTools>> {
+  if (appIds.length === 0) return new Map();
+  const select = () => db.select({ app: apps.id, own: appSettings.newTools, org: orgSettings.newTools }).from(apps).leftJoin(appSettings, eq(appSettings.app, apps.id)).leftJoin(orgSettings, eq(orgSettings.org, apps.org));
+  // One app (a re-check) takes a kept statement.
+  const rows =
+    appIds.length === 1
+      ? await runPrepared(db, "theorem_review_mode", () => select().where(and(eq(apps.org, sql.placeholder("org")), eq(apps.id, sql.placeholder("app")))), { org, app: appIds[0] })
+      : await select().where(and(eq(apps.org, org), inArray(apps.id, [...appIds])));
+  return new Map(rows.map((row) => [row.app, effectiveNewTools(appModeOf(row.own), orgMode ?? orgModeOf(row.org))]));
 }
 
 /** Each named tool of a listing (a name listed twice counts at its first place), with its index and fingerprint. */

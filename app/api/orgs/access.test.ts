@@ -3,7 +3,7 @@ import { apiKeyCreated, auditList, memberList, myOrgs } from "@/lib/schemas/acce
 import { storedApp } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
-import { routeDatabase, orgParams, appParams, memberParams, post, patch, errorOf, fromPeer } from "@/test/route-tests";
+import { routeDatabase, orgParams, appParams, memberParams, post, patch, errorOf, fromPeer, statementsDuring } from "@/test/route-tests";
 
 // SPEC §9 as the routes answer it: who may do what, through real sign-ups and sessions.
 const database = await routeDatabase("access");
@@ -148,25 +148,10 @@ describe("accounts and organisations", () => {
   });
 
   it("asks the database once to know who asks and what they may do", async () => {
-    const { getDb, isPostgres } = await import("@/lib/db/client");
-    const db = getDb();
-    let statements = 0;
-    // Every statement passes through the driver's one entry: better-sqlite3's prepare, pg's query.
-    const driver = db.$client as unknown as Record<string, (...args: unknown[]) => unknown>;
-    const entry = isPostgres(db) ? "query" : "prepare";
-    const original = driver[entry]!;
-    driver[entry] = function (this: unknown, ...args: unknown[]) {
-      statements++;
-      return original.apply(this, args);
-    };
-    try {
-      // A support member asking to change a setting is refused before the handler reads anything.
-      const refused = await settingsRoute.PATCH(requestAs(support, `${base}/acme/settings`, patch({ newTools: "available" })), orgParams("acme"));
-      expect(refused.status).toBe(403);
-    } finally {
-      driver[entry] = original;
-    }
-    expect(statements).toBe(1);
+    // A support member asking to change a setting is refused before the handler reads anything.
+    const { value: refused, statements } = await statementsDuring(() => settingsRoute.PATCH(requestAs(support, `${base}/acme/settings`, patch({ newTools: "available" })), orgParams("acme")));
+    expect(refused.status).toBe(403);
+    expect(statements).toHaveLength(1);
   });
 
   it("answers 401 for a session removed or expired in the database, and extends one due to be extended", async () => {
