@@ -96,8 +96,18 @@ async function signedSessionToken(headers: Headers): Promise<string | null> {
 }
 
 /**
+ * A session this module may answer for itself: not expired and not yet due to be extended
+ * (better-auth extends one once it is `updateAge` old, and that request is its to answer).
+ */
+function freshSession(expiresAt: Date): boolean {
+  const now = Date.now();
+  const expires = expiresAt.getTime();
+  return expires > now && expires - SESSION_TIMES.expiresIn * 1000 + SESSION_TIMES.updateAge * 1000 > now;
+}
+
+/**
  * The account of a browser session in one query, for a session better-auth need not see (found,
- * not expired, not due to be extended, as `sessionOrgAccess` decides); null otherwise.
+ * not expired, not due to be extended: `freshSession`); null otherwise.
  */
 async function sessionActor(headers: Headers): Promise<Actor | null> {
   const token = await signedSessionToken(headers);
@@ -108,10 +118,7 @@ async function sessionActor(headers: Headers): Promise<Actor | null> {
     .innerJoin(user, eq(user.id, session.userId))
     .where(eq(session.token, token))
     .limit(1);
-  if (row === undefined) return null;
-  const now = Date.now();
-  const expiresAt = row.expiresAt.getTime();
-  if (expiresAt <= now || expiresAt - SESSION_TIMES.expiresIn * 1000 + SESSION_TIMES.updateAge * 1000 <= now) return null;
+  if (row === undefined || !freshSession(row.expiresAt)) return null;
   return { id: row.id, email: row.email, name: row.name, via: { kind: "session" } };
 }
 
@@ -147,11 +154,7 @@ export async function sessionOrgAccess(headers: Headers, slug: string): Promise<
       .where(eq(session.token, sql.placeholder("token")))
       .limit(1);
   const [row] = await runPrepared(db, "theorem_session_access", build, { slug, token });
-  if (row === undefined) return null;
-  const now = Date.now();
-  const expiresAt = row.expiresAt.getTime();
-  // better-auth extends a session once it is `updateAge` old: that request is its to answer.
-  if (expiresAt <= now || expiresAt - SESSION_TIMES.expiresIn * 1000 + SESSION_TIMES.updateAge * 1000 <= now) return null;
+  if (row === undefined || !freshSession(row.expiresAt)) return null;
   const actor: Actor = { id: row.userId, email: row.email, name: row.name, via: { kind: "session" } };
   const role = parseRole(row.role);
   if (row.orgId === null || row.orgSlug === null || row.orgName === null || row.memberId === null || role === null) {
