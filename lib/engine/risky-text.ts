@@ -612,11 +612,13 @@ interface Scanning {
   path: number;
   pathNames: string[];
   pathUp: number[];
+  /** Entries of `pathNames`/`pathUp` in use for this schema (those past it are stale, never read). */
+  paths: number;
   /** Schema nodes read so far in this schema. */
   nodes: number;
 }
 
-const scanning: Scanning = { findings: null, mentions: null, kind: "title", path: -1, pathNames: [], pathUp: [], nodes: 0 };
+const scanning: Scanning = { findings: null, mentions: null, kind: "title", path: -1, pathNames: [], pathUp: [], paths: 0, nodes: 0 };
 
 function placeOf(scan: Scanning): string {
   switch (scan.kind) {
@@ -674,7 +676,7 @@ function readText(scan: Scanning, text: string, kind: TextKind, path: number): v
  */
 function readSchema(scan: Scanning, schema: unknown, kind: TextKind): void {
   if (!isObject(schema)) return;
-  scan.pathNames.length = scan.pathUp.length = 0;
+  scan.paths = 0;
   scan.nodes = 0;
   readNode(scan, schema, kind, 0, -1);
 }
@@ -698,9 +700,10 @@ function readNode(scan: Scanning, value: object, kind: TextKind, depth: number, 
         for (const name in props) {
           const prop = props[name];
           if (typeof prop !== "object" || prop === null) continue;
-          scan.pathNames.push(name);
-          scan.pathUp.push(path);
-          readNode(scan, prop, kind, depth + 2, scan.pathNames.length - 1);
+          const at = scan.paths++;
+          scan.pathNames[at] = name;
+          scan.pathUp[at] = path;
+          readNode(scan, prop, kind, depth + 2, at);
         }
       } else {
         readNode(scan, child, kind, depth + 1, path);
