@@ -30,6 +30,14 @@ type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs";
 
+/** When the account's session ends, as stored. */
+async function sessionExpiry(userId: string): Promise<number> {
+  const [row] = await database.query('SELECT expires_at AS "expiresAt" FROM session WHERE user_id = ?', [userId]);
+  return new Date(row!["expiresAt"] as string | number).getTime();
+}
+/** A time as the session table stores it on this database. */
+const stamp = (ms: number) => (database.dialect === "postgres" ? new Date(ms).toISOString() : ms);
+
 const servers: ServedApp[] = [];
 let appUrl = "";
 let leader: TestAccount;
@@ -159,11 +167,7 @@ describe("accounts and organisations", () => {
     await joinAs("acme", fresh, "support");
     const list = () => appsRoute.GET(requestAs(fresh, `${base}/acme/apps`), orgParams("acme"));
     expect((await list()).status).toBe(200);
-    const expiry = async () => {
-      const [row] = await database.query('SELECT expires_at AS "expiresAt" FROM session WHERE user_id = ?', [fresh.id]);
-      return new Date(row!["expiresAt"] as string | number).getTime();
-    };
-    const stamp = (ms: number) => (database.dialect === "postgres" ? new Date(ms).toISOString() : ms);
+    const expiry = () => sessionExpiry(fresh.id);
     // Two days into a week's session: better-auth extends it (updateAge is a day), and the request is answered.
     const due = Date.now() + 5 * 24 * 3600_000;
     await database.query("UPDATE session SET expires_at = ? WHERE user_id = ?", [stamp(due), fresh.id]);
@@ -344,11 +348,7 @@ describe("POST /api/check", () => {
     const forged = fresh.cookie.replace(/(session_token=[^.;]+\.)([^;]+)/, (_, token: string) => `${token}${encodeURIComponent(Buffer.alloc(32, 7).toString("base64"))}`);
     expect((await call({ ...fresh, cookie: forged }, byUrl)).status).toBe(401);
     expect((await call({ ...fresh, cookie: fresh.cookie.replace(/(session_token=[^;]+)/, "$1-forged") }, byUrl)).status).toBe(401);
-    const expiry = async () => {
-      const [row] = await database.query('SELECT expires_at AS "expiresAt" FROM session WHERE user_id = ?', [fresh.id]);
-      return new Date(row!["expiresAt"] as string | number).getTime();
-    };
-    const stamp = (ms: number) => (database.dialect === "postgres" ? new Date(ms).toISOString() : ms);
+    const expiry = () => sessionExpiry(fresh.id);
     const due = Date.now() + 5 * 24 * 3600_000;
     await database.query("UPDATE session SET expires_at = ? WHERE user_id = ?", [stamp(due), fresh.id]);
     expect((await call(fresh, byUrl)).status).toBe(200);
