@@ -1,6 +1,7 @@
 import type { ApprovalCard, CardLine, Note, Policy } from "@/lib/schemas/check";
 import { isObject } from "@/lib/json-text";
 import { pluralWord } from "@/lib/plural";
+import { fitted } from "./fitted";
 import { labelFromName, memoByName, splitWords } from "./words";
 
 export const CARD_MAX_LINES = 8;
@@ -74,10 +75,23 @@ export function renderValue(value: unknown): string {
   return cutText(oneLine(text), CARD_VALUE_MAX);
 }
 
-function argumentLabel(name: string, schema: Record<string, unknown> | null | undefined): string {
+/** An argument's label from its schema's `title`, on one line; null when it has none. */
+function titleLabel(schema: Record<string, unknown> | null | undefined): string | null {
   const title = schema?.["title"];
-  if (typeof title === "string" && title.trim() !== "") return oneLine(title.trim());
-  return argumentLabelFromName(name);
+  return typeof title === "string" && title.trim() !== "" ? oneLine(title.trim()) : null;
+}
+
+function argumentLabel(name: string, schema: Record<string, unknown> | null | undefined): string {
+  return titleLabel(schema) ?? argumentLabelFromName(name);
+}
+
+/** A preview's line labelled from its argument's name, shared by every tool with that argument (read-only): a check of many tools keeps one of each. */
+const lineFromName = memoByName((argument): CardLine => Object.freeze({ argument, label: argumentLabelFromName(argument) }));
+
+/** A preview's line with no values to choose from. */
+function plainLine(argument: string, schema: Record<string, unknown> | null): CardLine {
+  const label = titleLabel(schema);
+  return label === null ? lineFromName(argument) : { argument, label };
 }
 
 /** The most values of an enum a preview's line offers to choose from; past it, a sample is typed. */
@@ -112,15 +126,14 @@ export function approvalCard(title: string, inputSchema: unknown, call?: Record<
       cut.push(argument);
       continue;
     }
-    const line: CardLine = { argument, label: argumentLabel(argument, schema) };
-    if (call !== undefined) line.value = renderValue(call[argument]);
-    else {
+    if (call === undefined) {
       const values = choicesOf(schema);
-      if (values !== null) line.values = values;
+      lines.push(values !== null ? { argument, label: argumentLabel(argument, schema), values } : plainLine(argument, schema));
+    } else {
+      lines.push({ argument, label: argumentLabel(argument, schema), value: renderValue(call[argument]) });
     }
-    lines.push(line);
   }
-  return { title, lines, hiddenIds, cut };
+  return { title, lines: fitted(lines), hiddenIds: fitted(hiddenIds), cut: fitted(cut) };
 }
 
 /** The check's warnings about a card: a tool that asks first with no line; lines cut. */

@@ -16,6 +16,7 @@ import { plural } from "@/lib/plural";
 import { LISTING_CHAR_LIMIT } from "./limits";
 import { appOnlyMessage, isAppOnly } from "./app-only";
 import { approvalCard, cardNotes } from "./approval-card";
+import { fitted } from "./fitted";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
 import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";
 import { mentionFindings, riskyNotes, scanTool, type NameHolder, type NameMention } from "./risky-text";
@@ -147,7 +148,7 @@ function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, 
     hints,
     card,
     chars,
-    notes,
+    notes: fitted(notes),
   };
 }
 

@@ -24,15 +24,48 @@ function renderInvalid(v: unknown): string {
   }
 }
 
+const ownHint = (annotations: Record<string, unknown> | null, name: keyof Hints): unknown =>
+  annotations !== null && Object.hasOwn(annotations, name) ? annotations[name] : undefined;
+
+/**
+ * Hints made only of declared booleans and missing hints come in 3^4 kinds: each kind is one
+ * frozen object shared by every tool of that kind, so a check of 100,000 tools keeps none of its
+ * own (what a check keeps is what the garbage collector copies, most of the engine's time).
+ */
+const sharedHints = new Map<number, Hints>();
+
+/** The shared hints for `annotations`, or undefined when one is declared but not a boolean. */
+function plainHints(annotations: Record<string, unknown> | null): Hints | undefined {
+  let kind = 0;
+  for (const name of HINT_NAMES) {
+    const raw = ownHint(annotations, name);
+    if (raw !== undefined && typeof raw !== "boolean") return undefined;
+    kind = kind * 3 + (raw === undefined ? 0 : raw ? 1 : 2);
+  }
+  let hints = sharedHints.get(kind);
+  if (hints === undefined) {
+    const made = {} as Hints;
+    for (const name of HINT_NAMES) {
+      const raw = ownHint(annotations, name);
+      made[name] = typeof raw === "boolean" ? PLAIN[`${raw}`].declared : PLAIN[`${CAUTIOUS[name]}`].implied;
+    }
+    hints = Object.freeze(made);
+    sharedHints.set(kind, hints);
+  }
+  return hints;
+}
+
 /**
  * Reads the behaviour hints of a tool's annotations (SPEC §4). Declared booleans count as
  * they are; a missing hint, or one that is not a JSON boolean, takes its cautious value.
  */
 export function readHints(annotations: Record<string, unknown> | null): { hints: Hints; notes: Note[] } {
+  const shared = plainHints(annotations);
+  if (shared !== undefined) return { hints: shared, notes: [] };
   const notes: Note[] = [];
   const hints = {} as Hints;
   for (const name of HINT_NAMES) {
-    const raw = annotations !== null && Object.hasOwn(annotations, name) ? annotations[name] : undefined;
+    const raw = ownHint(annotations, name);
     let hint: Hint;
     if (typeof raw === "boolean") {
       hint = PLAIN[`${raw}`].declared;
