@@ -106,6 +106,48 @@ describe("scheduled re-checks as jobs, with two instances", () => {
     // instance can run what another claimed is the test of a stopped instance below.
   });
 
+  it("keeps reading the other apps while one app's read outlasts its interval, and never queues that app twice", { timeout: 40_000 }, async () => {
+    const url = await database();
+    const fast = ["kilo", "lima", "mike", "november"];
+    const ids = await connect(url, "hotel", ["slow", ...fast]);
+    const interval = 1_000;
+    const holdMs = 6_000;
+    const reads: { url: string; at: number }[] = [];
+    let slowStarted = 0;
+    const reader: Reader = async (app) => {
+      reads.push({ url: app.url, at: Date.now() });
+      // The slow app's first scheduled read takes six intervals.
+      if (app.url === "http://slow.test/mcp" && slowStarted === 0) {
+        slowStarted = Date.now();
+        await sleep(holdMs);
+      }
+      return { name: app.name, entries: [{ name: "hours" }] };
+    };
+    // Every app due now: one batch of jobs, the slow one among them.
+    await sql(url, "UPDATE apps SET next_check_at = 0", []);
+    const [a, b] = await Promise.all([instance("a", url, reader, { interval }), instance("b", url, reader, { interval })]);
+    let jobsOfSlow: { state: string }[] = [];
+    try {
+      await until("the slow read starting", () => slowStarted > 0, 10_000);
+      // Halfway through the slow read, the slow app has been due again four or five times.
+      await sleep(holdMs / 2);
+      jobsOfSlow = (await sql(url, "SELECT state::text FROM pgboss.job WHERE singleton_key = $1 AND state < 'completed'", [ids.get("http://slow.test/mcp")])) as { state: string }[];
+      await until("the slow read ending", () => Date.now() > slowStarted + holdMs, holdMs);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    // One job for the slow app, the one running: none queued behind it.
+    expect(jobsOfSlow).toEqual([{ state: "active" }]);
+    // While it ran, the other instance went on reading the other apps, interval after interval.
+    // (Before, the slow app's next job sat queued beside its running one, and every fetch of a
+    // batch holding it came back empty: nothing was read until the slow read ended.)
+    for (const name of fast) {
+      const during = reads.filter((r) => r.url === `http://${name}.test/mcp` && r.at > slowStarted + interval && r.at < slowStarted + holdMs);
+      expect(during.length, `${name} read ${during.length} times during the slow read`).toBeGreaterThanOrEqual(2);
+    }
+    expect(reads.filter((r) => r.url === "http://slow.test/mcp" && r.at < slowStarted + holdMs)).toHaveLength(1);
+  });
+
   it("retries a job that failed, with back-off, until it is read", { timeout: 40_000 }, async () => {
     const url = await database();
     const ids = await connect(url, "beta", ["flaky"]);
@@ -166,10 +208,10 @@ describe("a claim and its job, in one transaction", () => {
     await sql(url, "UPDATE apps SET next_check_at = 0 WHERE id = $1", [id]);
     const db = openPostgres(url);
     try {
-      await expect(claimDue({ db }, 60_000, Date.now(), 50, () => Promise.reject(new Error("the queue is gone")))).rejects.toThrow("the queue is gone");
+      await expect(claimDue({ db }, 60_000, Date.now(), { onClaimed: () => Promise.reject(new Error("the queue is gone")) })).rejects.toThrow("the queue is gone");
       expect(await sql(url, "SELECT next_check_at::int AS due FROM apps WHERE id = $1", [id])).toEqual([{ due: 0 }]);
       const handed: string[] = [];
-      expect(await claimDue({ db }, 60_000, Date.now(), 50, async (_tx, app) => void handed.push(app.id))).toEqual([{ id, org: "delta" }]);
+      expect(await claimDue({ db }, 60_000, Date.now(), { onClaimed: async (_tx, apps) => void handed.push(...apps.map((app) => app.id)) })).toEqual([{ id, org: "delta" }]);
       expect(handed).toEqual([id]);
     } finally {
       await (db.$client as unknown as { end(): Promise<void> }).end();

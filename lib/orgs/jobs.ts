@@ -1,7 +1,9 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import { NotFoundError } from "@/lib/errors";
 import { oneAtATime, sqlExecutor, type PostgresDb } from "@/lib/db/client";
+import { apps } from "@/lib/db/tables";
 import { errorField, logger } from "@/lib/log";
 import { recheckForSchedule, type OrgContext } from "./apps";
 import { claimDue, every, planAfterRead, tickOf, type DueApp } from "./schedule";
@@ -12,8 +14,9 @@ import { claimDue, every, planAfterRead, tickOf, type DueApp } from "./schedule"
  * an app due once is claimed by one instance once) and queues one job each on pg-boss. Any
  * instance's worker runs a job; a job that fails (the database, not the app: an app that cannot be
  * read is a read like any other) is retried with back-off; a job whose instance stopped mid-way
- * expires and is run again by another. The queue is "stately" by app: at most one job waiting and
- * one running per app, so a slow read is never doubled by the next interval's.
+ * expires and is run again by another. An app has one job at most, queued or running: a claim
+ * passes over an app whose job has not ended (`hasJob`), so a slow read is never doubled by the
+ * next interval's; the queue's "stately" policy (one job per app in each state) backs that up.
  *
  * A claim and its job are one transaction: an instance killed between them leaves the app due.
  */
@@ -72,6 +75,16 @@ async function inTurns<T>(items: readonly T[], atOnce: number, work: (item: T) =
   await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
 }
 
+/**
+ * An app with a job queued, waiting to be retried, or running (pg-boss's states before
+ * `completed`) is not claimed again until that job ends: an app has one job at most. A second
+ * would do worse than read twice: pg-boss fetches a batch in one statement, and one job whose
+ * app's other job is running breaks the queue's one-per-state rule ("stately"), so the whole
+ * fetch comes back empty, every poll, until the running one ends. That is how a second instance
+ * (or one stopped mid-read, whose jobs run until they expire) stopped the schedule.
+ */
+const hasJob = sql`exists (select 1 from pgboss.job j where j.name = ${RECHECK_QUEUE} and j.state < 'completed' and coalesce(j.singleton_key, '') = ${apps.id})`;
+
 /** A read's expiry: well past the 3 s + 8 s a read may take, and a sign-in's renewal. */
 const EXPIRE_SECONDS = 120;
 
@@ -102,7 +115,9 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
   });
 
   // A worker waits its polling interval between fetches, even after a full one: it takes a batch
-  // each time, read a few at once, and fails only the jobs that failed (the rest complete).
+  // each time, read a few at once, and fails only the jobs that failed. Each job that ends well is
+  // completed as it ends, not with its batch: an app's job still running keeps it from being claimed
+  // (`hasJob`), so one slow read would otherwise hold back every app of its batch.
   const worker = await boss.work<RecheckJob>(RECHECK_QUEUE, { batchSize: Math.max(BATCH, 4 * (options.readsAtOnce ?? 5)), pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async (jobs) => {
     await inTurns(jobs, options.readsAtOnce ?? 5, async (job) => {
       const { org, app } = job.data;
@@ -111,10 +126,13 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
         await planAfterRead(ctx.db, app, options.interval, Date.now());
       } catch (error) {
         // Removed since it was claimed: nothing to retry.
-        if (error instanceof NotFoundError) return;
-        logger.warn({ org, app, job: job.id, err: errorField(error) }, "A scheduled re-check failed: it will be retried");
-        await boss.fail(RECHECK_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });
+        if (!(error instanceof NotFoundError)) {
+          logger.warn({ org, app, job: job.id, err: errorField(error) }, "A scheduled re-check failed: it will be retried");
+          await boss.fail(RECHECK_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });
+          return;
+        }
       }
+      await boss.complete(RECHECK_QUEUE, job.id);
     });
   });
 
@@ -124,8 +142,15 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
       const room = BACKLOG - ((await boss.getQueueSize(RECHECK_QUEUE)) ?? 0);
       const max = Math.min(CLAIM, room);
       if (max <= 0) break;
-      const due = await claimDue(ctx, options.interval, now, max, async (tx, app) => {
-        await boss.send(RECHECK_QUEUE, { org: app.org, app: app.id } satisfies RecheckJob, { singletonKey: app.id, db: sqlExecutor(tx) });
+      const due = await claimDue(ctx, options.interval, now, {
+        max,
+        busy: hasJob,
+        // One statement for every job.
+        onClaimed: (tx, claimed) =>
+          boss.insert(
+            claimed.map((app) => ({ name: RECHECK_QUEUE, data: { org: app.org, app: app.id } satisfies RecheckJob, singletonKey: app.id })),
+            { db: sqlExecutor(tx) },
+          ),
       });
       claimed.push(...due);
       // This instance's worker fetches now rather than at its next poll.

@@ -1,6 +1,6 @@
 import "server-only";
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
-import { transaction, type Conn } from "@/lib/db/client";
+import { and, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { isPostgres, transaction, type Conn } from "@/lib/db/client";
 import { apps, checkResults } from "@/lib/db/tables";
 import { newestFirstIn } from "./store";
 import { errorField, logger } from "@/lib/log";
@@ -86,38 +86,44 @@ export interface DueApp {
   org: string;
 }
 
+export interface ClaimOptions {
+  /** The most apps claimed at once (50). */
+  max?: number;
+  /** Runs in the claim's transaction with every app claimed (none: not called). */
+  onClaimed?: (tx: Conn, apps: DueApp[]) => Promise<void>;
+  /** True of an app (`apps.id`) whose read is still queued or running: it stays due, unclaimed, until that read has ended. */
+  busy?: SQL;
+}
+
 /**
  * Claims up to `max` apps due at `now` and gives each its next due time, all at once, before any
- * is read (`onClaimed` runs for each inside the claim's transaction): a read that fails or takes long is not started again by the next tick, and a claim
- * beside this one (in this process or another instance) finds none of them due, as each is
- * claimed only while still due.
+ * is read (`onClaimed` runs inside the claim's transaction, with every app claimed): a read that
+ * fails or takes long is not started again by the next tick, and a claim beside this one (in
+ * this process or another instance) finds none of them due.
+ *
+ * One statement: the apps due are chosen, moved to their next slot and answered together. On
+ * PostgreSQL, rows another instance's claim holds are skipped rather than waited for (`SKIP
+ * LOCKED`); claiming them one by one, each claim waited for the other's and the reads' own
+ * re-planning waited for both, which is how a second instance made the schedule slower rather
+ * than faster (docs/capacity.md). SQLite's one writer already keeps claims apart.
  */
-export async function claimDue(ctx: OrgContext, interval: number, now: number, max = 50, onClaimed?: (tx: Conn, app: DueApp) => Promise<void>): Promise<DueApp[]> {
+export async function claimDue(ctx: OrgContext, interval: number, now: number, options: ClaimOptions = {}): Promise<DueApp[]> {
+  const { max = 50, onClaimed, busy } = options;
   if (interval <= 0) return [];
   await placeNewApps(ctx, interval, now);
+  // Whole milliseconds, as due times are stored.
+  const every = Math.max(1, Math.round(interval));
   return transaction(ctx.db, async (tx) => {
-    const found = await tx
-      .select({ id: apps.id, org: apps.org, nextCheckAt: apps.nextCheckAt })
-      .from(apps)
-      .where(lte(apps.nextCheckAt, now))
-      .orderBy(asc(apps.nextCheckAt))
-      .limit(max);
-    const claimed: DueApp[] = [];
-    for (const app of found) {
-      // Keep its place in the spread: the next read is the first of its slots after now, so an
-      // app overdue by several intervals (the server was down) is read once, not once per slot.
-      const due = app.nextCheckAt ?? now;
-      const next = due + (Math.floor((now - due) / interval) + 1) * interval;
-      const won = await tx
-        .update(apps)
-        .set({ nextCheckAt: next })
-        .where(and(eq(apps.id, app.id), lte(apps.nextCheckAt, now)))
-        .returning({ id: apps.id });
-      if (won.length === 0) continue;
-      claimed.push({ id: app.id, org: app.org });
-      // In the same transaction: what the claim hands on (a job) is stored with it, or neither is.
-      await onClaimed?.(tx, { id: app.id, org: app.org });
-    }
+    const due = sql`(select ${apps.id} from ${apps} where ${apps.nextCheckAt} <= ${now}${busy === undefined ? sql`` : sql` and not ${busy}`} order by ${apps.nextCheckAt} limit ${max}${isPostgres(tx) ? sql` for update skip locked` : sql``})`;
+    // Keep its place in the spread: the next read is the first of its slots after now, so an app
+    // overdue by several intervals (the server was down) is read once, not once per slot.
+    const claimed = await tx
+      .update(apps)
+      .set({ nextCheckAt: sql`${apps.nextCheckAt} + ((cast(${now} as bigint) - ${apps.nextCheckAt}) / cast(${every} as bigint) + 1) * cast(${every} as bigint)` })
+      .where(and(inArray(apps.id, due), lte(apps.nextCheckAt, now)))
+      .returning({ id: apps.id, org: apps.org });
+    // In the same transaction: what the claim hands on (the jobs) is stored with it, or neither is.
+    if (claimed.length > 0) await onClaimed?.(tx, claimed);
     return claimed;
   });
 }
@@ -125,7 +131,7 @@ export async function claimDue(ctx: OrgContext, interval: number, now: number, m
 /** Re-checks the apps due at `now`, one after another, and answers how many were read (the embedded default). */
 export async function runDue(ctx: OrgContext, interval: number, now: number, max = 50, random: () => number = Math.random): Promise<number> {
   let read = 0;
-  for (const app of await claimDue(ctx, interval, now, max)) {
+  for (const app of await claimDue(ctx, interval, now, { max })) {
     try {
       await recheckForSchedule(ctx, app.org, app.id);
       await planAfterRead(ctx.db, app.id, interval, now, random);
