@@ -9,9 +9,9 @@
  *  2. 50 apps that each answer after a delay (as remote apps do) checked at once, against the
  *     slowest of them alone; goal: ratio ≤ 1.2.
  * A check is timed until its answer's bytes are in hand (the route's body read to its end, or
- * `checkRequestInPool`'s chunks); the answer is then parsed and validated against the schema
- * outside the timed part (the bare client makes no answer document to parse), so a wrong answer
- * still fails the run.
+ * `checkRequestInPool`'s chunks); every answer is parsed and validated against the schema after
+ * the last round (the bare client makes no answer document to parse), so a wrong answer still
+ * fails the run.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -79,22 +79,25 @@ type Time = { wall: number; cpu: number };
 /** A case: its timed work, which may return a check of its answer to run afterwards, untimed. */
 type Case = () => Promise<(() => void) | void>;
 
-/** Wall-clock and CPU milliseconds of this process (the apps run in another) until the work's answer is in hand; then its check, untimed. */
-async function timed(work: Case): Promise<{ wall: number; cpu: number }> {
+/** Wall-clock and CPU milliseconds of this process (the apps run in another) until the work's answer is in hand, and its check, not run yet. */
+async function timed(work: Case): Promise<{ wall: number; cpu: number; check: (() => void) | void }> {
   const cpu = process.cpuUsage();
   const t = performance.now();
   const check = await work();
   const used = process.cpuUsage(cpu);
-  const wall = performance.now() - t;
-  check?.();
-  return { wall, cpu: (used.user + used.system) / 1000 };
+  return { wall: performance.now() - t, cpu: (used.user + used.system) / 1000, check };
 }
 
-/** Runs the cases in turn, round after round, so that warm-up and machine noise fall on all alike; medians. */
+/**
+ * Runs the cases in turn, round after round, so that warm-up and machine noise fall on all alike;
+ * medians. Answers are checked after the last round: the garbage of parsing and validating one
+ * would otherwise fall on the timed run of the next case.
+ */
 async function compare(cases: Case[]): Promise<{ wall: number; cpu: number }[]> {
   for (let i = 0; i < WARMUP; i++) for (const c of cases) (await c())?.();
-  const times = cases.map(() => [] as { wall: number; cpu: number }[]);
+  const times = cases.map(() => [] as { wall: number; cpu: number; check: (() => void) | void }[]);
   for (let i = 0; i < REPS; i++) for (const [k, c] of cases.entries()) times[k]!.push(await timed(c));
+  for (const runs of times) for (const run of runs) run.check?.();
   return times.map((t) => ({ wall: median(t.map((x) => x.wall)), cpu: median(t.map((x) => x.cpu)) }));
 }
 
