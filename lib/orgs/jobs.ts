@@ -125,7 +125,7 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
         await recheckForSchedule(ctx, org, app);
         await planAfterRead(ctx.db, app, options.interval, Date.now());
       } catch (error) {
-        // Removed since it was claimed: nothing to retry.
+        // An app removed since it was claimed has nothing to retry: its job completes.
         if (!(error instanceof NotFoundError)) {
           logger.warn({ org, app, job: job.id, err: errorField(error) }, "A scheduled re-check failed: it will be retried");
           await boss.fail(RECHECK_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });

@@ -103,23 +103,22 @@ export interface ClaimOptions {
  *
  * One statement: the apps due are chosen, moved to their next slot and answered together. On
  * PostgreSQL, rows another instance's claim holds are skipped rather than waited for (`SKIP
- * LOCKED`); claiming them one by one, each claim waited for the other's and the reads' own
- * re-planning waited for both, which is how a second instance made the schedule slower rather
- * than faster (docs/capacity.md). SQLite's one writer already keeps claims apart.
+ * LOCKED`): claimed one by one, two instances' claims waited for each other, and the reads'
+ * re-planning waited for both. SQLite's one writer already keeps claims apart.
  */
 export async function claimDue(ctx: OrgContext, interval: number, now: number, options: ClaimOptions = {}): Promise<DueApp[]> {
   const { max = 50, onClaimed, busy } = options;
   if (interval <= 0) return [];
   await placeNewApps(ctx, interval, now);
   // Whole milliseconds, as due times are stored.
-  const every = Math.max(1, Math.round(interval));
+  const intervalMs = Math.max(1, Math.round(interval));
   return transaction(ctx.db, async (tx) => {
     const due = sql`(select ${apps.id} from ${apps} where ${apps.nextCheckAt} <= ${now}${busy === undefined ? sql`` : sql` and not ${busy}`} order by ${apps.nextCheckAt} limit ${max}${isPostgres(tx) ? sql` for update skip locked` : sql``})`;
     // Keep its place in the spread: the next read is the first of its slots after now, so an app
     // overdue by several intervals (the server was down) is read once, not once per slot.
     const claimed = await tx
       .update(apps)
-      .set({ nextCheckAt: sql`${apps.nextCheckAt} + ((cast(${now} as bigint) - ${apps.nextCheckAt}) / cast(${every} as bigint) + 1) * cast(${every} as bigint)` })
+      .set({ nextCheckAt: sql`${apps.nextCheckAt} + ((cast(${now} as bigint) - ${apps.nextCheckAt}) / cast(${intervalMs} as bigint) + 1) * cast(${intervalMs} as bigint)` })
       .where(and(inArray(apps.id, due), lte(apps.nextCheckAt, now)))
       .returning({ id: apps.id, org: apps.org });
     // In the same transaction: what the claim hands on (the jobs) is stored with it, or neither is.
