@@ -86,6 +86,23 @@ describe("runCheck", () => {
     expect(attendance.timings).not.toBeNull();
   });
 
+  it("answers an app read alone (checked in its read worker) exactly as when it is read beside another", { timeout: 15_000 }, async () => {
+    const calendar = await startV2App(() => calendarServer({}), "strict");
+    try {
+      const alone = await runCheck({ apps: [{ name: "Attendance", url: good.url }] }, { allowHosts });
+      const beside = await runCheck({ apps: [{ name: "Attendance", url: good.url }, { name: "Calendar", url: calendar.url }] }, { allowHosts });
+      expect(beside.apps.map((a) => [a.name, a.status])).toEqual([
+        ["Attendance", "available"],
+        ["Calendar", "available"],
+      ]);
+      const untimed = (app: CheckResult["apps"][number] | undefined) => ({ ...app, timings: null });
+      expect(untimed(alone.apps[0])).toEqual(untimed(beside.apps[0]));
+      expect(alone.apps[0]?.tools.map((t) => t.wholeName)).toEqual(["attendance_clock_in", "attendance_list_shifts", "attendance_delete_shift"]);
+    } finally {
+      await calendar.close();
+    }
+  });
+
   it("checks a live app beside an inline listing too large to hand back parsed (over 64 KiB)", { timeout: 10_000 }, async () => {
     const tools = Array.from({ length: 2000 }, (_, i) => ({ name: `note_${i}`, description: "Keeps a note of the day.", inputSchema: { type: "object" } }));
     const request = { apps: [{ name: "Notes", tools }, { name: "Attendance", url: good.url }] };

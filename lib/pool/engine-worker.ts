@@ -40,6 +40,11 @@ export type EngineTask =
    * is for another worker (`POST /api/check`), its entries as JSON text (`handListing`).
    */
   | { kind: "read"; app: LiveApp; allowHosts: string; handed?: boolean }
+  /**
+   * A request (parsed here already) that reads one app by URL, answered whole where that app is
+   * read: its listing is checked and serialised in the read worker, not handed to another.
+   */
+  | { kind: "read-and-check"; request: CheckRequest; app: LiveAppToRead; allowHosts: string }
   /** A tool tried (SPEC §14), read here for the same reason: a flood of its events is parsed off the request thread. */
   | { kind: "try"; target: TryTarget; call: TryCall; allowHosts: string; callTimeoutMs?: number }
   /** One tool of a live app, for the try form. */
@@ -68,8 +73,9 @@ async function handedRead(app: LiveApp, allowHosts: string): Promise<HandedListi
 
 export default function runEngineTask(
   task: EngineTask,
-): RequestAnswer | CheckResult | ReadApp[] | Promise<TimedListing> | Promise<HandedListing<TimedListing>> | Promise<TryResult> | Promise<DescribeResult> {
+): RequestAnswer | Promise<RequestAnswer> | CheckResult | ReadApp[] | Promise<TimedListing> | Promise<HandedListing<TimedListing>> | Promise<TryResult> | Promise<DescribeResult> {
   if (task.kind === "read") return task.handed === true ? handedRead(task.app, task.allowHosts) : timedRead(task.app, task.allowHosts);
+  if (task.kind === "read-and-check") return readAndCheck(task.request, task.app, task.allowHosts);
   if (task.kind === "try") return tryTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) });
   if (task.kind === "describe-tool") return describeTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);
@@ -80,15 +86,37 @@ export default function runEngineTask(
       app.url === undefined ? [] : [{ index, name: app.name, url: app.url, ...(app.headers ? { headers: app.headers } : {}) }],
     );
     if (byUrl.length > 0 && task.live === undefined) return { kind: "read-live", apps: byUrl, ...("body" in task && task.body.byteLength <= PARSED_BACK_BYTES ? { request } : {}) };
-    const listings = request.apps.map((app, index): AppListing => {
-      if (app.tools !== undefined) return { name: app.name, entries: app.tools };
+    return answer(request, (index) => {
       const read = task.live?.[index];
       if (read === undefined) throw new Error(`The live listing of app ${index} is missing.`);
       return takeListing(read);
     });
-    return { kind: "answer", chunks: checkResultChunks(checkListings(listings, resolveTheorem(request.theorem))) };
   } catch (error) {
-    const { status, body } = describeApiError(error);
-    return { kind: "error", status, body };
+    return errorAnswer(error);
+  }
+}
+
+function errorAnswer(error: unknown): RequestAnswer {
+  const { status, body } = describeApiError(error);
+  return { kind: "error", status, body };
+}
+
+/** The request's answer, its apps by URL as `live` gives them. */
+function answer(request: CheckRequest, live: (index: number) => AppListing): RequestAnswer {
+  const listings = request.apps.map((app, index): AppListing => (app.tools !== undefined ? { name: app.name, entries: app.tools } : live(index)));
+  return { kind: "answer", chunks: checkResultChunks(checkListings(listings, resolveTheorem(request.theorem))) };
+}
+
+/** `read-and-check`: the app read, then the request's answer (or its error) with its listing. */
+async function readAndCheck(request: CheckRequest, app: LiveAppToRead, allowHosts: string): Promise<RequestAnswer> {
+  const { index, ...liveApp } = app;
+  const listing = await timedRead(liveApp, allowHosts);
+  try {
+    return answer(request, (i) => {
+      if (i !== index) throw new Error(`The live listing of app ${i} is missing.`);
+      return listing;
+    });
+  } catch (error) {
+    return errorAnswer(error);
   }
 }
