@@ -62,6 +62,27 @@ describe("the platform page's example: Attendance", () => {
   });
 });
 
+describe("entry sizes the live reader measured", () => {
+  const entries = ATTENDANCE_LISTING.tools;
+  const measured = entries.map((t) => Array.from(JSON.stringify(t)).length);
+
+  it("give the same check as the engine's own measure", () => {
+    expect(check([{ name: "Attendance", entries, entrySizes: measured }])).toEqual(check([{ name: "Attendance", entries }]));
+  });
+
+  it("are what the listing is measured by, when there is one for every entry", () => {
+    const app = only([{ name: "Attendance", entries, entrySizes: [100_000, 100_000, 60_001] }]);
+    expect(app.tools.map((t) => t.chars)).toEqual([100_000, 100_000, 60_001]);
+    expect(app.unavailable?.code).toBe("listing-too-large");
+  });
+
+  it("are not used when they do not match the entries one for one", () => {
+    const app = only([{ name: "Attendance", entries, entrySizes: [100_000, 100_000] }]);
+    expect(app.tools.map((t) => t.chars)).toEqual(measured);
+    expect(app.status).toBe("available");
+  });
+});
+
 describe("whole names across a person's apps (SPEC §2.4–§2.6)", () => {
   it("leaves out a later tool of the same app with the same name, saying who holds it", () => {
     const app = only([{ name: "Attendance", entries: [tool("clock_in"), tool("clock in"), tool("clock.in")] }]);

@@ -36,6 +36,11 @@ export interface AppListing {
   stopped?: boolean;
   /** Characters counted before reading stopped (a lower bound of the listing's size). */
   charsRead?: number;
+  /**
+   * Each entry's characters (SPEC §7, `entryChars`), by index, as the live reader measured them
+   * while it read each page: given for every entry, the engine does not walk the entries again.
+   */
+  entrySizes?: readonly number[];
   /** Entries (by index) new or changed since a leader approved the app's tools (SPEC §11): left out, they take no name. */
   awaitingReview?: readonly number[];
   /** The leader's (or the personal app's owner's) settings of its tools, by name (SPEC §19). */
@@ -76,8 +81,8 @@ const CAUTIOUS_HINTS: Hints = {
  * Everything about one entry that does not depend on the other tools, with the leader's setting
  * for its name; `mentions` gets the names its texts mention.
  */
-function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, LeaderSetting>, scan: boolean, mentions: (readonly NameMention[])[]): ToolCheck {
-  const chars = entryChars(entry);
+function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, LeaderSetting>, scan: boolean, mentions: (readonly NameMention[])[], measured: number | undefined): ToolCheck {
+  const chars = measured ?? entryChars(entry);
   const name = isObject(entry) ? entry["name"] : undefined;
   if (!isObject(entry) || typeof name !== "string" || name === "") {
     const why = !isObject(entry)
@@ -187,7 +192,8 @@ export function readApp(app: AppListing, options: CheckOptions = {}): ReadApp {
   const scan = options.scan ?? true;
   const found: (readonly NameMention[])[] = [];
   const settings = settingsByName(app.settings);
-  const tools = app.entries.map((entry, index) => readEntry(entry, index, settings, scan, found));
+  const sizes = app.entrySizes?.length === app.entries.length ? app.entrySizes : undefined;
+  const tools = app.entries.map((entry, index) => readEntry(entry, index, settings, scan, found, sizes?.[index]));
   let chars = 0;
   for (const t of tools) chars += t.chars;
   const stopped = app.stopped === true;

@@ -187,7 +187,7 @@ class TrySession {
 
   /** The listing's entry named `name` (the first, if two are), reading pages only until it is found; null when none is. */
   async findTool(name: string): Promise<{ entry: Record<string, unknown> | null; listed: number; stopped: boolean }> {
-    const read: Progress = { entries: [], chars: 0, pages: 0, cache: null };
+    const read: Progress = { entries: [], sizes: [], chars: 0, pages: 0, cache: null };
     this.read = read;
     const named = (entry: unknown): entry is Record<string, unknown> => isObject(entry) && entry["name"] === name;
     const stopped = await listTools(this.mcp.channel!, this.mcp.client!.getProtocolEra() === "modern", read, this.bounds, (page) => page.some(named));
@@ -195,7 +195,7 @@ class TrySession {
   }
 
   /** The listing as far as it was read, for the sentence when reading it failed. */
-  private read: Progress = { entries: [], chars: 0, pages: 0, cache: null };
+  private read: Progress = { entries: [], sizes: [], chars: 0, pages: 0, cache: null };
 
   /** tools/call, with its progress counted; resolves to the result as the SDK parsed it (cut down, for a JSON answer). */
   async call(call: TryCall, onProgress: () => void): Promise<unknown> {

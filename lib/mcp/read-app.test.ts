@@ -164,6 +164,9 @@ describe("reading a live app", () => {
     expect(listing.unavailable).toBeNull();
     expect(listing.entries).toHaveLength(15);
     expect(paged.seen.filter((s) => s.endsWith("tools/list"))).toHaveLength(5);
+    // Each entry's size as it was measured on its page, which the engine then takes as it is (SPEC §7).
+    expect(listing.entrySizes).toEqual(listing.entries.map((e) => Array.from(JSON.stringify(e)).length));
+    expect(listing.charsRead).toBe(listing.entrySizes!.reduce((a, b) => a + b, 0));
   });
 
   it("falls back to the older HTTP+SSE transport when the POST gets a 4xx", { timeout: 10_000 }, async () => {

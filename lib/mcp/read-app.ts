@@ -37,9 +37,10 @@ export function readBounds(options: ReadOptions): ReadBounds {
   };
 }
 
-/** The listing as read so far: every entry as received, their characters (SPEC §7), the pages answered. */
+/** The listing as read so far: every entry as received, each one's characters and their sum (SPEC §7), the pages answered. */
 export interface Progress {
   entries: unknown[];
+  sizes: number[];
   chars: number;
   pages: number;
   /** The first page's cache hint (2026-07-28 era), as it said it. */
@@ -78,8 +79,10 @@ export async function listTools(channel: RawChannel, modern: boolean, read: Prog
     if (!Array.isArray(tools)) throw new BadListing({ kind: "no-tools-array" });
     if (read.pages === 1) read.cache = cacheHintOf(result as Record<string, unknown>, modern);
     for (const entry of tools) {
+      const chars = entryChars(entry);
       read.entries.push(entry);
-      read.chars += entryChars(entry);
+      read.sizes.push(chars);
+      read.chars += chars;
     }
     const next = (result as Record<string, unknown>)["nextCursor"];
     if (next === undefined || next === null || enough?.(tools) === true) return false;
@@ -101,7 +104,7 @@ export async function listTools(channel: RawChannel, modern: boolean, read: Prog
 export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Promise<AppListing> {
   const clock = options.clock ?? (() => performance.now());
   const bounds = readBounds(options);
-  const read: Progress = { entries: [], chars: 0, pages: 0, cache: null };
+  const read: Progress = { entries: [], sizes: [], chars: 0, pages: 0, cache: null };
   const session = new McpSession(app, { ...options, listingBudget: () => LISTING_CHAR_LIMIT - read.chars });
   const start = clock();
   let connected: { connectMs: number; listStart: number } | null = null;
@@ -111,7 +114,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
     const client = await session.within(bounds.connectTimeoutMs, session.open(bounds.connectTimeoutMs));
     connected = { connectMs: clock() - start, listStart: clock() };
     const stopped = await session.within(bounds.listTimeoutMs, listTools(session.channel!, client.getProtocolEra() === "modern", read, bounds));
-    return { name: app.name, entries: read.entries, unavailable: null, timings: timings(), stopped, charsRead: read.chars, protocol: negotiatedRevision(client), cache: read.cache };
+    return { name: app.name, entries: read.entries, entrySizes: read.sizes, unavailable: null, timings: timings(), stopped, charsRead: read.chars, protocol: negotiatedRevision(client), cache: read.cache };
   } catch (e) {
     const cut = session.guardStop?.scanned;
     if (cut !== undefined) {
@@ -121,7 +124,7 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
     const phase: ReadPhase = connected === null ? "connect" : "list";
     const unavailable = describeReadError(e, phase, { app: app.name, bounds, ...read, guardStop: session.guardStop });
     const scope = session.guardStop?.insufficientScope;
-    return { name: app.name, entries: read.entries, unavailable, timings: timings(), charsRead: read.chars, protocol: revision(), cache: read.cache, ...(scope !== undefined ? { insufficientScope: scope } : {}) };
+    return { name: app.name, entries: read.entries, entrySizes: read.sizes, unavailable, timings: timings(), charsRead: read.chars, protocol: revision(), cache: read.cache, ...(scope !== undefined ? { insufficientScope: scope } : {}) };
   } finally {
     await session.close();
   }
