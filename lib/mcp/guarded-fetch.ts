@@ -88,8 +88,8 @@ export interface AnswerWatch {
 
 export interface GuardedFetch {
   fetch: FetchLike;
-  /** Destroys every socket the guard opened. */
-  destroy: () => void;
+  /** Ends every request of this guard still under way (their sockets are destroyed) and refuses any more. */
+  end: () => void;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -97,28 +97,83 @@ const NULL_BODY = new Set([204, 205, 304]);
 const DECODERS = new Map<string, () => Transform>(Object.entries({ gzip: zlib.createGunzip, "x-gzip": zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress }));
 const MiB = 1024 * 1024;
 
+/** Connections to one origin at most, for all reads and calls at once (a read holds two or three; SPEC §10 allows 64 reads at once). */
+const CONNECTIONS_PER_ORIGIN = 256;
+/** How long a kept-alive connection waits for the next request, whatever the app's `Keep-Alive` asks: a few seconds. */
+const KEEP_ALIVE_MS = 4_000;
+const KEEP_ALIVE_MAX_MS = 10_000;
+/** Address rules (allow-lists) with an agent of their own at one time, per resolver; in practice one: CHECK_ALLOW_HOSTS. */
+const AGENTS_PER_RESOLVER = 4;
+
 /**
- * A `fetch` for the SDK transports that reaches only public unicast addresses (or those the
- * allow-list names): every connection its undici `Agent` opens is checked first, and made to
- * the very address checked. Redirects are followed by hand (each hop's URL checked, the owner's
- * headers kept from other origins); 401/403 are refused without following any sign-in URL, and
- * a body is stopped the moment it passes a bound.
+ * The undici `Agent` of an address rule: every connection it opens is checked first, and made to
+ * the very address checked; a redirect or a name that now resolves elsewhere is refused.
  */
-export function guardedFetch(options: GuardOptions): GuardedFetch {
+function guardAgent(resolve: Resolver, allow: AllowList): Agent {
   const connect = buildConnector({});
-  const agent = new Agent({
-    connections: 8,
+  return new Agent({
+    connections: CONNECTIONS_PER_ORIGIN,
     // The reader's and the tool call's deadlines bound every wait: undici's own would cut an event stream short.
     headersTimeout: 0,
     bodyTimeout: 0,
-    // The address rule, at the moment of connecting: a redirect or a name that now resolves elsewhere is refused.
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MAX_MS,
     connect: (to, callback) => {
-      checkAddress(new URL(`${to.protocol}//${to.host ?? to.hostname}`), options.resolve, options.allow).then(
+      checkAddress(new URL(`${to.protocol}//${to.host ?? to.hostname}`), resolve, allow).then(
         (verdict) => (verdict.ok ? connect({ ...to, hostname: verdict.address.address }, callback) : callback(new GuardError(verdict.code, verdict.reason), null)),
         (e: Error) => callback(e, null),
       );
     },
   });
+}
+
+/** The agents, by resolver and then by address rule (`allowKey`), oldest first. */
+const agents = new WeakMap<Resolver, Map<string, Agent>>();
+
+/** An allow-list as text: two lists that allow the same share an agent. */
+function allowKey(allow: AllowList): string {
+  return JSON.stringify([[...allow.names].map(([name, ports]) => [name, ports === null ? null : [...ports]]), allow.ranges.map(([address, bits, port]) => [address.toString(), bits, port])]);
+}
+
+/**
+ * One agent for every guard with the same resolver and address rule, so a connection an app
+ * kept alive serves the next read of that app (a re-check, Try after its form, the next app of
+ * the same server), as one HTTP client's would: a new connection costs about as much as two
+ * requests. Only idle connections are shared, for a few seconds; what a guard has under way ends
+ * with it (`end`). The connection is to the address checked when it was opened.
+ */
+function sharedAgent(resolve: Resolver, allow: AllowList): Agent {
+  let byRule = agents.get(resolve);
+  if (byRule === undefined) agents.set(resolve, (byRule = new Map()));
+  const key = allowKey(allow);
+  let agent = byRule.get(key);
+  if (agent === undefined) {
+    agent = guardAgent(resolve, allow);
+    byRule.set(key, agent);
+    if (byRule.size > AGENTS_PER_RESOLVER) {
+      const [oldestKey, oldest] = byRule.entries().next().value as [string, Agent];
+      byRule.delete(oldestKey);
+      // Its requests under way finish; its idle connections close.
+      void oldest.close().catch(() => {});
+    }
+  }
+  return agent;
+}
+
+/** Why a guard's requests stop once it is ended. */
+const ENDED = new Error("This app's requests were ended.");
+
+/**
+ * A `fetch` for the SDK transports that reaches only public unicast addresses (or those the
+ * allow-list names), through the shared agent of its address rule (`sharedAgent`). Redirects
+ * are followed by hand (each hop's URL checked, the owner's headers kept from other origins);
+ * 401/403 are refused without following any sign-in URL, and a body is stopped the moment it
+ * passes a bound.
+ */
+export function guardedFetch(options: GuardOptions): GuardedFetch {
+  const agent = sharedAgent(options.resolve, options.allow);
+  const ended = new AbortController();
+  const guardSignal = AbortSignal.any([options.signal, ended.signal]);
   const responseLimit = options.responseByteLimit ?? RESPONSE_BYTE_LIMIT;
   const eventLimit = options.eventByteLimit ?? EVENT_BYTE_LIMIT;
   const privateHeaders = new Set([...(options.privateHeaders ?? []).map((h) => h.toLowerCase()), "authorization", "cookie"]);
@@ -170,7 +225,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
     const headers = new Headers(init?.headers);
     if (!headers.has("accept-encoding")) headers.set("accept-encoding", "gzip, deflate, br");
     let body = await bodyBytes(init?.body);
-    const signal = init?.signal ? AbortSignal.any([options.signal, init.signal]) : options.signal;
+    const signal = init?.signal ? AbortSignal.any([guardSignal, init.signal]) : guardSignal;
     for (let hop = 0; ; hop++) {
       signal.throwIfAborted();
       const refused = refusedUrl(url);
@@ -231,7 +286,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
 
   return {
     fetch: guarded,
-    destroy: () => void agent.destroy().catch(() => {}),
+    end: () => ended.abort(ENDED),
   };
 }
 

@@ -441,6 +441,27 @@ describe("addresses", () => {
     expect(good.seen).toHaveLength(seen);
   });
 
+  it("reads an app again over the connections its last read left open, but never under another address rule", { timeout: 10_000 }, async () => {
+    const sockets = new Set<unknown>();
+    const app = await zoo(
+      startRawApp({
+        http: (req) => void sockets.add(req.socket),
+        list: (res, id) => sendJson(res, result(id, { tools: [{ name: "clock_in", inputSchema: { type: "object" } }] })),
+      }),
+    );
+    const read = async (allow: string) => {
+      const listing = await readLiveApp({ name: "Kept", url: app.url }, { allow: parseAllowList(allow) });
+      expect(listing.unavailable).toBeNull();
+      return sockets.size;
+    };
+    const first = await read("127.0.0.1");
+    expect(first).toBeGreaterThan(0);
+    // The same rule (written anew, as each check reads CHECK_ALLOW_HOSTS): no new connection.
+    expect(await read("127.0.0.1")).toBe(first);
+    // Another rule that also allows it opens connections of its own, checked under that rule.
+    expect(await read(`127.0.0.1:${app.port}`)).toBeGreaterThan(first);
+  });
+
   it("opens an allowed address on the port the operator names, and no other", { timeout: 10_000 }, async () => {
     const good = await zoo(startSdkApp(goodServer));
     const allowed = await readLiveApp({ name: "Demo", url: good.url }, { allow: parseAllowList(`127.0.0.1:${good.port}`) });

@@ -131,14 +131,14 @@ export class McpSession {
     return transport;
   }
 
-  /** Closes the client, then ends its MCP session (DELETE with its id) in the background, bounded, and frees the sockets. */
+  /** Closes the client, then ends its MCP session (DELETE with its id) in the background, bounded, and ends its requests still under way (the connections it leaves idle serve the next read of the app for a few seconds). */
   async close(): Promise<void> {
     this.over = true;
     if (this.sending.size > 0) await Promise.race([Promise.all(this.sending), new Promise((r) => setTimeout(r, TERMINATE_TIMEOUT_MS / 2))]);
     await this.client?.close().catch(() => {});
     const release = () => {
       this.master.abort(CLOSED);
-      this.guard.destroy();
+      this.guard.end();
     };
     const ending = terminateSession(this.fetch, this.app.url, this.app.headers, this.transport);
     if (ending === null) return release();

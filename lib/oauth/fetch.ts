@@ -73,5 +73,5 @@ export function oauthFetch(options: OAuthFetchOptions = {}): OAuthFetch {
     }
     return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-  return { fetch, firstStop: () => stop, seen, close: guard.destroy };
+  return { fetch, firstStop: () => stop, seen, close: guard.end };
 }
