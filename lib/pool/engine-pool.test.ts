@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkListings } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
-import { checkInPool, INLINE_ENTRIES } from "./engine-pool";
+import { result, sendJson, startRawApp } from "@/test/apps/raw-apps";
+import { checkInPool, INLINE_ENTRIES, readInPool } from "./engine-pool";
 
 const tools = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `tool_${i}`, annotations: { readOnlyHint: i % 2 === 0 } }));
 
@@ -19,5 +20,26 @@ describe("naming listings read already", () => {
     const result = await checkInPool(listings, resolveTheorem(undefined));
     expect(result.apps.map((a) => [a.tools.length, a.tools.at(-1)?.wholeName])).toEqual(listings.map((_, i) => [10_000, `app_${i}_tool_9999`]));
     expect(result).toEqual(checkListings(listings, resolveTheorem(undefined)));
+  });
+});
+
+describe("reads in the pool", () => {
+  it("reads an app again after it closed the connections its last read left open", { timeout: 20_000 }, async () => {
+    // An app that closes each connection a moment after its answer, sooner than its Keep-Alive says.
+    const app = await startRawApp({
+      http: (req, res) => void res.on("finish", () => setTimeout(() => req.socket.destroy(), 100)),
+      list: (res, id) => sendJson(res, result(id, { tools: [{ name: "clock_in", inputSchema: { type: "object" } }] })),
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const listing = await readInPool({ name: "Closing", url: app.url }, "127.0.0.1");
+        expect(listing.unavailable).toBeNull();
+        expect(listing.entries).toHaveLength(1);
+        // Long enough for the app to close what the read left idle, while the pool's thread has nothing to do.
+        await new Promise((r) => setTimeout(r, 400));
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

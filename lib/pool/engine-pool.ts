@@ -47,6 +47,10 @@ function pools(): { engine: Piscina; reads: Piscina } {
     // Network work, mostly waiting: many reads per thread, 64 in all; the rest wait their turn.
     reads: new Piscina({
       filename,
+      // An idle read thread keeps its event loop running (Atomics.waitAsync, not a blocking wait): a
+      // kept-alive connection the app has closed is dropped when it closes, not found closed by the next
+      // read's first request, and a read's closing requests (its DELETE) go on after its answer.
+      atomics: "async",
       minThreads: READ_THREADS,
       maxThreads: READ_THREADS,
       concurrentTasksPerWorker: LIVE_READS_AT_ONCE / READ_THREADS,
