@@ -99,7 +99,10 @@ const MiB = 1024 * 1024;
 
 /** Connections to one origin at most, for all reads and calls at once (a read holds two or three; SPEC §10 allows 64 reads at once). */
 const CONNECTIONS_PER_ORIGIN = 256;
-/** How long a kept-alive connection waits for the next request, whatever the app's `Keep-Alive` asks: a few seconds. */
+/**
+ * How long an idle kept-alive connection waits for the next request: 4 s when the app's answer
+ * says nothing, else the `Keep-Alive: timeout` it says less 2 s (undici's margin), at most 10 s.
+ */
 const KEEP_ALIVE_MS = 4_000;
 const KEEP_ALIVE_MAX_MS = 10_000;
 /** Address rules (allow-lists) with an agent of their own at one time, per resolver; in practice one: CHECK_ALLOW_HOSTS. */
