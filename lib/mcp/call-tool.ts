@@ -21,7 +21,7 @@ import { isObject } from "@/lib/json-text";
 import type { AllowList, Resolver } from "./address";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
 import { GuardError } from "./guarded-fetch";
-import { listTools, readBounds, type Progress } from "./read-app";
+import { listTools, noProgress, readBounds, type Progress } from "./read-app";
 import { Deadline, describeReadError, isGarbled, type ReadBounds, type ReadPhase } from "./read-errors";
 import { clip, seconds } from "./sentences";
 import { McpSession, type LiveApp } from "./session";
@@ -187,7 +187,7 @@ class TrySession {
 
   /** The listing's entry named `name` (the first, if two are), reading pages only until it is found; null when none is. */
   async findTool(name: string): Promise<{ entry: Record<string, unknown> | null; listed: number; stopped: boolean }> {
-    const read: Progress = { entries: [], sizes: [], chars: 0, pages: 0, cache: null };
+    const read = noProgress();
     this.read = read;
     const named = (entry: unknown): entry is Record<string, unknown> => isObject(entry) && entry["name"] === name;
     const stopped = await listTools(this.mcp.channel!, this.mcp.client!.getProtocolEra() === "modern", read, this.bounds, (page) => page.some(named));
@@ -195,7 +195,7 @@ class TrySession {
   }
 
   /** The listing as far as it was read, for the sentence when reading it failed. */
-  private read: Progress = { entries: [], sizes: [], chars: 0, pages: 0, cache: null };
+  private read: Progress = noProgress();
 
   /** tools/call, with its progress counted; resolves to the result as the SDK parsed it (cut down, for a JSON answer). */
   async call(call: TryCall, onProgress: () => void): Promise<unknown> {

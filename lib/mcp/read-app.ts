@@ -47,6 +47,9 @@ export interface Progress {
   cache: ListingCache | null;
 }
 
+/** Nothing read yet. */
+export const noProgress = (): Progress => ({ entries: [], sizes: [], chars: 0, pages: 0, cache: null });
+
 /** A day: the longest a listing's `ttlMs` is taken at (SPEC §18). */
 export const MAX_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -104,7 +107,7 @@ export async function listTools(channel: RawChannel, modern: boolean, read: Prog
 export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Promise<AppListing> {
   const clock = options.clock ?? (() => performance.now());
   const bounds = readBounds(options);
-  const read: Progress = { entries: [], sizes: [], chars: 0, pages: 0, cache: null };
+  const read = noProgress();
   const session = new McpSession(app, { ...options, listingBudget: () => LISTING_CHAR_LIMIT - read.chars });
   const start = clock();
   let connected: { connectMs: number; listStart: number } | null = null;

@@ -69,7 +69,7 @@ export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HO
 }
 
 /** `readInPool` for the engine's worker (`POST /api/check`): the listing as `handListing` hands it on, for `runRequestTask`. */
-function readForRequest(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<HandedListing<TimedListing>> {
+function readForRequest(app: LiveApp, allowHosts: string): Promise<HandedListing<TimedListing>> {
   const task: EngineTask = { kind: "read", app, allowHosts, handed: true };
   return pools().reads.run(task) as Promise<HandedListing<TimedListing>>;
 }
@@ -108,12 +108,13 @@ export async function checkRequestInPool(body: Uint8Array, options: { beforeRead
   const first = await runRequestTask(body);
   if (first.kind !== "read-live") return first;
   await options.beforeReads?.(first.apps);
+  const allowHosts = options.allowHosts ?? process.env.CHECK_ALLOW_HOSTS ?? "";
   const [one, ...others] = first.apps;
   if (one !== undefined && others.length === 0 && first.request !== undefined) {
-    const task: EngineTask = { kind: "read-and-check", request: first.request, app: one, allowHosts: options.allowHosts ?? process.env.CHECK_ALLOW_HOSTS ?? "" };
+    const task: EngineTask = { kind: "read-and-check", request: first.request, app: one, allowHosts };
     return pools().reads.run(task) as Promise<RequestAnswer>;
   }
-  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, options.allowHosts)] as const));
+  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, allowHosts)] as const));
   return runRequestTask(first.request ?? body, Object.fromEntries(read));
 }
 

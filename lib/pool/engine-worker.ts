@@ -88,8 +88,7 @@ export default function runEngineTask(
     if (byUrl.length > 0 && task.live === undefined) return { kind: "read-live", apps: byUrl, ...("body" in task && task.body.byteLength <= PARSED_BACK_BYTES ? { request } : {}) };
     return answer(request, (index) => {
       const read = task.live?.[index];
-      if (read === undefined) throw new Error(`The live listing of app ${index} is missing.`);
-      return takeListing(read);
+      return read === undefined ? undefined : takeListing(read);
     });
   } catch (error) {
     return errorAnswer(error);
@@ -102,8 +101,13 @@ function errorAnswer(error: unknown): RequestAnswer {
 }
 
 /** The request's answer, its apps by URL as `live` gives them. */
-function answer(request: CheckRequest, live: (index: number) => AppListing): RequestAnswer {
-  const listings = request.apps.map((app, index): AppListing => (app.tools !== undefined ? { name: app.name, entries: app.tools } : live(index)));
+function answer(request: CheckRequest, live: (index: number) => AppListing | undefined): RequestAnswer {
+  const listings = request.apps.map((app, index): AppListing => {
+    if (app.tools !== undefined) return { name: app.name, entries: app.tools };
+    const listing = live(index);
+    if (listing === undefined) throw new Error(`The live listing of app ${index} is missing.`);
+    return listing;
+  });
   return { kind: "answer", chunks: checkResultChunks(checkListings(listings, resolveTheorem(request.theorem))) };
 }
 
@@ -112,10 +116,7 @@ async function readAndCheck(request: CheckRequest, app: LiveAppToRead, allowHost
   const { index, ...liveApp } = app;
   const listing = await timedRead(liveApp, allowHosts);
   try {
-    return answer(request, (i) => {
-      if (i !== index) throw new Error(`The live listing of app ${i} is missing.`);
-      return listing;
-    });
+    return answer(request, (i) => (i === index ? listing : undefined));
   } catch (error) {
     return errorAnswer(error);
   }
