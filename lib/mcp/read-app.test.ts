@@ -12,7 +12,7 @@ import { parseAllowList } from "./address";
 import type { ReadOptions } from "./read-app";
 import { cacheHintOf, MAX_TTL_MS, readLiveApp } from "./read-app";
 import { startHttp } from "@/test/apps/http";
-import { DISCOVERED, modern, modernResult, result, sendJson, sleep, startRawApp } from "@/test/apps/raw-apps";
+import { DISCOVERED, modern, modernResult, result, sendJson, sleep, startRawApp, type RawBehaviour } from "@/test/apps/raw-apps";
 import { goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
 import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { zooClosedAfterAll } from "@/test/apps/zoo";
@@ -441,13 +441,18 @@ describe("addresses", () => {
     expect(good.seen).toHaveLength(seen);
   });
 
-  it("reads an app again over the connections its last read left open, but never under another address rule", { timeout: 10_000 }, async () => {
+  it.each([
+    ["2025", (list: RawBehaviour) => list],
+    ["2026-07-28 only", modern],
+  ] as const)("reads an app (%s) again over the connections its last read left open, but never under another address rule", { timeout: 10_000 }, async (_era, era) => {
     const sockets = new Set<unknown>();
     const app = await zoo(
-      startRawApp({
-        http: (req) => void sockets.add(req.socket),
-        list: (res, id) => sendJson(res, result(id, { tools: [{ name: "clock_in", inputSchema: { type: "object" } }] })),
-      }),
+      startRawApp(
+        era({
+          http: (req) => void sockets.add(req.socket),
+          list: (res, id) => sendJson(res, modernResult(id, { tools: [{ name: "clock_in", inputSchema: { type: "object" } }] })),
+        }),
+      ),
     );
     const read = async (allow: string) => {
       const listing = await readLiveApp({ name: "Kept", url: app.url }, { allow: parseAllowList(allow) });

@@ -98,6 +98,10 @@ describe("runCheck", () => {
       const untimed = (app: CheckResult["apps"][number] | undefined) => ({ ...app, timings: null });
       expect(untimed(alone.apps[0])).toEqual(untimed(beside.apps[0]));
       expect(alone.apps[0]?.tools.map((t) => t.wholeName)).toEqual(["attendance_clock_in", "attendance_list_shifts", "attendance_delete_shift"]);
+      // The same for an app of the 2026-07-28 revision only, with its cache hint.
+      const modernAlone = await runCheck({ apps: [{ name: "Calendar", url: calendar.url }] }, { allowHosts });
+      expect(modernAlone.apps[0]?.protocol).toBe("2026-07-28");
+      expect(untimed(modernAlone.apps[0])).toEqual(untimed(beside.apps[1]));
     } finally {
       await calendar.close();
     }
