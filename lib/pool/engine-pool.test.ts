@@ -25,9 +25,13 @@ describe("naming listings read already", () => {
 
 describe("reads in the pool", () => {
   it("reads an app again after it closed the connections its last read left open", { timeout: 20_000 }, async () => {
-    // An app that closes each connection a moment after its answer, sooner than its Keep-Alive says.
+    // An app that closes a connection left idle for 500 ms, sooner than its Keep-Alive says.
+    const idle = new Map<unknown, NodeJS.Timeout>();
     const app = await startRawApp({
-      http: (req, res) => void res.on("finish", () => setTimeout(() => req.socket.destroy(), 100)),
+      http: (req, res) => {
+        clearTimeout(idle.get(req.socket));
+        res.on("finish", () => idle.set(req.socket, setTimeout(() => req.socket.destroy(), 500)));
+      },
       list: (res, id) => sendJson(res, result(id, { tools: [{ name: "clock_in", inputSchema: { type: "object" } }] })),
     });
     try {
@@ -36,9 +40,10 @@ describe("reads in the pool", () => {
         expect(listing.unavailable).toBeNull();
         expect(listing.entries).toHaveLength(1);
         // Long enough for the app to close what the read left idle, while the pool's thread has nothing to do.
-        await new Promise((r) => setTimeout(r, 400));
+        await new Promise((r) => setTimeout(r, 1500));
       }
     } finally {
+      for (const timer of idle.values()) clearTimeout(timer);
       await app.close();
     }
   });
