@@ -78,11 +78,19 @@ function shape(config: AnyConfig, tableName: (t: unknown) => string): Shape {
   return { columns, indexes, foreignKeys, primaryKeys };
 }
 
+/**
+ * Indexes that end, on PostgreSQL, with the column that breaks ties in their order, where
+ * SQLite's end with the rowid every SQLite index holds (`newestFirstIn`: newest read first).
+ */
+const tieBreakers: Record<string, string> = { check_results_app_newest: "id" };
+
 const sqliteShapes = new Map<string, Shape>();
 for (const value of Object.values(sqlite)) {
   if (!is(value, SQLiteTable)) continue;
   const config = sqliteConfig(value);
-  sqliteShapes.set(config.name, shape(config, (t) => sqliteConfig(t as SQLiteTable).name));
+  const found = shape(config, (t) => sqliteConfig(t as SQLiteTable).name);
+  for (const [index, column] of Object.entries(tieBreakers)) found.indexes[index]?.push(column);
+  sqliteShapes.set(config.name, found);
 }
 const pgShapes = new Map<string, Shape>();
 for (const value of Object.values(pg)) {

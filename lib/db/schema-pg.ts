@@ -79,7 +79,8 @@ export const checkResults = pgTable(
     /** The whole result as stored before snapshots (older checks only; null since). */
     result: text("result"),
   },
-  (t) => [index("check_results_app_newest").on(t.app, t.checkedAt)],
+  // With the id, as SQLite's index ends with its rowid: newest-first (`newestFirstIn`: checked_at, then id) is read from the index, one entry per app.
+  (t) => [index("check_results_app_newest").on(t.app, t.checkedAt, t.id)],
 );
 
 /** An organisation's settings (SPEC §11): `newTools` is `available` (default) or `wait-for-review`. */
