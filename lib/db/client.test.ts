@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { databasePath, openDatabase } from "./client";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { startPostgres } from "@/test/postgres";
+import { databasePath, openDatabase, openPostgres } from "./client";
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,6 +35,29 @@ describe("openDatabase", () => {
     expect(second.$client.prepare("SELECT name FROM organization WHERE slug = 'acme'").pluck().get()).toBe("Acme");
     expect(second.$client.pragma("synchronous", { simple: true })).toBe(2);
     second.$client.close();
+  });
+});
+
+describe("openPostgres", () => {
+  it("keeps an idle connection for minutes, not pg's 10 s, so a lull does not cost new backends", { timeout: 30_000 }, async () => {
+    const server = await startPostgres();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const db = openPostgres(server.url);
+    try {
+      const backend = async () => Number(((await db.$client.query("SELECT pg_backend_pid() AS pid")).rows[0] as { pid: number }).pid);
+      const first = await backend();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(await backend()).toBe(first);
+      await vi.advanceTimersByTimeAsync(4 * 60_000);
+      expect(await backend()).toBe(first);
+      // past five minutes idle, the connection is closed and the next query opens another
+      await vi.advanceTimersByTimeAsync(5 * 60_000 + 1_000);
+      expect(await backend()).not.toBe(first);
+    } finally {
+      vi.useRealTimers();
+      await db.$client.end();
+      await server.stop();
+    }
   });
 });
 
