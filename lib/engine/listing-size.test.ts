@@ -49,6 +49,8 @@ describe("entryChars (SPEC §7)", () => {
   it.each([
     ["escapes", { 'k"\\': 'a"b\\c\n\r\t\b\f\u0000\u001f\u007f' }],
     ["lone surrogates", { "\uD800": ["\uDC00", "x\uD83D", "\uDE00y", "😀"] }],
+    // long strings (24 units or more) are measured by the regular expression alone
+    ["long strings with every kind of special", ["Why, in a sentence — shown to the person (e.g. « congé », 休暇, 😀).", `${"x".repeat(30)}a"b\\c\n\u0001😀\uD800\uDC00\uDC00\uD83D`, `${"😀".repeat(20)}\uD83D`, `\uDE00${"y".repeat(40)}\uD83D\uDE00`]],
     ["numbers", [0, -0, 1, -1, 9, 10, 99, 100, 1.5, -0.25, 1e-7, 1e15, 1e21, 2 ** 53, -(2 ** 60), Number.MAX_VALUE, Number.MIN_VALUE, NaN, Infinity, -Infinity]],
     ["skipped values", [undefined, () => 1, Symbol("s"), { a: undefined, b: () => 1, c: Symbol("s"), d: 1 }]],
     ["holes", [1, , 3]],
@@ -86,9 +88,10 @@ describe("entryChars (SPEC §7)", () => {
 
   it("measures any JSON value exactly as JSON.stringify writes it", () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.string({ unit: "binary" }), (value, text) => {
+      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.string({ unit: "binary" }), fc.string({ unit: "binary", minLength: 24, maxLength: 200 }), (value, text, long) => {
         expect(entryChars(value)).toBe(reference(value));
         expect(entryChars({ [text]: text })).toBe(reference({ [text]: text }));
+        expect(entryChars([long])).toBe(reference([long]));
       }),
       { numRuns: 300 },
     );

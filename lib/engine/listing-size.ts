@@ -44,8 +44,8 @@ function prototypesArePlain(): boolean {
 /** Thrown by the fast walk for a value it leaves to `JSON.stringify`. */
 const UNUSUAL = new Error("a value for JSON.stringify to measure");
 const WALK_MAX_DEPTH = 500;
-/** A string JSON writes as it is, between quotes: no `"`, `\`, control character or surrogate. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** What JSON writes other than as it is: `"`, `\\`, control characters, surrogates (global: `escapedChars` steps through them). */
+const SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/g;
 const SHORT_STRING = 24;
 const keyCharsCache = new Map<string, number>();
 const KEY_CACHE_MAX = 10_000;
@@ -60,23 +60,25 @@ function stringChars(s: string): number {
     }
     return s.length + 2;
   }
-  return NEEDS_ESCAPE.test(s) ? escapedChars(s) : s.length + 2;
+  return escapedChars(s);
 }
 
+/**
+ * `stringChars` by the regular expression, which skips the plain characters natively and stops
+ * at each special one: a two-character escape adds one, `\uXXXX` adds five, a surrogate pair
+ * is one code point of two units.
+ */
 function escapedChars(s: string): number {
-  let n = 2;
-  for (let i = 0; i < s.length; i++) {
+  let n = s.length + 2;
+  SPECIAL.lastIndex = 0;
+  while (SPECIAL.test(s)) {
+    const i = SPECIAL.lastIndex - 1;
     const c = s.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) n += 2;
-    else if (c < 0x20) n += 6;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 1;
-        i++;
-      } else n += 6;
-    } else if (c >= 0xdc00 && c <= 0xdfff) n += 6;
-    else n += 1;
+    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n -= 1;
+      SPECIAL.lastIndex = i + 2;
+    } else n += 5;
   }
   return n;
 }
