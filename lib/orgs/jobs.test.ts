@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { sql as query } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, describe, expect, it } from "vitest";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import { freshDatabase, migratePostgres, startPostgres, type TestPostgres } from "@/test/postgres";
@@ -16,7 +18,7 @@ afterAll(async () => {
 const { openPostgres, sqlExecutor, transaction } = await import("@/lib/db/client");
 const { claimDue } = await import("./schedule");
 const { addApp } = await import("./apps");
-const { startRecheckJobs } = await import("./jobs");
+const { hasJob, RECHECK_QUEUE, startRecheckJobs } = await import("./jobs");
 const { ensureOrg } = await import("./store");
 type Reader = (app: LiveApp) => Promise<{ name: string; entries: unknown[] }>;
 
@@ -267,6 +269,38 @@ describe("how many apps a tick hands on", () => {
       const claimed = await a.jobs.tick();
       expect(claimed).toHaveLength(120);
       await until("every app read", () => read.size === 120, 45_000);
+    } finally {
+      await a.close();
+    }
+  });
+});
+
+describe("a claim's question to the queue", () => {
+  it("finds an app's unfinished job in pg-boss's index of them, without reading the finished ones", { timeout: 30_000 }, async () => {
+    const url = await database();
+    const ids = await connect(url, "echo", ["busy", "free"]);
+    const a = await instance("a", url, async (app) => ({ name: app.name, entries: [] }), { tickMs: 3_600_000 });
+    try {
+      // A day of finished jobs, and one still running for "busy".
+      await sql(url, `INSERT INTO pgboss.job (name, data, state, singleton_key, policy, completed_on) SELECT $1, '{}'::jsonb, 'completed', 'app-' || g, 'stately', now() FROM generate_series(1, 20000) g`, [RECHECK_QUEUE]);
+      await sql(url, `INSERT INTO pgboss.job (name, data, state, singleton_key, policy, started_on) VALUES ($1, '{}'::jsonb, 'active', $2, 'stately', now())`, [RECHECK_QUEUE, ids.get("http://busy.test/mcp")]);
+      await sql(url, "ANALYZE pgboss.job", []);
+      const asked = (text: ReturnType<typeof query>) => {
+        const q = new PgDialect().sqlToQuery(text);
+        return sql(url, q.sql, q.params);
+      };
+      expect(await asked(query`SELECT id FROM apps WHERE NOT ${hasJob}`)).toEqual([{ id: ids.get("http://free.test/mcp") }]);
+      const [row] = (await asked(query`EXPLAIN (FORMAT JSON) SELECT id FROM apps WHERE NOT ${hasJob}`)) as { "QUERY PLAN": [{ Plan: PlanNode }] }[];
+      interface PlanNode {
+        "Node Type": string;
+        "Relation Name"?: string;
+        "Index Name"?: string;
+        Plans?: PlanNode[];
+      }
+      const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+      const plan = nodes(row!["QUERY PLAN"][0].Plan);
+      expect(plan.filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"] !== "apps")).toEqual([]);
+      expect(plan.some((n) => n["Index Name"]?.endsWith("_i3"))).toBe(true);
     } finally {
       await a.close();
     }
