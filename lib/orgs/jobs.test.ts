@@ -305,4 +305,36 @@ describe("a claim's question to the queue", () => {
       await a.close();
     }
   });
+
+  it("chooses the apps due once per claim, however the planner joins them", { timeout: 60_000 }, async () => {
+    const url = await database();
+    const names = Array.from({ length: 150 }, (_, i) => `app${i}`);
+    const ids = [...(await connect(url, "golf", names)).values()];
+    const a = await instance("a", url, async (app) => ({ name: app.name, entries: [] }), { tickMs: 3_600_000 });
+    // Planned as the statistics of a busy schedule once had it: joins by nested loop, nothing hashed,
+    // materialised or sorted. As `IN (…)`, the choice of apps due then ran again for every app due,
+    // and claimed 75 apps of at most 50.
+    const settings = ["enable_hashjoin", "enable_mergejoin", "enable_material", "enable_hashagg", "enable_sort"].map((s) => `-c ${s}=off`).join(" ");
+    const db = openPostgres(`${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(settings)}`);
+    try {
+      await sql(url, "UPDATE apps SET next_check_at = 0", []);
+      // Half the apps have a read under way.
+      await sql(url, `INSERT INTO pgboss.job (name, data, state, singleton_key, policy, started_on) SELECT $1, '{}'::jsonb, 'active', id, 'stately', now() FROM unnest($2::text[]) AS id`, [RECHECK_QUEUE, ids.slice(0, 75)]);
+      const hits = async () => {
+        const [row] = (await sql(url, "SELECT pg_stat_force_next_flush(), blks_hit::int AS hits FROM pg_stat_database WHERE datname = current_database()", [])) as { hits: number }[];
+        return row!.hits;
+      };
+      const before = await hits();
+      const claimed = await claimDue({ db }, 60_000, Date.now(), { max: 50, busy: hasJob });
+      // Its connection's counts reach the view when it next flushes them (at most a second later).
+      await db.$client.query("SELECT pg_stat_force_next_flush()");
+      const after = await hits();
+      expect(claimed).toHaveLength(50);
+      expect(claimed.every((app) => ids.indexOf(app.id) >= 75)).toBe(true);
+      expect(after - before).toBeLessThan(20_000);
+    } finally {
+      await (db.$client as unknown as { end(): Promise<void> }).end();
+      await a.close();
+    }
+  });
 });
