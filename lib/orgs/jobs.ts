@@ -84,8 +84,7 @@ async function inTurns<T>(items: readonly T[], atOnce: number, work: (item: T) =
  * app's other job is running breaks the queue's one-per-state rule ("stately"), so the whole
  * fetch comes back empty, every poll, until the running one ends. That is how a second instance
  * (or one stopped mid-read, whose jobs run until they expire) stopped the schedule.
- */
-/**
+ *
  * Asked in the words of pg-boss's own index of a stately queue's unfinished jobs (`job_i3`:
  * `state <= 'active' AND policy = 'stately'`, on name, state and singleton key), so that it reads
  * those few entries. As `state < 'completed'` it matched no index, and every claim read the
