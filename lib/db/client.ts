@@ -101,9 +101,12 @@ function encryptPlainSecrets(sqlite: Database.Database): void {
  * How long an idle connection is kept. A new connection is a new PostgreSQL backend, whose
  * first statements load its catalog caches and prepare our statements again (milliseconds
  * of the server's CPU each): pg's default of 10 s closed a busy pool's connections in every
- * lull between bursts of requests.
+ * lull between bursts of requests. TCP keep-alive probes a connection quiet for a minute, so
+ * that a network that drops quiet connections without a word (a NAT, a firewall) does not leave
+ * the pool one that a query would wait on.
  */
 const IDLE_CONNECTION_MS = 5 * 60_000;
+const KEEP_ALIVE_MS = 60_000;
 
 /**
  * Opens a PostgreSQL database (SPEC §16): a pool of `THEOREM_PG_POOL` (10) connections. Its
@@ -111,7 +114,14 @@ const IDLE_CONNECTION_MS = 5 * 60_000;
  */
 export function openPostgres(url: string): PostgresDb {
   const size = Number(process.env.THEOREM_PG_POOL);
-  const pool = new Pool({ connectionString: url, max: Number.isInteger(size) && size > 0 ? size : 10, connectionTimeoutMillis: 10_000, idleTimeoutMillis: IDLE_CONNECTION_MS });
+  const pool = new Pool({
+    connectionString: url,
+    max: Number.isInteger(size) && size > 0 ? size : 10,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEP_ALIVE_MS,
+  });
   // An idle connection the server dropped must not bring the process down: the next query reconnects.
   pool.on("error", (error) => logger.warn({ err: errorField(error) }, "An idle PostgreSQL connection failed"));
   return drizzlePostgres(pool, { schema: postgresSchema }) as unknown as PostgresDb;
