@@ -44,7 +44,7 @@ function prototypesArePlain(): boolean {
 /** Thrown by the fast walk for a value it leaves to `JSON.stringify`. */
 const UNUSUAL = new Error("a value for JSON.stringify to measure");
 const WALK_MAX_DEPTH = 500;
-/** What JSON writes other than as it is: `"`, `\\`, control characters, surrogates (global: `escapedChars` steps through them). */
+/** What JSON writes other than as it is: `"`, `\`, control characters, surrogates (global: `escapedChars` steps through them). */
 const SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/g;
 const SHORT_STRING = 24;
 const keyCharsCache = new Map<string, number>();
