@@ -78,6 +78,53 @@ describe("measuring entries as the answer streams", () => {
     expect(tight.chars).toBe(each * 41);
   });
 
+  it("holds an answer no longer than the budget unscanned, unless a number with an exponent could make it longer", () => {
+    const tools = Array.from({ length: 50 }, (_, i) => ({ name: `t${String(i).padStart(2, "0")}`, description: "x".repeat(100) }));
+    const text = answer(tools, 0);
+    const held = scan(text, [0.2, 0.5], text.length, true);
+    expect(held.entries).toEqual([]); // its entries come to less than its text: they cannot pass
+    expect(held.past).toBe(false);
+    // 9e20 is 21 characters as JSON.stringify writes it: 40 of them pass a budget the text is under
+    const grown = [{ name: "big", sizes: Array.from({ length: 40 }, () => 9e20) }, { name: "next" }];
+    const grownText = answer(grown, 0).replaceAll("900000000000000000000", "9e20");
+    const budget = grownText.length + 10;
+    expect(entryChars(grown[0])).toBeGreaterThan(budget);
+    // each exponent whole, or each cut from its digit between two pieces
+    for (const pieces of [[grownText], grownText.split(/(?=e20)/)]) {
+      const scanner = new ToolsScanner(budget);
+      pieces.forEach((piece) => scanner.push(piece));
+      expect(scanner.past).toBe(true);
+      expect(scanner.chars).toBe(entryChars(grown[0]));
+    }
+  });
+
+  it("never finds entries longer than their text, in JSON without a number's exponent", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 4, stringUnit: "binary" }), { maxLength: 8 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        (tools, indent, escaped) => {
+          const text = escaped ? escapeAll(answer(tools, indent)) : answer(tools, indent);
+          fc.pre(!/[0-9][eE]/.test(text));
+          const parsed = JSON.parse(text) as { result: { tools: unknown[] } };
+          expect(parsed.result.tools.reduce((sum: number, t) => sum + entryChars(t), 0)).toBeLessThanOrEqual(text.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // numbers as servers may write them, without an exponent: never longer as JSON.stringify writes them
+    const literal = fc
+      .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,40})$/), fc.option(fc.stringMatching(/^[0-9]{1,40}$/)))
+      .map(([minus, whole, fraction]) => `${minus ? "-" : ""}${whole}${fraction === null ? "" : `.${fraction}`}`);
+    fc.assert(
+      fc.property(literal, (text) => {
+        expect(entryChars(JSON.parse(text))).toBeLessThanOrEqual(text.length);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("measures nothing outside result.tools", () => {
     const scanner = scan(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { tools: [{ name: "x" }], result: { tools: [1] } } }), []);
     expect(scanner.entries).toEqual([]);

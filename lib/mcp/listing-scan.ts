@@ -36,6 +36,10 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
 const hexValue = (c: number) => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1);
 
 const STRING_STOP = /["\\]/g;
+/** A digit then `e` or `E`: in a number, an exponent. */
+const EXPONENT = /[0-9][eE]/;
+/** At most how many characters JSON.stringify writes per character of a number's text (`9e20`: 21 for 4), with a margin. */
+const GROWTH = 6;
 /** The unit each one-character escape (`\n`, `\"`, …) stands for, by the character after `\`. */
 const ESCAPED: Partial<Record<number, number>> = { 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
 
@@ -80,13 +84,19 @@ export class ToolsScanner {
 
   private waiting: string[] = [];
   private waitingLength = 0;
+  /** The held text has a number with an exponent, which JSON.stringify may write longer. */
+  private mayGrow = false;
+  /** The held text ends with a digit (an exponent may start the next piece). */
+  private endsInDigit = false;
   private scanning: boolean;
 
   /**
    * `budget`: characters the listing may still take before this answer passes the bound.
-   * `lazy`: hold the text unscanned while it is too short to hold that many characters (an entry
-   * takes at most 6 characters per character of its text: a raw control character, escaped),
-   * so small pages cost nothing.
+   * `lazy`: hold the text unscanned while it is too short to hold that many characters, so that
+   * pages well inside the bound cost nothing. JSON text that `JSON.parse` accepts writes each
+   * value again in at most as many characters (whitespace and escapes only shrink), except a
+   * number with an exponent (`1e20` is 21 characters): without one the text is held while it is
+   * no longer than the budget; with one, while six times its length is (`GROWTH`).
    */
   constructor(
     private readonly budget: number,
@@ -100,7 +110,12 @@ export class ToolsScanner {
     if (this.scanning) return this.scan(text);
     this.waiting.push(text);
     this.waitingLength += text.length;
-    if (this.waitingLength * 6 <= this.budget) return;
+    if (text.length > 0) {
+      this.mayGrow ||= EXPONENT.test(text) || (this.endsInDigit && (text.charCodeAt(0) | 0x20) === 0x65);
+      const last = text.charCodeAt(text.length - 1);
+      this.endsInDigit = last >= 0x30 && last <= 0x39;
+    }
+    if (this.waitingLength * (this.mayGrow ? GROWTH : 1) <= this.budget) return;
     this.scanning = true;
     for (const held of this.waiting.splice(0)) this.scan(held);
   }
@@ -109,6 +124,8 @@ export class ToolsScanner {
   reset(): void {
     this.waiting = [];
     this.waitingLength = 0;
+    this.mayGrow = false;
+    this.endsInDigit = false;
     this.stack = [];
     this.scalar = Scalar.None;
     this.escape = 0;
