@@ -5,6 +5,7 @@ import { goodServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
 import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { checkResult, type CheckRequest, type CheckResult } from "@/lib/schemas/check";
 import { checkRequestInPool } from "./engine-pool";
+import { PARSED_HERE_BYTES, type RequestAnswer } from "./request-step";
 
 // POST /api/check's own path (checkRequestInPool): the body checked in the pool, live apps read there.
 async function runCheck(request: CheckRequest, options: { allowHosts?: string } = {}): Promise<CheckResult> {
@@ -105,6 +106,41 @@ describe("runCheck", () => {
     } finally {
       await calendar.close();
     }
+  });
+
+  it("answers a small body, parsed on the request thread, exactly as the pool answers the same body padded past 8 KiB", { timeout: 15_000 }, async () => {
+    const padded = (text: string) => new TextEncoder().encode(text + " ".repeat(PARSED_HERE_BYTES));
+    const small = (text: string) => new TextEncoder().encode(text);
+    const faults = [
+      '{"apps": [{"name": }]}', // not JSON
+      '{"apps": [{"url": "http://127.0.0.1:1/mcp"}]}', // no name
+      '{"apps": [{"name": "A", "url": "not a url"}]}',
+      '{"apps": "none"}',
+      "[]",
+    ];
+    // JSON.parse's own words quote the text around the fault, padding and all: compared up to them
+    const withoutQuote = (answer: RequestAnswer) => {
+      if (answer.kind !== "error") return answer;
+      const { error } = answer.body as { error: { message: string } };
+      return { ...answer, body: { error: { ...error, message: error.message.replace(/^(The body is not valid JSON at line \d+, column \d+): .*$/s, "$1") } } };
+    };
+    for (const text of faults) {
+      const here = await checkRequestInPool(small(text), { allowHosts });
+      expect(here.kind, text).toBe("error");
+      expect(withoutQuote(await checkRequestInPool(padded(text), { allowHosts })), text).toEqual(withoutQuote(here));
+    }
+    const text = JSON.stringify({ apps: [{ name: "Notes", tools: [{ name: "keep_note" }] }, { name: "Attendance", url: good.url }] });
+    const untimed = (result: CheckResult) => result.apps.map((app) => ({ ...app, timings: null }));
+    const answers = await Promise.all([small(text), padded(text)].map(async (body) => {
+      const answer = await checkRequestInPool(body, { allowHosts });
+      if (answer.kind !== "answer") throw new Error(`Expected an answer: ${JSON.stringify(answer)}`);
+      return untimed(checkResult.parse(JSON.parse(Buffer.concat(answer.chunks).toString("utf8"))));
+    }));
+    expect(answers[0]!.map((a) => [a.name, a.status])).toEqual([
+      ["Notes", "available"],
+      ["Attendance", "available"],
+    ]);
+    expect(answers[1]).toEqual(answers[0]);
   });
 
   it("checks a live app beside an inline listing too large to hand back parsed (over 64 KiB)", { timeout: 10_000 }, async () => {

@@ -7,8 +7,9 @@ import { checkListings, readApp, type AppListing, type ReadApp, type TheoremName
 import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
-import type { EngineTask, LiveAppToRead, RequestAnswer, TimedListing } from "./engine-worker";
+import type { EngineTask, TimedListing } from "./engine-worker";
 import type { HandedListing } from "./listing-handoff";
+import { appsByUrl, errorAnswer, PARSED_HERE_BYTES, parseCheckRequest, type LiveAppToRead, type RequestAnswer } from "./request-step";
 
 /**
  * The worker pools (piscina): apps are read, and every check named, sized and serialised, in
@@ -95,8 +96,10 @@ export function runRequestTask(body: Uint8Array | CheckRequest, live?: Record<nu
 /**
  * POST /api/check's work (SPEC §8): the body parsed and checked in the pool; the apps it names by
  * URL read in the pool, many at once, once `beforeReads` allows them (the route's account check
- * and spending); then the answer's chunks, or the error. A small body is parsed once: the pool
- * hands it back parsed, with the apps to read, and is given it again with their listings.
+ * and spending); then the answer's chunks, or the error. A body is parsed once: a small one
+ * (`PARSED_HERE_BYTES`) on this thread, which costs less than a hop to the pool and back; a
+ * larger one in the pool, which hands it back parsed (up to `PARSED_BACK_BYTES`) with the apps
+ * to read, and is given it again with their listings.
  *
  * A small body that reads one app (an app developer's preview, the common case) is answered
  * whole by the read worker that reads it: its listing is not handed through this thread to the
@@ -105,7 +108,7 @@ export function runRequestTask(body: Uint8Array | CheckRequest, live?: Record<nu
  * and one live listing at most SPEC §7's 250,000 characters and a page.
  */
 export async function checkRequestInPool(body: Uint8Array, options: { beforeReads?: (apps: LiveAppToRead[]) => Promise<void>; allowHosts?: string } = {}): Promise<RequestAnswer> {
-  const first = await runRequestTask(body);
+  const first = (body.byteLength <= PARSED_HERE_BYTES ? parsedHere(body) : null) ?? (await runRequestTask(body));
   if (first.kind !== "read-live") return first;
   await options.beforeReads?.(first.apps);
   const allowHosts = options.allowHosts ?? process.env.CHECK_ALLOW_HOSTS ?? "";
@@ -116,6 +119,21 @@ export async function checkRequestInPool(body: Uint8Array, options: { beforeRead
   }
   const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, allowHosts)] as const));
   return runRequestTask(first.request ?? body, Object.fromEntries(read));
+}
+
+/**
+ * A small body's first step, taken on this thread: its error, or the apps it reads by URL with
+ * the request parsed. Null when it reads none: the engine's worker parses it again and answers
+ * it, so that inline listings are never handed between threads as objects.
+ */
+function parsedHere(body: Uint8Array): RequestAnswer | null {
+  try {
+    const request = parseCheckRequest(body);
+    const apps = appsByUrl(request);
+    return apps.length === 0 ? null : { kind: "read-live", apps, request };
+  } catch (error) {
+    return errorAnswer(error);
+  }
 }
 
 /**

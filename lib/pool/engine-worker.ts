@@ -4,24 +4,15 @@
  * parsing a check request, naming and sizing every tool, serialising the answer — never
  * holds up the thread that answers requests.
  */
-import { parseBody } from "@/lib/api/body";
-import { describeApiError } from "@/lib/api/errors";
 import { checkListings, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { parseAllowList } from "@/lib/mcp/address";
 import { describeTool, tryTool, type DescribeResult, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
 import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
-import { checkRequest, type CheckRequest, type CheckResult } from "@/lib/schemas/check";
+import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
 import { handListing, takeListing, type HandedListing } from "./listing-handoff";
-
-/** An app the request names by URL: the main thread reads it (network I/O), then asks again with its listing. */
-export interface LiveAppToRead {
-  index: number;
-  name: string;
-  url: string;
-  headers?: Record<string, string>;
-}
+import { appsByUrl, errorAnswer, parseCheckRequest, type LiveAppToRead, type RequestAnswer } from "./request-step";
 
 export type EngineTask =
   /**
@@ -53,11 +44,6 @@ export type EngineTask =
 /** Bodies up to this size come back parsed with `read-live`, to be handed on rather than parsed again; a larger one is cheaper to parse again than to copy twice. */
 export const PARSED_BACK_BYTES = 64 * 1024;
 
-export type RequestAnswer =
-  | { kind: "error"; status: number; body: unknown }
-  | { kind: "read-live"; apps: LiveAppToRead[]; request?: CheckRequest }
-  | { kind: "answer"; chunks: Uint8Array[] };
-
 /** A live read with how long it took from when this worker began it (SPEC §11: an app's own read, not its wait for a worker). */
 export type TimedListing = AppListing & { readMs?: number };
 
@@ -81,10 +67,8 @@ export default function runEngineTask(
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);
   if (task.kind === "read-apps") return task.listings.map((listing) => readApp(listing));
   try {
-    const request = "request" in task ? task.request : parseBody(new TextDecoder("utf-8", { fatal: false }).decode(task.body), checkRequest, Number.POSITIVE_INFINITY);
-    const byUrl = request.apps.flatMap((app, index) =>
-      app.url === undefined ? [] : [{ index, name: app.name, url: app.url, ...(app.headers ? { headers: app.headers } : {}) }],
-    );
+    const request = "request" in task ? task.request : parseCheckRequest(task.body);
+    const byUrl = appsByUrl(request);
     if (byUrl.length > 0 && task.live === undefined) return { kind: "read-live", apps: byUrl, ...("body" in task && task.body.byteLength <= PARSED_BACK_BYTES ? { request } : {}) };
     return answer(request, (index) => {
       const read = task.live?.[index];
@@ -93,11 +77,6 @@ export default function runEngineTask(
   } catch (error) {
     return errorAnswer(error);
   }
-}
-
-function errorAnswer(error: unknown): RequestAnswer {
-  const { status, body } = describeApiError(error);
-  return { kind: "error", status, body };
 }
 
 /** The request's answer, its apps by URL as `live` gives them. */

@@ -5,7 +5,7 @@ import { checkRequestInPool } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/client-address";
 import { checkCost, spendChecks } from "@/lib/http/rate-limit";
-import type { RequestAnswer } from "@/lib/pool/engine-worker";
+import type { RequestAnswer } from "@/lib/pool/request-step";
 
 export const dynamic = "force-dynamic";
 
