@@ -20,6 +20,9 @@ import { join } from "node:path";
 import { once } from "node:events";
 import { register } from "node:module";
 import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -69,8 +72,11 @@ const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL(
 });
 const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
 const urls = JSON.parse(line) as { big: string; bigModern: string; slow: string[] };
-const REPS = 11;
-const WARMUP = 3;
+const REPS = Number(process.env["BENCH_REPS"] ?? 21);
+// The route reads and checks in worker threads (two read threads, the engine's), each of which
+// warms up on its own, where the reader and the bare client run on this warm thread: after 3
+// rounds the route's code was still being compiled (1.3–1.5× the bare client, against 1.0 after 25).
+const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 20);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -91,6 +97,13 @@ async function timed(work: Case): Promise<{ wall: number; cpu: number; check: ((
   return { wall: performance.now() - t, cpu: (used.user + used.system) / 1000, check };
 }
 
+// Each timed run starts settled: a full collection, then a pause for the last run's tail (its
+// session's closing request, in this process, the read worker and the apps' process) to end, so
+// that no run pays for the garbage or the closing of the one before.
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const SETTLE_MS = 20;
+
 /**
  * Runs the cases in turn, round after round, so that warm-up and machine noise fall on all alike;
  * medians. Answers are checked after the last round: the garbage of parsing and validating one
@@ -99,7 +112,12 @@ async function timed(work: Case): Promise<{ wall: number; cpu: number; check: ((
 async function compare(cases: Case[]): Promise<{ wall: number; cpu: number }[]> {
   for (let i = 0; i < WARMUP; i++) for (const c of cases) (await c())?.();
   const times = cases.map(() => [] as { wall: number; cpu: number; check: (() => void) | void }[]);
-  for (let i = 0; i < REPS; i++) for (const [k, c] of cases.entries()) times[k]!.push(await timed(c));
+  for (let i = 0; i < REPS; i++)
+    for (const [k, c] of cases.entries()) {
+      gc();
+      await sleep(SETTLE_MS);
+      times[k]!.push(await timed(c));
+    }
   for (const runs of times) for (const run of runs) run.check?.();
   return times.map((t) => ({ wall: median(t.map((x) => x.wall)), cpu: median(t.map((x) => x.cpu)) }));
 }
