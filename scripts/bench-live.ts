@@ -8,8 +8,9 @@
  *     no more than one round trip).
  *  2. 50 apps that each answer after a delay (as remote apps do) checked at once, against the
  *     slowest of them alone; goal: ratio ≤ 1.2.
- * A check is timed until its answer's bytes are in hand (the route's body read to its end, or
- * `checkRequestInPool`'s chunks); every answer is parsed and validated against the schema after
+ * Medians of 21 runs after 20 warm-up rounds, each run after a full collection and a pause for the
+ * last one's tail (BENCH_REPS, BENCH_WARMUP). A check is timed until its answer's bytes are in
+ * hand (the route's body read to its end, or `checkRequestInPool`'s chunks); every answer is parsed and validated against the schema after
  * the last round (the bare client makes no answer document to parse), so a wrong answer still
  * fails the run.
  */
@@ -74,8 +75,9 @@ const [line] = (await once(createInterface({ input: child.stdout }), "line")) as
 const urls = JSON.parse(line) as { big: string; bigModern: string; slow: string[] };
 const REPS = Number(process.env["BENCH_REPS"] ?? 21);
 // The route reads and checks in worker threads (two read threads, the engine's), each of which
-// warms up on its own, where the reader and the bare client run on this warm thread: after 3
-// rounds the route's code was still being compiled (1.3–1.5× the bare client, against 1.0 after 25).
+// warms up on its own, where the reader and the bare client run on this warm thread. In alternate
+// runs, route / bare after 3 warm-up rounds: 1.07–1.11 (2025) and 0.99–1.02 (2026-07-28); after
+// 20: 1.02–1.07 and 0.92–0.97.
 const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 20);
 
 const median = (xs: number[]) => {
