@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/client";
 import { DEMO_ORG, seedDemo } from "@/lib/demo/seed";
+import { entryChars } from "@/lib/engine/listing-size";
 import { NotFoundError } from "@/lib/errors";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { AppReader, OrgContext } from "./apps";
@@ -226,12 +227,16 @@ describe("checks and their history", () => {
     listings[url] = [{ name: "clock_in" }, { name: "my_hours", annotations: { readOnlyHint: true } }];
     try {
       const a = await addApp(ctx, "acme", { name: "Attendance", url });
+      const size = (entries: unknown[]) => entries.reduce((n: number, e) => n + entryChars(e), 0);
+      const from = size(listings[url]);
       listings[url] = [{ name: "clock_in", description: "Clocks you in." }, { name: "swap_shift" }];
-      await recheckApp(ctx, "acme", a.id);
+      // as the live reader hands a listing over: with each entry's size, measured as its page was read
+      const measuring: AppReader = async (app) => ({ name: app.name, entries: listings[app.url]!, entrySizes: listings[app.url]!.map(entryChars) });
+      await recheckApp({ db, read: measuring }, "acme", a.id);
       const [newest, oldest] = await history(ctx, "acme", a.id);
       expect(oldest?.change).toBeNull();
       expect(newest?.change).toMatchObject({ status: null, added: 1, removed: 1, changed: 1 });
-      expect(newest?.change?.chars).not.toBeNull();
+      expect(newest?.change?.chars).toEqual({ from, to: size(listings[url]) });
       expect(count("snapshots")).toBe(2);
     } finally {
       delete listings[url];

@@ -363,7 +363,9 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
       if (listed) {
         const snapshot = snapshotOf(listing.entries);
         hash = snapshot.hash;
-        const chars = listing.entries.reduce<number>((n, e) => n + entryChars(e), 0);
+        // The reader measured each entry as it read its page (`entrySizes`): not measured again under the lock.
+        const sizes = listing.entrySizes?.length === listing.entries.length ? listing.entrySizes : listing.entries.map(entryChars);
+        const chars = sizes.reduce((n, c) => n + c, 0);
         await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tools: listing.entries.length, chars, createdAt: read.checkedAt });
       }
       await runPrepared(tx, "theorem_insert_read", () => insertRead(tx), {
