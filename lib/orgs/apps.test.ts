@@ -246,11 +246,21 @@ describe("checks and their history", () => {
   it(`keeps the newest ${HISTORY_PER_APP} reads of each app, and forgets snapshots nothing points at`, { timeout: 60_000 }, async () => {
     const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
     const insert = db.$client.prepare("INSERT INTO check_results (id, app, checked_at, duration_ms, snapshot, stopped) VALUES (?, ?, ?, 5, (SELECT snapshot FROM check_results WHERE app = ? LIMIT 1), 0)");
+    // two reads to each instant: of two at once, the one stored later is the newer
     db.$client.transaction(() => {
-      for (let i = 0; i < HISTORY_PER_APP + 5; i++) insert.run(`old-${i}`, a.id, i, a.id);
+      for (let i = 0; i < HISTORY_PER_APP + 5; i++) insert.run(`old-${i}`, a.id, Math.floor(i / 2), a.id);
     })();
+    const others = db.$client.prepare("SELECT count(*) FROM check_results WHERE app <> ?").pluck().get(a.id);
     await recheckApp(ctx, "acme", a.id);
     expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(a.id)).toBe(HISTORY_PER_APP);
+    // kept: this re-check, the first read, and old-7 … old-1004 (old-6 shares old-7's instant)
+    const old = db.$client.prepare("SELECT id FROM check_results WHERE app = ? AND id LIKE 'old-%'").pluck().all(a.id) as string[];
+    expect(old.map((id) => Number(id.slice(4))).sort((x, y) => x - y)).toEqual(Array.from({ length: HISTORY_PER_APP - 2 }, (_, i) => i + 7));
+    expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app <> ?").pluck().get(a.id)).toBe(others);
+    // at the bound, the next re-check lets the oldest go
+    await recheckApp(ctx, "acme", a.id);
+    expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE app = ?").pluck().get(a.id)).toBe(HISTORY_PER_APP);
+    expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE id IN ('old-7', 'old-8')").pluck().get()).toBe(1);
     await removeApp(ctx, "acme", a.id);
     expect(count("snapshots")).toBe(0);
   });

@@ -67,6 +67,26 @@ describe("the store on PostgreSQL", () => {
     await expect(s.getApp(s.ctx, "beta", app.id)).rejects.toThrow(/no app/);
   });
 
+  it("keeps each app's newest 1,000 reads, ties going to the read with the larger id", { timeout: 30_000 }, async () => {
+    const s = await store();
+    await s.ensureOrg(s.db, "gamma", "Gamma");
+    const app = await s.addApp(s.ctx, "gamma", { name: "Reports", url: "http://b.test/mcp" });
+    const pool = s.db.$client as unknown as { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
+    // two reads to each instant; ids sort as their numbers do
+    await pool.query(
+      `INSERT INTO check_results (id, app, checked_at, duration_ms, snapshot, stopped)
+       SELECT 'old-' || lpad(i::text, 4, '0'), $1, i / 2, 5, (SELECT snapshot FROM check_results WHERE app = $1 LIMIT 1), false FROM generate_series(0, $2::int - 1 + 5) AS i`,
+      [app.id, s.HISTORY_PER_APP],
+    );
+    await s.recheckApp(s.ctx, "gamma", app.id);
+    const { rows } = await pool.query("SELECT id FROM check_results WHERE app = $1 ORDER BY id", [app.id]);
+    expect(rows).toHaveLength(s.HISTORY_PER_APP);
+    // kept: the first read, this re-check, and old-0007 … old-1004 (old-0006 shares old-0007's instant)
+    const old = rows.map((r) => String(r["id"])).filter((id) => id.startsWith("old-"));
+    expect(old[0]).toBe("old-0007");
+    expect(old).toHaveLength(s.HISTORY_PER_APP - 2);
+  });
+
   it("hands a sign-in's flow to one callback only, however many come at once", async () => {
     const s = await store();
     await s.ensureOrg(s.db, "gamma", "Gamma");

@@ -402,11 +402,16 @@ const insertRead = (db: Conn) => {
   return db.insert(checkResults).values({ ...Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])), result: null } as typeof checkResults.$inferInsert);
 };
 
-/** Deletes the reads of the app (placeholder `app`) past its newest HISTORY_PER_APP. */
+/**
+ * Deletes the reads of the app (placeholder `app`) past its newest HISTORY_PER_APP: those older
+ * than the oldest kept, found by one step along the app's index (not a list of the kept ids to
+ * compare every read against, which cost half a millisecond a re-check once an app's history was full).
+ */
 function trimHistory(db: Conn) {
   const app = sql.placeholder("app");
-  const kept = db.select({ id: checkResults.id }).from(checkResults).where(eq(checkResults.app, app)).orderBy(...newestFirstIn(db)).limit(HISTORY_PER_APP);
-  return db.delete(checkResults).where(and(eq(checkResults.app, app), notInArray(checkResults.id, kept)));
+  const tie = sql.identifier(isPostgres(db) ? "id" : "rowid");
+  const oldestKept = sql`(SELECT ${checkResults.checkedAt}, ${tie} FROM ${checkResults} WHERE ${checkResults.app} = ${app} ORDER BY ${sql.join([...newestFirstIn(db)], sql`, `)} LIMIT 1 OFFSET ${HISTORY_PER_APP - 1})`;
+  return db.delete(checkResults).where(and(eq(checkResults.app, app), sql`(${checkResults.checkedAt}, ${tie}) < ${oldestKept}`));
 }
 
 /** Forgets snapshots no read points at any more (after trimming or removing apps). */
