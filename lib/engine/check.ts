@@ -187,12 +187,17 @@ export interface ReadApp {
   mentions: [number, readonly NameMention[]][];
 }
 
+/** Each entry's size as the live reader measured it (`entrySizes`), when it is given for every entry. */
+export function givenSizes(app: Pick<AppListing, "entries" | "entrySizes">): readonly number[] | undefined {
+  return app.entrySizes?.length === app.entries.length ? app.entrySizes : undefined;
+}
+
 /** The part of an app's check no other app changes (`ReadApp`). */
 export function readApp(app: AppListing, options: CheckOptions = {}): ReadApp {
   const scan = options.scan ?? true;
   const found: (readonly NameMention[])[] = [];
   const settings = settingsByName(app.settings);
-  const sizes = app.entrySizes?.length === app.entries.length ? app.entrySizes : undefined;
+  const sizes = givenSizes(app);
   const tools = app.entries.map((entry, index) => readEntry(entry, index, settings, scan, found, sizes?.[index]));
   let chars = 0;
   for (const t of tools) chars += t.chars;

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "dr
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
 import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
-import type { AppListing } from "@/lib/engine/check";
+import { givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
@@ -64,8 +64,13 @@ const wholeMs = (ms: number | null | undefined): number | null => (ms === undefi
  * last: SQLite's rowid, or on PostgreSQL the id (read ids are random: ties there are arbitrary).
  */
 export function newestFirstIn(db: Conn, alias?: string) {
+  return newestOrder(db, alias).map((column) => sql`${column} DESC`);
+}
+
+/** The columns `newestFirstIn` orders by: the time, then the one that breaks its ties. */
+function newestOrder(db: Conn, alias?: string): [SQL, SQL] {
   const column = (name: string) => (alias === undefined ? sql`${checkResults}.${sql.identifier(name)}` : sql`${sql.identifier(alias)}.${sql.identifier(name)}`);
-  return [sql`${column("checked_at")} DESC`, sql`${column(isPostgres(db) ? "id" : "rowid")} DESC`] as const;
+  return [column("checked_at"), column(isPostgres(db) ? "id" : "rowid")];
 }
 
 /**
@@ -364,7 +369,7 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         const snapshot = snapshotOf(listing.entries);
         hash = snapshot.hash;
         // The reader measured each entry as it read its page (`entrySizes`): not measured again under the lock.
-        const sizes = listing.entrySizes?.length === listing.entries.length ? listing.entrySizes : listing.entries.map(entryChars);
+        const sizes = givenSizes(listing) ?? listing.entries.map(entryChars);
         const chars = sizes.reduce((n, c) => n + c, 0);
         await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tools: listing.entries.length, chars, createdAt: read.checkedAt });
       }
@@ -409,9 +414,9 @@ const insertRead = (db: Conn) => {
  */
 function trimHistory(db: Conn) {
   const app = sql.placeholder("app");
-  const tie = sql.identifier(isPostgres(db) ? "id" : "rowid");
-  const oldestKept = sql`(SELECT ${checkResults.checkedAt}, ${tie} FROM ${checkResults} WHERE ${checkResults.app} = ${app} ORDER BY ${sql.join([...newestFirstIn(db)], sql`, `)} LIMIT 1 OFFSET ${HISTORY_PER_APP - 1})`;
-  return db.delete(checkResults).where(and(eq(checkResults.app, app), sql`(${checkResults.checkedAt}, ${tie}) < ${oldestKept}`));
+  const order = sql.join(newestOrder(db), sql`, `);
+  const oldestKept = sql`(SELECT ${order} FROM ${checkResults} WHERE ${checkResults.app} = ${app} ORDER BY ${sql.join(newestFirstIn(db), sql`, `)} LIMIT 1 OFFSET ${HISTORY_PER_APP - 1})`;
+  return db.delete(checkResults).where(and(eq(checkResults.app, app), sql`(${order}) < ${oldestKept}`));
 }
 
 /** Forgets snapshots no read points at any more (after trimming or removing apps). */
