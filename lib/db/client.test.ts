@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { startPostgres } from "@/test/postgres";
-import { databasePath, openDatabase, openPostgres } from "./client";
+import { freshDatabase, startPostgres } from "@/test/postgres";
+import { databasePath, openDatabase, openPostgres, transaction, type Conn } from "./client";
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,6 +35,46 @@ describe("openDatabase", () => {
     expect(second.$client.prepare("SELECT name FROM organization WHERE slug = 'acme'").pluck().get()).toBe("Acme");
     expect(second.$client.pragma("synchronous", { simple: true })).toBe(2);
     second.$client.close();
+  });
+});
+
+describe("a deferred commit (Durability)", () => {
+  it("is not waited for on SQLite, for that transaction alone, even when it fails", { timeout: 10_000 }, async () => {
+    const db = openDatabase(join(dir, "durability.db"));
+    const level = () => db.$client.pragma("synchronous", { simple: true });
+    // On the transaction's one connection: part of it.
+    const insert = async (id: string) => void db.$client.prepare(`INSERT INTO organization (id, slug, name, created_at) VALUES (?, ?, 'x', 1)`).run(id, id);
+    try {
+      expect(await transaction(db, async () => (await insert("a"), level()), "deferred")).toBe(1); // NORMAL
+      expect(await transaction(db, async () => (await insert("b"), level()))).toBe(2); // FULL
+      await expect(transaction(db, async () => (await insert("c"), Promise.reject(new Error("broke"))), "deferred")).rejects.toThrow("broke");
+      expect(level()).toBe(2);
+      expect(db.$client.prepare("SELECT slug FROM organization ORDER BY slug").pluck().all()).toEqual(["a", "b"]);
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it("is not waited for on PostgreSQL, for that transaction alone", { timeout: 30_000 }, async () => {
+    const server = await startPostgres();
+    // The tests' server does not wait for its disk at all; this database does, as a real one.
+    const url = await freshDatabase(server.url);
+    const admin = openPostgres(server.url);
+    await admin.$client.query(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET synchronous_commit = on`);
+    await admin.$client.end();
+    const db = openPostgres(url);
+    const level = async (tx: Conn) => ((await (tx as unknown as { execute(q: string): Promise<{ rows: { synchronous_commit: string }[] }> }).execute("SHOW synchronous_commit")).rows[0]!.synchronous_commit);
+    try {
+      expect(await transaction(db, level, "deferred")).toBe("off");
+      expect(await transaction(db, level)).toBe("on");
+      await expect(transaction(db, async () => Promise.reject(new Error("broke")), "deferred")).rejects.toThrow("broke");
+      // Every connection of the pool is back to waiting for the disk.
+      const all = await Promise.all(Array.from({ length: 4 }, () => transaction(db, async (tx) => (await new Promise((r) => setTimeout(r, 20)), level(tx)))));
+      expect(all).toEqual(["on", "on", "on", "on"]);
+    } finally {
+      await db.$client.end();
+      await server.stop();
+    }
   });
 });
 

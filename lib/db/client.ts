@@ -39,7 +39,8 @@ export { databasePath, DEFAULT_DATABASE_PATH, isPostgresUrl } from "./path";
 /**
  * Opens (creating its folder) and migrates a database. WAL lets pages read while a check
  * writes; `synchronous = FULL` syncs the log on every commit, so an app the API has
- * acknowledged survives a power cut too, not only a crash (writes are few: the cost is nil).
+ * acknowledged survives a power cut too, not only a crash. A transaction of what the product
+ * makes again by itself (a live read) may ask for less: `Durability` below.
  */
 export function openDatabase(path: string): Db {
   return openSqlite(path) as unknown as Db;
@@ -258,18 +259,37 @@ export async function holdLock(tx: Conn, key: string): Promise<void> {
 }
 
 /**
+ * When a transaction's commit is on the disk.
+ * - "synced" (the default): before it is acknowledged, so a power cut loses nothing anyone was
+ *   told is stored (SQLite's `synchronous = FULL`, PostgreSQL's `synchronous_commit = on`).
+ * - "deferred": with the next synced commit or checkpoint, and acknowledged before. A power cut
+ *   (not a crash of the process) may undo it: whole, and only with the deferred commits after
+ *   the last synced one, so the database is as it was before them, never half of one. SQLite's
+ *   `synchronous = NORMAL` in WAL mode; PostgreSQL's `synchronous_commit = off` for it alone.
+ *   Only for what the product makes again by itself: an app's live read (the schedule reads it
+ *   again) and the schedule's plan made from it. On a disk shared with others, a synced commit
+ *   waited 0.3–1.2 ms for the disk, most of what storing a re-check costs beyond its read.
+ */
+export type Durability = "synced" | "deferred";
+
+/**
  * Runs `work` in one transaction: all of it is stored, or none. On SQLite the process's
  * transactions take turns (one connection: a second BEGIN would fail) and each holds SQLite's
  * write lock from its start (BEGIN IMMEDIATE), so that another process waits rather than fails
- * half-way. On either, one begun inside another is part of it. Work inside must only touch the database
- * (no live read of an app): other requests' writes wait for it.
+ * half-way. On either, one begun inside another is part of it, and is committed as it is (its
+ * `durability`). Work inside must only touch the database (no live read of an app): other
+ * requests' writes wait for it.
  */
-export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>): Promise<T> {
+export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, durability: Durability = "synced"): Promise<T> {
   if (isPostgres(db)) {
     // One begun inside another is part of it, as on SQLite: no savepoint, two round trips fewer.
     if (is(db, PgTransaction)) return work(db);
     const pg = db as unknown as PgDatabase<never>;
-    return pg.transaction((tx) => work(tx as unknown as Conn));
+    return pg.transaction(async (tx) => {
+      // Its commit answers before the log is flushed; the next synced commit flushes it too.
+      if (durability === "deferred") await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+      return work(tx as unknown as Conn);
+    });
   }
   const sqlite = (db as Partial<Db>).$client;
   if (sqlite === undefined || !(sqlite instanceof Database)) {
@@ -281,7 +301,10 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>): 
   const mine = new Promise<void>((resolve) => (done = resolve));
   turns.set(sqlite, mine);
   await previous;
+  // The connection's level, for this commit only: back to FULL (as `openDatabase` sets it) after.
+  const deferred = durability === "deferred";
   try {
+    if (deferred) sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("BEGIN IMMEDIATE");
     try {
       const result = await current.run(sqlite, () => work(db));
@@ -292,6 +315,7 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>): 
       throw error;
     }
   } finally {
+    if (deferred) sqlite.exec("PRAGMA synchronous = FULL");
     if (turns.get(sqlite) === mine) turns.delete(sqlite);
     done();
   }
@@ -303,11 +327,15 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>): 
  * one at a time by every instance (SPEC §16). Take it for the write only: a live read of an app
  * (seconds) belongs before, so a slow app holds up no one else's change.
  */
-export async function orgTransaction<T>(db: Conn, org: string, work: (tx: Conn) => Promise<T>): Promise<T> {
-  return transaction(db, async (tx) => {
-    await holdLock(tx, `theorem.org:${org}`);
-    return work(tx);
-  });
+export async function orgTransaction<T>(db: Conn, org: string, work: (tx: Conn) => Promise<T>, durability: Durability = "synced"): Promise<T> {
+  return transaction(
+    db,
+    async (tx) => {
+      await holdLock(tx, `theorem.org:${org}`);
+      return work(tx);
+    },
+    durability,
+  );
 }
 
 const current = new AsyncLocalStorage<Database.Database>();

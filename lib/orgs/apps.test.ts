@@ -11,10 +11,11 @@ import { entryChars } from "@/lib/engine/listing-size";
 import { NotFoundError } from "@/lib/errors";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { AppReader, OrgContext } from "./apps";
-import { addApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, scopeList, updateApp } from "./apps";
+import { addApp, approveApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, scopeList, updateApp } from "./apps";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS } from "./limits";
 import { runDue } from "./schedule";
 import { decryptSecret } from "@/lib/secrets";
+import { changeAppSettings } from "./settings";
 import { checkInput, ensureOrg, HISTORY_PER_APP, requireApp } from "./store";
 
 // These tests read listings inline (the real engine, no network), keyed by URL, so that they
@@ -191,6 +192,34 @@ describe("checks and their history", () => {
     const all = await history(ctx, "acme", undefined);
     expect(all.map((c) => [c.appId, c.count]).sort()).toEqual([[a.id, 2], [b.id, 2]].sort());
     expect(await history(ctx, "acme", undefined, 1)).toHaveLength(1);
+  });
+
+  it("commits a re-check without waiting for the disk, and a leader's change only once it is on the disk", { timeout: 10_000 }, async () => {
+    // SQLite's level at each COMMIT: 2 (FULL) waits for the disk, 1 (NORMAL) leaves it to the next that does.
+    const commits: number[] = [];
+    const exec = db.$client.exec.bind(db.$client);
+    db.$client.exec = (text: string) => {
+      if (text === "COMMIT") commits.push(db.$client.pragma("synchronous", { simple: true }) as number);
+      return exec(text);
+    };
+    const levels = async (work: () => Promise<unknown>) => {
+      commits.length = 0;
+      await work();
+      return [...commits];
+    };
+    const leader = { id: "leader", email: "leader@acme.test" };
+    const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://b.test/mcp" });
+    expect(await levels(() => addApp(ctx, "acme", { name: "Reports", url: "http://c.test/mcp" }))).toEqual([2]);
+    expect(await levels(() => recheckApp(ctx, "acme", a.id))).toEqual([1]);
+    expect(await levels(() => recheckOrg(ctx, "acme"))).toEqual([1]);
+    // The schedule's read and the plan made from it.
+    db.$client.prepare("UPDATE apps SET next_check_at = 0").run();
+    expect(await levels(() => runDue(ctx, 60_000, Date.now(), 5))).toEqual([2, 2, 1, 1, 1, 1]);
+    expect(await levels(() => updateApp(ctx, "acme", a.id, { name: "Hours" }))).toEqual([2]);
+    expect(await levels(() => changeAppSettings(ctx, { org: "acme", app: a.id, owner: null }, { tools: { my_hours: "blocked" } }, leader))).toEqual([2]);
+    expect(await levels(() => approveApp(ctx, "acme", a.id, leader.id))).toEqual([2]);
+    expect(db.$client.pragma("synchronous", { simple: true })).toBe(2);
+    expect(db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
   });
 
   it("stores a listing read again and again once: ten identical reads, one snapshot, one history row", { timeout: 20_000 }, async () => {

@@ -65,6 +65,15 @@ async function storeReads(tx: Conn, org: string, reads: NewRead[]): Promise<void
   await settleReview(tx, org, reads.map((read) => read.app));
 }
 
+/**
+ * Stores re-checks and nothing else, in the organisation's lock, committed "deferred"
+ * (lib/db/client.ts `Durability`): a power cut may lose the newest reads, whole and with what
+ * review let through because of them, never a leader's change; the schedule reads the app again.
+ */
+function storeRechecks(db: Conn, org: string, reads: NewRead[]): Promise<void> {
+  return orgTransaction(db, org, (tx) => storeReads(tx, org, reads), "deferred");
+}
+
 /** Reads `rows` live, each timed on its own, and answers one record per app. */
 async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, options: SignedInReadOptions = {}): Promise<NewRead[]> {
   const reader = ctx.read ?? ((app: LiveApp) => readInPool(app));
@@ -297,14 +306,14 @@ export async function removeApp(ctx: OrgContext, org: string, id: string, owner:
 export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRead): Promise<AppList> {
   await requireOrg(ctx.db, org);
   const reads = await readRows(ctx, await orgApps(ctx.db, org), onRead);
-  await orgTransaction(ctx.db, org, (tx) => storeReads(tx, org, reads));
+  await storeRechecks(ctx.db, org, reads);
   return listApps(ctx, org);
 }
 
 /** Re-checks one of the organisation's apps: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
   const reads = await readRows(ctx, [await requireApp(ctx.db, org, id)]);
-  await orgTransaction(ctx.db, org, (tx) => storeReads(tx, org, reads));
+  await storeRechecks(ctx.db, org, reads);
   return getApp(ctx, org, id);
 }
 
@@ -313,7 +322,7 @@ export async function recheckForSchedule(ctx: OrgContext, org: string, id: strin
   const row = await anyApp(ctx.db, org, id);
   if (row === undefined) throw noOrgApp(org, id);
   const reads = await readRows(ctx, [row]);
-  await orgTransaction(ctx.db, org, (tx) => storeReads(tx, org, reads));
+  await storeRechecks(ctx.db, org, reads);
 }
 
 /** The history of one app (or of them all), folded (lib/orgs/history.ts). */

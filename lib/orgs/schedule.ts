@@ -54,7 +54,11 @@ export function nextDue(read: { ok: boolean; ttlMs: number | null }, failedBefor
   return { at: now + Math.round(wait * jitter), why, failedReads };
 }
 
-/** After a scheduled read of `app`: its next due time from its newest read, as `nextDue` says. */
+/**
+ * After a scheduled read of `app`: its next due time from its newest read, as `nextDue` says.
+ * Committed "deferred", as the read it follows (lib/db/client.ts `Durability`): a power cut that
+ * loses it leaves the time its claim set, one interval on.
+ */
 export async function planAfterRead(db: Conn, app: string, interval: number, now: number, random: () => number = Math.random): Promise<NextDue | null> {
   return transaction(db, async (tx) => {
     const [row] = await tx.select({ failedReads: apps.failedReads, slot: apps.nextCheckAt }).from(apps).where(eq(apps.id, app)).limit(1);
@@ -69,7 +73,7 @@ export async function planAfterRead(db: Conn, app: string, interval: number, now
     const next = nextDue({ ok: read.unavailable === null, ttlMs: read.cacheTtlMs }, row.failedReads, interval, now, random, row.slot);
     await tx.update(apps).set({ nextCheckAt: next.at, nextCheckWhy: next.why, failedReads: next.failedReads }).where(eq(apps.id, app));
     return next;
-  });
+  }, "deferred");
 }
 
 /** Places every app not yet on the schedule somewhere in the next interval, so that reads spread out. */
