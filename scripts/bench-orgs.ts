@@ -62,7 +62,10 @@ const urls = JSON.parse(line) as { fast: string[]; slow: string; big: string };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const fine = (x: number) => `${x.toFixed(3)} ms`;
-const REPS = 11;
+// Warmed up (the read runs in a worker thread, which warms up on its own), then medians of
+// alternate runs, back to back, as a leader re-checks one app after another.
+const REPS = Number(process.env["BENCH_REPS"] ?? 21);
+const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 20);
 
 const db = openDatabase(join(dir, "bench.db"));
 const ctx = { db };
@@ -76,22 +79,23 @@ const target = fast[24]!;
 // ---- 1. One app's re-check against reading it alone, alternating ----
 const recheck: number[] = [];
 const alone: number[] = [];
-for (let i = 0; i < REPS + 2; i++) {
+for (let i = 0; i < WARMUP + REPS; i++) {
   let t = performance.now();
   await recheckApp(ctx, "bench", target.id);
   const a = performance.now() - t;
   t = performance.now();
   await readInPool({ name: target.name, url: target.url });
   const b = performance.now() - t;
-  if (i >= 2) {
+  if (i >= WARMUP) {
     recheck.push(a);
     alone.push(b);
   }
 }
-console.log(`1. Re-checking one fast app of 50 (one answers after 2.5 s), medians of ${REPS}:`);
+const recheckRatio = median(recheck) / median(alone);
+console.log(`1. Re-checking one fast app of 50 (one answers after 2.5 s), medians of ${REPS} after ${WARMUP} to warm up:`);
 console.log(`   re-check (read, store, name all 50)  ${ms(median(recheck)).padStart(10)}`);
 console.log(`   reading that app alone               ${ms(median(alone)).padStart(10)}`);
-console.log(`   ratio ${(median(recheck) / median(alone)).toFixed(2)} (goal ≤ 1.2)`);
+console.log(`   ratio ${recheckRatio.toFixed(2)} (goal ≤ 1.2)${recheckRatio <= 1.2 ? "" : ": missed"}`);
 
 // ---- 3. One tool's setting against re-naming the organisation, alternating ----
 const leader = { id: "bench-leader", email: "leader@bench.test" };
