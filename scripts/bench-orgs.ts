@@ -63,8 +63,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const fine = (x: number) => `${x.toFixed(3)} ms`;
 // Warmed up (the read runs in a worker thread, which warms up on its own), then medians of
-// alternate runs, back to back, as a leader re-checks one app after another.
-const REPS = Number(process.env["BENCH_REPS"] ?? 21);
+// alternate runs, back to back, as a leader re-checks one app after another. One read of this
+// app took 7–20 ms here, some 170: a median of 21 moved by a tenth from run to run, of 101 less.
+const REPS = Number(process.env["BENCH_REPS"] ?? 101);
 const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 20);
 
 const db = openDatabase(join(dir, "bench.db"));
