@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { freshDatabase, startPostgres } from "@/test/postgres";
-import { databasePath, openDatabase, openPostgres, transaction, type Conn } from "./client";
+import { databasePath, openDatabase, openPostgres, orgTransaction, transaction, type Conn } from "./client";
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,9 +45,9 @@ describe("a deferred commit (Durability)", () => {
     // On the transaction's one connection: part of it.
     const insert = async (id: string) => void db.$client.prepare(`INSERT INTO organization (id, slug, name, created_at) VALUES (?, ?, 'x', 1)`).run(id, id);
     try {
-      expect(await transaction(db, async () => (await insert("a"), level()), "deferred")).toBe(1); // NORMAL
+      expect(await transaction(db, async () => (await insert("a"), level()), { durability: "deferred" })).toBe(1); // NORMAL
       expect(await transaction(db, async () => (await insert("b"), level()))).toBe(2); // FULL
-      await expect(transaction(db, async () => (await insert("c"), Promise.reject(new Error("broke"))), "deferred")).rejects.toThrow("broke");
+      await expect(transaction(db, async () => (await insert("c"), Promise.reject(new Error("broke"))), { durability: "deferred" })).rejects.toThrow("broke");
       expect(level()).toBe(2);
       expect(db.$client.prepare("SELECT slug FROM organization ORDER BY slug").pluck().all()).toEqual(["a", "b"]);
     } finally {
@@ -65,9 +65,13 @@ describe("a deferred commit (Durability)", () => {
     const db = openPostgres(url);
     const level = async (tx: Conn) => ((await (tx as unknown as { execute(q: string): Promise<{ rows: { synchronous_commit: string }[] }> }).execute("SHOW synchronous_commit")).rows[0]!.synchronous_commit);
     try {
-      expect(await transaction(db, level, "deferred")).toBe("off");
+      expect(await transaction(db, level, { durability: "deferred" })).toBe("off");
       expect(await transaction(db, level)).toBe("on");
-      await expect(transaction(db, async () => Promise.reject(new Error("broke")), "deferred")).rejects.toThrow("broke");
+      // An organisation's change holds its lock; one inside another holds it too, and commits as the outer one does.
+      const locks = async (tx: Conn) => ((await (tx as unknown as { execute(q: string): Promise<{ rows: { n: number }[] }> }).execute("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()")).rows[0]!.n);
+      expect(await orgTransaction(db, "acme", async (tx) => [await level(tx), await locks(tx)], "deferred")).toEqual(["off", 1]);
+      expect(await transaction(db, (outer) => orgTransaction(outer, "acme", async (tx) => [await level(tx), await locks(tx)], "deferred"))).toEqual(["on", 1]);
+      await expect(transaction(db, async () => Promise.reject(new Error("broke")), { durability: "deferred" })).rejects.toThrow("broke");
       // Every connection of the pool is back to waiting for the disk.
       const all = await Promise.all(Array.from({ length: 4 }, () => transaction(db, async (tx) => (await new Promise((r) => setTimeout(r, 20)), level(tx)))));
       expect(all).toEqual(["on", "on", "on", "on"]);

@@ -249,16 +249,6 @@ export function sqlExecutor(tx: Conn): SqlExecutor {
 }
 
 /**
- * Takes the lock named `key` for the rest of the transaction `tx`, across every instance on the
- * database: PostgreSQL's advisory lock. On SQLite the transaction holds the database's one write
- * lock from its start, which already serialises it.
- */
-export async function holdLock(tx: Conn, key: string): Promise<void> {
-  if (!isPostgres(tx)) return;
-  await (tx as unknown as PgDatabase<never>).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-}
-
-/**
  * When a transaction's commit is on the disk.
  * - "synced" (the default): before it is acknowledged, so a power cut loses nothing anyone was
  *   told is stored (SQLite's `synchronous = FULL`, PostgreSQL's `synchronous_commit = on`).
@@ -272,22 +262,45 @@ export async function holdLock(tx: Conn, key: string): Promise<void> {
  */
 export type Durability = "synced" | "deferred";
 
+/** How a transaction is begun: when its commit is on the disk, and the lock it holds (`orgTransaction`). */
+export interface TransactionOptions {
+  durability?: Durability;
+  /**
+   * A lock held for the rest of the transaction across every instance on the database:
+   * PostgreSQL's advisory lock, taken in the statement that sets its durability. On SQLite the
+   * transaction holds the database's one write lock from its start, which already serialises it.
+   */
+  lock?: string;
+}
+
 /**
  * Runs `work` in one transaction: all of it is stored, or none. On SQLite the process's
  * transactions take turns (one connection: a second BEGIN would fail) and each holds SQLite's
  * write lock from its start (BEGIN IMMEDIATE), so that another process waits rather than fails
- * half-way. On either, one begun inside another is part of it, and is committed as it is (its
- * `durability`). Work inside must only touch the database (no live read of an app): other
- * requests' writes wait for it.
+ * half-way. On either, one begun inside another is part of it, holds its lock too, and is
+ * committed as the outer one is (its `durability`). Work inside must only touch the database (no
+ * live read of an app): other requests' writes wait for it.
  */
-export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, durability: Durability = "synced"): Promise<T> {
+export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const deferred = options.durability === "deferred";
   if (isPostgres(db)) {
+    // The lock, and (begun here, not inside another) a commit that answers before the log is
+    // flushed, which the next synced commit flushes too: one round trip.
+    const begin = async (tx: PgDatabase<never>, outermost: boolean) => {
+      const first = [
+        ...(options.lock === undefined ? [] : [sql`pg_advisory_xact_lock(hashtextextended(${options.lock}, 0))`]),
+        ...(outermost && deferred ? [sql`set_config('synchronous_commit', 'off', true)`] : []),
+      ];
+      if (first.length > 0) await tx.execute(sql`SELECT ${sql.join(first, sql`, `)}`);
+    };
     // One begun inside another is part of it, as on SQLite: no savepoint, two round trips fewer.
-    if (is(db, PgTransaction)) return work(db);
+    if (is(db, PgTransaction)) {
+      await begin(db as unknown as PgDatabase<never>, false);
+      return work(db);
+    }
     const pg = db as unknown as PgDatabase<never>;
     return pg.transaction(async (tx) => {
-      // Its commit answers before the log is flushed; the next synced commit flushes it too.
-      if (durability === "deferred") await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+      await begin(tx, true);
       return work(tx as unknown as Conn);
     });
   }
@@ -302,7 +315,6 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, d
   turns.set(sqlite, mine);
   await previous;
   // The connection's level, for this commit only: back to FULL (as `openDatabase` sets it) after.
-  const deferred = durability === "deferred";
   try {
     if (deferred) sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("BEGIN IMMEDIATE");
@@ -328,14 +340,7 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, d
  * (seconds) belongs before, so a slow app holds up no one else's change.
  */
 export async function orgTransaction<T>(db: Conn, org: string, work: (tx: Conn) => Promise<T>, durability: Durability = "synced"): Promise<T> {
-  return transaction(
-    db,
-    async (tx) => {
-      await holdLock(tx, `theorem.org:${org}`);
-      return work(tx);
-    },
-    durability,
-  );
+  return transaction(db, work, { durability, lock: `theorem.org:${org}` });
 }
 
 const current = new AsyncLocalStorage<Database.Database>();

@@ -73,7 +73,7 @@ export async function planAfterRead(db: Conn, app: string, interval: number, now
     const next = nextDue({ ok: read.unavailable === null, ttlMs: read.cacheTtlMs }, row.failedReads, interval, now, random, row.slot);
     await tx.update(apps).set({ nextCheckAt: next.at, nextCheckWhy: next.why, failedReads: next.failedReads }).where(eq(apps.id, app));
     return next;
-  }, "deferred");
+  }, { durability: "deferred" });
 }
 
 /** Places every app not yet on the schedule somewhere in the next interval, so that reads spread out. */
