@@ -18,6 +18,8 @@ expectTypeOf<typeof pg.checkResults.$inferSelect>().toEqualTypeOf<typeof sqlite.
 expectTypeOf<typeof pg.checkResults.$inferInsert>().toEqualTypeOf<typeof sqlite.checkResults.$inferInsert>();
 expectTypeOf<typeof pg.orgSettings.$inferSelect>().toEqualTypeOf<typeof sqlite.orgSettings.$inferSelect>();
 expectTypeOf<typeof pg.orgSettings.$inferInsert>().toEqualTypeOf<typeof sqlite.orgSettings.$inferInsert>();
+expectTypeOf<typeof pg.orgVersions.$inferSelect>().toEqualTypeOf<typeof sqlite.orgVersions.$inferSelect>();
+expectTypeOf<typeof pg.orgVersions.$inferInsert>().toEqualTypeOf<typeof sqlite.orgVersions.$inferInsert>();
 expectTypeOf<typeof pg.toolApprovals.$inferSelect>().toEqualTypeOf<typeof sqlite.toolApprovals.$inferSelect>();
 expectTypeOf<typeof pg.toolApprovals.$inferInsert>().toEqualTypeOf<typeof sqlite.toolApprovals.$inferInsert>();
 expectTypeOf<typeof pg.user.$inferSelect>().toEqualTypeOf<typeof sqlite.user.$inferSelect>();

@@ -88,6 +88,20 @@ export const orgSettings = sqliteTable("org_settings", {
 });
 
 /**
+ * An organisation's version: a token drawn afresh at every change to what its lists show (its
+ * apps, their reads, settings, approvals and sign-ins, its own settings and name). The database's
+ * triggers draw it, in the change's own transaction, whichever code (or library, or cascade)
+ * writes (drizzle/0010_org_versions.sql, drizzle-pg/0004_org_versions.sql). A list read at a
+ * version is that list wherever the version is read again, on every instance: the key of each
+ * instance's kept lists (`keptListState`). Drawn, not counted, so that a database restored from
+ * a backup, or a row removed by hand, never meets a version an instance kept another list at.
+ */
+export const orgVersions = sqliteTable("org_versions", {
+  org: text("org").primaryKey(),
+  version: text("version").notNull(),
+});
+
+/**
  * The tools of an app a leader has approved, by name, with the fingerprint approved: a tool is
  * approved while its fingerprint is the one here (SPEC §11 review).
  */

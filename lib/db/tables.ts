@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import * as pg from "./schema-pg";
 import * as sqlite from "./schema";
 import { isPostgresUrl } from "./path";
@@ -15,6 +16,7 @@ export const apps = chosen.apps;
 export const snapshots = chosen.snapshots;
 export const checkResults = chosen.checkResults;
 export const orgSettings = chosen.orgSettings;
+export const orgVersions = chosen.orgVersions;
 export const toolApprovals = chosen.toolApprovals;
 export const appSettings = chosen.appSettings;
 export const toolSettings = chosen.toolSettings;
@@ -31,3 +33,8 @@ export const auditEntries = chosen.auditEntries;
 export const checkRateLimits = chosen.checkRateLimits;
 export const appSignIns = chosen.appSignIns;
 export const oauthFlows = chosen.oauthFlows;
+
+/** The version of the organisation a query on `organization` reads (`orgVersions`; null when none is stored), as a column of it. */
+export function orgVersionOf(): SQL<string | null> {
+  return sql<string | null>`(SELECT ${orgVersions.version} FROM ${orgVersions} WHERE ${orgVersions.org} = ${organization.slug})`;
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { everyWrite, unchanged } from "@/test/org-versions";
 import { freshDatabase, migratePostgres, startPostgres, type TestPostgres } from "@/test/postgres";
 
 // The store on PostgreSQL (SPEC §16): the same functions as on SQLite, against a private server
@@ -33,6 +34,12 @@ async function store() {
 }
 
 describe("the store on PostgreSQL", () => {
+  it("draws an organisation's version afresh at every write to a table its lists are read from, cascades included, and no other's (the triggers of drizzle-pg/)", async () => {
+    const seen = await everyWrite("versions");
+    expect(seen.length).toBeGreaterThan(20);
+    expect(unchanged(seen)).toEqual([]);
+  });
+
   it("connects apps given at once each with its own place, so that the same name is numbered in connection order", async () => {
     const s = await store();
     expect(s.isPostgres(s.db)).toBe(true);
