@@ -72,6 +72,53 @@ test("40 apps added through both instances at once get 40 distinct short names i
   expect(shortNames).toEqual(["attendance", ...Array.from({ length: 39 }, (_, i) => `attendance_${i + 2}`)]);
 });
 
+test("after each kind of change through one instance, the other's next list, app page and lookup show it", async () => {
+  test.setTimeout(120_000);
+  // Each instance answers a GET from the list it kept at the organisation's version its access read:
+  // a change through the other must draw a new version, or the first would answer what it kept.
+  let tools: { name: string; inputSchema: object }[] = [{ name: "hours", inputSchema: { type: "object" } }];
+  const changing = await startRawApp({ list: (res, id) => sendJson(res, result(id, { tools })) });
+  try {
+    expect((await a.fetch("/api/orgs", cookie, { method: "POST", body: { name: "Kept", slug: "kept" } })).status).toBe(201);
+    const added = await a.fetch("/api/orgs/kept/apps", cookie, { method: "POST", body: { name: "Rota", url: `${changing.url}/rota` } });
+    expect(added.status).toBe(201);
+    const id = ((await added.json()) as { id: string }).id;
+    type Page = { name: string; lastCheck: { result: { shortName: string; tools: { name: string; wholeName: string | null; leftOut: { code: string } | null }[] } } | null };
+    const shown = async (instance: Instance, q: string) => {
+      const list = (await (await instance.fetch("/api/orgs/kept/apps", cookie)).json()) as Listed;
+      const page = await instance.fetch(`/api/orgs/kept/apps/${id}`, cookie);
+      const found = (await (await instance.fetch(`/api/orgs/kept/lookup?q=${q}`, cookie)).json()) as { hits: { tool: { wholeName: string | null } }[] };
+      return { names: list.apps.map((x) => x.name), page: page.status === 200 ? ((await page.json()) as Page) : null, hits: found.hits.map((h) => h.tool.wholeName) };
+    };
+    const tool = (page: Page | null, name: string) => page?.lastCheck?.result.tools.find((t) => t.name === name);
+    // Both instances keep the state before each change (the schedule re-reads the app meanwhile: its read's times differ).
+    const before = (q: string) => Promise.all([shown(a, q), shown(b, q)]);
+
+    await before("rota_hours");
+    expect((await a.fetch(`/api/orgs/kept/apps/${id}`, cookie, { method: "PATCH", body: { name: "Shifts" } })).status).toBe(200);
+    const renamed = await shown(b, "shifts_hours");
+    expect(renamed.names).toEqual(["Shifts"]);
+    expect(renamed.page?.lastCheck?.result.shortName).toBe("shifts");
+    expect(renamed.hits).toEqual(["shifts_hours"]);
+
+    await before("shifts_hours");
+    expect((await b.fetch(`/api/orgs/kept/apps/${id}/settings`, cookie, { method: "PATCH", body: { tools: { hours: "blocked" } } })).status).toBe(200);
+    expect(tool((await shown(a, "shifts_hours")).page, "hours")?.leftOut?.code).toBe("blocked");
+
+    await before("shifts_clock_in");
+    expect((await a.fetch("/api/orgs/kept/settings", cookie, { method: "PATCH", body: { newTools: "wait-for-review" } })).status).toBe(200);
+    tools = [...tools, { name: "clock_in", inputSchema: { type: "object" } }];
+    expect((await a.fetch(`/api/orgs/kept/apps/${id}/check`, cookie, { method: "POST", body: {} })).status).toBe(200);
+    expect(tool((await shown(b, "shifts_clock_in")).page, "clock_in")?.leftOut?.code).toBe("awaiting-review");
+
+    await before("shifts_clock_in");
+    expect((await b.fetch(`/api/orgs/kept/apps/${id}`, cookie, { method: "DELETE" })).status).toBe(204);
+    expect(await shown(a, "shifts_clock_in")).toEqual({ names: [], page: null, hits: [] });
+  } finally {
+    await changing.close();
+  }
+});
+
 test("scheduled re-checks read each app once per interval with two instances", async () => {
   test.setTimeout(120_000);
   const { apps } = (await (await a.fetch("/api/orgs/acme/apps", cookie)).json()) as Listed;

@@ -131,7 +131,7 @@ async function benchOrg(apps: number): Promise<void> {
   // state before the change (its own kept checks; the layer the route calls, without the session
   // check): it reads the changed app's part itself and names the new state.
   const other = { db, names: new NameCache() };
-  const access = { org: { id: slug, slug, name: slug }, role: "leader" as const, actor: { id: leader.id, email: leader.email, name: "Lee Leader", via: { kind: "session" as const } }, memberId: "" };
+  const access = { org: { id: slug, slug, name: slug }, role: "leader" as const, actor: { id: leader.id, email: leader.email, name: "Lee Leader", via: { kind: "session" as const } }, memberId: "", version: null };
   const otherLookup = () => lookUpTool(other, access, { org: slug }, "app_12_action_512").then((answer) => new Response(JSON.stringify(answer)));
   const changed: Record<"recheck" | "lookup" | "list" | "elsewhere" | "health", number[]> = { recheck: [], lookup: [], list: [], elsewhere: [], health: [] };
   for (let i = 0; i < REPS + WARM; i++) {

@@ -7,7 +7,7 @@ import { ApiError, handleApiError } from "@/lib/api/errors";
 import { ForbiddenError, noOrg } from "@/lib/errors";
 import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
 import { getDb, runPrepared } from "@/lib/db/client";
-import { member, organization, session, user } from "@/lib/db/tables";
+import { member, organization, orgVersionOf, session, user } from "@/lib/db/tables";
 import { orgSlug } from "@/lib/schemas/orgs";
 import { getAuth, SESSION_TIMES } from "./auth";
 import { can, parseRole, roleNeeded, type Action, type Role } from "./roles";
@@ -30,6 +30,12 @@ export interface OrgAccess {
   role: Role;
   actor: Actor;
   memberId: string;
+  /**
+   * The organisation's version when this was read (lib/db/schema.ts `orgVersions`; null when
+   * none is stored), in the same statement: what a request that changes nothing shows is kept
+   * per version (lib/orgs/store.ts `keptListState`), so reading it costs no round trip of its own.
+   */
+  version: string | null;
 }
 
 /** The signed-in account (session cookie) or the API key's creator (`x-api-key`), or null. */
@@ -59,14 +65,14 @@ export async function membership(slug: string, actor: Actor): Promise<OrgAccess>
   if (!orgSlug.safeParse(slug).success) throw notFound;
   if (actor.via.kind === "api-key" && actor.via.org !== slug) throw notFound;
   const [row] = await getDb()
-    .select({ id: organization.id, slug: organization.slug, name: organization.name, memberId: member.id, role: member.role })
+    .select({ id: organization.id, slug: organization.slug, name: organization.name, memberId: member.id, role: member.role, version: orgVersionOf() })
     .from(organization)
     .innerJoin(member, and(eq(member.organizationId, organization.id), eq(member.userId, actor.id)))
     .where(eq(organization.slug, slug))
     .limit(1);
   const role = parseRole(row?.role);
   if (row === undefined || role === null) throw notFound;
-  return { org: { id: row.id, slug: row.slug, name: row.name }, role, actor, memberId: row.memberId };
+  return { org: { id: row.id, slug: row.slug, name: row.name }, role, actor, memberId: row.memberId, version: row.version };
 }
 
 /**
@@ -146,6 +152,7 @@ export async function sessionOrgAccess(headers: Headers, slug: string): Promise<
         orgName: organization.name,
         memberId: member.id,
         role: member.role,
+        version: orgVersionOf(),
       })
       .from(session)
       .innerJoin(user, eq(user.id, session.userId))
@@ -160,7 +167,7 @@ export async function sessionOrgAccess(headers: Headers, slug: string): Promise<
   if (row.orgId === null || row.orgSlug === null || row.orgName === null || row.memberId === null || role === null) {
     throw noOrg(slug);
   }
-  return { org: { id: row.orgId, slug: row.orgSlug, name: row.orgName }, role, actor, memberId: row.memberId };
+  return { org: { id: row.orgId, slug: row.orgSlug, name: row.orgName }, role, actor, memberId: row.memberId, version: row.version };
 }
 
 /**

@@ -31,7 +31,7 @@ import {
   lastConnectedAt,
   latestReads,
   listingOf,
-  listState,
+  keptListState,
   loadSnapshots,
   orgApps,
   ownFacts,
@@ -151,14 +151,18 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
   return { apps, named };
 }
 
-/** A scope's list with its results (the organisation's own, or one person's). */
-export async function scopeList(ctx: OrgContext, scope: Scope): Promise<StoredApp[]> {
-  return (await namedScope(ctx, scope)).apps;
+/**
+ * A scope's list with its results (the organisation's own, or one person's). `seen` is the
+ * organisation's version as the request's access read it (`OrgAccess.version`), for a request
+ * that has changed nothing: the list this process kept at that version answers (`keptListState`).
+ */
+export async function scopeList(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<StoredApp[]> {
+  return (await namedScope(ctx, scope, seen)).apps;
 }
 
 /** `scopeList`, with the kept check it was answered from. */
-export async function namedScope(ctx: OrgContext, scope: Scope): Promise<{ apps: StoredApp[]; named: Named }> {
-  return namedList(ctx, await listState(ctx.db, scope));
+export async function namedScope(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<{ apps: StoredApp[]; named: Named }> {
+  return namedList(ctx, await keptListState(ctx.db, scope, seen));
 }
 
 /**
@@ -172,15 +176,16 @@ export async function assertReadable(url: string, resolve: Resolver = systemReso
   throw new InvalidError(message, onField("url", message));
 }
 
-/** The organisation's apps with their checks' summaries (GET /api/orgs/{org}/apps). */
-export async function listApps(ctx: OrgContext, org: string): Promise<AppList> {
-  const state = await listState(ctx.db, { org });
+/** The organisation's apps with their checks' summaries (GET /api/orgs/{org}/apps); `seen` as for `scopeList`. */
+export async function listApps(ctx: OrgContext, org: string, seen: string | null = null): Promise<AppList> {
+  const state = await keptListState(ctx.db, { org }, seen);
   if (state.org === undefined) throw noOrg(org);
   return { org: state.org, apps: (await namedList(ctx, state)).apps.map(listedApp) };
 }
 
-export async function getApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
-  const state = await listState(ctx.db, { org });
+/** One of the organisation's apps with its check (GET /api/orgs/{org}/apps/{app}); `seen` as for `scopeList`. */
+export async function getApp(ctx: OrgContext, org: string, id: string, seen: string | null = null): Promise<StoredApp> {
+  const state = await keptListState(ctx.db, { org }, seen);
   if (state.org === undefined) throw noOrg(org);
   if (!state.apps.some((app) => app.row.id === id)) throw noOrgApp(org, id);
   return (await namedList(ctx, state, id)).apps[0]!;

@@ -27,17 +27,17 @@ export async function scopeOf(access: OrgAccess, person?: string): Promise<Scope
 /** The caller's own scope: the organisation's apps and their personal ones. */
 export const ownScope = (access: OrgAccess): Scope => ({ org: access.org.slug, person: access.actor.id });
 
-/** The caller's own list (GET …/me/apps), in connection order, as the organisation's list answers its apps. */
+/** The caller's own list (GET …/me/apps), in connection order, as the organisation's list answers its apps; at `access.version`, for a request that changed nothing (`scopeList`). */
 export async function ownList(ctx: OrgContext, access: OrgAccess): Promise<AppList> {
-  return { org: { slug: access.org.slug, name: access.org.name }, apps: (await scopeList(ctx, ownScope(access))).map(listedApp) };
+  return { org: { slug: access.org.slug, name: access.org.name }, apps: (await scopeList(ctx, ownScope(access), access.version)).map(listedApp) };
 }
 
 const asLookupApp = (app: StoredApp): LookupApp => ({ id: app.id, name: app.name, personal: app.personal, check: app.lastCheck?.result ?? null });
 
-/** One person's check, in the shape of §8 with each app's id and whether it is personal. */
-export async function personCheck(ctx: OrgContext, scope: Scope): Promise<PersonCheck> {
+/** One person's check, in the shape of §8 with each app's id and whether it is personal; `seen` as for `scopeList`. */
+export async function personCheck(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<PersonCheck> {
   await requireOrg(ctx.db, scope.org);
-  const list = await scopeList(ctx, scope);
+  const list = await scopeList(ctx, scope, seen);
   return {
     apps: list.flatMap((app) => (app.lastCheck === null ? [] : [{ id: app.id, personal: app.personal, ...app.lastCheck.result }])),
     unread: list.filter((app) => app.lastCheck === null).map((app) => ({ id: app.id, name: app.name, personal: app.personal })),
@@ -72,9 +72,9 @@ async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: st
   return found;
 }
 
-/** The lookup in a scope (SPEC §12). */
+/** The lookup in a scope (SPEC §12); at `access.version`, for a request that changed nothing (`scopeList`). */
 export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): Promise<LookupAnswer> {
-  const { apps, named } = await namedScope(ctx, scope);
+  const { apps, named } = await namedScope(ctx, scope, access.version);
   const list = apps.map(asLookupApp);
   // The index is made once per named state, beside its check, from each app's kept one (lib/orgs/named.ts).
   const index = listIndex(ctx.names ?? processNames(), named, list);
@@ -86,10 +86,10 @@ export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scop
   return others.length === 0 ? first : lookup(q, list, theorem, others, index);
 }
 
-/** The batch plan (SPEC §13) of `calls`, whole names in the model's order, in a scope. */
-export async function planIn(ctx: OrgContext, scope: Scope, calls: readonly string[]): Promise<BatchPlan> {
+/** The batch plan (SPEC §13) of `calls`, whole names in the model's order, in a scope; `seen` as for `scopeList`. */
+export async function planIn(ctx: OrgContext, scope: Scope, calls: readonly string[], seen: string | null = null): Promise<BatchPlan> {
   const together = new Map<string, boolean>();
-  for (const app of await scopeList(ctx, scope)) {
+  for (const app of await scopeList(ctx, scope, seen)) {
     for (const tool of app.lastCheck?.result.tools ?? []) if (tool.included && tool.wholeName !== null) together.set(tool.wholeName, tool.runsTogether);
   }
   return planBatch(calls, together);

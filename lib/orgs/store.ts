@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
 import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
-import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
+import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, orgVersionOf, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
@@ -114,11 +114,15 @@ export interface ListedRow {
   signIn: { state: string; issuer: string | null; connectedAt: number | null; expiresAt: number | null; discovery: string | null } | null;
 }
 
-/** A list's stored state: the organisation (undefined when there is none), its own `newTools` as stored, its apps. */
+/**
+ * A list's stored state: the organisation (undefined when there is none), its own `newTools` as
+ * stored, its apps, and the organisation's version they were read at (null: none stored).
+ */
 export interface ListState {
   org: Org | undefined;
   newTools: string | null;
   apps: ListedRow[];
+  version: string | null;
 }
 
 /** A JSON aggregate as the driver answers it: text on SQLite, parsed on PostgreSQL. */
@@ -137,7 +141,7 @@ function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
  * (one round trip on PostgreSQL). `org` is undefined when there is no such organisation.
  */
 export async function listState(db: Conn, scope: Scope): Promise<ListState> {
-  if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, apps: [] };
+  if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, apps: [], version: null };
   const person = scope.person === undefined ? null : sql.placeholder("person");
   const build = () => {
     const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
@@ -152,6 +156,7 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
         slug: organization.slug,
         name: organization.name,
         orgNewTools: orgSettings.newTools,
+        version: orgVersionOf(),
         app: apps,
         read: checkResults,
         newTools: appSettings.newTools,
@@ -174,7 +179,7 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
   };
   const rows = await runPrepared(db, person === null ? "theorem_list_state" : "theorem_list_state_person", build, { org: scope.org, person: scope.person });
   const first = rows[0];
-  if (first === undefined) return { org: undefined, newTools: null, apps: [] };
+  if (first === undefined) return { org: undefined, newTools: null, apps: [], version: null };
   const listed = rows.flatMap((r): ListedRow[] =>
     r.app === null
       ? []
@@ -189,7 +194,42 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
           },
         ],
   );
-  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, apps: listed };
+  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, apps: listed, version: first.version };
+}
+
+/** What each process keeps of lists at most (estimated bytes): a larger organisation's is read each time. */
+export const LIST_STATE_BYTES = 64 * 2 ** 20;
+
+const keptStates = new WeakMap<Conn, ByteLru<ListState>>();
+
+/**
+ * `listState`, answered from what this process kept when `seen` (the organisation's version, as
+ * the request's access read it: `OrgAccess.version`) is the version it was read at. Every change
+ * draws a new version in its own transaction, on whichever instance, and a state is kept with
+ * the version read in its own statement: so a kept state answers only while it is what the
+ * database holds at the version the request saw. Only for a request that has changed nothing
+ * yet (after a change `seen` is behind: pass null, and `listState` reads afresh). The newest
+ * read of a scope is kept, per database, least recently used first out within `LIST_STATE_BYTES`.
+ */
+export async function keptListState(db: Conn, scope: Scope, seen: string | null): Promise<ListState> {
+  let kept = keptStates.get(db);
+  if (kept === undefined) keptStates.set(db, (kept = new ByteLru<ListState>(LIST_STATE_BYTES)));
+  const key = `${scope.org}\u0000${scope.person ?? ""}`;
+  const found = kept.get(key);
+  if (seen !== null && found?.version === seen) return found;
+  const state = await listState(db, scope);
+  if (state.version !== null && state.org !== undefined) kept.set(key, state, stateBytes(state));
+  return state;
+}
+
+/** A list state's estimated bytes: its rows' text (two bytes a character) and a little for each row and approval. */
+function stateBytes(state: ListState): number {
+  let chars = 0;
+  for (const app of state.apps) {
+    chars += JSON.stringify([app.row, app.read, app.newTools, app.settings, app.signIn]).length + 200;
+    for (const [name, fingerprint] of app.approvals ?? []) chars += name.length + fingerprint.length + 40;
+  }
+  return 2 * chars + 256;
 }
 
 /** The newest connection time of any app of the organisation, personal ones included (0 when none). */

@@ -35,8 +35,8 @@ export function prefetch<T>(query: { queryKey: DataTag<QueryKey, T, Error> }, lo
  * in the page's request (`<Prefetched queries={[pageQueries.apps(access)]}>`).
  */
 export const pageQueries = {
-  apps: (access: OrgAccess) => prefetch(appsQuery(access.org.slug), () => listApps(orgContext(), access.org.slug)),
-  app: (access: OrgAccess, id: string) => prefetch(appQuery(access.org.slug, id), () => getApp(orgContext(), access.org.slug, id)),
+  apps: (access: OrgAccess) => prefetch(appsQuery(access.org.slug), () => listApps(orgContext(), access.org.slug, access.version)),
+  app: (access: OrgAccess, id: string) => prefetch(appQuery(access.org.slug, id), () => getApp(orgContext(), access.org.slug, id, access.version)),
   settings: (access: OrgAccess) => prefetch(settingsQuery(access.org.slug), async () => ({ newTools: await newToolsOf(orgContext().db, access.org.slug) })),
   appSettings: (access: OrgAccess, id: string) => prefetch(appSettingsQuery(access.org.slug, id), () => appSettingsOf(orgContext(), { org: access.org.slug, app: id, owner: null })),
   changes: (access: OrgAccess, id: string) =>
@@ -48,7 +48,7 @@ export const pageQueries = {
     prefetch(auditQuery(access.org.slug, filter), async () => ({ entries: await auditEntriesOf(getDb(), access.org.slug, auditParams.parse(filter)) })),
   people: (access: OrgAccess) => prefetch(peopleQuery(access.org.slug), async () => ({ people: await listPeople(access) })),
   personCheck: (access: OrgAccess, memberId: string) =>
-    prefetch(personCheckQuery(access.org.slug, memberId), async () => personCheck(orgContext(), await scopeOf(access, memberId))),
+    prefetch(personCheckQuery(access.org.slug, memberId), async () => personCheck(orgContext(), await scopeOf(access, memberId), access.version)),
   myApps: (access: OrgAccess) =>
     prefetch(myAppsQuery(access.org.slug), () => ownList(orgContext(), access)),
 };

@@ -5,7 +5,9 @@ import { serveMcpApp } from "@/test/apps/demo-apps";
 import { appParams, orgParams, patch, post, routeDatabase, statementsDuring } from "@/test/route-tests";
 
 // SPEC §16: a signed-in request asks the database once for who may do what and once for what it
-// shows, on SQLite and on PostgreSQL, whatever the organisation holds (settings, review, sign-ins).
+// shows, on SQLite and on PostgreSQL, whatever the organisation holds (settings, review, sign-ins);
+// and only once while the organisation is unchanged: who may do what comes with the
+// organisation's version, and the list kept at that version answers (lib/orgs/store.ts).
 const database = await routeDatabase("round-trips");
 
 const appsRoute = await import("./[org]/apps/route");
@@ -55,15 +57,20 @@ describe("round trips per signed-in request", () => {
   const list = () => appsRoute.GET(requestAs(leader, `${base}/apps`), orgParams("acme"));
   const page = (id: string) => appRoute.GET(requestAs(leader, `${base}/apps/${id}`), appParams("acme", id));
 
-  it("lists the apps in two statements: who asks, then the list with everything its names need", async () => {
-    await list(); // names the state once; the count is of a request after that
-    const { status, statements, dedicated } = await statementsOf(list);
-    expect(status).toBe(200);
-    expect(statements).toHaveLength(2);
-    expect(dedicated).toBe(0);
+  it("lists the apps in two statements after a change (who asks, then the list with everything its names need), then in one while nothing changes", async () => {
+    expect((await appSettingsRoute.PATCH(requestAs(leader, `${base}/apps/${ids[2]}/settings`, patch({ tools: { read: "ask-first" } })), appParams("acme", ids[2]!))).status).toBe(200);
+    const changed = await statementsOf(list);
+    expect(changed.status).toBe(200);
+    expect(changed.statements).toHaveLength(2);
+    expect(changed.dedicated).toBe(0);
+    const unchanged = await statementsOf(list);
+    expect(unchanged.status).toBe(200);
+    expect(unchanged.statements).toHaveLength(1);
+    expect(unchanged.dedicated).toBe(0);
   });
 
-  it("reads one app's page in two statements, with its settings in force", async () => {
+  it("reads one app's page in one statement from the list kept at the same version, with its settings in force", async () => {
+    await list();
     let answer: Response | undefined;
     const { status, statements, dedicated } = await statementsOf(async () => {
       const response = await page(ids[0]!);
@@ -71,16 +78,16 @@ describe("round trips per signed-in request", () => {
       return response;
     });
     expect(status).toBe(200);
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(1);
     expect(dedicated).toBe(0);
     const tool = storedApp.parse(await answer!.json()).lastCheck!.result.tools.find((t) => t.name === "write");
     expect(tool).toMatchObject({ included: false, leftOut: { code: "blocked" }, leaderSetting: { setting: "blocked", by: { email: "leader@round-trips.test" } } });
   });
 
-  it("answers 404 for an app of no organisation's list, in the same statements", async () => {
+  it("answers 404 for an app of no organisation's list, in the same statement", async () => {
     const { status, statements } = await statementsOf(() => page("no-such-app"));
     expect(status).toBe(404);
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(1);
   });
 
   it("answers the same list as before it was counted", async () => {

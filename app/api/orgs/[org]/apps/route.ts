@@ -9,7 +9,7 @@ import { appCreate } from "@/lib/schemas/orgs";
 export const dynamic = "force-dynamic";
 
 /** GET /api/orgs/{org}/apps: the apps in connection order, each with its latest check. */
-export const GET = withOrg("view", async ({ access }) => Response.json(await listApps(orgContext(), access.org.slug)));
+export const GET = withOrg("view", async ({ access }) => Response.json(await listApps(orgContext(), access.org.slug, access.version)));
 
 /** POST /api/orgs/{org}/apps: connects an app (leaders); answers 201 once it is read, with the names of the whole list. */
 export const POST = withOrg("manage", async ({ request, access }) => {

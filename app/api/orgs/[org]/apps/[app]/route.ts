@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 type Params = { org: string; app: string };
 
 /** GET /api/orgs/{org}/apps/{app} */
-export const GET = withOrg<Params>("view", async ({ params, access }) => Response.json(await getApp(orgContext(), access.org.slug, params.app)));
+export const GET = withOrg<Params>("view", async ({ params, access }) => Response.json(await getApp(orgContext(), access.org.slug, params.app, access.version)));
 
 /** PATCH /api/orgs/{org}/apps/{app}: changes name, URL or header (leaders), then reads it again. */
 export const PATCH = withOrg<Params>("manage", async ({ request, params, access }) => {

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { everyWrite, unchanged } from "@/test/org-versions";
+
+// An organisation's version (lib/db/schema.ts `orgVersions`) on SQLite: drawn afresh by every
+// write to what its lists are read from, and the key of the lists each process keeps (`keptListState`).
+// lib/orgs/postgres.test.ts runs the same writes on PostgreSQL.
+const dir = mkdtempSync(join(tmpdir(), "theorem-versions-"));
+process.env["DATABASE_URL"] = join(dir, "theorem.db");
+afterAll(async () => {
+  const { closeDatabase } = await import("@/lib/db/client");
+  await closeDatabase();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("an organisation's version", () => {
+  it("changes with every write to a table its lists are read from, cascades included, and no other organisation's does", async () => {
+    const seen = await everyWrite("versions");
+    expect(seen.length).toBeGreaterThan(20);
+    expect(unchanged(seen)).toEqual([]);
+  });
+});
+
+describe("the lists a process keeps (keptListState)", () => {
+  it("answers the kept list at the version a request saw, and reads afresh once the version has changed", async () => {
+    const [{ getDb }, store] = await Promise.all([import("@/lib/db/client"), import("./store")]);
+    const db = getDb();
+    await store.ensureOrg(db, "kept", "Kept");
+    const first = await store.keptListState(db, { org: "kept" }, null);
+    expect(first.version).not.toBeNull();
+    // The version a request read answers from what was kept: the same object, no statement.
+    expect(await store.keptListState(db, { org: "kept" }, first.version)).toBe(first);
+    await store.ensureOrg(db, "kept", "Kept, renamed");
+    const after = await store.keptListState(db, { org: "kept" }, (await store.listState(db, { org: "kept" })).version);
+    expect(after).not.toBe(first);
+    expect(after.org?.name).toBe("Kept, renamed");
+    expect(after).toEqual(await store.listState(db, { org: "kept" }));
+    expect(after.version).not.toBe(first.version);
+    // A request that read the version before the change reads afresh: what is kept is another version's.
+    expect(await store.keptListState(db, { org: "kept" }, first.version)).not.toBe(after);
+    // Without a version (a request that changed something), always read.
+    expect(await store.keptListState(db, { org: "kept" }, null)).not.toBe(after);
+  });
+
+  it("keeps a person's list apart from the organisation's", async () => {
+    const [{ getDb }, store] = await Promise.all([import("@/lib/db/client"), import("./store")]);
+    const db = getDb();
+    await store.ensureOrg(db, "scoped", "Scoped");
+    const org = await store.keptListState(db, { org: "scoped" }, null);
+    const person = await store.keptListState(db, { org: "scoped", person: "someone" }, null);
+    expect(await store.keptListState(db, { org: "scoped" }, org.version)).toBe(org);
+    expect(await store.keptListState(db, { org: "scoped", person: "someone" }, org.version)).toBe(person);
+  });
+});
