@@ -19,6 +19,10 @@ import { buildWorker } from "./build-worker.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+// Each set-up's servers serve this long before the rounds, unmeasured: a server's CPU a request
+// fell by half over its first 30 s of this workload (its code and PostgreSQL's plans warming up),
+// so rounds measured from a cold start compared set-ups at different stages of warming.
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 30);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const APPS = 30;
 
@@ -98,9 +102,9 @@ async function connect(instance: Instance, cookie: string): Promise<string> {
   return ((await answer.json()) as { id: string }).id;
 }
 
-/** Requests answered (and per second) by `CLIENTS` clients spread over `instances` for SECONDS. */
-async function throughput(instances: Instance[], cookie: string, ids: string[]): Promise<{ requests: number; perSecond: number }> {
-  const until = Date.now() + SECONDS * 1000;
+/** Requests answered (and per second) by `CLIENTS` clients spread over `instances` for `seconds`. */
+async function throughput(instances: Instance[], cookie: string, ids: string[], seconds: number): Promise<{ requests: number; perSecond: number }> {
+  const until = Date.now() + seconds * 1000;
   let done = 0;
   const client = async (c: number) => {
     const instance = instances[c % instances.length]!;
@@ -129,15 +133,16 @@ try {
   const onPg = await prepare(pgA);
   const pid = (instance: Instance) => instance.process.pid!;
   const setups = {
-    "SQLite, one instance": { roots: [pid(sqlite)], run: () => throughput([sqlite], onSqlite.cookie, onSqlite.ids) },
-    "PostgreSQL, one instance": { roots: [pid(pgA), postmaster], run: () => throughput([pgA], onPg.cookie, onPg.ids) },
-    "PostgreSQL, two instances": { roots: [pid(pgA), pid(pgB), postmaster], run: () => throughput([pgA, pgB], onPg.cookie, onPg.ids) },
+    "SQLite, one instance": { roots: [pid(sqlite)], run: (seconds: number) => throughput([sqlite], onSqlite.cookie, onSqlite.ids, seconds) },
+    "PostgreSQL, one instance": { roots: [pid(pgA), postmaster], run: (seconds: number) => throughput([pgA], onPg.cookie, onPg.ids, seconds) },
+    "PostgreSQL, two instances": { roots: [pid(pgA), pid(pgB), postmaster], run: (seconds: number) => throughput([pgA, pgB], onPg.cookie, onPg.ids, seconds) },
   };
+  for (const { run } of Object.values(setups)) await run(WARMUP_SECONDS);
   const runs: Record<string, number[]> = Object.fromEntries(Object.keys(setups).map((k) => [k, []]));
   const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(setups).map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, { roots, run }] of Object.entries(setups)) {
-      const { value, cpuMs } = await cpuDuring(roots, run);
+      const { value, cpuMs } = await cpuDuring(roots, () => run(SECONDS));
       runs[name]!.push(value.perSecond);
       cpu[name]!.push(cpuMs / value.requests);
     }
@@ -145,7 +150,7 @@ try {
   }
   const m = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)])) as Record<keyof typeof setups, number>;
   const c = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, median(v)])) as Record<keyof typeof setups, number>;
-  console.log(`\n${CLIENTS} clients, ${SECONDS} s a run, ${ROUNDS} rounds alternating; lists of ${APPS} apps (8 lists : 1 app : 1 re-check)`);
+  console.log(`\n${CLIENTS} clients, ${WARMUP_SECONDS} s of warm-up for each set-up, then ${SECONDS} s a run, ${ROUNDS} rounds alternating; lists of ${APPS} apps (8 lists : 1 app : 1 re-check)`);
   for (const [k, v] of Object.entries(m)) console.log(`  ${k.padEnd(28)} ${v.toFixed(1)} requests/s, ${c[k as keyof typeof setups].toFixed(2)} ms CPU a request (servers and PostgreSQL; medians)`);
   console.log(`  PostgreSQL / SQLite (one instance each): ${(m["PostgreSQL, one instance"] / m["SQLite, one instance"]).toFixed(2)}× the requests, ${(c["PostgreSQL, one instance"] / c["SQLite, one instance"]).toFixed(2)}× the CPU a request`);
   console.log(`  two instances / one (PostgreSQL):        ${(m["PostgreSQL, two instances"] / m["PostgreSQL, one instance"]).toFixed(2)}× the requests, ${(c["PostgreSQL, two instances"] / c["PostgreSQL, one instance"]).toFixed(2)}× the CPU a request`);
