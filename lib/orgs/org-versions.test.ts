@@ -53,4 +53,27 @@ describe("the lists a process keeps (keptListState)", () => {
     expect(await store.keptListState(db, { org: "scoped" }, org.version)).toBe(org);
     expect(await store.keptListState(db, { org: "scoped", person: "someone" }, org.version)).toBe(person);
   });
+
+  it("keeps no list larger than its bound: a larger organisation's is read each time, and smaller ones are kept beside it", async () => {
+    const [{ getDb }, store, { apps: appsTable }] = await Promise.all([import("@/lib/db/client"), import("./store"), import("@/lib/db/tables")]);
+    const db = getDb();
+    store.boundListStates(db, 8 * 1024);
+    try {
+      for (const [slug, apps] of [["small-a", 1], ["small-b", 1], ["large", 20]] as const) {
+        await store.ensureOrg(db, slug, slug);
+        for (let i = 0; i < apps; i++) await db.insert(appsTable).values({ id: `${slug}-${i}`, org: slug, name: `App ${i}`, url: `http://${slug}-${i}.test/mcp`, connectedAt: i + 1 });
+      }
+      const large = await store.keptListState(db, { org: "large" }, null);
+      expect(large.apps).toHaveLength(20);
+      // Larger than the whole bound: read each time, never kept.
+      expect(await store.keptListState(db, { org: "large" }, large.version)).not.toBe(large);
+      expect(await store.keptListState(db, { org: "large" }, large.version)).toEqual(large);
+      const a = await store.keptListState(db, { org: "small-a" }, null);
+      const b = await store.keptListState(db, { org: "small-b" }, null);
+      expect(await store.keptListState(db, { org: "small-a" }, a.version)).toBe(a);
+      expect(await store.keptListState(db, { org: "small-b" }, b.version)).toBe(b);
+    } finally {
+      store.boundListStates(db, store.LIST_STATE_BYTES);
+    }
+  });
 });

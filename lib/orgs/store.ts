@@ -202,6 +202,11 @@ export const LIST_STATE_BYTES = 64 * 2 ** 20;
 
 const keptStates = new WeakMap<Conn, ByteLru<ListState>>();
 
+/** Bounds what `db`'s lists may keep at `maxBytes` (tests; LIST_STATE_BYTES otherwise), forgetting what was kept. */
+export function boundListStates(db: Conn, maxBytes: number): void {
+  keptStates.set(db, new ByteLru<ListState>(maxBytes));
+}
+
 /**
  * `listState`, answered from what this process kept when `seen` (the organisation's version, as
  * the request's access read it: `OrgAccess.version`) is the version it was read at. Every change
