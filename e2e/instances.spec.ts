@@ -83,7 +83,7 @@ test("after each kind of change through one instance, the other's next list, app
     const added = await a.fetch("/api/orgs/kept/apps", cookie, { method: "POST", body: { name: "Rota", url: `${changing.url}/rota` } });
     expect(added.status).toBe(201);
     const id = ((await added.json()) as { id: string }).id;
-    type Page = { name: string; lastCheck: { result: { shortName: string; tools: { name: string; wholeName: string | null; leftOut: { code: string } | null }[] } } | null };
+    type Page = { lastCheck: { result: { shortName: string; tools: { name: string; leftOut: { code: string } | null }[] } } | null };
     const shown = async (instance: Instance, q: string) => {
       const list = (await (await instance.fetch("/api/orgs/kept/apps", cookie)).json()) as Listed;
       const page = await instance.fetch(`/api/orgs/kept/apps/${id}`, cookie);

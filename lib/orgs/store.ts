@@ -223,7 +223,8 @@ export async function keptListState(db: Conn, scope: Scope, seen: string | null)
   const found = kept.get(key);
   if (seen !== null && found?.version === seen) return found;
   const state = await listState(db, scope);
-  if (state.version !== null && state.org !== undefined) kept.set(key, state, stateBytes(state));
+  // No version: no such organisation, or none stored for it yet; nothing to key it by.
+  if (state.version !== null) kept.set(key, state, stateBytes(state));
   return state;
 }
 
