@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { createContext, useContext, useId, type ReactNode } from "react";
+import { createContext, useContext, useId, useState, type ReactNode } from "react";
 import { errorMessage } from "@/components/ui/alert";
 import { settingWords } from "@/lib/engine/tool-settings";
 import { appSettingsMutation } from "@/lib/queries/orgs";
@@ -51,8 +51,13 @@ function SettingMenu({ source, tool, name }: { source: ToolSettingsSource; tool:
   const id = useId();
   const client = useQueryClient();
   const save = useMutation(appSettingsMutation(client, source.org, source.app, source.personal));
+  // The setting a saved change replaced, so that it can be undone: a block takes a tool from
+  // every person's assistant at once, and one slip of the menu should cost one click to mend.
+  const [undo, setUndo] = useState<{ from: ToolSetting; to: ToolSetting } | null>(null);
   const current: ToolSetting = tool.leaderSetting?.setting ?? "default";
   const shown = save.isPending && save.variables?.tools?.[name] !== undefined ? save.variables.tools[name] : current;
+  const change = (to: ToolSetting, from: ToolSetting, undoable: boolean) =>
+    save.mutate({ tools: { [name]: to } }, { onSuccess: () => setUndo(undoable ? { from, to } : null) });
   return (
     <div className="mt-1 text-xs">
       <label htmlFor={id} className="sr-only">
@@ -63,18 +68,31 @@ function SettingMenu({ source, tool, name }: { source: ToolSettingsSource; tool:
         value={shown}
         disabled={save.isPending}
         aria-describedby={`${id}-does`}
-        onChange={(e) => save.mutate({ tools: { [name]: toolSetting.parse(e.target.value) } })}
-        className="w-56 max-w-full truncate rounded border border-slate-300 bg-white px-1 py-0.5"
+        onChange={(e) => change(toolSetting.parse(e.target.value), current, true)}
+        className="max-w-full rounded border border-slate-300 bg-white px-1 py-0.5"
       >
         {toolSetting.options.map((o) => (
           <option key={o} value={o}>
-            {SETTING_WORDS[o].label}: {SETTING_WORDS[o].does}
+            {SETTING_WORDS[o].label}
           </option>
         ))}
       </select>
-      <span id={`${id}-does`} className="sr-only">
+      {/* What the choice does, whole: an option's text is cut to the width of a closed menu. */}
+      <span id={`${id}-does`} className="mt-0.5 block max-w-72 text-slate-700" data-testid="setting-does">
         {SETTING_WORDS[shown].does}
       </span>
+      {undo !== null && !save.isPending && (
+        <span role="status" className="mt-1 flex flex-wrap items-center gap-x-2 text-slate-800">
+          {SETTING_WORDS[undo.to].label}, saved.
+          <button
+            type="button"
+            className="font-medium text-indigo-800 underline"
+            onClick={() => change(undo.from, undo.to, false)}
+          >
+            Undo<span className="sr-only">: make {tool.title} {SETTING_WORDS[undo.from].label.toLowerCase()} again</span>
+          </button>
+        </span>
+      )}
       {save.isError && (
         <span role="alert" className="mt-1 block text-rose-900">
           Not saved: {errorMessage(save.error, "something went wrong.")}

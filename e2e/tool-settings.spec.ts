@@ -14,13 +14,15 @@ test("a leader blocks a tool; support sees it blocked, without the control, and 
   const app = await addAppByApi("Shifts", await serveApp({ name: "Shifts", tools: SHIFTS }));
   const appPage = `${connectionsPath}/${encodeURIComponent(app.id)}`;
 
-  // The leader (this project's account) has a setting menu on each tool's row that says what each choice does.
+  // The leader (this project's account) has a setting menu on each tool's row, and beside it what the choice does.
   await page.goto(appPage);
   const deleteRow = page.getByTestId("tool-row").filter({ hasText: "Delete a shift" });
   const menu = deleteRow.getByLabel("Setting of Delete a shift");
   await expect(menu).toHaveValue("default");
-  await expect(menu.getByRole("option")).toHaveText([/^Default: As the app's hints say/, /^Ask first: The assistant always checks with the person first/, /^Blocked: Never reaches the assistant/]);
+  await expect(menu.getByRole("option")).toHaveText(["Default", "Ask first", "Blocked"]);
+  await expect(deleteRow.getByTestId("setting-does")).toHaveText(/^As the app's hints say: the assistant checks with the person unless the tool only reads, or changes nothing outside\.$/);
   await menu.selectOption("blocked");
+  await expect(deleteRow.getByTestId("setting-does")).toHaveText("Never reaches the assistant; its whole name is free for another app's tool.");
   await expect(deleteRow.getByRole("link", { name: "Blocked" })).toBeVisible();
   await expect(deleteRow).toContainText(/shifts_delete_shift is blocked by leader@demo\.test on \d{1,2} [A-Z][a-z]{2} \d{4}\./);
   await expect(page.getByTestId("settings-count")).toHaveText("Set by a leader: 1 blocked");
@@ -62,4 +64,38 @@ test("a leader blocks a tool; support sees it blocked, without the control, and 
   await deleteRow.getByLabel("Setting of Delete a shift").selectOption("default");
   await expect(deleteRow.getByRole("link", { name: "Asks first" })).toBeVisible();
   await expect(page.getByTestId("settings-count")).toHaveText("Set by a leader: 1 made to ask first");
+});
+
+test("at 1280 px each setting's words are shown whole; a block is undone in one click; the log says which tool, and which of two apps of one name", async ({ page, serveApp, addAppByApi }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const first = await addAppByApi("Shifts", await serveApp({ name: "Shifts", tools: SHIFTS }));
+  const second = await addAppByApi("Shifts", await serveApp({ name: "Shifts", tools: SHIFTS }));
+  const appPage = `${connectionsPath}/${encodeURIComponent(second.id)}`;
+  await page.goto(appPage);
+  const row = page.getByTestId("tool-row").filter({ hasText: "Delete a shift" });
+  const does = row.getByTestId("setting-does");
+  // Whole: the text is not clipped by its box (its scroll width fits its client width) and ends as written.
+  await expect(does).toHaveText(/outside\.$/);
+  expect(await does.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && getComputedStyle(el).textOverflow !== "ellipsis")).toBe(true);
+  const menu = row.getByLabel("Setting of Delete a shift");
+  expect(await menu.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+
+  await menu.selectOption("blocked");
+  await expect(row.getByRole("link", { name: "Blocked" })).toBeVisible();
+  await expect(row.getByRole("status")).toContainText("Blocked, saved.");
+  await row.getByRole("button", { name: /^Undo/ }).click();
+  await expect(menu).toHaveValue("default");
+  await expect(row.getByRole("link", { name: "Asks first" })).toBeVisible();
+  await expect(row.getByRole("button", { name: /^Undo/ })).toHaveCount(0);
+
+  // The audit log names the tool and tells the two Shifts apps apart, in its entries and its filter.
+  await page.goto(`/orgs/${ORG}/audit`);
+  const entries = page.getByRole("list", { name: "Audit entries, newest first" }).getByRole("listitem");
+  await expect(entries.nth(0)).toContainText("set the tool delete_shift of Shifts (shifts_2) back to default (was blocked)");
+  await expect(entries.nth(1)).toContainText("blocked the tool delete_shift of Shifts (shifts_2) (was default)");
+  const filter = page.getByLabel("App", { exact: true });
+  await expect(filter.getByRole("option", { name: "Shifts (shifts)", exact: true })).toHaveCount(1);
+  await expect(filter.getByRole("option", { name: "Shifts (shifts_2)", exact: true })).toHaveCount(1);
+  await filter.selectOption({ label: "Shifts (shifts)" });
+  await expect(page).toHaveURL(new RegExp(`app=${first.id}`));
 });

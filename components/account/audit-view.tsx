@@ -11,7 +11,7 @@ import { fieldClass } from "@/components/ui/field";
 import { auditQuery, membersQuery, type AuditFilter } from "@/lib/queries/access";
 import { appsQuery } from "@/lib/queries/orgs";
 import type { AuditEntry } from "@/lib/schemas/access";
-import { actionText } from "./audit-words";
+import { actionText, appLabels, type AppNaming } from "./audit-words";
 
 /** Entries per page: the API's default. */
 const PAGE = 50;
@@ -35,11 +35,13 @@ export function AuditView({ org, orgName, filter }: { org: string; orgName: stri
     router.push(query === "" ? pathname : `${pathname}?${query}`);
   };
 
-  // Removed apps and former members still appear in older entries: offer them too.
-  const appOptions = new Map<string, string>();
-  for (const a of apps.data?.apps ?? []) appOptions.set(a.id, a.name);
-  for (const e of entries.data?.entries ?? []) if (e.app !== undefined && !appOptions.has(e.app.id)) appOptions.set(e.app.id, e.app.name || e.app.id);
-  if (filter.app !== undefined && !appOptions.has(filter.app)) appOptions.set(filter.app, filter.app);
+  // Removed apps and former members still appear in older entries: offer them too. Two apps may
+  // share a name: each is labelled with what tells it apart, in the filter and in the entries.
+  const named = new Map<string, AppNaming>();
+  for (const a of apps.data?.apps ?? []) named.set(a.id, { id: a.id, name: a.name, shortName: a.lastCheck?.result.shortName ?? null });
+  for (const e of entries.data?.entries ?? []) if (e.app !== undefined && !named.has(e.app.id)) named.set(e.app.id, { id: e.app.id, name: e.app.name || e.app.id, shortName: null });
+  if (filter.app !== undefined && !named.has(filter.app)) named.set(filter.app, { id: filter.app, name: filter.app, shortName: null });
+  const appOptions = appLabels([...named.values()]);
   const people = new Map<string, string>();
   for (const m of members.data?.members ?? []) people.set(m.userId, m.email);
   for (const e of entries.data?.entries ?? []) if (!people.has(e.actor.id)) people.set(e.actor.id, e.actor.email);
@@ -99,7 +101,7 @@ export function AuditView({ org, orgName, filter }: { org: string; orgName: stri
       ) : (
         <ol aria-label="Audit entries, newest first" className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
           {list.map((e, i) => (
-            <Entry key={`${e.at}-${i}`} entry={e} />
+            <Entry key={`${e.at}-${i}`} entry={e.app === undefined ? e : { ...e, app: { ...e.app, name: appOptions.get(e.app.id) ?? e.app.name } }} />
           ))}
         </ol>
       )}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { auditAction, type AuditEntry } from "@/lib/schemas/access";
-import { actionText } from "./audit-words";
+import { actionText, appLabels } from "./audit-words";
 
 const base = { at: "2025-01-01T00:00:00.000Z", actor: { id: "u1", email: "lead@x.test" } };
 
@@ -41,6 +41,16 @@ describe("actionText", () => {
     expect(actionText(entry)).toBe("changed how new tools of Attendance are treated: wait for review");
   });
 
+  it.each([
+    [{ newTools: { from: "available", to: "wait-for-review" } }, "changed the organisation's settings: new and changed tools: wait for review (was available at once)"],
+    [{ riskyText: { from: "warn", to: "block" } }, "changed the organisation's settings: risky text: blocks the tool (was warns only)"],
+    [{ newTools: { from: "wait-for-review", to: "wait-if-risky" }, riskyText: { from: "block", to: "ask-first" } }, "changed the organisation's settings: new and changed tools: wait if risky (was wait for review); risky text: makes the tool ask first (was blocks the tool)"],
+    [{ tokenBudget: { from: null, to: 20000 } }, "changed the organisation's settings: tokenBudget: 20000 (was none)"],
+    [{}, "changed the organisation's settings"],
+  ])("words which organisation settings changed %j", (details, text) => {
+    expect(actionText({ ...base, action: "settings.changed", details })).toBe(text);
+  });
+
   it("names both roles of a role change", () => {
     const entry: AuditEntry = { ...base, action: "member.role-changed", member: { id: "m", email: "ann@x.test" }, details: { from: "support", to: "developer" } };
     expect(actionText(entry)).toBe("changed the role of ann@x.test from support to developer");
@@ -54,5 +64,17 @@ describe("actionText", () => {
     [{}, "edited Attendance"],
   ])("words an edit %j from what to what", (details, text) => {
     expect(actionText({ ...base, action: "app.edited", app: { id: "a", name: "Attendance" }, details })).toBe(text);
+  });
+});
+
+describe("appLabels", () => {
+  it("tells apart apps that share a name by their short names, and a removed one by its id", () => {
+    const labels = appLabels([
+      { id: "a1", name: "Attendance", shortName: "attendance" },
+      { id: "a2", name: "Attendance", shortName: "attendance_2" },
+      { id: "b1", name: "Rota", shortName: "rota" },
+      { id: "0123456789ab", name: "Attendance", shortName: null },
+    ]);
+    expect([...labels.values()]).toEqual(["Attendance (attendance)", "Attendance (attendance_2)", "Rota", "Attendance (removed, 01234567)"]);
   });
 });

@@ -65,6 +65,30 @@ const NEW_TOOLS_WORDS: Record<string, string> = {
   "wait-if-risky": "wait if risky",
 };
 
+/** The organisation's settings a leader may change, in words: what each is, and each value. */
+const ORG_SETTING_WORDS: Record<string, { what: string; values: Record<string, string> }> = {
+  newTools: { what: "new and changed tools", values: { available: "available at once", "wait-for-review": "wait for review", "wait-if-risky": "wait if risky" } },
+  riskyText: { what: "risky text", values: { warn: "warns only", "ask-first": "makes the tool ask first", block: "blocks the tool" } },
+};
+
+/** A value of a setting in words: known values as the settings page says them, others as given ("none" for null). */
+function settingValue(words: Record<string, string> | undefined, value: unknown): string {
+  if (value === null) return "none";
+  return words?.[String(value)] ?? String(value);
+}
+
+/** The organisation's settings a change set, each from what to what: "changed the settings: new and changed tools wait for review (was available at once)". */
+function orgSettingsText(e: AuditEntry): string {
+  const parts = Object.entries(e.details ?? {}).flatMap(([key, change]) => {
+    const c = change as { from?: unknown; to?: unknown } | null;
+    if (c === null || typeof c !== "object" || !("to" in c)) return [];
+    const words = ORG_SETTING_WORDS[key];
+    const was = "from" in c ? ` (was ${settingValue(words?.values, c.from)})` : "";
+    return [`${words?.what ?? key}: ${settingValue(words?.values, c.to)}${was}`];
+  });
+  return parts.length === 0 ? "changed the organisation's settings" : `changed the organisation's settings: ${parts.join("; ")}`;
+}
+
 /** A leader's say on one tool (SPEC §19): "blocked the tool delete_shift of Rota (was default)". */
 function toolSettingText(e: AuditEntry): string {
   const tool = detail(e, "tool");
@@ -90,7 +114,7 @@ export function actionText(entry: AuditEntry): string {
     case "app.removed":
       return `removed ${app(entry)}`;
     case "settings.changed":
-      return "changed the settings";
+      return orgSettingsText(entry);
     case "member.invited":
       return `invited ${member(entry)}${asRole(entry)}`;
     case "member.invitation-cancelled":
@@ -124,4 +148,27 @@ export function actionText(entry: AuditEntry): string {
       return exhaustive;
     }
   }
+}
+
+/** An app the log may name: its id, its name, and what tells it from another app of the same name (its short name). */
+export interface AppNaming {
+  id: string;
+  name: string;
+  /** The app's short name (`attendance_2`), when it is still connected; null for a removed app. */
+  shortName: string | null;
+}
+
+/**
+ * The label of each app in the log and its filter: its name, and where two apps share a name,
+ * its short name beside it ("Attendance (attendance_2)") or, for one removed since, "removed".
+ */
+export function appLabels(apps: readonly AppNaming[]): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const a of apps) count.set(a.name, (count.get(a.name) ?? 0) + 1);
+  const labels = new Map<string, string>();
+  for (const a of apps) {
+    const shared = (count.get(a.name) ?? 0) > 1;
+    labels.set(a.id, !shared ? a.name : `${a.name} (${a.shortName ?? `removed, ${a.id.slice(0, 8)}`})`);
+  }
+  return labels;
 }
