@@ -74,7 +74,8 @@ const ORG_SETTING_WORDS: Record<string, { what: string; values: Record<string, s
 /** A value of a setting in words: known values as the settings page says them, others as given ("none" for null). */
 function settingValue(words: Record<string, string> | undefined, value: unknown): string {
   if (value === null) return "none";
-  return words?.[String(value)] ?? String(value);
+  const text = typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+  return words?.[text] ?? text;
 }
 
 /** The organisation's settings a change set, each from what to what: "changed the settings: new and changed tools wait for review (was available at once)". */
