@@ -82,7 +82,7 @@ test("at 1280 px each setting's words are shown whole; a block is undone in one 
 
   await menu.selectOption("blocked");
   await expect(row.getByRole("link", { name: "Blocked" })).toBeVisible();
-  await expect(row.getByRole("status")).toContainText("Blocked, saved.");
+  await expect(row.getByRole("status").filter({ hasText: "saved" })).toContainText("Blocked, saved.");
   await row.getByRole("button", { name: /^Undo/ }).click();
   await expect(menu).toHaveValue("default");
   await expect(row.getByRole("link", { name: "Asks first" })).toBeVisible();
