@@ -56,7 +56,8 @@ export type TimedListing = AppListing & { readMs?: number };
 async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing> {
   const started = performance.now();
   const listing = await readLiveApp(app, { allow: parseAllowList(allowHosts) });
-  return { ...redactListing(listing, secretsOf(app)), readMs: performance.now() - started };
+  const readMs = performance.now() - started;
+  return { ...redactListing(listing, secretsOf(app)), readMs };
 }
 
 async function triedTool(target: TryTarget, call: TryCall, options: Parameters<typeof tryTool>[2]): Promise<TryResult> {

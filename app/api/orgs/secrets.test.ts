@@ -198,6 +198,17 @@ describe("a URL's query secret, stored (SPEC §10)", () => {
     expect(text).not.toContain(QUERY_TOKEN);
   });
 
+  // SQLite's are encrypted as the file is opened (lib/orgs/apps.test.ts); PostgreSQL's as the server prepares its database.
+  it.skipIf(database.dialect !== "postgres")("is encrypted where an older version stored it in the clear, on PostgreSQL", async () => {
+    const { encryptPlainUrls, getDb } = await import("@/lib/db/client");
+    const { checkInput, requireApp } = await import("@/lib/orgs/store");
+    await database.query("INSERT INTO apps (id, org, name, url, connected_at) VALUES ('older', 'acme', 'Older', ?, ?)", [`${app.url}?sig=${QUERY_TOKEN}`, Date.now()]);
+    await encryptPlainUrls(getDb() as unknown as Parameters<typeof encryptPlainUrls>[0]);
+    const row = await requireApp(getDb(), "acme", "older");
+    expect(row.url).toBe(`${app.url}?sig=…`);
+    expect(checkInput(row).url).toBe(`${app.url}?sig=${QUERY_TOKEN}`);
+  });
+
   it("is in no log line, no audit entry, and nowhere in the database's bytes", async () => {
     const written = logs.join("\n");
     const entries = await audit();
