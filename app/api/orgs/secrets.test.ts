@@ -13,6 +13,7 @@ const database = await routeDatabase("secrets");
 const orgsRoute = await import("./route");
 const appsRoute = await import("./[org]/apps/route");
 const appRoute = await import("./[org]/apps/[app]/route");
+const appTryRoute = await import("./[org]/apps/[app]/try/route");
 const myAppsRoute = await import("./[org]/me/apps/route");
 const auditRoute = await import("./[org]/audit/route");
 const checkRoute = await import("../check/route");
@@ -64,6 +65,7 @@ function tokenApp(value: () => string): Promise<ZooApp & { tokens: string[] }> {
       if (given !== value()) void res.writeHead(401).end();
     },
     list: (res, id) => sendJson(res, result(id, { tools: [{ name: "report", inputSchema: { type: "object" } }] })),
+    call: (res, id) => sendJson(res, result(id, { content: [{ type: "text", text: "reported" }] })),
   }).then((app) => Object.assign(app, { tokens }));
 }
 
@@ -155,6 +157,12 @@ describe("a URL's query secret, stored (SPEC §10)", () => {
     expect(list).not.toContain(QUERY_TOKEN);
     expect(await audit()).toContain("token=…");
     expect(await audit()).not.toContain(QUERY_TOKEN);
+  });
+
+  it("is sent with a try of the app's tool", async () => {
+    const tried = await appTryRoute.POST(requestAs(leader, `${base}/acme/apps/${appId}/try`, post({ tool: "report", arguments: {} })), appParams("acme", appId));
+    expect(await tried.json()).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "reported" }] });
+    expect(app.tokens.at(-1)).toBe(QUERY_TOKEN);
   });
 
   it("is kept where an edit says … on the same origin, and replaced by a new one given", async () => {
