@@ -13,6 +13,7 @@ import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import { Pool } from "pg";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { errorField, logger } from "../log";
+import { querySecrets, shownUrl } from "../orgs/redact";
 import { deriveKey, encryptSecret } from "../secrets";
 import * as schema from "./schema";
 import * as postgresSchema from "./schema-pg";
@@ -78,19 +79,28 @@ function openSqlite(path: string): BetterSQLite3Database<typeof schema> & { $cli
   return db;
 }
 
+/** Apps whose URL was stored with a query secret in the clear (SPEC §10), before such URLs were encrypted. */
+const PLAIN_URLS = "SELECT id, url FROM apps WHERE url_secret IS NULL AND url LIKE '%?%'";
+const UPDATE_URL = "UPDATE apps SET url = $1, url_secret = $2 WHERE id = $3 AND url_secret IS NULL";
+const withPlainSecrets = (rows: { id: string; url: string }[]) => rows.filter((row) => querySecrets(row.url).length > 0);
+
 /**
- * Encrypts header values stored in the clear before secrets were encrypted at rest (once:
- * later opens find none). `secure_delete` and a checkpoint leave no old copy in the file or its log.
+ * Encrypts header values, and URLs with query secrets, stored in the clear before they were
+ * encrypted at rest (once: later opens find none). `secure_delete` and a checkpoint leave no old
+ * copy in the file or its log.
  */
 function encryptPlainSecrets(sqlite: Database.Database): void {
   const find = "SELECT id, header_value AS value FROM apps WHERE header_value IS NOT NULL AND substr(header_value, 1, 7) <> 'enc:v1:'";
-  if (sqlite.prepare(`${find} LIMIT 1`).get() === undefined) return;
+  const urls = withPlainSecrets(sqlite.prepare(PLAIN_URLS).all() as { id: string; url: string }[]);
+  if (sqlite.prepare(`${find} LIMIT 1`).get() === undefined && urls.length === 0) return;
   const update = sqlite.prepare("UPDATE apps SET header_value = ? WHERE id = ?");
+  const updateUrl = sqlite.prepare(UPDATE_URL.replace(/\$\d/g, "?"));
   const secureDelete = sqlite.pragma("secure_delete", { simple: true }) as number;
   sqlite.pragma("secure_delete = ON");
   try {
     sqlite.transaction(() => {
       for (const row of sqlite.prepare(find).all() as { id: string; value: string }[]) update.run(encryptSecret(row.value), row.id);
+      for (const row of urls) updateUrl.run(shownUrl(row.url), encryptSecret(row.url), row.id);
     }).immediate();
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
@@ -156,7 +166,16 @@ export async function migratePostgresDb(db: PostgresDb): Promise<void> {
 export async function prepareDatabase(): Promise<void> {
   deriveKey("secrets");
   const db = getDb();
-  if (isPostgres(db)) await migratePostgresDb(db as unknown as PostgresDb);
+  if (isPostgres(db)) {
+    await migratePostgresDb(db as unknown as PostgresDb);
+    await encryptPlainUrls(db as unknown as PostgresDb);
+  }
+}
+
+/** PostgreSQL's part of `encryptPlainSecrets` (its header values were always encrypted): URLs with query secrets in the clear. */
+export async function encryptPlainUrls(db: PostgresDb): Promise<void> {
+  const { rows } = await db.$client.query<{ id: string; url: string }>(PLAIN_URLS);
+  for (const row of withPlainSecrets(rows)) await db.$client.query(UPDATE_URL, [shownUrl(row.url), encryptSecret(row.url), row.id]);
 }
 
 /** Answers whether the database answers (for GET /api/health). */

@@ -15,7 +15,10 @@ export const apps = sqliteTable(
      */
     owner: text("owner").references(() => user.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
+    /** As shown: each secret query parameter's value `…` (SPEC §10); the URL read is `urlSecret`. */
     url: text("url").notNull(),
+    /** The URL as given, encrypted (`enc:v1:…`), when its query holds a secret; null otherwise. Write-only, as `headerValue`. */
+    urlSecret: text("url_secret"),
     headerName: text("header_name"),
     /** Write-only: read by the check, never answered by the API. */
     headerValue: text("header_value"),

@@ -13,8 +13,8 @@ import type { ReadOptions } from "./read-app";
 import { cacheHintOf, MAX_TTL_MS, readLiveApp } from "./read-app";
 import { startHttp } from "@/test/apps/http";
 import { DISCOVERED, modern, modernResult, result, sendJson, sleep, startRawApp, type RawBehaviour } from "@/test/apps/raw-apps";
-import { goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
-import { calendarServer, startV2App } from "@/test/apps/v2-apps";
+import { cursorServer, goodServer, madeTools, pagedServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
+import { calendarServer, cursorV2Server, startV2App } from "@/test/apps/v2-apps";
 import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 const LOOPBACK: ReadOptions = { allow: parseAllowList("127.0.0.1") };
@@ -32,6 +32,28 @@ describe("a listing's cache hint, as the app said it", () => {
     ["a 2025 answer has none", {}, false, null],
   ])("%s", (_what, result, modern, expected) => {
     expect(cacheHintOf({ tools: [], ...result }, modern)).toEqual(expected);
+  });
+});
+
+describe("a listing's cursors (SPEC §10): at most 100 pages, and never a cursor twice", () => {
+  const eras = [
+    ["2025", (next: (page: number) => string) => startSdkApp(cursorServer(next))],
+    ["2026-07-28 only", (next: (page: number) => string) => startV2App(cursorV2Server(next), "strict")],
+  ] as const;
+  const listRequests = (seen: readonly string[]) => seen.filter((s) => s.endsWith("tools/list")).length;
+
+  it.each(eras)("an endless cursor (%s) gets 100 tools/list requests, then the app is invalid-listing", { timeout: 20_000 }, async (_era, start) => {
+    const app = await zoo(start((page) => `c${page}`));
+    const listing = await readLiveApp({ name: "Endless", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: "Endless is unavailable: its tools/list went on past 100 pages (100 tools so far), so reading stopped." });
+    expect(listRequests(app.seen)).toBe(100);
+  });
+
+  it.each(eras)("a cursor given again (%s) stops the read at once, without asking for it twice", { timeout: 10_000 }, async (_era, start) => {
+    const app = await zoo(start((page) => ["a", "b", "c", "b"][page - 1] ?? "never"));
+    const listing = await readLiveApp({ name: "Loop", url: app.url }, LOOPBACK);
+    expect(listing.unavailable).toEqual({ code: "invalid-listing", message: 'Loop is unavailable: page 4 of its tools/list gives the cursor "b" again, so the listing would never end.' });
+    expect(listRequests(app.seen)).toBe(4);
   });
 });
 

@@ -12,8 +12,8 @@ import { McpSession, type LiveApp } from "./session";
 
 export type { LiveApp } from "./session";
 
-/** A cap on pages, so an endless cursor ends even when it is fast. */
-export const MAX_PAGES = 1000;
+/** Pages of tools/list a read follows (SPEC §10): it bounds the requests an endless cursor gets, not the tools (a page may hold any number). */
+export const MAX_PAGES = 100;
 
 export interface ReadOptions {
   resolve?: Resolver;

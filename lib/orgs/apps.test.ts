@@ -341,6 +341,24 @@ describe("stored secrets", () => {
     expect((await requireApp(db, "acme", "old")).headerValue).toBe(stored);
   });
 
+  it("encrypts URLs with a query secret stored in the clear before, once, when the database is opened", { timeout: 10_000 }, async () => {
+    const plain = "http://a.test/mcp?region=eu&api_key=plain-query-before";
+    db.$client.prepare("INSERT INTO apps (id, org, name, url, connected_at) VALUES ('oldurl', 'acme', 'Old', ?, 1), ('plainurl', 'acme', 'Plain', 'http://a.test/mcp?region=eu', 2)").run(plain);
+    db.$client.close();
+
+    db = openDatabase(dbFile);
+    const row = await requireApp(db, "acme", "oldurl");
+    expect(row.url).toBe("http://a.test/mcp?region=eu&api_key=…");
+    expect(row.urlSecret?.startsWith("enc:v1:")).toBe(true);
+    expect(checkInput(row).url).toBe(plain);
+    expect(await requireApp(db, "acme", "plainurl")).toMatchObject({ url: "http://a.test/mcp?region=eu", urlSecret: null });
+    expect(onDisk(dbFile).includes("plain-query-before")).toBe(false);
+    db.$client.close();
+
+    db = openDatabase(dbFile); // already encrypted: left as it is
+    expect((await requireApp(db, "acme", "oldurl")).urlSecret).toBe(row.urlSecret);
+  });
+
   it("keeps the header on a move within its origin, and takes a new one given with a move to another", { timeout: 10_000 }, async () => {
     const app = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp", header: { name: "Authorization", value: "Bearer X" } });
     const samePlace = await updateApp(ctx, "acme", app.id, { url: "http://a.test:80/other" });

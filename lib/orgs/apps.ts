@@ -15,7 +15,7 @@ import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
-import { redactListing } from "./redact";
+import { filledUrl, querySecrets, shownUrl } from "./redact";
 import { nameList, namingKey, processNames, withOwnFacts, type Named, type NameCache, type NamingInput } from "./named";
 import { settleReview } from "./review";
 import { namedSetting, waitsUnder } from "./settings";
@@ -39,6 +39,7 @@ import {
   requireApp,
   requireOrg,
   requirePersonalApp,
+  urlToRead,
 } from "./store";
 
 /**
@@ -84,10 +85,10 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
       let ownMs = 0;
       const read = async (app: LiveApp) => {
         const started = performance.now();
+        // What an app answers may quote what it was sent: the pool answers its header, token and query secrets as `…` (lib/pool/engine-worker.ts).
         const { readMs, ...listing } = await reader(app);
         ownMs += readMs ?? performance.now() - started;
-        // What an app answers may quote what it was sent: its header and token never reach what is stored.
-        return redactListing(listing, Object.values(app.headers ?? {}));
+        return listing;
       };
       const input = checkInput(row);
       // With its OAuth sign-in, when it has one and no header of the leader's (lib/oauth/reads.ts).
@@ -210,12 +211,14 @@ async function assertRoom(db: Conn, org: string, owner: string | null): Promise<
 export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by: string | null = null, owner: string | null = null): Promise<StoredApp> {
   await requireOrg(ctx.db, org);
   await assertRoom(ctx.db, org, owner);
+  const { url, urlSecret } = storedUrl(input.url, null);
   const draft: AppRow = {
     id: randomUUID(),
     org,
     owner,
     name: input.name,
-    url: input.url,
+    url,
+    urlSecret,
     headerName: input.header?.name ?? null,
     headerValue: input.header ? encryptSecret(input.header.value) : null,
     connectedAt: Date.now(),
@@ -247,10 +250,24 @@ export async function personalApp(ctx: OrgContext, org: string, owner: string, i
 
 const originOf = (url: string) => new URL(url).origin;
 
+/**
+ * An app's URL as stored (SPEC §10): shown with `…` for each secret query parameter's value, and
+ * as given, encrypted, when it holds one. A `…` given (a shown URL, edited) stands for the value
+ * `before` holds (the URL as last given, on the same origin only); with none to stand for: 422.
+ */
+function storedUrl(given: string, before: string | null): Pick<AppRow, "url" | "urlSecret"> & { read: string } {
+  const url = filledUrl(given, before);
+  if (url === null) {
+    const message = "A query parameter of this URL says … where its secret goes: give its value (a secret is kept only for the origin it was given for).";
+    throw new InvalidError(message, onField("url", message));
+  }
+  return { url: shownUrl(url), urlSecret: querySecrets(url).length > 0 ? encryptSecret(url) : null, read: url };
+}
+
 /** Tries of one change that found the app changed by someone else while it was read. */
 const UPDATE_TRIES = 3;
 
-const sameFields = (a: AppRow, b: AppRow) => a.name === b.name && a.url === b.url && a.headerName === b.headerName && a.headerValue === b.headerValue;
+const sameFields = (a: AppRow, b: AppRow) => a.name === b.name && a.url === b.url && a.urlSecret === b.urlSecret && a.headerName === b.headerName && a.headerValue === b.headerValue;
 
 /**
  * Changes an app's name, URL or header (`header: null` removes it) and reads it again. A URL on
@@ -271,24 +288,29 @@ export async function updateApp(ctx: OrgContext, org: string, id: string, input:
 /** One try of `updateApp` from `current`: false when the app was changed meanwhile (nothing is stored then). */
 async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: AppUpdate): Promise<boolean> {
   const id = current.id;
+  const before = urlToRead(current);
+  const moves = input.url !== undefined && originOf(input.url) !== originOf(current.url);
+  // The same URL given again keeps its stored form (a fresh encryption would look like a change).
+  const url = input.url === undefined ? undefined : storedUrl(input.url, moves ? null : before);
+  const same = url?.read === before;
   const changed: AppRow = {
     ...current,
     ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(url !== undefined && !same ? { url: url.url, urlSecret: url.urlSecret } : {}),
     ...(input.header !== undefined
       ? { headerName: input.header?.name ?? null, headerValue: input.header ? encryptSecret(input.header.value) : null }
-      : input.url !== undefined && originOf(input.url) !== originOf(current.url)
+      : moves
         ? { headerName: null, headerValue: null }
         : {}),
   };
   // Tokens are for the app's URL (its resource): a new URL, or a header given instead, signs in anew.
-  const signsInAnew = (input.url !== undefined && input.url !== current.url) || (input.header !== undefined && input.header !== null);
+  const signsInAnew = (url !== undefined && !same) || (input.header !== undefined && input.header !== null);
   const reads = await readRows(ctx, [changed], undefined, { fresh: signsInAnew });
   return orgTransaction(ctx.db, org, async (tx) => {
     const now = await requireApp(tx, org, id); // removed meanwhile: the 404
     if (!sameFields(now, current)) return false;
-    const { name, url, headerName, headerValue } = changed;
-    await tx.update(apps).set({ name, url, headerName, headerValue }).where(eq(apps.id, id));
+    const { name, url, urlSecret, headerName, headerValue } = changed;
+    await tx.update(apps).set({ name, url, urlSecret, headerName, headerValue }).where(eq(apps.id, id));
     // In the same transaction as the new address: a sign-in finishing meanwhile is stored before (and forgotten here) or refused after.
     if (signsInAnew) await forgetSignIn(tx, id);
     await storeReads(tx, org, reads);

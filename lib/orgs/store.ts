@@ -30,7 +30,7 @@ export interface NewRead {
   durationMs: number;
   listing: AppListing;
   /** The address and header it was read with: a read of an app that has moved since is not stored. */
-  readAs: Pick<AppRow, "url" | "headerValue">;
+  readAs: Pick<AppRow, "url" | "urlSecret" | "headerValue">;
 }
 
 /** Each app keeps its newest reads: a record is a few numbers and a snapshot's hash. */
@@ -291,11 +291,22 @@ function headerSecret(row: AppRow): string | null {
   }
 }
 
-/** How the check is asked about an app: by URL, with its header (decrypted only here, on its way to the app). */
+/** The URL to read, its query secrets in the clear (SPEC §10); one that cannot be decrypted is read as shown, with `…` (the app then refuses it). */
+export function urlToRead(row: Pick<AppRow, "org" | "id" | "url" | "urlSecret">): string {
+  if (row.urlSecret === null) return row.url;
+  try {
+    return decryptSecret(row.urlSecret);
+  } catch (error) {
+    logger.error({ org: row.org, app: row.id, err: error }, "The stored URL of an app cannot be decrypted: its query secrets are not sent");
+    return row.url;
+  }
+}
+
+/** How the check is asked about an app: by URL, with its header (both decrypted only here, on their way to the app). */
 export function checkInput(row: AppRow): CheckAppInput {
   const value = row.headerName === null ? null : headerSecret(row);
   const headers = row.headerName !== null && value !== null ? { [row.headerName]: value } : undefined;
-  return { name: row.name, url: row.url, ...(headers ? { headers } : {}) };
+  return { name: row.name, url: urlToRead(row), ...(headers ? { headers } : {}) };
 }
 
 /** A snapshot as parsed once: its entries, and (when review asked for them) its named tools' fingerprints. */
@@ -405,8 +416,8 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
 export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   await transaction(db, async (tx) => {
     for (const read of reads) {
-      const [now] = await runPrepared(tx, "theorem_read_as", () => tx.select({ url: apps.url, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, sql.placeholder("app"))).limit(1), { app: read.app });
-      if (now === undefined || now.url !== read.readAs.url || now.headerValue !== read.readAs.headerValue) continue;
+      const [now] = await runPrepared(tx, "theorem_read_as", () => tx.select({ url: apps.url, urlSecret: apps.urlSecret, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, sql.placeholder("app"))).limit(1), { app: read.app });
+      if (now === undefined || now.url !== read.readAs.url || now.urlSecret !== read.readAs.urlSecret || now.headerValue !== read.readAs.headerValue) continue;
       const { listing } = read;
       // Nothing was listed when the app could not be reached: no snapshot then.
       const listed = listing.entries.length > 0 || !listing.unavailable;

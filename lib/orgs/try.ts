@@ -10,7 +10,6 @@ import { toolToTryOf, type TryCall, type TryResult, type TryTarget } from "@/lib
 import type { PreviewToolRequest, PreviewTryRequest, ToolToTry, ToolToTryAnswer, TryAnswer, TryRequest } from "@/lib/schemas/try";
 import { callSignedIn, type CallOutcome } from "@/lib/oauth/reads";
 import type { OrgContext } from "./apps";
-import { redactSecrets } from "./redact";
 import { checkInput, latestReads, listingOf, requireApp } from "./store";
 
 /**
@@ -63,22 +62,15 @@ const outcomeOf = (result: TryResult): CallOutcome =>
 const stepUpAnswer = (result: TryResult, message: string): TryResult =>
   result.kind === "answer" ? { kind: "answer", answer: { ...result.answer, content: [], refused: { code: "auth-required", message } } } : result;
 
-/** A try's answer without the credentials it was sent with, should the app have echoed them. */
-function withoutSecrets(result: TryResult, secrets: readonly string[]): TryResult {
-  if (result.kind !== "answer" || secrets.length === 0) return result;
-  const text = JSON.stringify(result.answer);
-  const redacted = redactSecrets(text, secrets.map((s) => JSON.stringify(s).slice(1, -1)));
-  return redacted === text ? result : { kind: "answer", answer: JSON.parse(redacted) as TryAnswer };
-}
-
 /** Tries a tool of one of the organisation's apps, as `actor` (a leader or developer there: `withOrg("try")`). */
 export async function tryOrgApp(ctx: OrgContext, org: string, appId: string, actor: Actor, input: TryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
   const row = await requireApp(ctx.db, org, appId);
   await spendChecks(getDb(), { account: actor.id }, checkCost(1));
   const stored = checkInput(row);
   // With its OAuth sign-in when it has one; a refusal for want of scope says to sign in again with more (SPEC §17).
-  const signedIn = await callSignedIn(ctx.db, row, { name: row.name, url: row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, (target) => call(target, continued(input)), outcomeOf);
-  const result = withoutSecrets(signedIn.refusal === null ? signedIn.result : stepUpAnswer(signedIn.result, signedIn.refusal), signedIn.sent);
+  // What it was sent with comes back as `…` from the pool (lib/pool/engine-worker.ts).
+  const signedIn = await callSignedIn(ctx.db, row, { name: row.name, url: stored.url ?? row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, (target) => call(target, continued(input)), outcomeOf);
+  const result = signedIn.refusal === null ? signedIn.result : stepUpAnswer(signedIn.result, signedIn.refusal);
   await recordAudit(ctx.db, { org, actor, action: "tool.tried", app: { id: row.id, name: row.name }, details: auditDetails(input.tool, result) });
   return answerOf(result);
 }

@@ -9,6 +9,7 @@ import { resolveTheorem } from "@/lib/engine/theorem";
 import { parseAllowList } from "@/lib/mcp/address";
 import { describeTool, tryTool, type DescribeResult, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
 import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
+import { redactJson, redactListing, secretsOf } from "@/lib/orgs/redact";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
 import { handListing, takeListing, type HandedListing } from "./listing-handoff";
@@ -47,10 +48,24 @@ export const PARSED_BACK_BYTES = 64 * 1024;
 /** A live read with how long it took from when this worker began it (SPEC §11: an app's own read, not its wait for a worker). */
 export type TimedListing = AppListing & { readMs?: number };
 
+/**
+ * What leaves this worker of an app never holds the secrets it was sent (SPEC §10): its header
+ * values, token and URL query secrets are `…` wherever the app's text repeats them, for stored
+ * apps and for what a caller gives `/api/check` and `/api/try` alike.
+ */
 async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing> {
   const started = performance.now();
   const listing = await readLiveApp(app, { allow: parseAllowList(allowHosts) });
-  return { ...listing, readMs: performance.now() - started };
+  const readMs = performance.now() - started;
+  return { ...redactListing(listing, secretsOf(app)), readMs };
+}
+
+async function triedTool(target: TryTarget, call: TryCall, options: Parameters<typeof tryTool>[2]): Promise<TryResult> {
+  return redactJson(await tryTool(target, call, options), secretsOf(target));
+}
+
+async function describedTool(target: TryTarget, tool: string, options: Parameters<typeof describeTool>[2]): Promise<DescribeResult> {
+  return redactJson(await describeTool(target, tool, options), secretsOf(target));
 }
 
 async function handedRead(app: LiveApp, allowHosts: string): Promise<HandedListing<TimedListing>> {
@@ -62,8 +77,8 @@ export default function runEngineTask(
 ): RequestAnswer | Promise<RequestAnswer> | CheckResult | ReadApp[] | Promise<TimedListing> | Promise<HandedListing<TimedListing>> | Promise<TryResult> | Promise<DescribeResult> {
   if (task.kind === "read") return task.handed === true ? handedRead(task.app, task.allowHosts) : timedRead(task.app, task.allowHosts);
   if (task.kind === "read-and-check") return readAndCheck(task.request, task.app, task.allowHosts);
-  if (task.kind === "try") return tryTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) });
-  if (task.kind === "describe-tool") return describeTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
+  if (task.kind === "try") return triedTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) });
+  if (task.kind === "describe-tool") return describedTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
   if (task.kind === "listings") return checkListings(task.listings, task.theorem);
   if (task.kind === "read-apps") return task.listings.map((listing) => readApp(listing));
   try {

@@ -74,6 +74,19 @@ export function pagedServer(tools: readonly Tool[], pageSize: number): () => Ser
   };
 }
 
+/** A low-level SDK server whose tools/list page `n` (from 1, counted over every session) lists one tool and gives `nextCursor(n)`. */
+export function cursorServer(nextCursor: (page: number) => string): () => Server {
+  let page = 0;
+  return () => {
+    const server = new Server({ name: "cursors", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      page++;
+      return { tools: [{ name: `t${page}`, inputSchema: { type: "object" as const } }], nextCursor: nextCursor(page) };
+    });
+    return server;
+  };
+}
+
 /** An app of the older HTTP+SSE transport (GET /sse for events, POST /messages), as 2024-11-05 servers are. */
 export async function startOldSseApp(makeServer: () => AnyServer): Promise<ZooApp> {
   const sessions = new Map<string, SSEServerTransport>();

@@ -47,6 +47,19 @@ export function calendarServer(options: V2Options = {}): McpServer {
   return server;
 }
 
+/** `cursorServer` of sdk-apps.ts on the v2 server SDK: page `n` lists one tool and gives `nextCursor(n)`. */
+export function cursorV2Server(nextCursor: (page: number) => string): () => McpServer {
+  let page = 0;
+  return () => {
+    const server = new McpServer({ name: "v2-cursors", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.server.setRequestHandler("tools/list", () => {
+      page++;
+      return { tools: [{ name: `t${page}`, inputSchema: { type: "object" as const } }], nextCursor: nextCursor(page) };
+    });
+    return server;
+  };
+}
+
 /** Serves `make` through `createMcpHandler` on 127.0.0.1 and a free port, path `/mcp`. */
 export async function startV2App(make: () => McpServer, era: Era = "default", host = "127.0.0.1"): Promise<ZooApp> {
   const handler = createMcpHandler(() => make(), era === "strict" ? { legacy: "reject" } : {});

@@ -4,6 +4,7 @@ import { withOrg } from "@/lib/auth/workspace";
 import { spendAppCheck } from "@/lib/http/rate-limit";
 import { appFields, assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
+import { querySecrets } from "@/lib/orgs/redact";
 import { appUpdate } from "@/lib/schemas/orgs";
 
 export const dynamic = "force-dynamic";
@@ -21,10 +22,11 @@ export const PATCH = withOrg<Params>("manage", async ({ request, params, access 
   if (input.url !== undefined) await assertReadable(input.url);
   await spendAppCheck(access);
   const after = await updateApp(ctx, access.org.slug, params.app, input);
-  // Which fields changed, never the header's value.
+  // Which fields changed, never the header's value nor a URL's query secret (the URLs as shown, `…` in their place).
   const changed = {
     ...(input.name !== undefined && input.name !== before.name ? { name: { from: before.name, to: after.name } } : {}),
-    ...(input.url !== undefined && input.url !== before.url ? { url: { from: before.url, to: after.url } } : {}),
+    ...(input.url !== undefined && after.url !== before.url ? { url: { from: before.url, to: after.url } } : {}),
+    ...(input.url !== undefined && after.url === before.url && querySecrets(input.url).length > 0 ? { urlSecrets: "given" } : {}),
     ...(input.header !== undefined ? { header: input.header === null ? "removed" : `set (${input.header.name})` } : {}),
     ...(before.header && after.header === null && input.header === undefined ? { header: "dropped: the app moved to another origin" } : {}),
   };

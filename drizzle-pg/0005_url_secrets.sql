@@ -1,0 +1,1 @@
+ALTER TABLE "apps" ADD COLUMN "url_secret" text;
