@@ -55,7 +55,7 @@ function createAuth(db: Db) {
       modelName: "rateLimit",
       window: 60,
       max: 300,
-      customRules: { "/sign-in/email": false, "/sign-up/email": { window: 60, max: 10 } },
+      customRules: { "/sign-in/email": false, "/sign-up/email": { window: 60, max: 10 }, "/send-verification-email": { window: 60, max: 3 } },
     },
     // The address lib/auth/endpoints.ts sets from the socket (and trusted proxies), never the client's own header.
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
