@@ -4,7 +4,11 @@
 // `x-forwarded-for` from it only when the client sent none, so the client would choose its own
 // address. lib/http/client-address.ts reads it, and believes `x-forwarded-for` only as far as
 // THEOREM_TRUSTED_PROXIES says.
+//
+// It also hands Next paths under /api/auth/ with a trailing or doubled slash as they are, for the
+// JSON 404 (scripts/auth-paths.mjs), where Next itself would redirect them.
 import http from "node:http";
+import { authPathTarget } from "./auth-paths.mjs";
 
 export const PEER_HEADER = "x-theorem-peer";
 const create = http.createServer;
@@ -12,6 +16,7 @@ http.createServer = function createServer(...args) {
   const server = create.apply(this, args);
   server.prependListener("request", (request) => {
     request.headers[PEER_HEADER] = request.socket.remoteAddress ?? "";
+    request.url = authPathTarget(request.url);
   });
   return server;
 };

@@ -122,8 +122,10 @@ export function actionText(entry: AuditEntry): string {
       return `cancelled the invitation of ${member(entry)}${asRole(entry)}`;
     case "member.joined":
       return `joined${asRole(entry)}`;
-    case "member.removed":
-      return `removed ${member(entry)}`;
+    case "member.removed": {
+      const keys = Number(detail(entry, "keysRevoked") ?? 0);
+      return `removed ${member(entry)}${keys > 0 ? `, revoking ${keys === 1 ? "their API key" : `their ${keys} API keys`} here` : ""}`;
+    }
     case "member.role-changed": {
       const from = detail(entry, "from");
       const to = detail(entry, "to");

@@ -7,11 +7,11 @@ import { acceptInvitation } from "@/lib/queries/access";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** Accepts the invitation, then opens the organisation joined. */
-export function JoinButton({ invitationId, orgName }: { invitationId: string; orgName: string }) {
+export function JoinButton({ invitationId, secret, orgName }: { invitationId: string; secret: string; orgName: string }) {
   const router = useRouter();
   const join = useMutation({
     mutationKey: ["accept-invitation", invitationId],
-    mutationFn: () => acceptInvitation(invitationId),
+    mutationFn: () => acceptInvitation(invitationId, secret),
     // The header's organisations are rendered on the server: the refresh brings the one joined.
     onSuccess: ({ org }) => {
       router.push(`/orgs/${encodeURIComponent(org)}/connections`);

@@ -8,6 +8,7 @@ import { schema } from "@/lib/db/tables";
 import { deriveKey } from "@/lib/secrets";
 import { errorField, logWith } from "@/lib/log";
 import { CLIENT_ADDRESS_HEADER } from "./endpoints";
+import { sendVerification } from "./invitations";
 import { dashboardOrigins } from "./origins";
 
 /**
@@ -39,16 +40,22 @@ function createAuth(db: Db) {
     secret: deriveKey("auth").toString("hex"),
     database: drizzleAdapter(db, { provider: isPostgres(db) ? "pg" : "sqlite", schema }),
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD, autoSignIn: true },
+    // With SMTP_URL set, an account's address is verified by mail (accepting an invitation needs it, SPEC §9); without it nothing is sent.
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      sendVerificationEmail: ({ user, url }) => sendVerification(user.email, url),
+    },
     session: { ...SESSION_TIMES },
-    // Sign-in attempts are slowed in every environment, and counted in the database so that
-    // the count holds across instances.
+    // Sign-ups are slowed in every environment, and counted in the database so that the count
+    // holds across instances. Sign-ins are limited by their failures (lib/auth/sign-in-limit.ts).
     rateLimit: {
       enabled: true,
       storage: "database",
       modelName: "rateLimit",
       window: 60,
       max: 300,
-      customRules: { "/sign-in/email": { window: 60, max: 10 }, "/sign-up/email": { window: 60, max: 10 } },
+      customRules: { "/sign-in/email": false, "/sign-up/email": { window: 60, max: 10 }, "/send-verification-email": { window: 60, max: 3 } },
     },
     // The address lib/auth/endpoints.ts sets from the socket (and trusted proxies), never the client's own header.
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },

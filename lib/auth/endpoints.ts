@@ -8,8 +8,9 @@ import { clientAddress } from "@/lib/http/client-address";
  * endpoints that carries one is refused.
  */
 export const AUTH_ENDPOINTS = {
-  GET: ["/get-session"],
-  POST: ["/sign-in/email", "/sign-up/email", "/sign-out", "/change-password"],
+  // verify-email and send-verification-email do something only when mail is set up (SMTP_URL).
+  GET: ["/get-session", "/verify-email"],
+  POST: ["/sign-in/email", "/sign-up/email", "/sign-out", "/change-password", "/send-verification-email"],
 } as const;
 
 /** The header better-auth is told to read the client's address from (never the client's own words). */
@@ -17,7 +18,8 @@ export const CLIENT_ADDRESS_HEADER = "x-theorem-client-address";
 
 /**
  * The request better-auth may answer (with the client's address as we know it), or null when the
- * endpoint is not one the dashboard offers.
+ * endpoint is not one the dashboard offers. The path must be the endpoint's exactly: a trailing or
+ * doubled slash is no endpoint (scripts/peer-address.mjs keeps Next from redirecting those here).
  */
 export function authRequest(request: Request): Request | null {
   const url = new URL(request.url);

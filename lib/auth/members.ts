@@ -8,7 +8,8 @@ import { apps, invitation, member, organization, user } from "@/lib/db/tables";
 import { dropUnusedSnapshots } from "@/lib/orgs/store";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
 import type { Person } from "@/lib/schemas/people";
-import { invitationLink, sendInvitation } from "./invitations";
+import { revokeKeysOf } from "./keys";
+import { invitationLink, newInvitationSecret, secretMatches, sendInvitation, smtpConfigured } from "./invitations";
 import { can, parseRole, roleNeeded, roleNeededAnywhere, type Action, type Role } from "./roles";
 import { membership, requireAction, type Actor, type OrgAccess } from "./workspace";
 
@@ -21,7 +22,8 @@ import { membership, requireAction, type Actor, type OrgAccess } from "./workspa
 
 const INVITATION_DAYS = 7;
 const keepsLeader = "An organisation always keeps a leader: make someone else a leader first.";
-const noInvitation = "There is no such invitation, or it has expired.";
+const noInvitation = "There is no such invitation, or it has expired or been used: ask the organisation's leader for a new link.";
+const unverified = "Verify your email address first: follow the link mailed to you when you signed up, then join.";
 
 /** The caller's organisations with their role there, oldest membership first. */
 export async function myOrgs(userId: string): Promise<MyOrg[]> {
@@ -154,9 +156,14 @@ function memberIn(members: MemberView[], memberId: string): MemberView {
 
 const leaders = (members: MemberView[]) => members.filter((m) => m.role === "leader").length;
 
-/** Invites `input.email` as `input.role` (a pending invitation to the same address is replaced); the link is mailed or logged. */
+/**
+ * Invites `input.email` as `input.role` (a pending invitation to the same address is replaced).
+ * The link carries the invitation's secret, stored as its hash only: it is mailed or logged, and
+ * answered to the leader this once.
+ */
 export async function invite(access: OrgAccess, input: InvitationCreate): Promise<InvitationView & { link: string }> {
   const id = randomUUID();
+  const { secret, hash } = newInvitationSecret();
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
   await asLeader(access, async (tx, members) => {
     if (members.some((m) => m.email.toLowerCase() === input.email)) throw new ConflictError("That person is already a member.");
@@ -164,25 +171,29 @@ export async function invite(access: OrgAccess, input: InvitationCreate): Promis
       .update(invitation)
       .set({ status: "canceled" })
       .where(and(eq(invitation.organizationId, access.org.id), eq(invitation.status, "pending"), sql`lower(${invitation.email}) = ${input.email}`));
-    await tx.insert(invitation).values({ id, organizationId: access.org.id, email: input.email, role: input.role, status: "pending", expiresAt, createdAt: new Date(), inviterId: access.actor.id });
+    await tx.insert(invitation).values({ id, organizationId: access.org.id, email: input.email, role: input.role, status: "pending", expiresAt, createdAt: new Date(), inviterId: access.actor.id, secretHash: hash });
     await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.invited", member: { id, email: input.email }, details: { role: input.role } });
   });
-  await sendInvitation({ id, email: input.email, role: input.role, organization: access.org, inviter: { user: { email: access.actor.email, name: access.actor.name } } });
-  return { id, email: input.email, role: input.role, expiresAt: expiresAt.toISOString(), link: invitationLink(id) };
+  const link = invitationLink(id, secret);
+  await sendInvitation({ id, email: input.email, role: input.role, organization: access.org, inviter: { user: { email: access.actor.email, name: access.actor.name } } }, link);
+  return { id, email: input.email, role: input.role, expiresAt: expiresAt.toISOString(), link };
 }
 
 export async function cancelInvitation(access: OrgAccess, id: string): Promise<InvitationView> {
   return asLeader(access, async (tx) => {
     const found = (await pendingInvitations(tx, access.org.id)).find((i) => i.id === id);
-    if (found === undefined) throw new NotFoundError(noInvitation);
+    if (found === undefined) throw new NotFoundError("There is no such invitation, or it has expired.");
     await tx.update(invitation).set({ status: "canceled" }).where(eq(invitation.id, id));
     await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.invitation-cancelled", member: { id, email: found.email }, details: { role: found.role } });
     return found;
   });
 }
 
-/** A pending, unexpired invitation addressed to `actor` (by email), with its organisation; someone else's is not found. */
-export async function invitationFor(actor: Pick<Actor, "email">, id: string, db: Conn = getDb()) {
+/**
+ * A pending, unexpired invitation whose link's secret is `secret`, with its organisation and whether
+ * it is addressed to `actor` (by email); without its secret an invitation is not found, whoever asks.
+ */
+export async function invitationFor(actor: Pick<Actor, "email">, id: string, secret: string | undefined, db: Conn = getDb()) {
   if (id.length > 200) return null;
   const [row] = await db
     .select({ invitation, org: { id: organization.id, slug: organization.slug, name: organization.name } })
@@ -191,18 +202,30 @@ export async function invitationFor(actor: Pick<Actor, "email">, id: string, db:
     .where(and(eq(invitation.id, id), eq(invitation.status, "pending"), gt(invitation.expiresAt, new Date())))
     .limit(1);
   const role = parseRole(row?.invitation.role);
-  if (row === undefined || role === null) return null;
+  if (row === undefined || role === null || !secretMatches(row.invitation.secretHash, secret)) return null;
   return { id: row.invitation.id, email: row.invitation.email, role, org: row.org, mine: row.invitation.email.toLowerCase() === actor.email.toLowerCase() };
 }
 
-/** Accepts an invitation addressed to the signed-in account; answers the organisation joined. */
-export async function acceptInvitation(actor: Actor, id: string): Promise<{ org: string; memberId: string; role: Role }> {
-  const seen = await invitationFor(actor, id);
+/** Whether the account's address must be verified before it joins (SPEC §9: when mail is set up), and is not. */
+export async function needsVerifiedEmail(actor: Pick<Actor, "id">, db: Conn = getDb()): Promise<boolean> {
+  if (!smtpConfigured()) return false;
+  const [row] = await db.select({ verified: user.emailVerified }).from(user).where(eq(user.id, actor.id)).limit(1);
+  return row?.verified !== true;
+}
+
+/**
+ * Accepts an invitation with its link's secret, for the signed-in account it is addressed to (with
+ * mail set up, once that address is verified); the invitation is then used. Answers the organisation joined.
+ */
+export async function acceptInvitation(actor: Actor, id: string, secret: string): Promise<{ org: string; memberId: string; role: Role }> {
+  const seen = await invitationFor(actor, id, secret);
   if (seen === null) throw new NotFoundError(noInvitation);
   if (!seen.mine) throw new NotFoundError("There is no such invitation for the account you are signed in with.");
+  if (await needsVerifiedEmail(actor)) throw new ForbiddenError(unverified);
   return orgTransaction(getDb(), seen.org.slug, async (tx) => {
-    const found = await invitationFor(actor, id, tx);
+    const found = await invitationFor(actor, id, secret, tx);
     if (found === null || !found.mine) throw new NotFoundError(noInvitation);
+    if (await needsVerifiedEmail(actor, tx)) throw new ForbiddenError(unverified);
     const [already] = await tx.select({ id: member.id }).from(member).where(and(eq(member.organizationId, found.org.id), eq(member.userId, actor.id))).limit(1);
     if (already !== undefined) throw new ConflictError("You are already a member of that organisation.");
     const memberId = randomUUID();
@@ -224,7 +247,10 @@ export async function changeRole(access: OrgAccess, memberId: string, role: Role
   });
 }
 
-/** Removes a member with what was theirs here: their personal apps, with those apps' sign-ins and history. */
+/**
+ * Removes a member (a leader removing themselves leaves) with what was theirs here: their personal
+ * apps, with those apps' sign-ins and history, and their API keys for this organisation (SPEC §9).
+ */
 export async function removeMember(access: OrgAccess, memberId: string): Promise<MemberView> {
   return asLeader(access, async (tx, members) => {
     const before = memberIn(members, memberId);
@@ -232,7 +258,8 @@ export async function removeMember(access: OrgAccess, memberId: string): Promise
     await tx.delete(member).where(eq(member.id, memberId));
     await tx.delete(apps).where(and(eq(apps.org, access.org.slug), eq(apps.owner, before.userId)));
     await dropUnusedSnapshots(tx);
-    await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.removed", member: { id: before.id, email: before.email }, details: { role: before.role } });
+    const keys = await revokeKeysOf(tx, before.userId, access.org.slug);
+    await recordAudit(tx, { org: access.org.slug, actor: access.actor, action: "member.removed", member: { id: before.id, email: before.email }, details: { role: before.role, keysRevoked: keys } });
     return before;
   });
 }

@@ -48,8 +48,16 @@ export async function actorFrom(headers: Headers): Promise<Actor | null> {
       throw new ApiError("unauthorized", "That API key is not valid: it may have been revoked or have expired.");
     }
     const metadata = (typeof verified.key.metadata === "string" ? JSON.parse(verified.key.metadata) : verified.key.metadata) as { org?: unknown } | null;
-    const [found] = await getDb().select().from(user).where(eq(user.id, verified.key.referenceId)).limit(1);
-    if (found === undefined || typeof metadata?.org !== "string") throw new ApiError("unauthorized", "That API key is not valid.");
+    if (typeof metadata?.org !== "string") throw new ApiError("unauthorized", "That API key is not valid.");
+    // A key lives only while its maker is a member of its organisation (SPEC §9), on every route that takes one.
+    const [found] = await getDb()
+      .select({ id: user.id, email: user.email, name: user.name })
+      .from(user)
+      .innerJoin(member, eq(member.userId, user.id))
+      .innerJoin(organization, and(eq(organization.id, member.organizationId), eq(organization.slug, metadata.org)))
+      .where(eq(user.id, verified.key.referenceId))
+      .limit(1);
+    if (found === undefined) throw new ApiError("unauthorized", "That API key is not valid: the account that made it is no longer a member of its organisation.");
     return { id: found.id, email: found.email, name: found.name, via: { kind: "api-key", org: metadata.org } };
   }
   const fast = await sessionActor(headers).catch(() => null);

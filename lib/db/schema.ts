@@ -262,6 +262,8 @@ export const invitation = sqliteTable(
     inviterId: text("inviter_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    /** SHA-256 of the secret the invitation's link carries (SPEC §9): accepting needs the secret itself. */
+    secretHash: text("secret_hash"),
   },
   (t) => [index("invitation_org").on(t.organizationId), index("invitation_email").on(t.email)],
 );

@@ -35,7 +35,7 @@ export interface AuditFilter {
  * better-auth's own endpoints (`/api/auth/…`) answer errors as `{code, message}`, not our
  * `{error}` shape: this keeps only the status, which is what the forms tell apart.
  */
-export async function authPost(path: "/sign-in/email" | "/sign-up/email" | "/sign-out" | "/change-password", body: object): Promise<void> {
+export async function authPost(path: "/sign-in/email" | "/sign-up/email" | "/sign-out" | "/change-password" | "/send-verification-email", body: object): Promise<void> {
   const response = await reach(`/api/auth${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   if (response.ok) return;
   const answer = (await response.json().catch(() => null)) as { code?: unknown; message?: unknown; error?: { message?: unknown } } | null;
@@ -123,7 +123,7 @@ export const auditQuery = (org: string, filter: AuditFilter) =>
     retry: retryOnce,
   });
 
-/** POST /api/invitations/{id}/accept: the organisation joined. */
-export async function acceptInvitation(id: string): Promise<{ org: string }> {
-  return z.object({ org: z.string() }).parse(await callApi(`/api/invitations/${encodeURIComponent(id)}/accept`, { method: "POST" }));
+/** POST /api/invitations/{id}/accept with the link's secret: the organisation joined. */
+export async function acceptInvitation(id: string, secret: string): Promise<{ org: string }> {
+  return z.object({ org: z.string() }).parse(await callApi(`/api/invitations/${encodeURIComponent(id)}/accept`, { method: "POST", body: { secret } }));
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { role } from "@/lib/auth/roles";
+import { plainName } from "./names";
 import { orgSlug } from "./orgs";
 
 /**
@@ -15,11 +16,12 @@ export const signIn = z.object({ email, password: z.string().min(1, "Give your p
 export const passwordChange = z
   .object({ currentPassword: z.string().min(1, "Give your current password."), newPassword: password })
   .refine((p) => p.newPassword !== p.currentPassword, { path: ["newPassword"], message: "Choose a password other than the current one." });
-export const signUp = z.object({ name: z.string().trim().min(1, "Give your name.").max(100, "A name is at most 100 characters."), email, password });
+export const displayName = plainName(z.string().trim().min(1, "Give your name.").max(100, "A name is at most 100 characters."));
+export const signUp = z.object({ name: displayName, email, password });
 
 /** POST /api/orgs */
 export const orgCreate = z.object({
-  name: z.string().trim().min(1, "Give the organisation a name.").max(100, "A name is at most 100 characters."),
+  name: plainName(z.string().trim().min(1, "Give the organisation a name.").max(100, "A name is at most 100 characters.")),
   // `/orgs/new` is the page that creates one: no organisation may take that address.
   slug: orgSlug.refine((slug) => slug !== "new", "“new” is taken by the page that creates organisations: choose another."),
 });
@@ -41,10 +43,12 @@ export type MemberList = z.infer<typeof memberList>;
 /** POST /api/orgs/{org}/invitations */
 export const invitationCreate = z.object({ email, role });
 export type InvitationCreate = z.infer<typeof invitationCreate>;
+/** POST /api/invitations/{id}/accept: the secret the invitation's link carries (`?secret=`). */
+export const invitationAccept = z.object({ secret: z.string({ error: "Give the secret of the invitation's link." }).min(1, "Give the secret of the invitation's link.").max(200) });
 /** PATCH /api/orgs/{org}/members/{id} */
 export const memberUpdate = z.object({ role });
 
-export const apiKeyCreate = z.object({ name: z.string().trim().min(1, "Give the key a name.").max(32, "A key's name is at most 32 characters.") });
+export const apiKeyCreate = z.object({ name: plainName(z.string().trim().min(1, "Give the key a name.").max(32, "A key's name is at most 32 characters.")) });
 export const apiKeyView = z.object({ id: z.string(), name: z.string().nullable(), start: z.string().nullable(), createdAt: z.string(), expiresAt: z.string().nullable() });
 export type ApiKeyView = z.infer<typeof apiKeyView>;
 /** POST /api/orgs/{org}/keys answers the key itself, once. */

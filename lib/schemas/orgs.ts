@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { appCheck, appName, appUrl, headerName, headerValue, riskyNoteCode, timings, unavailable } from "./check";
+import { plainName } from "./names";
 
 /**
  * The organisation API (`/api/orgs/{org}/…`): what the Connections tab stores and shows.
@@ -18,7 +19,7 @@ export const appHeaderInput = z.object({
 export type AppHeaderInput = z.infer<typeof appHeaderInput>;
 
 export const appCreate = z.object({
-  name: appName,
+  name: plainName(appName),
   url: appUrl,
   header: appHeaderInput.nullable().optional(),
 });

@@ -263,13 +263,14 @@ describe("members", () => {
     const invited = await invitationsRoute.POST(requestAs(leader, `${base}/acme/invitations`, post({ email: "newcomer@acme.test", role: "developer" })), orgParams("acme"));
     expect(invited.status).toBe(201);
     const { id, link } = (await invited.json()) as { id: string; link: string };
-    expect(link).toContain(`/invite/${id}`);
+    expect(link).toContain(`/invite/${id}?secret=`);
+    const secret = new URL(link).searchParams.get("secret");
     const newcomer = await signUp("newcomer@acme.test");
     expect((await appsRoute.GET(requestAs(newcomer, `${base}/acme/apps`), orgParams("acme"))).status).toBe(404);
-    // Someone else cannot take the invitation.
-    const stolen = await acceptRoute.POST(requestAs(outsider, `http://localhost/api/invitations/${id}/accept`, post({})), { params: Promise.resolve({ invitation: id }) });
+    // Someone else cannot take the invitation, even with its link.
+    const stolen = await acceptRoute.POST(requestAs(outsider, `http://localhost/api/invitations/${id}/accept`, post({ secret })), { params: Promise.resolve({ invitation: id }) });
     expect(stolen.status).toBe(404);
-    const accepted = await acceptRoute.POST(requestAs(newcomer, `http://localhost/api/invitations/${id}/accept`, post({})), { params: Promise.resolve({ invitation: id }) });
+    const accepted = await acceptRoute.POST(requestAs(newcomer, `http://localhost/api/invitations/${id}/accept`, post({ secret })), { params: Promise.resolve({ invitation: id }) });
     expect(accepted.status).toBe(200);
     const mine = myOrgs.parse(await (await orgsRoute.GET(requestAs(newcomer, base))).json());
     expect(mine.orgs.map((o) => [o.slug, o.role])).toEqual([["acme", "developer"]]);

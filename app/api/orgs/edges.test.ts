@@ -232,19 +232,20 @@ describe("organisations and members through our routes only", () => {
 
   it("answers an unknown invitation, and someone else's, with a 404", async () => {
     const stranger = await signUp("stranger@edges.test");
-    const unknown = await acceptRoute.POST(requestAs(stranger, "http://localhost/api/invitations/nope/accept", { method: "POST" }), { params: Promise.resolve({ invitation: "nope" }) });
+    const unknown = await acceptRoute.POST(requestAs(stranger, "http://localhost/api/invitations/nope/accept", post({ secret: "nope" })), { params: Promise.resolve({ invitation: "nope" }) });
     expect(unknown.status).toBe(404);
     const invited = await invitationsRoute.POST(requestAs(leader, `${base}/low/invitations`, post({ email: "invitee@edges.test", role: "developer" })), orgParams("low"));
     expect(invited.status).toBe(201);
-    const { id } = (await invited.json()) as { id: string };
-    const theirs = await acceptRoute.POST(requestAs(stranger, `http://localhost/api/invitations/${id}/accept`, { method: "POST" }), { params: Promise.resolve({ invitation: id }) });
+    const { id, link } = (await invited.json()) as { id: string; link: string };
+    const accept = { secret: new URL(link).searchParams.get("secret") };
+    const theirs = await acceptRoute.POST(requestAs(stranger, `http://localhost/api/invitations/${id}/accept`, post(accept)), { params: Promise.resolve({ invitation: id }) });
     expect(theirs.status).toBe(404);
     expect((await members(leader, "low")).members.map((m) => m.email)).not.toContain(stranger.email);
     // The invitee joins once; a second accept is a 404 (it is no longer pending).
     const invitee = await signUp("invitee@edges.test");
     const params = { params: Promise.resolve({ invitation: id }) };
-    expect((await acceptRoute.POST(requestAs(invitee, `http://localhost/api/invitations/${id}/accept`, { method: "POST" }), params)).status).toBe(200);
-    expect((await acceptRoute.POST(requestAs(invitee, `http://localhost/api/invitations/${id}/accept`, { method: "POST" }), params)).status).toBe(404);
+    expect((await acceptRoute.POST(requestAs(invitee, `http://localhost/api/invitations/${id}/accept`, post(accept)), params)).status).toBe(200);
+    expect((await acceptRoute.POST(requestAs(invitee, `http://localhost/api/invitations/${id}/accept`, post(accept)), params)).status).toBe(404);
     expect((await members(leader, "low")).members.find((m) => m.email === invitee.email)?.role).toBe("developer");
   });
 

@@ -3,25 +3,33 @@ import Link from "next/link";
 import { JoinButton } from "@/components/account/join-button";
 import { SignOutButton } from "@/components/account/sign-out-button";
 import { Card } from "@/components/ui/card";
-import { invitationFor } from "@/lib/auth/members";
+import { VerifyEmailButton } from "@/components/account/verify-email-button";
+import { invitationFor, needsVerifiedEmail } from "@/lib/auth/members";
 import { pageActor } from "@/lib/auth/page";
 
 export const metadata: Metadata = { title: "Invitation" };
 
-type Props = { params: Promise<{ id: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ secret?: string | string[] }> };
 
-type Lookup = { kind: "found"; orgName: string; role: string } | { kind: "not-yours" } | { kind: "missing" };
+type Lookup = { kind: "found"; orgName: string; role: string; verified: boolean } | { kind: "not-yours" } | { kind: "missing" };
 
-/** The invitation as its signed-in recipient sees it; anyone else is told only that it is not theirs. */
-async function lookUpInvitation(email: string, id: string): Promise<Lookup> {
-  const found = await invitationFor({ email }, id);
+/**
+ * The invitation as its signed-in recipient sees it, with its link's secret (SPEC §9); anyone else
+ * is told only that it is not theirs, and without the secret it is not found.
+ */
+async function lookUpInvitation(actor: { id: string; email: string }, id: string, secret: string | undefined): Promise<Lookup> {
+  const found = await invitationFor(actor, id, secret);
   if (found === null) return { kind: "missing" };
-  return found.mine ? { kind: "found", orgName: found.org.name, role: found.role } : { kind: "not-yours" };
+  if (!found.mine) return { kind: "not-yours" };
+  return { kind: "found", orgName: found.org.name, role: found.role, verified: !(await needsVerifiedEmail(actor)) };
 }
 
-export default async function InvitePage({ params }: Props) {
+export default async function InvitePage({ params, searchParams }: Props) {
   const { id } = await params;
-  const here = `/invite/${encodeURIComponent(id)}`;
+  const given = (await searchParams).secret;
+  const secret = typeof given === "string" ? given : undefined;
+  // The way back here after signing in keeps the link's secret.
+  const here = `/invite/${encodeURIComponent(id)}${secret === undefined ? "" : `?secret=${encodeURIComponent(secret)}`}`;
   const actor = await pageActor();
 
   if (actor === null) {
@@ -42,7 +50,7 @@ export default async function InvitePage({ params }: Props) {
     );
   }
 
-  const invitation = await lookUpInvitation(actor.email, id);
+  const invitation = await lookUpInvitation(actor, id, secret);
   return (
     <Card className="mx-auto max-w-md space-y-3">
       {invitation.kind === "found" ? (
@@ -51,7 +59,14 @@ export default async function InvitePage({ params }: Props) {
           <p className="text-slate-700">
             You are invited as <strong>{invitation.role}</strong>. You are signed in as <span className="break-all">{actor.email}</span>.
           </p>
-          <JoinButton invitationId={id} orgName={invitation.orgName} />
+          {invitation.verified ? (
+            <JoinButton invitationId={id} secret={secret ?? ""} orgName={invitation.orgName} />
+          ) : (
+            <>
+              <p className="text-slate-700">Verify your email address first: follow the link mailed to you when you signed up, and you come back here to join.</p>
+              <VerifyEmailButton email={actor.email} next={here} />
+            </>
+          )}
         </>
       ) : invitation.kind === "not-yours" ? (
         <>
@@ -65,7 +80,9 @@ export default async function InvitePage({ params }: Props) {
       ) : (
         <>
           <h1 className="text-xl font-semibold text-slate-900">Invitation not found</h1>
-          <p className="text-slate-700">It may have expired, been cancelled or been used already. Ask the organisation&apos;s leader for a new one.</p>
+          <p className="text-slate-700">
+            It may have expired, been cancelled or been used already, or the link was not copied whole. Ask the organisation&apos;s leader for a new one.
+          </p>
           <Link href="/" className="text-indigo-800 underline">
             Go to your organisations
           </Link>

@@ -1,8 +1,6 @@
 import { readJson } from "@/lib/api/body";
-import { recordAudit } from "@/lib/audit/audit-log";
 import { createKey, listKeys } from "@/lib/auth/keys";
 import { withOrg } from "@/lib/auth/workspace";
-import { getDb } from "@/lib/db/client";
 import { apiKeyCreate } from "@/lib/schemas/access";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +12,5 @@ export const GET = withOrg("view", async ({ access }) => Response.json({ keys: a
 export const POST = withOrg("view", async ({ request, access }) => {
   const { name } = await readJson(request, apiKeyCreate, 4096);
   const created = await createKey(access, name);
-  await recordAudit(getDb(), { org: access.org.slug, actor: access.actor, action: "key.created", details: { key: created.id, name: created.name } });
   return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
 });
