@@ -49,6 +49,7 @@ export function buildPreview(v: PreviewValues): { request: CheckRequest } | { er
     if (!read.ok) found["listing"] = read.message;
     apps.push({ name: v.name, tools: read.ok ? read.tools : [] });
   } else {
+    if (v.headerValue !== "" && v.headerName.trim() === "") found["headerName"] = "Give the header a name, such as Authorization.";
     const headers = v.headerValue !== "" ? { [v.headerName.trim()]: v.headerValue } : undefined;
     apps.push({ name: v.name, url: v.url, ...(headers ? { headers } : {}) });
   }
@@ -67,7 +68,7 @@ export function buildPreview(v: PreviewValues): { request: CheckRequest } | { er
   return { request: parsed.data! };
 }
 
-const EMPTY: PreviewValues = { name: "", mode: "listing", listing: "", url: "", headerName: "Authorization", headerValue: "", others: [] };
+const EMPTY: PreviewValues = { name: "", mode: "listing", listing: "", url: "", headerName: "", headerValue: "", others: [] };
 
 /**
  * What an app developer uses before shipping: paste a listing (or give a URL), name the
@@ -181,7 +182,8 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
                 <label htmlFor={f("header-name")} className="block text-sm font-medium text-slate-800">
                   Header name (optional)
                 </label>
-                <input id={f("header-name")} className={fieldClass} {...form.register("headerName")} />
+                <input id={f("header-name")} className={fieldClass} autoComplete="off" placeholder="Authorization" {...form.register("headerName")} {...invalid("headerName")} />
+                <FieldError id={`${f("headerName")}-error`} message={errorOf("headerName")} />
               </div>
               <div className="md:col-span-2">
                 <label htmlFor={f("header-value")} className="block text-sm font-medium text-slate-800">

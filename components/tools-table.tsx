@@ -11,6 +11,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
 import { riskyNoteCode, type AppCheck, type Hints, type Note, type ToolCheck } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
+import { descriptionStart } from "@/components/description-text";
 import { plural } from "@/lib/plural";
 
 export const TOOLS_PAGE_SIZE = 50;
@@ -33,6 +34,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   "card-cut",
   "schema-not-object",
   "annotations-not-object",
+  "description-long",
   // Imported from the schema, not the scanner: its tables stay out of the browser's bundle.
   ...riskyNoteCode.options,
 ]);
@@ -285,6 +287,25 @@ function NoteList({ title, notes }: { title: string; notes: readonly Note[] }) {
   );
 }
 
+/** A description, its start only when long, with "Show more" and "Show less". */
+function Description({ text }: { text: string }) {
+  const [whole, setWhole] = useState(false);
+  const id = useId();
+  const start = descriptionStart(text);
+  return (
+    <div className="mt-1 space-y-1">
+      <p id={id} className="whitespace-pre-wrap break-words text-slate-800">
+        {start === null || whole ? text : start}
+      </p>
+      {start !== null && (
+        <button type="button" className="text-sm text-indigo-800 underline hover:text-indigo-950" aria-expanded={whole} aria-controls={id} onClick={() => setWhole((w) => !w)}>
+          {whole ? "Show less" : `Show more (${text.length.toLocaleString("en-US")} characters in all)`}
+        </button>
+      )}
+    </div>
+  );
+}
+
 function ToolDetails({ tool }: { tool: ToolCheck }) {
   const warnings = warningsOf(tool);
   return (
@@ -292,7 +313,7 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
       {tool.description !== null && tool.description !== "" && (
         <div>
           <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Description</h3>
-          <p className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-words text-slate-800">{tool.description}</p>
+          <Description text={tool.description} />
         </div>
       )}
       {tool.leftOut?.takenBy !== undefined && (

@@ -37,9 +37,10 @@ export const test = base.extend<Fixtures>({
       return app.url;
     });
     // Leave the demo organisation as the test found it.
-    const urls = new Set(served.map((s) => s.url));
+    // An app connected at the served URL with a slash added is the test's too.
+    const urls = new Set(served.map((s) => s.url.replace(/\/+$/, "")));
     for (const app of await listApps(request)) {
-      if (urls.has(app.url)) await request.delete(`/api/orgs/${ORG}/apps/${encodeURIComponent(app.id)}`);
+      if (urls.has(app.url.replace(/\/+$/, ""))) await request.delete(`/api/orgs/${ORG}/apps/${encodeURIComponent(app.id)}`);
     }
     await Promise.all(served.map((s) => s.close()));
   },

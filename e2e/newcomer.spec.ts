@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { connectionsPath, test } from "./fixtures";
+import { connectionsPath, ORG, test } from "./fixtures";
 
 // Issue 9's first ten minutes, as a newcomer meets them on the demo organisation.
 
@@ -7,6 +7,16 @@ test.describe.configure({ timeout: 60_000 });
 
 function appRow(page: Page, name: string) {
   return page.getByRole("list", { name: "Connected apps" }).getByRole("listitem", { name, exact: true });
+}
+
+/**
+ * Where the app `name` is in the Connections list as shown. React reveals a streamed page on a
+ * timer after the load event, so the row is awaited first: the list is not read while hidden.
+ */
+async function shownPosition(page: Page, name: string): Promise<number> {
+  await expect(appRow(page, name)).toBeVisible();
+  const rows = page.getByRole("list", { name: "Connected apps" }).locator(":scope > li");
+  return (await rows.evaluateAll((items) => items.map((item) => item.getAttribute("aria-label")))).indexOf(name);
 }
 
 async function openDemoApp(page: Page, name: string) {
@@ -91,9 +101,9 @@ test("an app edited in place keeps its place and, with the same name, its short 
   const first = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });
   const moved = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });
   const rota = await addAppByApi("Rota", first);
-  const positions = async () => (await page.getByRole("list", { name: "Connected apps" }).getByRole("listitem").allInnerTexts()).findIndex((t) => t.includes("Rota"));
   await page.goto(connectionsPath);
-  const before = await positions();
+  const before = await shownPosition(page, "Rota");
+  expect(before).toBeGreaterThanOrEqual(0);
 
   await page.goto(`${connectionsPath}/${rota.id}`);
   await page.getByRole("button", { name: "Edit" }).click();
@@ -103,8 +113,23 @@ test("an app edited in place keeps its place and, with the same name, its short 
   await expect(page.getByRole("status").filter({ hasText: "Saved and read again" })).toContainText("its short name is rota");
 
   await page.goto(connectionsPath);
-  expect(await positions()).toBe(before);
+  expect(await shownPosition(page, "Rota")).toBe(before);
   await expect(appRow(page, "Rota").getByText("rota", { exact: true })).toBeVisible();
+});
+
+test("the list's first view is read once it is shown: the first HTML has it, revealed a moment after the page loads", async ({ page, request, serveApp, addAppByApi }) => {
+  const url = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" } }] });
+  await addAppByApi("Rota", url);
+  const listed = ((await (await request.get(`/api/orgs/${ORG}/apps`)).json()) as { apps: { name: string }[] }).apps.map((a) => a.name);
+  // The browser's timers held: React reveals a streamed page on a timer of its own (up to 300 ms after the load event).
+  const now = Date.now();
+  await page.clock.install({ time: now });
+  await page.clock.pauseAt(now + 1_000);
+  await page.goto(connectionsPath);
+  expect(await page.content()).toContain("Rota");
+  const found = shownPosition(page, "Rota");
+  await page.clock.runFor(3_000);
+  expect(await found).toBe(listed.indexOf("Rota"));
 });
 
 test("/preview brings the result into view and focuses it, and counts each tool's warnings", async ({ page }) => {
@@ -174,5 +199,69 @@ test.describe("the header", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Members" })).toBeVisible();
     await expect(nav.getByRole("button", { name: "Menu" })).toHaveAttribute("aria-expanded", "false");
     await expect(nav.getByRole("link", { name: "Members" })).toHaveCount(0);
+  });
+});
+
+test.describe("what a newcomer met next (issue 38)", () => {
+  test("an app never read says why, with no chart of nothing and no sentence about readings", async ({ page }) => {
+    await openDemoApp(page, "Slow Reports");
+    // A second failed read: the trends used to draw from two checks.
+    await page.getByRole("button", { name: "Re-check", exact: true }).click();
+    await expect(page.getByTestId("app-action-status")).toContainText("unavailable", { timeout: 20_000 });
+    await expect(page.getByTestId("never-read")).toHaveText(
+      "Slow Reports has not been read successfully yet, so it has no changes, size or timings to show: at its last check, it did not finish connecting (MCP initialize) within 3 s.",
+    );
+    const main = page.locator("main");
+    await expect(main.getByRole("heading", { name: "Size and timings over time" })).toHaveCount(0);
+    await expect(main).not.toContainText("Far below its bound");
+    await expect(main).not.toContainText("not changed since it was connected");
+  });
+
+  test("the lookup of a tool for an app's own view explains the hit it finds; a name no app gives is said plainly", async ({ page }) => {
+    await page.goto(`${connectionsPath}?find=render_week`);
+    const answer = page.getByTestId("lookup-answer");
+    await expect(answer).toContainText("render_week is a tool Planner lists, but it is for Planner's own view only, never the assistant's, so it has no whole name.");
+    await expect(answer).not.toContainText("No app connected here");
+    await expect(page.getByRole("list", { name: "Tools found" }).getByRole("listitem")).toHaveCount(1);
+    await expect(answer.getByRole("link", { name: "Open this tool" })).toBeVisible();
+
+    await page.getByRole("searchbox", { name: "Whole name, listed name or title" }).fill("crm_find_contact");
+    await page.getByRole("button", { name: "Look up" }).click();
+    await expect(answer).toContainText("No app connected here has a tool called crm_find_contact. Check the spelling, or connect the app that gives it");
+    await expect(answer).not.toContainText("short name is the beginning");
+  });
+
+  test("a very long description gets a note, and Details shows its start with Show more and Show less", async ({ page }) => {
+    await page.goto("/preview");
+    await page.getByLabel("App name").fill("Handbook");
+    const description = "Reads a page of the staff handbook and answers with its text. ".repeat(300).slice(0, 15_899);
+    const tools = [{ name: "read_page", description, inputSchema: { type: "object", properties: { page: { type: "string" } } }, annotations: { readOnlyHint: true } }];
+    await page.getByLabel("Tools listing (JSON)").fill(JSON.stringify({ tools }));
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    const result = page.getByRole("region", { name: "Check result" });
+    await result.getByRole("button", { name: /^Details of / }).click();
+    await expect(result).toContainText("Its description is 15,899 characters long (a note from 5,000)");
+    const more = result.getByRole("button", { name: "Show more (15,899 characters in all)" });
+    await expect(more).toHaveAttribute("aria-expanded", "false");
+    const shown = page.locator(`[id="${await more.getAttribute("aria-controls")}"]`);
+    const start = await shown.innerText();
+    expect(start.length).toBeLessThan(700);
+    expect(start).toMatch(/text\. …$/);
+    await more.click();
+    await expect(shown).toHaveText(description, { useInnerText: true });
+    await result.getByRole("button", { name: "Show less" }).click();
+    expect(await shown.innerText()).toBe(start);
+  });
+
+  test("/theorem marks no menu entry as the current page; /preview's header name starts empty", async ({ page }) => {
+    await page.goto("/theorem");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Help" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Help" })).not.toHaveAttribute("aria-current", "page");
+    await page.goto("/preview");
+    await page.getByLabel("A live app (URL)").check();
+    const headerName = page.getByLabel("Header name (optional)");
+    await expect(headerName).toHaveValue("");
+    await expect(headerName).toHaveAttribute("placeholder", "Authorization");
   });
 });

@@ -1,30 +1,15 @@
-// The dashboard's Next build, made only when missing or older than the sources (`npm start`,
-// the browser tests' server and the benchmarks that start servers of their own).
+// The dashboard's Next build, made only when missing or made from sources whose content has
+// changed since (`npm start`, the browser tests' server and the benchmarks that start servers of their own).
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { isBuildFresh, sourcesDigest, stampBuild } from "./build-stamp.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const SOURCES = ["app", "components", "lib", "config", "public", "next.config.js", "tailwind.config.ts", "package-lock.json"];
 
-function newestMtime(path) {
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let newest = s.mtimeMs;
-  for (const entry of readdirSync(path)) {
-    if (entry === "node_modules" || entry.startsWith(".") || entry.endsWith(".test.ts")) continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
-
-/** A build folder whose BUILD_ID is newer than every source. */
-function isFresh(dir) {
-  const stamp = join(root, dir, "BUILD_ID");
-  if (!existsSync(stamp)) return false;
-  const sources = SOURCES.map((p) => join(root, p)).filter((p) => existsSync(p));
-  return Math.max(...sources.map(newestMtime)) <= statSync(stamp).mtimeMs;
-}
+/** A build folder made from the sources as they are now (by content: scripts/build-stamp.mjs). */
+const isFresh = (dir) => isBuildFresh(root, dir, "BUILD_ID", SOURCES);
 
 /** Makes sure `distDir` holds a fresh build; answers false when building failed (its output says why). */
 export function ensureBuild(distDir) {
@@ -39,7 +24,10 @@ export function ensureBuild(distDir) {
     return true;
   }
   console.log("Building the dashboard (once, or after a change)…");
+  const digest = sourcesDigest(root, SOURCES);
   const next = join(root, "node_modules", ".bin", "next");
   const build = spawnSync(next, ["build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" } });
-  return build.status === 0;
+  if (build.status !== 0) return false;
+  stampBuild(root, distDir, digest);
+  return true;
 }

@@ -3,26 +3,22 @@
 // (test/apps/demo-apps.ts) into .theorem-build/demo-apps.mjs, which `npm start` runs, with
 // lib/db/path.ts, the one reading of DATABASE_URL. Run
 // before `next build`, `next dev` and the tests; fast (well under a second) and only when a
-// source is newer.
+// source's content changed (scripts/build-stamp.mjs).
 import { build } from "esbuild";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { isBuildFresh, sourcesDigest, stampBuild } from "./build-stamp.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const outfile = join(root, ".theorem-build", "engine-worker.mjs");
 export const demoAppsFile = join(root, ".theorem-build", "demo-apps.mjs");
 export const databasePathFile = join(root, ".theorem-build", "database-path.mjs");
-
-function newest(path) {
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  return Math.max(s.mtimeMs, ...readdirSync(path).map((entry) => newest(join(path, entry))));
-}
+const SOURCES = ["lib", "config", "test/apps", "tsconfig.json", "package-lock.json"];
 
 export async function buildWorker({ force = false } = {}) {
-  const sources = ["lib", "config", "test/apps", "package-lock.json"].map((p) => join(root, p));
-  const built = Math.min(...[outfile, demoAppsFile, databasePathFile].map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
-  if (!force && built >= Math.max(...sources.map(newest))) return outfile;
+  const complete = [outfile, demoAppsFile, databasePathFile].every((file) => existsSync(file));
+  if (!force && complete && isBuildFresh(root, ".theorem-build", "engine-worker.mjs", SOURCES)) return outfile;
+  const digest = sourcesDigest(root, SOURCES);
   await build({
     entryPoints: { "engine-worker": join(root, "lib/pool/engine-worker.ts"), "demo-apps": join(root, "test/apps/demo-apps.ts"), "database-path": join(root, "lib/db/path.ts") },
     outdir: join(root, ".theorem-build"),
@@ -38,6 +34,7 @@ export async function buildWorker({ force = false } = {}) {
     banner: { js: `import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);` },
     logLevel: "warning",
   });
+  stampBuild(root, ".theorem-build", digest);
   return outfile;
 }
 

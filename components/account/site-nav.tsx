@@ -99,7 +99,7 @@ export function SiteNav({ account, orgs }: { account: { email: string } | null; 
       <NavLink href="/preview" here={pathname === "/preview"}>
         Preview a listing
       </NavLink>
-      <NavLink href="/help" here={pathname === "/help" || pathname === "/theorem"}>
+      <NavLink href="/help" here={pathname === "/help"}>
         Help
       </NavLink>
     </>

@@ -19,7 +19,8 @@ import { SignInControls } from "@/components/connections/sign-in-controls";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { ToolSettingsProvider } from "@/components/tool-setting";
 import { Button } from "@/components/ui/button";
-import { appQuery, checkAppMutation } from "@/lib/queries/orgs";
+import { hasReading } from "@/components/connections/trend-chart";
+import { appQuery, checkAppMutation, trendsQuery } from "@/lib/queries/orgs";
 import type { StoredApp } from "@/lib/schemas/orgs";
 import { summaryOf } from "@/lib/schemas/summary";
 import { Alert, errorMessage } from "@/components/ui/alert";
@@ -162,8 +163,7 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
 
       {check !== null && check.status === "available" && <BatchPlan org={org} apps={[check]} />}
 
-      <AppChanges org={org} appId={stored.id} />
-      <AppTrends org={org} appId={stored.id} />
+      <AppReadings org={org} app={stored} />
       <CheckHistory org={org} appId={stored.id} />
     </div>
   );
@@ -187,4 +187,39 @@ function NextCheck({ at }: { at: string | null }) {
     return () => clearInterval(timer);
   }, []);
   return at === null ? <>not scheduled</> : <time dateTime={at}>{nextCheckText(at, now)}</time>;
+}
+
+/**
+ * What the app's readings show: its changes and its size and timings over time. An app never
+ * read successfully has none of them, so one sentence says so, and why, instead of a chart of nothing.
+ */
+function AppReadings({ org, app }: { org: string; app: StoredApp }) {
+  const trends = useQuery(trendsQuery(org, app.id));
+  if (trends.data === undefined || trends.data.points.some(hasReading)) {
+    return (
+      <>
+        <AppChanges org={org} appId={app.id} />
+        <AppTrends org={org} appId={app.id} />
+      </>
+    );
+  }
+  return (
+    <section aria-labelledby="readings-title" className="space-y-2">
+      <h2 id="readings-title" className="text-lg font-semibold text-slate-900">
+        Changes, size and timings
+      </h2>
+      <p className="text-sm text-slate-700" data-testid="never-read">
+        {neverReadText(app)}
+      </p>
+    </section>
+  );
+}
+
+/** Why there is nothing to show of an app never read: not checked yet, or its last check's reason. */
+export function neverReadText(app: StoredApp): string {
+  const lead = `${app.name} has not been read successfully yet, so it has no changes, size or timings to show`;
+  const message = app.lastCheck?.result.unavailable?.message;
+  if (app.lastCheck === null || message === undefined) return `${lead}: it has not been checked yet.`;
+  const reason = message.startsWith(`${app.name} is unavailable: `) ? message.slice(`${app.name} is unavailable: `.length) : message;
+  return `${lead}: at its last check, ${reason.replace(/\.$/, "")}.`;
 }

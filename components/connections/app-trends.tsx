@@ -9,7 +9,7 @@ import { trendsQuery } from "@/lib/queries/orgs";
 import { CONNECT_TIMEOUT_MS, LISTING_CHAR_LIMIT, LIST_TIMEOUT_MS } from "@/lib/engine/limits";
 import type { TrendPoint } from "@/lib/schemas/orgs";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { shareText, trendScale, type Bound } from "./trend-chart";
+import { drawnFigures, shareText, trendScale, type Bound } from "./trend-chart";
 
 /**
  * The app's size and connect and list times over its checks, drawn against 250,000 characters,
@@ -49,9 +49,9 @@ const axisTime = (t: number) => shortTime.format(new Date(t));
 const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
 
 function TrendBody({ points }: { points: TrendPoint[] }) {
-  const data = points.map((p) => ({ t: Date.parse(p.at), chars: p.chars, connect: p.connectMs, list: p.listMs }));
-  const size = trendScale(points.map((p) => p.chars), [SIZE_BOUND]);
-  const times = trendScale(points.flatMap((p) => [p.connectMs, p.listMs]), TIME_BOUNDS);
+  const data = points.map((p) => ({ t: Date.parse(p.at), ...drawnFigures(p) }));
+  const size = trendScale(data.map((p) => p.chars), [SIZE_BOUND]);
+  const times = trendScale(data.flatMap((p) => [p.connect, p.list]), TIME_BOUNDS);
   return (
     <div className="space-y-3">
       <div className="grid gap-3 md:grid-cols-2">
@@ -62,6 +62,7 @@ function TrendBody({ points }: { points: TrendPoint[] }) {
           lines={[{ key: "chars", name: "size", color: "#4338ca", dash: undefined }]}
           formatValue={(v) => `${formatCount(v)} characters`}
           formatTick={(v) => formatCount(v)}
+          none="No size read yet: no check has listed its tools."
         />
         <TrendChart
           title="Connect and list times"
@@ -73,6 +74,7 @@ function TrendBody({ points }: { points: TrendPoint[] }) {
           ]}
           formatValue={(v) => formatSeconds(v)}
           formatTick={seconds}
+          none="No time read yet: no check has connected to it."
         />
       </div>
       <details className="text-sm">
@@ -114,6 +116,7 @@ function TrendChart({
   lines,
   formatValue,
   formatTick,
+  none,
 }: {
   title: string;
   data: { t: number; [key: string]: number | null }[];
@@ -121,7 +124,17 @@ function TrendChart({
   lines: { key: string; name: string; color: string; dash: string | undefined }[];
   formatValue: (value: number) => string;
   formatTick: (value: number) => string;
+  /** Said instead of a chart when no check read any of its figures. */
+  none: string;
 }) {
+  if (!data.some((point) => lines.some((l) => point[l.key] != null))) {
+    return (
+      <figure className="rounded-lg border border-slate-200 bg-white p-3">
+        <figcaption className="text-sm text-slate-700">{title}</figcaption>
+        <p className="mt-1 text-sm text-slate-600">{none}</p>
+      </figure>
+    );
+  }
   const far = scale.far.map((f) => shareText(f.share, f.bound)).join("; ");
   return (
     <figure className="rounded-lg border border-slate-200 bg-white p-3">
@@ -132,10 +145,11 @@ function TrendChart({
       {/* A picture of the table below it: hidden from screen readers, which read the table. */}
       <div className="h-48 w-full" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={{ top: 16, right: 12, bottom: 4, left: 4 }} accessibilityLayer={false}>
+          <LineChart data={data} margin={{ top: 16, right: 36, bottom: 4, left: 4 }} accessibilityLayer={false}>
             <CartesianGrid stroke="#e2e8f0" vertical={false} />
-            <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={axisTime} tick={{ fontSize: 11, fill: "#475569" }} minTickGap={24} />
-            <YAxis domain={[0, scale.max]} tickFormatter={formatTick} tick={{ fontSize: 11, fill: "#475569" }} width={64} allowDataOverflow />
+            {/* The first and last dates kept, and the others only where a whole label fits between them. */}
+            <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={axisTime} tick={{ fontSize: 11, fill: "#475569" }} interval="preserveStartEnd" minTickGap={40} />
+            <YAxis domain={[0, scale.max]} tickFormatter={formatTick} tick={{ fontSize: 11, fill: "#475569" }} width={64} allowDecimals={false} allowDataOverflow />
             <Tooltip
               labelFormatter={(t) => (typeof t === "number" ? axisTime(t) : "")}
               formatter={(value, name) => [typeof value === "number" ? formatValue(value) : "—", name]}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { niceCeiling, shareText, trendScale } from "./trend-chart";
+import { drawnFigures, hasReading, niceCeiling, shareText, trendScale } from "./trend-chart";
 
 const size = { value: 250_000, label: "250,000 characters" };
 const connect = { value: 3000, label: "3 s to connect" };
@@ -36,5 +36,22 @@ describe("a trend chart's scale", () => {
     [0, 1],
   ])("rounds %d up to %d", (n, top) => {
     expect(niceCeiling(n)).toBeCloseTo(top);
+  });
+});
+
+describe("what a check read, for the trends", () => {
+  it.each([
+    ["timed out connecting: nothing read", { status: "unavailable", chars: 0, connectMs: null, listMs: null }, false],
+    ["no listing stored at all", { status: "unavailable", chars: null, connectMs: null, listMs: null }, false],
+    ["connected, then timed out listing: its connect time is a reading", { status: "unavailable", chars: 0, connectMs: 120, listMs: null }, true],
+    ["too large: its size is a reading", { status: "unavailable", chars: 260_000, connectMs: null, listMs: null }, true],
+    ["available with no tools", { status: "available", chars: 0, connectMs: 5, listMs: 3 }, true],
+  ] as const)("%s", (_, point, read) => {
+    expect(hasReading(point)).toBe(read);
+  });
+
+  it("draws no size of 0 for a check that read nothing", () => {
+    expect(drawnFigures({ status: "unavailable", chars: 0, connectMs: null, listMs: null })).toEqual({ chars: null, connect: null, list: null });
+    expect(drawnFigures({ status: "available", chars: 0, connectMs: 5, listMs: 3 })).toEqual({ chars: 0, connect: 5, list: 3 });
   });
 });

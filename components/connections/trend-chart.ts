@@ -44,3 +44,25 @@ export function shareText(share: number, bound: Bound): string {
   const shown = percent >= 10 ? percent.toFixed(0) : percent >= 0.1 ? percent.toFixed(1) : percent > 0 ? "under 0.1" : "0";
   return `at most ${shown}% of ${bound.label}`;
 }
+
+/** A check's figures as the trends draw them (lib/schemas/orgs.ts `TrendPoint`). */
+export interface TrendReading {
+  status: "available" | "unavailable";
+  chars: number | null;
+  connectMs: number | null;
+  listMs: number | null;
+}
+
+/**
+ * Whether a check read anything to draw: it connected (a time), or it listed something. A check
+ * that timed out connecting has no time and a size of nothing; it is not a reading of 0.
+ */
+export function hasReading(point: TrendReading): boolean {
+  return point.status === "available" || (point.chars !== null && point.chars > 0) || point.connectMs !== null || point.listMs !== null;
+}
+
+/** The figures a chart draws: a check that read nothing has none (null), so no point at 0. */
+export function drawnFigures(point: TrendReading): { chars: number | null; connect: number | null; list: number | null } {
+  const read = hasReading(point);
+  return { chars: read ? point.chars : null, connect: point.connectMs, list: point.listMs };
+}

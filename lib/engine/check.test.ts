@@ -387,7 +387,7 @@ describe("the listing size bound (SPEC §7)", () => {
     const app = only([{ name: "Stream", entries: [tool("x")], stopped: true, charsRead: 260_000 }]);
     expect(app.listing).toMatchObject({ chars: 260_000, stopped: true });
     expect(app.unavailable?.code).toBe("listing-too-large");
-    expect(app.unavailable?.message).toContain("more than 260,000 characters");
+    expect(app.unavailable?.message).toContain("pass the limit of 250,000 characters (reading stopped at 260,000)");
   });
 
   it("keeps the live reader's reason over the size", () => {

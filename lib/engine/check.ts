@@ -15,6 +15,7 @@ import { isObject } from "@/lib/json-text";
 import { plural } from "@/lib/plural";
 import { LISTING_CHAR_LIMIT } from "./limits";
 import { appOnlyMessage, isAppOnly } from "./app-only";
+import { descriptionNotes } from "./description";
 import { approvalCard, cardNotes } from "./approval-card";
 import { fitted } from "./fitted";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
@@ -137,6 +138,7 @@ function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, 
     if (found.mentions.length > 0) mentions[index] = found.mentions;
   }
   const description = entry["description"];
+  notes.push(...descriptionNotes(description));
   return {
     index,
     name,

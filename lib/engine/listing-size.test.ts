@@ -165,9 +165,9 @@ describe("listingTooLargeMessage (SPEC §7)", () => {
     );
   });
 
-  it('says "more than" when reading stopped', () => {
-    expect(listingTooLargeMessage("A", 250_001, 250_000, true, [])).toBe(
-      "A is unavailable: its tools come to more than 250,001 characters, over the limit of 250,000.",
+  it("says the limit it passed, and where reading stopped, when reading stopped: no total claimed", () => {
+    expect(listingTooLargeMessage("A", 250_452, 250_000, true, [])).toBe(
+      "A is unavailable: its tools pass the limit of 250,000 characters (reading stopped at 250,452).",
     );
   });
 

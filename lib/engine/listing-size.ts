@@ -217,11 +217,12 @@ export function largestNamed(largest: readonly LargestTool[], show: (name: strin
 }
 
 /**
- * The leader's sentence for a listing past the bound (SPEC §7): the total (or "more than N"
- * when reading stopped), the bound and the largest tools.
+ * The leader's sentence for a listing past the bound (SPEC §7): the total and the bound (or,
+ * when reading stopped, the bound it passed and where it stopped), and the largest tools.
  */
 export function listingTooLargeMessage(app: string, chars: number, limit: number, stopped: boolean, largest: readonly LargestTool[], sizes?: readonly number[]): string {
-  const total = stopped ? `more than ${formatCount(chars)}` : formatCount(chars);
+  // Where reading stopped is no size: the limit it passed is said, and where it stopped in brackets.
+  const size = stopped ? `pass the limit of ${formatCount(limit)} characters (reading stopped at ${formatCount(chars)})` : `come to ${formatCount(chars)} characters, over the limit of ${formatCount(limit)}`;
   const { named: top, tie } = sizes === undefined ? { named: largest, tie: null } : largestSummary(largest, sizes);
   const named = largestNamed(top);
   const tail =
@@ -232,5 +233,5 @@ export function listingTooLargeMessage(app: string, chars: number, limit: number
       : tie.all
         ? `; ${tieWords(tie)}`
         : `; the largest tools are ${named === "" ? "" : `${named}, then `}${tieWords(tie)}`;
-  return `${app} is unavailable: its tools come to ${total} characters, over the limit of ${formatCount(limit)}${tail}.`;
+  return `${app} is unavailable: its tools ${size}${tail}.`;
 }

@@ -92,7 +92,7 @@ describe("the lookup's sentence for a whole name nothing gives (SPEC §12)", () 
     {
       why: "no app has that short name",
       q: "crm_find_contact",
-      answer: "No app connected here gives `crm_find_contact`: no app's short name is the beginning of it.",
+      answer: "No app connected here has a tool called `crm_find_contact`. Check the spelling, or connect the app that gives it: its tools' names would begin with its short name, as Memory's begin with `memory_`.",
     },
     {
       why: "a listed name, not a whole name: pointed at the whole name",
@@ -105,6 +105,24 @@ describe("the lookup's sentence for a whole name nothing gives (SPEC §12)", () 
     const found = lookup(q, list, theorem, elsewhere);
     expect(found.answer).toBe(answer);
     if (about !== undefined) expect(found.about).toEqual(about);
+  });
+
+  describe("a tool for the app's own view only: the sentence says why the hit it finds has no whole name", () => {
+    const planner = appsOf([memory, { name: "Planner", id: "planner", entries: [tool("plan_week"), tool("render_week", { _meta: { ui: { visibility: ["app"] } } })] }]);
+    it.each([
+      ["its listed name", "render_week", "`render_week` is a tool Planner lists, but it is for Planner's own view only, never the assistant's, so it has no whole name."],
+      ["its listed name, in other case", "Render_Week", "`render_week` is a tool Planner lists, but it is for Planner's own view only, never the assistant's, so it has no whole name."],
+      ["the whole name it would have", "planner_render_week", "`planner_render_week` would be Planner's tool `render_week`, but it is for Planner's own view only, never the assistant's."],
+    ])("%s: %s", (_, q, answer) => {
+      const found = lookup(q, planner, theorem);
+      expect(found.answer).toBe(answer);
+      expect(found.about).toEqual({ kind: "tool", app: "planner", tool: 1 });
+      if (q !== "planner_render_week") expect(found.hits.map((h) => h.tool.name)).toEqual(["render_week"]);
+    });
+  });
+
+  it("a name with no app at all: the spelling, or an app to connect", () => {
+    expect(lookup("crm_find", [], theorem).answer).toBe("No app connected here has a tool called `crm_find`. Check the spelling, or connect the app that gives it.");
   });
 
   it("a tool awaiting review says so", () => {

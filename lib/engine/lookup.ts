@@ -197,8 +197,8 @@ function toolFor(app: LookupApp, q: string, rest: string | null): ToolCheck | un
  * query cannot be a whole name). Reasons, first that applies: Theorem's own tool; a tool with
  * that name that is not given it (its app unavailable, awaiting review, left out); an app named
  * `…_2` because its short name is Theorem's own connection or an earlier app's; someone else's
- * personal app; the app with that short name has no such tool, or was never read; no app has
- * that short name.
+ * personal app; a name an app lists for its own view only; the app with that short name has no
+ * such tool, or was never read; no app has that short name.
  */
 function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereTool[], hits: readonly LookupHit[]): { answer: string | null; about: LookupSubject } {
   const none = { answer: null, about: null };
@@ -247,7 +247,14 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
     return { answer: `${shown} is a tool of ${theirs.app}, a personal app of ${theirs.person}: only their assistant has it.`, about: null };
   }
 
-  // 5. The app with that short name: never read, unavailable with nothing read, or no such tool.
+  // 5. A name an app lists for a tool that takes no whole name (for the app's own view only): the hits show it.
+  for (const app of apps) {
+    const tool = app.check?.tools.find((t) => t.wholeName === null && t.name?.toLowerCase() === lower);
+    if (tool === undefined || tool.name === null) continue;
+    return { answer: `${code(tool.name)} is a tool ${app.name} lists, but ${notGiven(app, tool) ?? "it is left out"}, so it has no whole name.`, about: { kind: "tool", app: app.id, tool: tool.index } };
+  }
+
+  // 6. The app with that short name: never read, unavailable with nothing read, or no such tool.
   const owners = apps.filter((a) => a.check !== null && q.startsWith(`${a.check.shortName}_`)).sort((a, b) => b.check!.shortName.length - a.check!.shortName.length);
   const unread = apps.find((a) => a.check === null && q.startsWith(`${baseShortName(a.name)}_`));
   const owner = owners[0];
@@ -256,6 +263,10 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
     const rest = q.slice(short.length + 1);
     if (owner.check.status === "unavailable" && owner.check.tools.length === 0) {
       return { answer: `${code(q)} would come from ${owner.name} (${code(short)}), which is unavailable, so its tools are not known: ${reasonOf(owner)}.`, about: { kind: "app", app: owner.id } };
+    }
+    const unnamed = owner.check.tools.find((t) => t.wholeName === null && t.name === rest);
+    if (unnamed !== undefined) {
+      return { answer: `${code(q)} would be ${owner.name}'s tool ${code(rest)}, but ${notGiven(owner, unnamed) ?? "it is left out"}.`, about: { kind: "tool", app: owner.id, tool: unnamed.index } };
     }
     const listed = owner.check.tools.filter((t) => t.name !== null).length;
     return {
@@ -274,7 +285,9 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
   if (like) {
     return { answer: `No tool's whole name is ${code(q)}: whole names begin with their app's short name, as ${code(like)} does.`, about: null };
   }
-  return { answer: `No app connected here gives ${code(q)}: no app's short name is the beginning of it.`, about: null };
+  const example = apps.find((a) => a.check !== null && a.check.tools.some((t) => t.wholeName !== null));
+  const hint = example?.check ? `: its tools' names would begin with its short name, as ${example.name}'s begin with ${code(`${example.check.shortName}_`)}` : "";
+  return { answer: `No app connected here has a tool called ${code(q)}. Check the spelling, or connect the app that gives it${hint}.`, about: null };
 }
 
 /** Looks `q` up (already trimmed and bounded) among `apps`, a list in connection order; `index` (`lookupIndex(apps)`) makes it faster, never different. */

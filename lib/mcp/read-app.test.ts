@@ -329,7 +329,7 @@ describe("the listing size", () => {
     const check = checkListings([listing], { connections: [], tools: [] }).apps[0]!;
     expect(check.unavailable).toEqual({
       code: "listing-too-large",
-      message: "Big is unavailable: its tools come to more than 260,000 characters, over the limit of 250,000; none stands out: all 26 tools are 10,000 characters each.",
+      message: "Big is unavailable: its tools pass the limit of 250,000 characters (reading stopped at 260,000); none stands out: all 26 tools are 10,000 characters each.",
     });
   });
 
@@ -358,7 +358,7 @@ describe("the listing size", () => {
     expect(app.seen.filter((s) => s.endsWith("tools/list"))).toHaveLength(2);
     expect(listing.stopped).toBe(true);
     const check = checkListings([listing], { connections: [], tools: [] }).apps[0]!;
-    expect(check.unavailable?.message).toMatch(/^Pages is unavailable: its tools come to more than 260,000 characters, over the limit of 250,000; none stands out: all 26 tools are 10,000 characters each\.$/);
+    expect(check.unavailable?.message).toMatch(/^Pages is unavailable: its tools pass the limit of 250,000 characters \(reading stopped at 260,000\); none stands out: all 26 tools are 10,000 characters each\.$/);
   });
 });
 

@@ -133,6 +133,7 @@ export const noteCode = z.enum([
   "card-cut",
   "schema-not-object",
   "annotations-not-object",
+  "description-long",
   "short-name-made",
   "short-name-cut",
   "short-name-suffixed",
