@@ -16,6 +16,8 @@ export interface CliOptions {
   settingsFile?: string;
   json: boolean;
   strict: boolean;
+  /** Read only public addresses, as the dashboard does (SPEC §15); by default loopback and private ones too. */
+  publicOnly: boolean;
 }
 
 /** Bad usage or input (exit 2): one line saying what is wrong. */
@@ -36,7 +38,9 @@ const HELP_AFTER = `
 The app is the one given by --url or --listing; --after apps were connected before it, in order.
 A listing is what /preview accepts: a tools/list result {"tools": [...]}, a JSON-RPC answer
 holding one, or the bare array. Live apps are read as the dashboard reads them (3 s to connect,
-8 s to list, 250,000 characters); private addresses only when CHECK_ALLOW_HOSTS names them.
+8 s to list, 250,000 characters). The command line acts for you: it reads loopback and private
+addresses (a server on your machine or CI runner) unless --public-only is given; then only public
+ones, and those CHECK_ALLOW_HOSTS names, as the dashboard does.
 
 A settings file (--settings) applies the leader's say per tool (SPEC §19), so the check is what
 people will get: {"tools": {"delete_shift": "blocked", "my_hours": "ask-first"}} sets tools of the
@@ -109,6 +113,7 @@ function program(write: (text: string) => void): Command {
     .option("--after <name=source>", "an app connected earlier, from a file or URL (repeatable, in order)", collect)
     .option("--theorem <file>", 'Theorem\'s own names: {"connections"?: [...], "tools"?: [...]}', once("--theorem"))
     .option("--settings <file>", 'the leader\'s settings per tool: {"tools": {"name": "blocked"|"ask-first"|"default"}} or {"apps": {"App": {"tools": {...}}}}', once("--settings"))
+    .option("--public-only", "read public addresses only (and those CHECK_ALLOW_HOSTS names), as the dashboard does")
     .option("--json", "print the answer of POST /api/check (SPEC §8)")
     .option("--strict", "fail on warnings (tool notes) too")
     .addHelpText("after", HELP_AFTER)
@@ -138,7 +143,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "done", output };
     throw new UsageError(`${oneLine(e.message)} (see theorem-check --help)`);
   }
-  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean }>();
+  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean; publicOnly?: boolean }>();
   const headerArgs = o.header ?? [];
   if (o.url === undefined && o.listing === undefined) throw new UsageError("give the app as --url URL or --listing FILE (- for stdin).");
   if (o.name === undefined) throw new UsageError("give the app's name with --name NAME.");
@@ -162,6 +167,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       ...(o.settings !== undefined ? { settingsFile: o.settings } : {}),
       json: o.json === true,
       strict: o.strict === true,
+      publicOnly: o.publicOnly === true,
     },
   };
 }

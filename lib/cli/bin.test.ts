@@ -185,11 +185,18 @@ describe("the built theorem-check against live apps on 127.0.0.1", () => {
     expect(stderr).toBe(`theorem-check: Could not check from here: Gone is unavailable: nothing answers at 127.0.0.1:${closedPort} (connection refused).\n`);
   });
 
-  it("exits 3 for an address the address rule refuses: loopback not in CHECK_ALLOW_HOSTS, a private address", { timeout: 30_000 }, async () => {
-    const [loopback, private_] = await Promise.all([cli(["--url", good.url, "--name", "Attendance"]), cli(["--url", "http://10.0.0.1/mcp", "--name", "Attendance"], { allowHosts: "127.0.0.1" })]);
-    expect(loopback.code).toBe(3);
-    expect(loopback.stdout).toMatch(/UNAVAILABLE \(address-refused\)\n {2}Attendance is unavailable: 127\.0\.0\.1 is a loopback address, which checks do not reach\./);
+  it("reads a server on loopback by default; with --public-only, exits 3 as the dashboard would, and a private address too", { timeout: 30_000 }, async () => {
+    const [loopback, publicOnly, private_] = await Promise.all([
+      cli(["--url", good.url, "--name", "Attendance"]),
+      cli(["--url", good.url, "--name", "Attendance", "--public-only"]),
+      cli(["--url", "http://10.0.0.1/mcp", "--name", "Attendance", "--public-only"], { allowHosts: "127.0.0.1" }),
+    ]);
+    expect(loopback.stderr).toBe("");
+    expect(loopback.code).toBe(0);
+    expect(loopback.stdout).toMatch(/^Attendance — short name attendance \(MCP 2025-11-25\) — available$/m);
+    expect(publicOnly.code).toBe(3);
+    expect(publicOnly.stdout).toMatch(/UNAVAILABLE \(address-refused\)\n {2}Attendance is unavailable: 127\.0\.0\.1 is a loopback address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers\./);
     expect(private_.code).toBe(3);
-    expect(private_.stderr).toMatch(/10\.0\.0\.1 is a private address, which checks do not reach\.\n$/);
+    expect(private_.stderr).toMatch(/10\.0\.0\.1 is a private address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS/);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/check/route";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
 import { leftOutCode, policy, type CheckResult } from "@/lib/schemas/check";
@@ -9,6 +9,8 @@ import { EXIT } from "./args";
 import { runCli } from "./main";
 import { leftOutWords, POLICY_WORDS, printable } from "./table";
 import { notReached } from "./verdict";
+import type { ZooApp } from "@/test/apps/http";
+import { goodServer, startSdkApp } from "@/test/apps/sdk-apps";
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-check-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +21,7 @@ function file(name: string, content: unknown): string {
   return path;
 }
 
-/** Runs the command line in-process: what it printed and its exit code. */
+/** Runs the command line in-process, with no `CHECK_ALLOW_HOSTS`: what it printed and its exit code. */
 async function run(argv: string[], stdin = "") {
   let out = "";
   let err = "";
@@ -27,6 +29,7 @@ async function run(argv: string[], stdin = "") {
     out: (t) => void (out += t),
     err: (t) => void (err += t),
     readStdin: async () => new TextEncoder().encode(stdin),
+    allowHosts: "",
   });
   return { code, out, err };
 }
@@ -283,16 +286,42 @@ describe("theorem-check: could not check (exit 3)", () => {
     expect(notReached("Attendance", { code, message: `Attendance is unavailable: ${reason}.` })).toBe(unreached);
   });
 
-  it("exits 3 for an address the address rule refuses, before any connection", async () => {
-    const { code, out, err } = await run(["--url", "http://10.0.0.1/mcp", "--name", "Attendance"]);
+  it("with --public-only, exits 3 for an address the address rule refuses, before any connection, saying how an operator allows it", async () => {
+    const { code, out, err } = await run(["--url", "http://10.0.0.1/mcp", "--name", "Attendance", "--public-only"]);
     expect(code).toBe(EXIT.couldNotCheck);
     expect(out).toMatch(/UNAVAILABLE \(address-refused\)/);
-    expect(err).toBe("theorem-check: Could not check from here: Attendance is unavailable: 10.0.0.1 is a private address, which checks do not reach.\n");
+    expect(err).toBe(
+      "theorem-check: Could not check from here: Attendance is unavailable: 10.0.0.1 is a private address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers.\n",
+    );
   });
 
   it("exits 3 when an earlier app cannot be reached: the names would not be the ones people get", async () => {
-    const { code } = await run(["--listing", attendance, "--name", "Attendance", "--after", "Calendar=http://10.0.0.1/mcp"]);
+    const { code } = await run(["--listing", attendance, "--name", "Attendance", "--after", "Calendar=http://10.0.0.1/mcp", "--public-only"]);
     expect(code).toBe(EXIT.couldNotCheck);
+  });
+});
+
+describe("theorem-check acts for the person who runs it: a server on their own machine (SPEC §15)", () => {
+  let local: ZooApp;
+  beforeAll(async () => {
+    local = await startSdkApp(goodServer);
+  });
+  afterAll(() => local.close());
+
+  it("reads a server on loopback by default, with no CHECK_ALLOW_HOSTS", { timeout: 20_000 }, async () => {
+    const { code, out, err } = await run(["--url", local.url, "--name", "Attendance"]);
+    expect(err).toBe("");
+    expect(out).toMatch(/^Attendance — short name attendance \(MCP [\d-]+\) — available$/m);
+    expect(code).toBe(EXIT.ok);
+  });
+
+  it("with --public-only, refuses it as the dashboard does: exit 3", { timeout: 20_000 }, async () => {
+    const before = local.seen.length;
+    const { code, out, err } = await run(["--url", local.url, "--name", "Attendance", "--public-only"]);
+    expect(code).toBe(EXIT.couldNotCheck);
+    expect(out).toMatch(/UNAVAILABLE \(address-refused\)/);
+    expect(err).toMatch(/127\.0\.0\.1 is a loopback address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers\.\n$/);
+    expect(local.seen.length).toBe(before); // refused before any connection
   });
 });
 
