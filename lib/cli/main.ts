@@ -68,7 +68,7 @@ export async function checkRequestHere(request: CheckRequest, here: HereOptions 
     }),
   );
   const withSettings = settings === undefined ? listings : listings.map((listing, i) => ({ ...listing, settings: settings[i] ?? [] }));
-  return { result: checkListings(withSettings, resolveTheorem(request.theorem)), reached };
+  return { result: checkListings(withSettings, resolveTheorem(request.theorem), request.riskyText === undefined ? {} : { riskyText: request.riskyText }), reached };
 }
 
 /**
@@ -81,6 +81,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   let json: boolean;
   let strict: boolean;
   let publicOnly: boolean;
+  let failOn: ReadonlySet<string>;
   let settings: NamedSetting[][] | undefined;
   try {
     const parsed = parseArgs(argv);
@@ -88,7 +89,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       await io.out(parsed.output);
       return EXIT.ok;
     }
-    ({ json, strict, publicOnly } = parsed.options);
+    ({ json, strict, publicOnly, failOn } = parsed.options);
     request = await buildRequest(parsed.options, io);
     const { settingsFile } = parsed.options;
     if (settingsFile !== undefined) settings = await readSettingsFile(settingsFile, io, request.apps.map((app) => app.name));
@@ -98,7 +99,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return EXIT.usage;
   }
   const { result, reached } = await checkRequestHere(request, { ...(io.allowHosts !== undefined ? { allowHosts: io.allowHosts } : {}), publicOnly, ...(settings ? { settings } : {}) });
-  const judged = verdict(result, reached, strict);
+  const judged = verdict(result, reached, { strict, failOn });
   const { code } = judged;
   const reason = printable(judged.reason);
   if (json) await writeJson(result, io.out);
