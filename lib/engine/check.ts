@@ -250,7 +250,8 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
   const riskyText = options.riskyText ?? "warn";
   // Mentions of other apps' tools are known from short names and listed names alone, so before
   // naming: a tool they make risky may be left out, freeing its name (SPEC §20).
-  const mentioned = scan ? mentionNotes(apps, read, shortNames.map((s) => s.shortName), theorem) : [];
+  const wholes = scan && read.some((app) => app.mentions.length > 0) ? wholeNamesOf(apps, read, shortNames.map((s) => s.shortName)) : [];
+  const mentioned = wholes.length > 0 ? mentionNotes(apps, read, wholes, theorem) : [];
 
   const results = apps.map((app, appIndex): AppCheck => {
     const { shortName, notes } = shortNames[appIndex]!;
@@ -268,7 +269,7 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
         tool.notes = [];
         continue;
       }
-      const named = wholeName(shortName, tool.name);
+      const named = wholes[appIndex]?.[tool.index] ?? wholeName(shortName, tool.name);
       tool.wholeName = named.wholeName;
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
       if (unavailable !== null) continue; // tools of an unavailable app take no names
@@ -341,6 +342,15 @@ function askFirstForRiskyText(tool: ToolCheck): void {
   tool.notes.splice(at < 0 ? tool.notes.length : at, 0, ...added);
 }
 
+type WholeNameOf = ReturnType<typeof wholeName>;
+
+/** The whole name each tool would take (null for one that takes none: not a tool, or for the app's own view), by app and tool index. */
+function wholeNamesOf(apps: readonly AppListing[], read: readonly ReadApp[], shortNames: readonly string[]): (WholeNameOf | null)[][] {
+  return read.map((app, appIndex) =>
+    app.tools.map((tool) => (tool.name === null || tool.leftOut !== null || isAppOnly(apps[appIndex]!.entries[tool.index] as Record<string, unknown>) ? null : wholeName(shortNames[appIndex]!, tool.name))),
+  );
+}
+
 /**
  * `mentions-other-tool` (SPEC §20): a tool whose texts name another app's tool (its whole name,
  * or its listed name when that has `_` or `-`) or one of Theorem's own tools. Answers, per app,
@@ -348,11 +358,8 @@ function askFirstForRiskyText(tool: ToolCheck): void {
  * names and listed names alone (a tool's whole name whether or not it gets it), so it runs
  * before naming; the names are gathered only when some text mentions one.
  */
-function mentionNotes(apps: readonly AppListing[], read: readonly ReadApp[], shortNames: readonly string[], theorem: TheoremNames): Map<number, Note[]>[] {
-  if (!read.some((app) => app.mentions.length > 0)) return [];
-  const wholeNames = read.map((app, appIndex) =>
-    app.tools.map((tool) => (tool.name === null || tool.leftOut !== null || isAppOnly(apps[appIndex]!.entries[tool.index] as Record<string, unknown>) ? null : wholeName(shortNames[appIndex]!, tool.name).wholeName)),
-  );
+function mentionNotes(apps: readonly AppListing[], read: readonly ReadApp[], wholes: readonly (readonly (WholeNameOf | null)[])[], theorem: TheoremNames): Map<number, Note[]>[] {
+  const wholeNames = wholes.map((app) => app.map((named) => named?.wholeName ?? null));
   const holders = new Map<string, NameHolder>();
   for (const tool of theorem.tools) holders.set(tool, { app: -1, appName: "Theorem", tool });
   read.forEach((app, appIndex) => {
