@@ -12,7 +12,8 @@ import { ATTENDANCE_LISTING } from "@/lib/examples";
 import { readListingText } from "@/lib/listing-input";
 import { checkMutation } from "@/lib/queries/check";
 import type { TrySource } from "@/lib/queries/try";
-import { checkRequest, type CheckAppInput, type CheckRequest } from "@/lib/schemas/check";
+import { checkRequest, riskyText, type CheckAppInput, type CheckRequest, type RiskyText } from "@/lib/schemas/check";
+import { RISKY_TEXT_CHOICES, RISKY_TEXT_DOES } from "@/components/risky-text-words";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
 type Mode = "listing" | "url";
@@ -25,6 +26,8 @@ interface PreviewValues {
   headerValue: string;
   /** The apps the person connected before this one, in order. */
   others: { name: string; listing: string }[];
+  /** What risky text does to a tool, as an organisation's setting would (SPEC §20). */
+  riskyText: RiskyText;
 }
 type Errors = Record<string, string>;
 
@@ -53,7 +56,7 @@ export function buildPreview(v: PreviewValues): { request: CheckRequest } | { er
     const headers = v.headerValue !== "" ? { [v.headerName.trim()]: v.headerValue } : undefined;
     apps.push({ name: v.name, url: v.url, ...(headers ? { headers } : {}) });
   }
-  const parsed = checkRequest.safeParse({ apps });
+  const parsed = checkRequest.safeParse({ apps, ...(v.riskyText === "warn" ? {} : { riskyText: v.riskyText }) });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const [, index, field] = issue.path;
@@ -68,7 +71,7 @@ export function buildPreview(v: PreviewValues): { request: CheckRequest } | { er
   return { request: parsed.data! };
 }
 
-const EMPTY: PreviewValues = { name: "", mode: "listing", listing: "", url: "", headerName: "", headerValue: "", others: [] };
+const EMPTY: PreviewValues = { name: "", mode: "listing", listing: "", url: "", headerName: "", headerValue: "", others: [], riskyText: "warn" };
 
 /**
  * What an app developer uses before shipping: paste a listing (or give a URL), name the
@@ -80,6 +83,7 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
   const form = useForm<PreviewValues>({ defaultValues: EMPTY });
   const others = useFieldArray({ control: form.control, name: "others" });
   const mode = useWatch({ control: form.control, name: "mode" });
+  const riskyChoice = useWatch({ control: form.control, name: "riskyText" });
   const check = useMutation(checkMutation());
   /** The live URL the shown check read, with its header: where its tools are tried. */
   const [tried, setTried] = useState<TrySource | null>(null);
@@ -201,6 +205,21 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
               </div>
             </div>
           )}
+          <div>
+            <label htmlFor={f("risky-text")} className="block text-sm font-medium text-slate-800">
+              Risky text
+            </label>
+            <select id={f("risky-text")} aria-describedby={`${f("risky-text")}-what`} className="mt-1 rounded border border-slate-300 bg-white px-2 py-1 text-sm" {...form.register("riskyText")}>
+              {riskyText.options.map((o) => (
+                <option key={o} value={o}>
+                  {RISKY_TEXT_CHOICES[o]}
+                </option>
+              ))}
+            </select>
+            <p id={`${f("risky-text")}-what`} className="mt-1 text-sm text-slate-700">
+              As an organisation&apos;s setting would: {RISKY_TEXT_DOES[riskyChoice].replace(/^A/, "a")}
+            </p>
+          </div>
         </Card>
 
         <Card className="space-y-3">

@@ -39,6 +39,8 @@ describe("left-out badges", () => {
     blocked: ["Blocked", "red", "leader-settings"],
     // Meant for the app's own view: nothing is wrong.
     "app-only": ["App's own view", "slate", "app-only"],
+    // The organisation blocks risky text (SPEC §20) until a leader sets the tool.
+    "risky-text": ["Left out: risky text", "red", "risky-text"],
   };
 
   it.each(leftOutCode.options.map((c) => [c]))("%s is labelled and toned, with the engine's message as help", (code: LeftOutCode) => {

@@ -36,6 +36,8 @@ export function leftOutBadge(leftOut: LeftOut): BadgeSpec {
       return { label: "Blocked", tone: "red", help: leftOut.message, topic: "leader-settings" };
     case "app-only":
       return { label: "App's own view", tone: "slate", help: leftOut.message, topic: "app-only" };
+    case "risky-text":
+      return { label: "Left out: risky text", tone: "red", help: leftOut.message, topic: "risky-text" };
     default: {
       const exhaustive: never = leftOut.code;
       return exhaustive;

@@ -23,22 +23,15 @@ const TOOL_COLUMNS = [
   { key: "details", label: <span className="sr-only">Details</span> },
 ];
 
-export type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "warnings" | "set-by-leader";
+export type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "risky" | "warnings" | "set-by-leader";
 
-/** The notes that ask the app's developer to change something (risky text of SPEC §20 included); the others only say how a name or title was made. */
-const WARNING_CODES: ReadonlySet<string> = new Set([
-  "characters-replaced",
-  "name-cut",
-  "hint-not-boolean",
-  "card-empty",
-  "card-cut",
-  "schema-not-object",
-  "annotations-not-object",
-  "description-long",
-  // Imported from the schema, not the scanner: its tables stay out of the browser's bundle.
-  ...riskyNoteCode.options,
-]);
+/** The notes that ask the app's developer to change something; the others only say how a name or title was made. Risky text (SPEC §20) is apart: the first, red line of its row. */
+const WARNING_CODES: ReadonlySet<string> = new Set(["characters-replaced", "name-cut", "hint-not-boolean", "card-empty", "card-cut", "schema-not-object", "annotations-not-object", "description-long"]);
+// Imported from the schema, not the scanner: its tables stay out of the browser's bundle.
+const RISKY_CODES: ReadonlySet<string> = new Set(riskyNoteCode.options);
 export const warningsOf = (tool: ToolCheck) => tool.notes.filter((n) => WARNING_CODES.has(n.code));
+/** Text aimed at the assistant rather than the person (SPEC §20). */
+export const riskyOf = (tool: ToolCheck) => tool.notes.filter((n) => RISKY_CODES.has(n.code));
 
 /** A name that may wrap after each `_` (never mid-word), so a long whole name does not squeeze the columns beside it. */
 function Breakable({ name }: { name: string }) {
@@ -73,6 +66,7 @@ const FILTERS: Record<Filter, { label: string; keep: (t: ToolCheck) => boolean }
   "asks-first": { label: "Asks first", keep: (t) => t.leftOut === null && t.policy === "asks-first" },
   "runs-freely": { label: "Runs freely", keep: (t) => t.leftOut === null && t.policy === "runs-freely" },
   "left-out": { label: "Left out", keep: (t) => t.leftOut !== null },
+  risky: { label: "Risky text", keep: (t) => riskyOf(t).length > 0 },
   warnings: { label: "Has warnings", keep: (t) => warningsOf(t).length > 0 },
   "set-by-leader": { label: "Set by a leader", keep: (t) => t.leaderSetting !== null },
 };
@@ -210,6 +204,7 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                         {tool.title}
                       </th>
                       <td className="px-3 py-2 max-sm:pt-0">
+                        <RiskyLine notes={riskyOf(tool)} />
                         <ToolBadges tool={tool} />
                         {warningsOf(tool).length > 0 && (
                           <span className="mt-1 block text-xs font-medium text-amber-900" data-testid="tool-warnings">
@@ -270,6 +265,18 @@ const HINT_LABELS: Record<keyof Hints, string> = {
   idempotentHint: "idempotentHint",
   openWorldHint: "openWorldHint",
 };
+
+/** A tool's risky text, first and in red (SPEC §20): what the organisation's riskyText acts on. */
+function RiskyLine({ notes }: { notes: readonly Note[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <p className="mb-1 text-xs font-semibold text-rose-700" data-testid="tool-risky">
+      <span className="sr-only">Risky text: </span>
+      <CodeText text={notes[0]!.message} />
+      {notes.length > 1 && <span className="font-normal"> (and {plural(notes.length - 1, "more finding")}: see details)</span>}
+    </p>
+  );
+}
 
 function NoteList({ title, notes }: { title: string; notes: readonly Note[] }) {
   if (notes.length === 0) return null;
@@ -333,9 +340,10 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
           </ul>
         </div>
       )}
-      {/* The warnings the row counts, apart from the notes that only say how a name or title was made. */}
+      {/* Risky text first; then the warnings the row counts, apart from the notes that only say how a name or title was made. */}
+      <NoteList title="Risky text" notes={riskyOf(tool)} />
       <NoteList title="Warnings" notes={warnings} />
-      <NoteList title={warnings.length > 0 ? "Other notes" : "Notes"} notes={tool.notes.filter((n) => !WARNING_CODES.has(n.code))} />
+      <NoteList title={warnings.length > 0 ? "Other notes" : "Notes"} notes={tool.notes.filter((n) => !WARNING_CODES.has(n.code) && !RISKY_CODES.has(n.code))} />
       {/* One card at a time: the sample card, or, once Try is opened, the card of the arguments typed there. */}
       <TrySlot
         tool={tool}

@@ -18,7 +18,7 @@ export const UNAVAILABLE_TO_DO: Record<UnavailableCode, string> = {
   "list-timeout": "Make every page of its tools/list answer within 8 s (fewer tools per page, or a faster answer), then check it again.",
   "connect-failed": "Check its URL, and that the app is running and speaks MCP over HTTP, then check it again.",
   "auth-required": "Sign it in (Connect, on its page) or give it a header such as Authorization (Edit), then check it again.",
-  "address-refused": "Give it a public address (Edit): the dashboard never reaches a private or loopback one.",
+  "address-refused": "Give it a public address (Edit), or ask the dashboard's operator to name it in CHECK_ALLOW_HOSTS. To check a server on your own machine or CI runner, run theorem-check there: it reads local servers.",
   "listing-too-large": "Shorten its tools' descriptions and schemas, or list fewer tools, until the listing is under 250,000 characters; then check it again.",
   "invalid-listing": "List tools as MCP defines them, each with a name and an input schema, then check it again.",
 };

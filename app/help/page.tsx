@@ -163,6 +163,17 @@ export default function HelpPage() {
         </p>
       </Topic>
 
+      <Topic id="risky-text" title="Risky text">
+        <p>
+          Every tool&apos;s title, description and schema descriptions are read for text aimed at the assistant rather than the person: hidden text,
+          instructions (&ldquo;ignore previous instructions&rdquo;), another app&apos;s tool named, a link, a request for keys or the conversation. Each
+          finding is the first, red line of the tool&apos;s row. The organisation&apos;s setting decides what it does: <em>Warn</em> (the note only),{" "}
+          <em>Ask first</em> (the tool always asks the person first) or <em>Block</em> (the tool is left out and its whole name is free), until a
+          leader sets that tool&apos;s own setting, which then wins. <code>/preview</code> and <code>theorem-check --risky</code> take the same choice;{" "}
+          <code>theorem-check --fail-on risky</code> fails on these notes alone.
+        </p>
+      </Topic>
+
       <Topic id="app-only" title="The app's own view">
         <p>
           An app may list tools meant only for its own view (the MCP Apps extension: their <code>_meta.ui.visibility</code> leaves out

@@ -13,6 +13,7 @@ import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/comp
 import { formatSeconds, formatWhen, listingSizeWords } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { NewToolsSetting, WaitingBadge } from "@/components/connections/review";
+import { RiskyTextSetting } from "@/components/connections/risky-text-setting";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
@@ -110,6 +111,8 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
       <LookupBox org={org} />
 
       <NewToolsSetting org={org} canManage={canManage} waiting={list.reduce((n, app) => n + (app.lastCheck?.result.counts.waiting ?? 0), 0)} />
+
+      <RiskyTextSetting org={org} canManage={canManage} />
 
       {list.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">

@@ -95,7 +95,7 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
             title={(chosen) => `New and changed tools: ${CHOICES[chosen].toLowerCase()}, for the whole organisation?`}
             body={(chosen) => newToolsChangeWords(current, chosen, waiting).map((line) => <p key={line}>{line}</p>)}
             onOpen={() => save.reset()}
-            onConfirm={(chosen, close) => save.mutate(chosen, { onSuccess: close })}
+            onConfirm={(chosen, close) => save.mutate({ newTools: chosen }, { onSuccess: close })}
           />
         ) : (
           <span className="text-slate-800">{CHOICES[current]}</span>

@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import pkg from "@/package.json";
-import { appUrl } from "@/lib/schemas/check";
+import { appUrl, noteCode, riskyNoteCode, riskyText, type RiskyText } from "@/lib/schemas/check";
 
 /** Where a listing comes from: a file, stdin (`-`), or a live app. */
 export type Source = { kind: "file"; path: string } | { kind: "url"; url: string; headers: Record<string, string> };
@@ -16,6 +16,12 @@ export interface CliOptions {
   settingsFile?: string;
   json: boolean;
   strict: boolean;
+  /** Read only public addresses, as the dashboard does (SPEC §15); by default loopback and private ones too. */
+  publicOnly: boolean;
+  /** What a risky-text note does to a tool (SPEC §20), as an organisation's `riskyText`. */
+  risky: RiskyText;
+  /** Note codes that fail the check on their own (`--fail-on`); empty: none. */
+  failOn: ReadonlySet<string>;
 }
 
 /** Bad usage or input (exit 2): one line saying what is wrong. */
@@ -36,7 +42,9 @@ const HELP_AFTER = `
 The app is the one given by --url or --listing; --after apps were connected before it, in order.
 A listing is what /preview accepts: a tools/list result {"tools": [...]}, a JSON-RPC answer
 holding one, or the bare array. Live apps are read as the dashboard reads them (3 s to connect,
-8 s to list, 250,000 characters); private addresses only when CHECK_ALLOW_HOSTS names them.
+8 s to list, 250,000 characters). The command line acts for you: it reads loopback and private
+addresses (a server on your machine or CI runner) unless --public-only is given; then only public
+ones, and those CHECK_ALLOW_HOSTS names, as the dashboard does.
 
 A settings file (--settings) applies the leader's say per tool (SPEC §19), so the check is what
 people will get: {"tools": {"delete_shift": "blocked", "my_hours": "ask-first"}} sets tools of the
@@ -45,9 +53,16 @@ line (by its name as given); "tools" may also be the list GET …/apps/{app}/set
 settings are "default", "ask-first" and "blocked" (none makes a tool run freely). A blocked tool is
 left out and frees its name, but fails nothing: a leader chose it.
 
+Risky text (SPEC §20: hidden text, instructions to the assistant, another app's tool named, a link,
+a request for secrets) is noted on its tool. --risky ask-first makes such a tool ask first, --risky
+block leaves it out (unless --settings sets that tool), as an organisation's setting would.
+--fail-on risky fails on those notes alone; --fail-on takes a comma list of note codes too
+(e.g. instructions-to-assistant,asks-for-secrets).
+
 Exit codes:
   0  the app is available and every tool is included
-  1  the app is unavailable, or a tool is left out (with --strict, also any warning)
+  1  the app is unavailable, or a tool is left out (with --strict, also any warning; with --fail-on,
+     a note it names)
   2  bad usage or input
   3  could not check from here (DNS failure, refused connection, refused address)
 
@@ -97,6 +112,25 @@ function afterApp(text: string): { name: string; source: Source } {
   return { name, source: { kind: "file", path: where } };
 }
 
+function riskyMode(text: string | undefined): RiskyText {
+  if (text === undefined) return "warn";
+  const found = riskyText.options.find((mode) => mode === text);
+  if (found === undefined) throw new UsageError(`--risky ${JSON.stringify(text)} is not one of ${riskyText.options.join(", ")}.`);
+  return found;
+}
+
+/** `--fail-on risky,title-made`: `risky` stands for every risky-text code (SPEC §20); any other must be a note's code. */
+function failOnCodes(text: string | undefined): ReadonlySet<string> {
+  if (text === undefined) return new Set();
+  const codes = new Set<string>();
+  for (const part of text.split(",").map((p) => p.trim())) {
+    if (part === "risky") riskyNoteCode.options.forEach((code) => codes.add(code));
+    else if (noteCode.safeParse(part).success) codes.add(part);
+    else throw new UsageError(`--fail-on ${JSON.stringify(part)} is not "risky" or a note's code (${riskyNoteCode.options.join(", ")}, title-made, card-empty, …).`);
+  }
+  return codes;
+}
+
 function program(write: (text: string) => void): Command {
   return new Command()
     .name("theorem-check")
@@ -109,8 +143,11 @@ function program(write: (text: string) => void): Command {
     .option("--after <name=source>", "an app connected earlier, from a file or URL (repeatable, in order)", collect)
     .option("--theorem <file>", 'Theorem\'s own names: {"connections"?: [...], "tools"?: [...]}', once("--theorem"))
     .option("--settings <file>", 'the leader\'s settings per tool: {"tools": {"name": "blocked"|"ask-first"|"default"}} or {"apps": {"App": {"tools": {...}}}}', once("--settings"))
+    .option("--public-only", "read public addresses only (and those CHECK_ALLOW_HOSTS names), as the dashboard does")
     .option("--json", "print the answer of POST /api/check (SPEC §8)")
     .option("--strict", "fail on warnings (tool notes) too")
+    .option("--risky <mode>", "what risky text does to a tool: warn (default), ask-first or block", once("--risky"))
+    .option("--fail-on <codes>", "fail on these notes alone: risky, or a comma list of note codes", once("--fail-on"))
     .addHelpText("after", HELP_AFTER)
     .helpOption("-h, --help", "show this help")
     .allowExcessArguments(false)
@@ -138,7 +175,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "done", output };
     throw new UsageError(`${oneLine(e.message)} (see theorem-check --help)`);
   }
-  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean }>();
+  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean; publicOnly?: boolean; risky?: string; failOn?: string }>();
   const headerArgs = o.header ?? [];
   if (o.url === undefined && o.listing === undefined) throw new UsageError("give the app as --url URL or --listing FILE (- for stdin).");
   if (o.name === undefined) throw new UsageError("give the app's name with --name NAME.");
@@ -162,6 +199,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       ...(o.settings !== undefined ? { settingsFile: o.settings } : {}),
       json: o.json === true,
       strict: o.strict === true,
+      publicOnly: o.publicOnly === true,
+      risky: riskyMode(o.risky),
+      failOn: failOnCodes(o.failOn),
     },
   };
 }

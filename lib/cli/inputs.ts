@@ -87,6 +87,8 @@ export async function buildRequest(options: CliOptions, io: InputIo): Promise<Ch
   for (const a of options.after) apps.push(await appInput(a.name, a.source, io));
   apps.push(await appInput(options.app.name, options.app.source, io));
   const body: Record<string, unknown> = { apps };
+  // As /preview sends it: only a choice other than the default, so --json is the route's answer for the same body.
+  if (options.risky !== "warn") body["riskyText"] = options.risky;
   if (options.theoremFile !== undefined) body["theorem"] = await readTheoremFile(options.theoremFile, io);
   const parsed = checkRequest.safeParse(body);
   if (!parsed.success) throw new UsageError(issueLine(parsed.error, options));

@@ -13,7 +13,7 @@ export interface CliIo extends InputIo {
   /** Writes to stdout; resolves once the text is handed on (so large answers are not held in memory). */
   out: (text: string) => Promise<void> | void;
   err: (text: string) => Promise<void> | void;
-  /** `CHECK_ALLOW_HOSTS` for live reads; left out, the reader takes it from the environment. */
+  /** `CHECK_ALLOW_HOSTS` for live reads; left out, taken from the environment. */
   allowHosts?: string;
 }
 
@@ -32,17 +32,33 @@ async function writeJson(result: CheckResult, out: CliIo["out"]): Promise<void> 
   await out(`${pending}\n`);
 }
 
+export interface HereOptions {
+  /** `CHECK_ALLOW_HOSTS`; left out, the environment's. */
+  allowHosts?: string;
+  /** Only public addresses (and `allowHosts`), as the dashboard; otherwise loopback and private ones too (SPEC §15). */
+  publicOnly?: boolean;
+  /** The leader's settings per app of the request, in order (SPEC §19). */
+  settings?: readonly (readonly NamedSetting[])[];
+}
+
 /**
  * Reads every app of the request as `POST /api/check` does, in-process: inline listings as
  * given, live apps over MCP all at once through the same reader, then the same engine.
- * Answers the result and, per app, whether it was reached at all.
+ * The command line acts for the person who runs it: loopback and private addresses are read
+ * unless `publicOnly`. Answers the result and, per app, whether it was reached at all.
  */
-export async function checkRequestHere(request: CheckRequest, allowHosts?: string, settings?: readonly (readonly NamedSetting[])[]): Promise<{ result: CheckResult; reached: boolean[] }> {
+export async function checkRequestHere(request: CheckRequest, here: HereOptions = {}): Promise<{ result: CheckResult; reached: boolean[] }> {
+  const { settings } = here;
   const reached = request.apps.map(() => true);
   // The MCP client is most of the bundle: loaded only when an app is read live.
   const anyLive = request.apps.some((app) => app.url !== undefined);
   const readLiveApp = anyLive ? (await import("@/lib/mcp/read-app")).readLiveApp : null;
-  const options = anyLive && allowHosts !== undefined ? { allow: (await import("@/lib/mcp/address")).parseAllowList(allowHosts) } : {};
+  let options = {};
+  if (anyLive) {
+    const { LOCAL_RANGES, parseAllowList } = await import("@/lib/mcp/address");
+    const allowHosts = here.allowHosts ?? process.env["CHECK_ALLOW_HOSTS"] ?? "";
+    options = { allow: parseAllowList([...(here.publicOnly === true ? [] : LOCAL_RANGES), ...allowHosts.split(",")]) };
+  }
   const listings = await Promise.all(
     request.apps.map(async (app, index): Promise<AppListing> => {
       if (app.url === undefined || readLiveApp === null) return { name: app.name, entries: app.tools ?? [] };
@@ -52,7 +68,7 @@ export async function checkRequestHere(request: CheckRequest, allowHosts?: strin
     }),
   );
   const withSettings = settings === undefined ? listings : listings.map((listing, i) => ({ ...listing, settings: settings[i] ?? [] }));
-  return { result: checkListings(withSettings, resolveTheorem(request.theorem)), reached };
+  return { result: checkListings(withSettings, resolveTheorem(request.theorem), request.riskyText === undefined ? {} : { riskyText: request.riskyText }), reached };
 }
 
 /**
@@ -64,6 +80,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   let request: CheckRequest;
   let json: boolean;
   let strict: boolean;
+  let publicOnly: boolean;
+  let failOn: ReadonlySet<string>;
   let settings: NamedSetting[][] | undefined;
   try {
     const parsed = parseArgs(argv);
@@ -71,7 +89,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       await io.out(parsed.output);
       return EXIT.ok;
     }
-    ({ json, strict } = parsed.options);
+    ({ json, strict, publicOnly, failOn } = parsed.options);
     request = await buildRequest(parsed.options, io);
     const { settingsFile } = parsed.options;
     if (settingsFile !== undefined) settings = await readSettingsFile(settingsFile, io, request.apps.map((app) => app.name));
@@ -80,8 +98,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     await io.err(`theorem-check: ${e.message.replace(/\s*[\r\n]+\s*/g, " ")}\n`);
     return EXIT.usage;
   }
-  const { result, reached } = await checkRequestHere(request, io.allowHosts, settings);
-  const judged = verdict(result, reached, strict);
+  const { result, reached } = await checkRequestHere(request, { ...(io.allowHosts !== undefined ? { allowHosts: io.allowHosts } : {}), publicOnly, ...(settings ? { settings } : {}) });
+  const judged = verdict(result, reached, { strict, failOn });
   const { code } = judged;
   const reason = printable(judged.reason);
   if (json) await writeJson(result, io.out);

@@ -25,6 +25,8 @@ export function leftOutWords(code: LeftOutCode): string {
       return "blocked by a setting";
     case "app-only":
       return "app's own view";
+    case "risky-text":
+      return "risky text blocked";
     default: {
       const exhaustive: never = code;
       return exhaustive;
@@ -82,7 +84,7 @@ function toolRow(tool: ToolCheck, available: boolean): string[] {
   if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code)];
   // Text aimed at the assistant (SPEC §20) is flagged on the row; the warnings below quote it.
   const risky = tool.notes.some((n) => isRiskyCode(n.code)) ? ", RISKY TEXT" : "";
-  const badges = `${POLICY_WORDS[tool.policy]}${tool.policyFrom === "leader" ? " (set)" : ""}, ${tool.runsTogether ? "runs together" : "runs alone"}${risky}`;
+  const badges = `${POLICY_WORDS[tool.policy]}${tool.policyFrom === "leader" ? " (set)" : tool.policyFrom === "risky-text" ? " (risky text)" : ""}, ${tool.runsTogether ? "runs together" : "runs alone"}${risky}`;
   return [whole, title, badges, tool.included ? "" : available ? "not included" : "app unavailable"];
 }
 

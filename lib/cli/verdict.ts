@@ -43,14 +43,22 @@ export function warningCount(app: AppCheck): number {
   return app.tools.reduce((n, t) => n + t.notes.length, 0);
 }
 
+/** What fails the check besides an unavailable app or a tool left out. */
+export interface FailOptions {
+  /** Any note fails (`--strict`). */
+  strict: boolean;
+  /** Notes of these codes fail on their own (`--fail-on`, SPEC §20). */
+  failOn?: ReadonlySet<string>;
+}
+
 /**
  * The exit code of a check (SPEC §15). `reached[i]` is false for a live app that was never
  * reached from here: then nothing was checked (3), whatever else the answer says. Otherwise
  * 0 when the app (the last one) is available and every tool of it is included (but those a
- * setting blocks, SPEC §19); 1 when it is unavailable or a tool is left out, or, with `strict`,
- * when a tool has a note.
+ * setting blocks, SPEC §19); 1 when it is unavailable or a tool is left out, or when a tool has a
+ * note `failOn` names, or, with `strict`, any note.
  */
-export function verdict(result: CheckResult, reached: readonly boolean[], strict: boolean): Verdict {
+export function verdict(result: CheckResult, reached: readonly boolean[], { strict, failOn }: FailOptions): Verdict {
   const unreached = result.apps.findIndex((_, i) => reached[i] === false);
   if (unreached >= 0) {
     const app = result.apps[unreached]!;
@@ -64,6 +72,13 @@ export function verdict(result: CheckResult, reached: readonly boolean[], strict
   const leftOut = app.tools.filter((t) => !t.included && t.leftOut?.code !== "blocked" && t.leftOut?.code !== "app-only").length;
   if (leftOut > 0) {
     return { code: EXIT.fails, reason: `${plural(leftOut, "tool")} of ${app.tools.length.toLocaleString("en-US")} ${pluralWord(leftOut, "is", "are")} left out of ${app.name}.` };
+  }
+  if (failOn !== undefined && failOn.size > 0) {
+    const named = app.tools.flatMap((t) => t.notes.filter((n) => failOn.has(n.code)).map((n) => n.code));
+    if (named.length > 0) {
+      const codes = [...new Set(named)].join(", ");
+      return { code: EXIT.fails, reason: `${app.name} has ${plural(named.length, "note")} --fail-on names (${codes}).` };
+    }
   }
   const warnings = warningCount(app);
   if (strict && warnings > 0) return { code: EXIT.fails, reason: `${app.name} has ${plural(warnings, "warning")}, and --strict fails on them.` };

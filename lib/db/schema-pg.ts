@@ -86,12 +86,16 @@ export const checkResults = pgTable(
   (t) => [index("check_results_app_newest").on(t.app, t.checkedAt, t.id)],
 );
 
-/** An organisation's settings (SPEC §11): `newTools` is `available` (default) or `wait-for-review`. */
+/**
+ * An organisation's settings (SPEC §11, §20): `newTools` is `available` (default) or a waiting
+ * mode; `riskyText` (what a risky-text note does to a tool) is `warn` (default), `ask-first` or `block`.
+ */
 export const orgSettings = pgTable("org_settings", {
   org: text("org")
     .primaryKey()
     .references(() => organization.slug, { onDelete: "cascade" }),
   newTools: text("new_tools").notNull().default("available"),
+  riskyText: text("risky_text").notNull().default("warn"),
 });
 
 /**

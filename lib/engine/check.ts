@@ -7,6 +7,7 @@ import type {
   LeaderSetting,
   LeftOut,
   Note,
+  RiskyText,
   Timings,
   ToolCheck,
   Unavailable,
@@ -20,6 +21,7 @@ import { approvalCard, cardNotes } from "./approval-card";
 import { fitted } from "./fitted";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
 import { CAUTIOUS, readHints, runsTogether, toolPolicy } from "./policy";
+import { riskyBlockedMessage, riskyCodesOf, riskyEffect } from "./risky-gate";
 import { mentionFindings, riskyNotes, scanTool, type NameHolder, type NameMention } from "./risky-text";
 import { assignShortNames } from "./short-name";
 import { toolTitle } from "./title";
@@ -63,6 +65,8 @@ export interface TheoremNames {
 export interface CheckOptions {
   /** Read every tool's texts for risky text (SPEC §20); on unless a benchmark compares without it. */
   scan?: boolean;
+  /** What a risky-text note does to its tool (SPEC §20): `warn` (the default) notes it only. */
+  riskyText?: RiskyText;
 }
 
 function describe(v: unknown): string {
@@ -245,6 +249,11 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
   );
   const ownTools = new Set(theorem.tools);
   const holders = new WholeNames();
+  const riskyText = options.riskyText ?? "warn";
+  // Mentions of other apps' tools are known from short names and listed names alone, so before
+  // naming: a tool they make risky may be left out, freeing its name (SPEC §20).
+  const wholes = scan && read.some((app) => app.mentions.length > 0) ? wholeNamesOf(apps, read, shortNames.map((s) => s.shortName)) : [];
+  const mentioned = wholes.length > 0 ? mentionNotes(apps, read, wholes, theorem) : [];
 
   const results = apps.map((app, appIndex): AppCheck => {
     const { shortName, notes } = shortNames[appIndex]!;
@@ -262,7 +271,7 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
         tool.notes = [];
         continue;
       }
-      const named = wholeName(shortName, tool.name);
+      const named = wholes[appIndex]?.[tool.index] ?? wholeName(shortName, tool.name);
       tool.wholeName = named.wholeName;
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
       if (unavailable !== null) continue; // tools of an unavailable app take no names
@@ -271,6 +280,12 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
         tool.leftOut = { code: "blocked", message: blockedMessage(named.wholeName, tool.leaderSetting) };
         continue;
       }
+      const effect = riskyText === "warn" ? "none" : riskyEffect(riskyText, tool.leaderSetting, [...tool.notes, ...(mentioned[appIndex]?.get(tool.index) ?? [])]);
+      if (effect === "block") {
+        tool.leftOut = { code: "risky-text", message: riskyBlockedMessage(named.wholeName, riskyCodesOf([...tool.notes, ...(mentioned[appIndex]?.get(tool.index) ?? [])])) };
+        continue;
+      }
+      if (effect === "ask-first") askFirstForRiskyText(tool);
       if (awaiting.has(tool.index)) {
         tool.leftOut = { code: "awaiting-review", message: `Left out: \`${named.wholeName}\` is new or changed since a leader last approved this app's tools, and waits for review.` };
         continue;
@@ -308,38 +323,69 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
       notes,
     };
   });
-  if (scan) addMentionNotes(results, read, theorem);
+  mentioned.forEach((notes, appIndex) => {
+    for (const [index, found] of notes) results[appIndex]!.tools[index]!.notes.push(...found);
+  });
   return { apps: results };
 }
 
 /**
- * `mentions-other-tool` (SPEC §20): a tool whose texts name another app's tool (its whole name,
- * or its listed name when that has `_` or `-`) or one of Theorem's own tools. Needs every app's
- * names, so it runs after them; the names are gathered only when some text mentions one.
+ * Risky text under `ask-first` (SPEC §20): the tool asks first whatever its hints, and its card
+ * is then held to what a tool that asks first must show (`card-empty`), as a leader's `ask-first` is.
  */
-function addMentionNotes(results: AppCheck[], read: readonly ReadApp[], theorem: TheoremNames): void {
-  if (!read.some((app) => app.mentions.length > 0)) return;
+function askFirstForRiskyText(tool: ToolCheck): void {
+  const was = tool.policy;
+  tool.policy = "asks-first";
+  tool.policyFrom = "risky-text";
+  if (was === "asks-first") return;
+  const added = cardNotes(tool.card, "asks-first").filter((note) => note.code === "card-empty");
+  if (added.length === 0) return;
+  const at = tool.notes.findIndex((note) => note.code === "card-cut" || riskyCodesOf([note]).length > 0);
+  tool.notes.splice(at < 0 ? tool.notes.length : at, 0, ...added);
+}
+
+type WholeNameOf = ReturnType<typeof wholeName>;
+
+/** The whole name each tool would take (null for one that takes none: not a tool, or for the app's own view), by app and tool index. */
+function wholeNamesOf(apps: readonly AppListing[], read: readonly ReadApp[], shortNames: readonly string[]): (WholeNameOf | null)[][] {
+  return read.map((app, appIndex) =>
+    app.tools.map((tool) => (tool.name === null || tool.leftOut !== null || isAppOnly(apps[appIndex]!.entries[tool.index] as Record<string, unknown>) ? null : wholeName(shortNames[appIndex]!, tool.name))),
+  );
+}
+
+/**
+ * `mentions-other-tool` (SPEC §20): a tool whose texts name another app's tool (its whole name,
+ * or its listed name when that has `_` or `-`) or one of Theorem's own tools. Answers, per app,
+ * the notes of each tool that has any, by index. Needs every app's names, which come from short
+ * names and listed names alone (a tool's whole name whether or not it gets it), so it runs
+ * before naming; the names are gathered only when some text mentions one.
+ */
+function mentionNotes(apps: readonly AppListing[], read: readonly ReadApp[], wholes: readonly (readonly (WholeNameOf | null)[])[], theorem: TheoremNames): Map<number, Note[]>[] {
+  const wholeNames = wholes.map((app) => app.map((named) => named?.wholeName ?? null));
   const holders = new Map<string, NameHolder>();
   for (const tool of theorem.tools) holders.set(tool, { app: -1, appName: "Theorem", tool });
-  results.forEach((app, appIndex) => {
+  read.forEach((app, appIndex) => {
     for (const tool of app.tools) {
       if (tool.name === null) continue;
-      const holder = { app: appIndex, appName: app.name, tool: tool.name };
-      if (tool.wholeName !== null && !holders.has(tool.wholeName)) holders.set(tool.wholeName, holder);
+      const holder = { app: appIndex, appName: apps[appIndex]!.name, tool: tool.name };
+      const whole = wholeNames[appIndex]![tool.index];
+      if (whole != null && !holders.has(whole)) holders.set(whole, holder);
       if ((tool.name.includes("_") || tool.name.includes("-")) && !holders.has(tool.name)) holders.set(tool.name, holder);
     }
   });
-  results.forEach((app, appIndex) => {
-    const found = read[appIndex]!.mentions;
-    if (found.length === 0) return;
+  return read.map((app, appIndex) => {
+    const notes = new Map<number, Note[]>();
+    if (app.mentions.length === 0) return notes;
     const own = new Set<string>();
     for (const tool of app.tools) {
       if (tool.name !== null) own.add(tool.name);
-      if (tool.wholeName !== null) own.add(tool.wholeName);
+      const whole = wholeNames[appIndex]![tool.index];
+      if (whole != null) own.add(whole);
     }
-    for (const [index, toolMentions] of found) {
+    for (const [index, toolMentions] of app.mentions) {
       const findings = mentionFindings(toolMentions, appIndex, holders, own);
-      if (findings.length > 0) app.tools[index]!.notes.push(...riskyNotes(findings));
+      if (findings.length > 0) notes.set(index, riskyNotes(findings));
     }
+    return notes;
   });
 }

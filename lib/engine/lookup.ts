@@ -77,6 +77,8 @@ function notGiven(app: LookupApp, tool: ToolCheck): string | null {
         : `it is left out: the name is taken`;
     case "app-only":
       return `it is for ${app.name}'s own view only, never the assistant's`;
+    case "risky-text":
+      return `its text speaks to the assistant rather than the person, and this organisation blocks such tools until a leader sets them`;
     case "invalid":
     case undefined:
       return `it is left out`;

@@ -113,10 +113,10 @@ describe("an app that could never be read (refused before it is connected)", () 
   it.each([
     ["http://public.example/mcp", null],
     ["https://93.184.216.34/mcp", null],
-    ["http://inside.example/mcp", "inside.example resolves to 10.0.0.7, a private address, which checks do not reach"],
-    ["http://mixed.example/mcp", "mixed.example resolves to 127.0.0.1, a loopback address, which checks do not reach"],
-    ["http://[::ffff:7f00:1]/mcp", "::ffff:7f00:1 is a loopback address, which checks do not reach"],
-    ["http://[4000::1]/mcp", "4000::1 is an address outside the public IPv6 range, which checks do not reach"],
+    ["http://inside.example/mcp", "inside.example resolves to 10.0.0.7, a private address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers"],
+    ["http://mixed.example/mcp", "mixed.example resolves to 127.0.0.1, a loopback address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers"],
+    ["http://[::ffff:7f00:1]/mcp", "::ffff:7f00:1 is a loopback address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers"],
+    ["http://[4000::1]/mcp", "4000::1 is an address outside the public IPv6 range, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS"],
     ["http://u:p@public.example/mcp", "its URL holds a user name or password, which are not sent"],
     ["http://missing.example/mcp", "the name missing.example could not be found (DNS: ENOTFOUND)"],
     // DNS that could not be asked is not the app's fault: the check will say what happened.

@@ -126,6 +126,24 @@ export function refusedClass(address: string, host: string, allow: AllowList, po
   return null;
 }
 
+/**
+ * Loopback and private ranges: where a developer's own server or a CI runner's is. `theorem-check`
+ * acts for the person who runs it and reads them unless `--public-only` (SPEC §15); the dashboard
+ * reads them only when `CHECK_ALLOW_HOSTS` names them.
+ */
+export const LOCAL_RANGES: readonly string[] = ["127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"];
+
+const LOCAL_CLASSES: ReadonlySet<string> = new Set(["loopback", "private", "uniqueLocal"].map((range) => RANGE_NAMES[range]!));
+
+/**
+ * The end of a refusal's sentence (SPEC §15): the way forward, the operator's setting, and for a
+ * local address, that the command line reads it from where it runs.
+ */
+function refusedWayForward(refused: string): string {
+  const local = LOCAL_CLASSES.has(refused) ? "; theorem-check, run beside the server, reads local servers" : "";
+  return `which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS${local}`;
+}
+
 /** Why a URL is not fetched whatever its address (its scheme, a user name or password), or null. */
 export function refusedUrl(url: URL): string | null {
   if (url.protocol !== "http:" && url.protocol !== "https:") return `${url.protocol} URLs are not fetched, only http and https`;
@@ -164,7 +182,7 @@ export async function checkAddress(url: URL, resolve: Resolver, allow: AllowList
     const refused = refusedClass(address, host, allow, Number(url.port || (url.protocol === "https:" ? 443 : 80)));
     if (refused !== null) {
       const named = address === host ? `${address} is ${refused}` : `${host} resolves to ${address}, ${refused}`;
-      return { ok: false, code: "address-refused", reason: `${named}, which checks do not reach` };
+      return { ok: false, code: "address-refused", reason: `${named}, ${refusedWayForward(refused)}` };
     }
   }
   return { ok: true, address: addresses[0]! };

@@ -395,7 +395,7 @@ describe("addresses", () => {
     const target = await zoo(startRawApp({}));
     const app = await zoo(startHttp((_req, res) => void res.writeHead(307, { location: `http://127.0.0.2:${target.port}/mcp` }).end()));
     const listing = await readLiveApp({ name: "Hop", url: app.url }, LOOPBACK);
-    expect(listing.unavailable).toEqual({ code: "address-refused", message: "Hop is unavailable: 127.0.0.2 is a loopback address, which checks do not reach." });
+    expect(listing.unavailable).toEqual({ code: "address-refused", message: "Hop is unavailable: 127.0.0.2 is a loopback address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers." });
     expect(target.seen).toEqual([]);
   });
 
@@ -436,7 +436,7 @@ describe("addresses", () => {
     const refused = await readLiveApp({ name: "Named", url }, { resolve, allow: parseAllowList("") });
     expect(refused.unavailable).toEqual({
       code: "address-refused",
-      message: "Named is unavailable: attendance.zoo.test resolves to 127.0.0.1, a loopback address, which checks do not reach.",
+      message: "Named is unavailable: attendance.zoo.test resolves to 127.0.0.1, a loopback address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers.",
     });
     expect(good.seen).toEqual([]);
     const allowed = await readLiveApp({ name: "Named", url }, { resolve, allow: parseAllowList("attendance.zoo.test") });
@@ -458,7 +458,7 @@ describe("addresses", () => {
     const second = await readLiveApp({ name: "Flip", url }, options);
     expect(second.unavailable).toEqual({
       code: "address-refused",
-      message: "Flip is unavailable: flip.zoo.test resolves to 10.1.2.3, a private address, which checks do not reach.",
+      message: "Flip is unavailable: flip.zoo.test resolves to 10.1.2.3, a private address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers.",
     });
     expect(good.seen).toHaveLength(seen);
   });
@@ -495,7 +495,7 @@ describe("addresses", () => {
     expect(allowed.unavailable).toBeNull();
     const other = good.port === 65535 ? good.port - 1 : good.port + 1;
     const refused = await readLiveApp({ name: "Demo", url: good.url }, { allow: parseAllowList(`127.0.0.1:${other}`) });
-    expect(refused.unavailable).toEqual({ code: "address-refused", message: "Demo is unavailable: 127.0.0.1 is a loopback address, which checks do not reach." });
+    expect(refused.unavailable).toEqual({ code: "address-refused", message: "Demo is unavailable: 127.0.0.1 is a loopback address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers." });
   });
 
   it("refuses a name when any of its addresses is not public", { timeout: 10_000 }, async () => {
@@ -506,7 +506,7 @@ describe("addresses", () => {
     const listing = await readLiveApp({ name: "Split", url: "http://split.zoo.test/mcp" }, { resolve, allow: parseAllowList("") });
     expect(listing.unavailable).toEqual({
       code: "address-refused",
-      message: "Split is unavailable: split.zoo.test resolves to 10.1.2.3, a private address, which checks do not reach.",
+      message: "Split is unavailable: split.zoo.test resolves to 10.1.2.3, a private address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers.",
     });
   });
 
@@ -522,7 +522,7 @@ describe("addresses", () => {
     const good = await zoo(startSdkApp(goodServer));
     const listing = await readLiveApp({ name: "Literal", url: url.replace("PORT", String(good.port)) }, { allow: parseAllowList("") });
     expect(listing.unavailable?.code).toBe("address-refused");
-    expect(listing.unavailable?.message).toBe(`Literal is unavailable: ${why}${why.startsWith("its URL") ? "" : ", which checks do not reach"}.`);
+    expect(listing.unavailable?.message).toBe(`Literal is unavailable: ${why}${why.startsWith("its URL") ? "" : why.includes("loopback") ? `, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers` : `, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS`}.`);
     expect(good.seen).toEqual([]);
   });
 });

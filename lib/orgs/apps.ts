@@ -16,7 +16,7 @@ import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
 import { filledUrl, querySecrets, shownUrl } from "./redact";
-import { nameList, namingKey, processNames, withOwnFacts, type Named, type NameCache, type NamingInput } from "./named";
+import { nameList, namingKey, processNames, withOwnFacts, type Named, type NameCache, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
 import { namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
@@ -37,6 +37,7 @@ import {
   ownFacts,
   personalCount,
   requireApp,
+  riskyTextModeOf,
   requireOrg,
   requirePersonalApp,
   urlToRead,
@@ -117,9 +118,10 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
     approvals: row.owner === null && waitsUnder(newTools, state.newTools) ? (approvals ?? new Map()) : null,
   }));
   const theorem = resolveTheorem(undefined);
+  const options: NamingOptions = { riskyText: riskyTextModeOf(state.riskyText) };
   // Only a state not named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
   const names = ctx.names ?? processNames();
-  const named = await names.get(namingKey(inputs, theorem), async () => {
+  const named = await names.get(namingKey(inputs, theorem, options), async () => {
     await loadSnapshots(ctx.db, reads.flatMap((read) => (read?.snapshot == null ? [] : [read.snapshot])));
     const listings = await Promise.all(
       inputs.map(async ({ row, read, settings, approvals }) => {
@@ -127,7 +129,7 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
         return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read, listing, approvals) };
       }),
     );
-    return inputs.length === 0 ? { result: { apps: [] }, parts: [] } : nameList(names, inputs, listings, theorem);
+    return inputs.length === 0 ? { result: { apps: [] }, parts: [] } : nameList(names, inputs, listings, theorem, options);
   });
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   // Only the app asked for, when one is (an app's page names the whole list, but answers one).

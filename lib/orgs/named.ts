@@ -4,7 +4,7 @@ import { nameApps, type AppListing, type ReadApp, type TheoremNames } from "@/li
 import { appLookupIndex, type AppLookupIndex, type LookupApp, type LookupIndex } from "@/lib/engine/lookup";
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { readAppsInPool } from "@/lib/pool/engine-pool";
-import type { CheckResult } from "@/lib/schemas/check";
+import type { CheckResult, RiskyText } from "@/lib/schemas/check";
 import { ByteLru } from "./byte-lru";
 import type { AppRow, ReadRow } from "./store";
 
@@ -26,6 +26,15 @@ export interface NamingInput {
   settings: readonly NamedSetting[];
   /** Approved fingerprints by tool name when the app waits for review (SPEC §11), else null. */
   approvals: ReadonlyMap<string, string> | null;
+}
+
+/**
+ * The organisation-wide inputs of a list's naming besides its apps and Theorem's configuration:
+ * this one object is both hashed into the key (`namingKey`) and handed to the engine (`nameList`).
+ */
+export interface NamingOptions {
+  /** What a risky-text note does to a tool (SPEC §20). */
+  riskyText: RiskyText;
 }
 
 /** A kept check, with the lookup's index of it once a lookup has asked for it. */
@@ -120,11 +129,11 @@ const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 
 /**
  * A list's check from its apps' parts: those kept are reused, the others made (in a worker when
  * they are large) and kept; then the whole list is named in one pass. Answers what
- * `checkListings(listings, theorem)` answers.
+ * `checkListings(listings, theorem, options)` answers.
  */
-export async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames): Promise<Omit<Named, "index">> {
+export async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames, options: NamingOptions): Promise<Omit<Named, "index">> {
   const { keys, parts } = await partsOf(cache, inputs, listings);
-  return { result: nameApps(listings, parts, theorem), parts: keys };
+  return { result: nameApps(listings, parts, theorem, options), parts: keys };
 }
 
 /** Each app's part (`readApp` of its listing in `listings`) with its `partKey`: those kept are reused, the others made (in a worker when they are large) and kept. */
@@ -156,9 +165,10 @@ export function listIndex(cache: NameCache, named: Named, list: readonly LookupA
 }
 
 /** The key of a list's check: a hash of every input the naming reads, in order. */
-export function namingKey(inputs: readonly NamingInput[], theorem: TheoremNames): string {
+export function namingKey(inputs: readonly NamingInput[], theorem: TheoremNames, options: NamingOptions): string {
   const hash = createHash("sha256");
   hash.update(JSON.stringify(theorem));
+  hash.update(JSON.stringify(options));
   for (const { row, read, settings, approvals } of inputs) {
     const approvalPart = approvals === null ? null : [...approvals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     hash.update(JSON.stringify([row.id, row.name, row.owner === null, readPartOf(read), settingsPartOf(settings), approvalPart]));

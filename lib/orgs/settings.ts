@@ -8,11 +8,11 @@ import { holdsBack } from "@/lib/engine/review";
 import { effectiveNewTools, type NamedSetting } from "@/lib/engine/tool-settings";
 import { isObject } from "@/lib/json-text";
 import type { ToolSetting } from "@/lib/schemas/check";
-import type { AppNewTools } from "@/lib/schemas/orgs";
+import type { AppNewTools, OrgSettings, OrgSettingsUpdate } from "@/lib/schemas/orgs";
 import { TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
 import type { OrgContext } from "./apps";
-import { settleReview } from "./review";
-import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, type AppRow, type SettingRow } from "./store";
+import { setReviewMode, settleReview } from "./review";
+import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, riskyTextOf, setRiskyText, type AppRow, type SettingRow } from "./store";
 
 /**
  * The leader's say per tool, and an app's own `newTools` (SPEC §19): stored by tool name, given
@@ -175,5 +175,35 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
       await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
     }
     return viewOf(stored, listed);
+  });
+}
+
+/** GET /api/orgs/{org}/settings (SPEC §11, §20): the organisation's `newTools` and `riskyText`. */
+export async function orgSettingsOf(db: Conn, org: string): Promise<OrgSettings> {
+  const [newTools, riskyText] = await Promise.all([newToolsOf(db, org), riskyTextOf(db, org)]);
+  return { newTools, riskyText };
+}
+
+/**
+ * PATCH /api/orgs/{org}/settings (leaders): `newTools` (turning review on approves what every app
+ * lists now; "wait-if-risky" lets through what is not high risk) and `riskyText` (what a risky-text
+ * note does to a tool, SPEC §20). Written with its audit entry in one transaction, under the
+ * organisation's lock; the organisation's version changes with it, so no kept list stays.
+ */
+export async function changeOrgSettings(db: Conn, org: string, update: OrgSettingsUpdate, actor: { id: string; email: string }): Promise<OrgSettings> {
+  return orgTransaction(db, org, async (tx) => {
+    const before = await orgSettingsOf(tx, org);
+    const after = { newTools: update.newTools ?? before.newTools, riskyText: update.riskyText ?? before.riskyText };
+    const details: Record<string, { from: string; to: string }> = {};
+    if (after.newTools !== before.newTools) {
+      await setReviewMode(tx, org, after.newTools, actor.id);
+      details["newTools"] = { from: before.newTools, to: after.newTools };
+    }
+    if (after.riskyText !== before.riskyText) {
+      await setRiskyText(tx, org, after.riskyText);
+      details["riskyText"] = { from: before.riskyText, to: after.riskyText };
+    }
+    if (Object.keys(details).length > 0) await recordAudit(tx, { org, actor, action: "settings.changed", details });
+    return after;
   });
 }

@@ -6,7 +6,7 @@ import { apps, appSettings, appSignIns, checkResults, organization, orgSettings,
 import { givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
-import { appCheck, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type Unavailable } from "@/lib/schemas/check";
+import { appCheck, riskyText as riskyTextSchema, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type RiskyText, type Unavailable } from "@/lib/schemas/check";
 import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
 import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
 import { holdsBack } from "@/lib/engine/review";
@@ -121,6 +121,8 @@ export interface ListedRow {
 export interface ListState {
   org: Org | undefined;
   newTools: string | null;
+  /** Its `riskyText` as stored (null: none stored). */
+  riskyText: string | null;
   apps: ListedRow[];
   version: string | null;
 }
@@ -141,7 +143,7 @@ function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
  * (one round trip on PostgreSQL). `org` is undefined when there is no such organisation.
  */
 export async function listState(db: Conn, scope: Scope): Promise<ListState> {
-  if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, apps: [], version: null };
+  if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, riskyText: null, apps: [], version: null };
   const person = scope.person === undefined ? null : sql.placeholder("person");
   const build = () => {
     const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
@@ -156,6 +158,7 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
         slug: organization.slug,
         name: organization.name,
         orgNewTools: orgSettings.newTools,
+        orgRiskyText: orgSettings.riskyText,
         version: orgVersionOf(),
         app: apps,
         read: checkResults,
@@ -179,7 +182,7 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
   };
   const rows = await runPrepared(db, person === null ? "theorem_list_state" : "theorem_list_state_person", build, { org: scope.org, person: scope.person });
   const first = rows[0];
-  if (first === undefined) return { org: undefined, newTools: null, apps: [], version: null };
+  if (first === undefined) return { org: undefined, newTools: null, riskyText: null, apps: [], version: null };
   const listed = rows.flatMap((r): ListedRow[] =>
     r.app === null
       ? []
@@ -194,7 +197,7 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
           },
         ],
   );
-  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, apps: listed, version: first.version };
+  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, riskyText: first.orgRiskyText, apps: listed, version: first.version };
 }
 
 /** What each process keeps of lists at most (estimated bytes): a larger organisation's is read each time. */
@@ -507,6 +510,19 @@ export async function snapshotSizes(db: Conn, hashes: string[]): Promise<Map<str
 export const orgModeOf = (stored: string | null | undefined): NewTools => (newToolsSchema.options.find((mode) => mode === stored) ?? "available");
 /** An app's own `newTools` as stored: `org` when none is stored, or one no longer known. */
 export const appModeOf = (stored: string | null | undefined): AppNewTools => (appNewTools.options.find((mode) => mode === stored) ?? "org");
+
+/** The organisation's `riskyText` as stored: `warn` when none is stored, or one no longer known (SPEC §20). */
+export const riskyTextModeOf = (stored: string | null | undefined): RiskyText => (riskyTextSchema.options.find((mode) => mode === stored) ?? "warn");
+
+export async function riskyTextOf(db: Conn, org: string): Promise<RiskyText> {
+  const [row] = await db.select({ riskyText: orgSettings.riskyText }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
+  return riskyTextModeOf(row?.riskyText);
+}
+
+/** Sets `riskyText` (SPEC §20): the organisation's version changes with it (its triggers), so every kept list is named again. */
+export async function setRiskyText(db: Conn, org: string, value: RiskyText): Promise<void> {
+  await db.insert(orgSettings).values({ org, riskyText: value }).onConflictDoUpdate({ target: orgSettings.org, set: { riskyText: value } });
+}
 
 export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
   const [row] = await db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);

@@ -180,6 +180,6 @@ describe("runCheck", () => {
   it("refuses a live app on a private address unless the operator allows it", { timeout: 10_000 }, async () => {
     const result = await runCheck({ apps: [{ name: "Attendance", url: good.url }] }, { allowHosts: "" });
     expect(result.apps[0]?.unavailable?.code).toBe("address-refused");
-    expect(result.apps[0]?.unavailable?.message).toBe("Attendance is unavailable: 127.0.0.1 is a loopback address, which checks do not reach.");
+    expect(result.apps[0]?.unavailable?.message).toBe("Attendance is unavailable: 127.0.0.1 is a loopback address, which checks do not reach unless the operator names it in CHECK_ALLOW_HOSTS; theorem-check, run beside the server, reads local servers.");
   });
 });

@@ -102,7 +102,7 @@ function answer(request: CheckRequest, live: (index: number) => AppListing | und
     if (listing === undefined) throw new Error(`The live listing of app ${index} is missing.`);
     return listing;
   });
-  return { kind: "answer", chunks: checkResultChunks(checkListings(listings, resolveTheorem(request.theorem))) };
+  return { kind: "answer", chunks: checkResultChunks(checkListings(listings, resolveTheorem(request.theorem), request.riskyText === undefined ? {} : { riskyText: request.riskyText })) };
 }
 
 /** `read-and-check`: the app read, then the request's answer (or its error) with its listing. */

@@ -8,7 +8,7 @@ import {
   changeList,
   orgSettings,
   trendList,
-  type NewTools,
+  type OrgSettingsUpdate,
   checkHistory,
   RECHECK_STREAM_TYPE,
   recheckEvent,
@@ -114,11 +114,11 @@ export const trendsQuery = (org: string, app: string) =>
 export const settingsQuery = (org: string) =>
   queryOptions({ queryKey: orgKeys.settings(org), queryFn: async () => orgSettings.parse(await callApi(`${orgPath(org)}/settings`)), retry: retryOnce });
 
-/** Changing `newTools` changes which tools wait, so every app's names are asked for again. */
+/** Changing `newTools` changes which tools wait, and `riskyText` what risky tools do, so every app's names are asked for again. */
 export const settingsMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "settings"],
-    mutationFn: async (newTools: NewTools) => orgSettings.parse(await callApi(`${orgPath(org)}/settings`, { method: "PATCH", body: { newTools } })),
+    mutationFn: async (update: OrgSettingsUpdate) => orgSettings.parse(await callApi(`${orgPath(org)}/settings`, { method: "PATCH", body: update })),
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });
 

@@ -9,8 +9,7 @@ import { getApp, listApps, trends } from "@/lib/orgs/apps";
 import { appChanges } from "@/lib/orgs/changes";
 import { orgContext } from "@/lib/orgs/context";
 import { ownList, personCheck, scopeOf } from "@/lib/orgs/people";
-import { appSettingsOf } from "@/lib/orgs/settings";
-import { newToolsOf } from "@/lib/orgs/store";
+import { appSettingsOf, orgSettingsOf } from "@/lib/orgs/settings";
 import { auditQuery as auditParams } from "@/lib/schemas/access";
 import { auditQuery, keysQuery, membersQuery, type AuditFilter } from "./access";
 import { appQuery, appSettingsQuery, appsQuery, CHANGES_SHOWN, changesQuery, settingsQuery, TREND_POINTS, trendsQuery } from "./orgs";
@@ -37,7 +36,7 @@ export function prefetch<T>(query: { queryKey: DataTag<QueryKey, T, Error> }, lo
 export const pageQueries = {
   apps: (access: OrgAccess) => prefetch(appsQuery(access.org.slug), () => listApps(orgContext(), access.org.slug, access.version)),
   app: (access: OrgAccess, id: string) => prefetch(appQuery(access.org.slug, id), () => getApp(orgContext(), access.org.slug, id, access.version)),
-  settings: (access: OrgAccess) => prefetch(settingsQuery(access.org.slug), async () => ({ newTools: await newToolsOf(orgContext().db, access.org.slug) })),
+  settings: (access: OrgAccess) => prefetch(settingsQuery(access.org.slug), () => orgSettingsOf(orgContext().db, access.org.slug)),
   appSettings: (access: OrgAccess, id: string) => prefetch(appSettingsQuery(access.org.slug, id), () => appSettingsOf(orgContext(), { org: access.org.slug, app: id, owner: null })),
   changes: (access: OrgAccess, id: string) =>
     prefetch(changesQuery(access.org.slug, id), async () => ({ changes: await appChanges(orgContext(), access.org.slug, id, CHANGES_SHOWN) })),

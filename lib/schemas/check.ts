@@ -79,6 +79,14 @@ export type TheoremNamesInput = z.infer<typeof theoremNames>;
 /** One request reads at most this many apps by URL (SPEC §10): each is several outbound requests. */
 export const MAX_URL_APPS = 100;
 
+/**
+ * What a risky-text note (SPEC §20) does to a tool: `warn` (the note only, §4 decides), `ask-first`
+ * (the tool asks first whatever its hints) or `block` (left out, no whole name). The organisation
+ * setting, `/preview`'s and `theorem-check --risky`'s choice.
+ */
+export const riskyText = z.enum(["warn", "ask-first", "block"]);
+export type RiskyText = z.infer<typeof riskyText>;
+
 export const checkRequest = z.object({
   apps: z
     .array(checkAppInput)
@@ -86,6 +94,7 @@ export const checkRequest = z.object({
     .max(2000, "At most 2,000 apps in one check.")
     .refine((apps) => apps.filter((app) => app.url !== undefined).length <= MAX_URL_APPS, `At most ${MAX_URL_APPS} apps by URL in one check.`),
   theorem: theoremNames.optional(),
+  riskyText: riskyText.optional(),
 });
 export type CheckRequest = z.infer<typeof checkRequest>;
 
@@ -108,7 +117,7 @@ export type Unavailable = z.infer<typeof unavailable>;
 export const timings = z.object({ connectMs: z.number(), listMs: z.number().nullable() });
 export type Timings = z.infer<typeof timings>;
 
-export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked", "app-only"]);
+export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked", "app-only", "risky-text"]);
 export type LeftOutCode = z.infer<typeof leftOutCode>;
 
 export const leftOut = z.object({
@@ -147,7 +156,7 @@ export const policy = z.enum(["runs-freely", "asks-first"]);
 export type Policy = z.infer<typeof policy>;
 
 /** Where a tool's policy comes from (SPEC §19): its hints (§4), or a leader's (or, on a personal app, its owner's) "ask-first". */
-export const policyFrom = z.enum(["hints", "leader"]);
+export const policyFrom = z.enum(["hints", "leader", "risky-text"]);
 export type PolicyFrom = z.infer<typeof policyFrom>;
 
 /**

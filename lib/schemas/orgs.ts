@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { appCheck, appName, appUrl, headerName, headerValue, riskyNoteCode, timings, unavailable } from "./check";
+import { appCheck, appName, appUrl, headerName, headerValue, riskyNoteCode, riskyText, timings, unavailable } from "./check";
 import { plainName } from "./names";
 
 /**
@@ -151,9 +151,14 @@ export type HistoryEntry = z.infer<typeof historyEntry>;
  */
 export const newTools = z.enum(["available", "wait-for-review", "wait-if-risky"]);
 export type NewTools = z.infer<typeof newTools>;
-export const orgSettings = z.object({ newTools });
+export const orgSettings = z.object({ newTools, riskyText });
 export type OrgSettings = z.infer<typeof orgSettings>;
-export const orgSettingsUpdate = z.object({ newTools }).strict();
+/** PATCH …/settings: one setting or several; an unknown value is a 422 naming its field. */
+export const orgSettingsUpdate = z
+  .object({ newTools: newTools.optional(), riskyText: riskyText.optional() })
+  .strict()
+  .refine((u) => u.newTools !== undefined || u.riskyText !== undefined, "Change `newTools` or `riskyText`.");
+export type OrgSettingsUpdate = z.infer<typeof orgSettingsUpdate>;
 
 /**
  * An app's own `newTools` (SPEC §19): `org` follows the organisation's setting; the others are the

@@ -1,0 +1,1 @@
+ALTER TABLE "org_settings" ADD COLUMN "risky_text" text DEFAULT 'warn' NOT NULL;
