@@ -41,6 +41,26 @@ export class GuardError extends Error {
   }
 }
 
+/**
+ * What of a 401's or 403's `WWW-Authenticate` says where the app signs in (SPEC §18), and nothing
+ * else: `Bearer resource_metadata="…", scope="…"` as far as it named them (`""` for no Bearer
+ * challenge). Its other words (an `error_description` may quote the credential refused) are not
+ * kept, nor is a part holding a value the request sent (`sent`).
+ */
+export function signInChallenge(header: string | undefined, sent: readonly string[] = []): string {
+  if (header === undefined || !/^\s*bearer(\s|$)/i.test(header)) return "";
+  const rest = header.slice(0, CHALLENGE_CHARS).replace(/^\s*\S+/, " ");
+  // A header's value, and each word of it (`Bearer <token>`: the token).
+  const secrets = sent.flatMap((value) => [value, ...value.split(/\s+/)]).filter((secret) => secret.length >= 8);
+  const parts = ["resource_metadata", "scope"].flatMap((name) => {
+    const found = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"([^"]*)"|([^\\s,]*))`, "i").exec(rest);
+    const value = found?.[1] ?? found?.[2];
+    if (value === undefined || !/^[\x20-\x7e]*$/.test(value) || value.includes("\\") || secrets.some((secret) => value.includes(secret))) return [];
+    return [`${name}="${value}"`];
+  });
+  return parts.length === 0 ? "Bearer" : `Bearer ${parts.join(", ")}`;
+}
+
 /** The `scope` a `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` asks for; null for any other challenge. */
 export function insufficientScopeOf(header: string | undefined): string | null {
   if (header === undefined || header.length > 8192 || !/^\s*(bearer|dpop)\s/i.test(header)) return null;
@@ -263,7 +283,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
         const challenge = (Array.isArray(header) ? header[0] : header) ?? "";
         const scope = status === 403 ? insufficientScopeOf(challenge) : null;
         drop(response);
-        const said = challenge.slice(0, CHALLENGE_CHARS);
+        const said = signInChallenge(challenge, [...privateHeaders].flatMap((name) => headers.get(name) ?? []));
         if (scope !== null) stop(new GuardError("auth-required", `it needs more permission than its sign-in gives (HTTP 403, insufficient_scope: it asks for the scope ${JSON.stringify(scope.slice(0, 200))})`, undefined, undefined, scope, said));
         stop(new GuardError("auth-required", `it asks to sign in (HTTP ${status}); give its credentials as headers to check it`, undefined, undefined, undefined, said));
       }

@@ -440,7 +440,8 @@ export async function startMigratingApp(): Promise<MigratingApp> {
       if (method === "initialize" || (typeof method === "string" && method.startsWith("notifications/"))) return void (await serveMcp(req, res, req.body));
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       const valid = token === undefined ? false : await current.provider.verifyAccessToken(token).then(() => true, () => false);
-      if (!valid) return void res.status(401).set("WWW-Authenticate", `Bearer scope="mcp:tools", resource_metadata="${prm}"`).json({ error: "invalid_token" });
+      // The refusal quotes the token it refused, as careless apps do.
+      if (!valid) return void res.status(401).set("WWW-Authenticate", `Bearer scope="mcp:tools", resource_metadata="${prm}", error_description="token ${token ?? "none"} is not known"`).json({ error: "invalid_token" });
       await serveMcp(req, res, req.body);
     })().catch(() => {
       if (!res.headersSent) res.status(500).end();

@@ -19,6 +19,7 @@ const callbackRoute = await import("../oauth/callback/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { loadSignIn } = await import("@/lib/oauth/sign-in-store");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 let leader: TestAccount;
@@ -87,10 +88,15 @@ describe("an app whose sign-in server changes (SEP-2352)", () => {
     expect((await getApp(added.id)).lastCheck?.result.status).toBe("available");
     expect(server.seen.filter((s) => s === "1 POST /register")).toHaveLength(1);
 
+    const { tokens } = (await loadSignIn(getDb(), added.id))!;
     server.migrate();
     const refused = await recheck(added.id);
     expect(refused.lastCheck?.result.unavailable?.code).toBe("auth-required");
     expect(refused.signIn?.state).toBe("expired");
+    // The refusal quoted the old token: what the read keeps of it is where the app signs in, no more.
+    const kept = await database.query("SELECT challenge FROM check_results WHERE app = ? AND challenge IS NOT NULL", [added.id]);
+    expect(new Set(kept.map((row) => row["challenge"]))).toEqual(new Set([`Bearer resource_metadata="${new URL("/.well-known/oauth-protected-resource/mcp", server.url).href}", scope="mcp:tools"`]));
+    expect((await database.bytes()).includes(tokens!.access_token)).toBe(false);
 
     const url = await signIn(added.id);
     expect(url.origin).toBe(new URL(server.nextIssuer).origin);
