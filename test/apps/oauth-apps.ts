@@ -357,7 +357,9 @@ export async function startStepUpApp(options: StepUpOptions = {}): Promise<StepU
   app.all("/mcp", (req, res) => {
     void (async () => {
       const method = (req.body as { method?: unknown } | undefined)?.method;
-      if (typeof method === "string" && options.withoutToken?.includes(method)) return void (await serveMcp(req, res, req.body));
+      // The event stream a 2025 client opens (GET) is served as its session's requests are.
+      const open = req.method === "POST" ? typeof method === "string" && options.withoutToken?.includes(method) : options.withoutToken !== undefined;
+      if (open) return void (await serveMcp(req, res, req.body));
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       const granted = token === undefined ? null : await provider.verifyAccessToken(token).then((info) => info.scopes, () => null);
       if (granted === null) {

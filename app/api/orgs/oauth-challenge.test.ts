@@ -79,6 +79,25 @@ describe("an app that serves initialize without a token", () => {
   });
 });
 
+describe("an app that lists its tools to anyone and asks for a token on tools/call", () => {
+  it("is read as available; a Try refused for want of a sign-in offers Connect, which signs in where the call's 401 said", { timeout: 40_000 }, async () => {
+    const server = await startStepUpApp({ withoutToken: ["initialize", "notifications/initialized", "server/discover", "tools/list"], listScope: "mcp:tools", callScope: "mcp:tools" });
+    servers.push(server);
+    const added = await addApp("Open list", server.url);
+    expect(added.lastCheck?.result.status).toBe("available");
+    expect(added.signIn ?? null).toBeNull();
+
+    const tryIt = async () => tryAnswer.parse(await (await tryRoute.POST(requestAs(leader, `${base}/acme/apps/${added.id}/try`, json("POST", { tool: "list_shifts", arguments: { week: 1 } })), appParams("acme", added.id))).json());
+    const refused = await tryIt();
+    expect(refused.refused?.code).toBe("auth-required");
+    expect((await getApp(added.id)).signIn?.state).toBe("offered");
+
+    const url = await signIn(added.id);
+    expect(url.origin).toBe(new URL(server.issuer).origin);
+    expect((await tryIt()).outcome).toBe("answered");
+  });
+});
+
 describe("an app whose sign-in server changes (SEP-2352)", () => {
   it("is read as needing a sign-in again, and Reconnect registers at the new server, never showing it the old client", { timeout: 40_000 }, async () => {
     const server = await startMigratingApp();
