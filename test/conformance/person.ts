@@ -121,11 +121,14 @@ export async function actAs(person: Person, run: Scenario): Promise<{ ok: boolea
   const id = app.id;
   const reread = async () => (app = storedApp.parse(await (await routes.app.GET(requestAs(account, `${base}/${id}`), appParams(org, id))).json()));
   steps.push(`connected: ${app.lastCheck?.result.status ?? "?"} ${app.lastCheck?.result.unavailable?.message ?? ""}`);
-  // A read that ran out of time on a busy machine: the person presses Re-check, as the page offers.
-  for (let n = 0; n < RECHECKS && TIMEOUTS.has(app.lastCheck?.result.unavailable?.code ?? ""); n++) {
-    app = storedApp.parse(await (await routes.check.POST(requestAs(account, `${base}/${id}/check`, { method: "POST" }), appParams(org, id))).json());
-    steps.push(`re-checked: ${app.lastCheck?.result.status ?? "?"} ${app.lastCheck?.result.unavailable?.message ?? ""}`);
-  }
+  /** A read that ran out of time on a busy machine: the person presses Re-check, as the page offers. */
+  const settle = async () => {
+    for (let n = 0; n < RECHECKS && TIMEOUTS.has(app.lastCheck?.result.unavailable?.code ?? ""); n++) {
+      app = storedApp.parse(await (await routes.check.POST(requestAs(account, `${base}/${id}/check`, { method: "POST" }), appParams(org, id))).json());
+      steps.push(`re-checked: ${app.lastCheck?.result.status ?? "?"} ${app.lastCheck?.result.unavailable?.message ?? ""}`);
+    }
+  };
+  await settle();
 
   /** Connect (or Sign in again, or Reconnect) and the browser's round trip: whether the sign-in was stored. */
   const signIn = async (): Promise<boolean> => {
@@ -146,6 +149,7 @@ export async function actAs(person: Person, run: Scenario): Promise<{ ok: boolea
     const done = await routes.callback.GET(requestAs(account, back.href));
     const where = done.headers.get("location") ?? "";
     await reread();
+    await settle();
     steps.push(`signed in: ${where.includes("signin=connected") ? "connected" : `not finished (${done.status}) ${app.lastCheck?.result.unavailable?.message ?? ""}`}`);
     return where.includes("signin=connected");
   };
@@ -168,6 +172,8 @@ export async function actAs(person: Person, run: Scenario): Promise<{ ok: boolea
     };
     for (let n = 0; n <= SIGN_INS; n++) {
       let answer = await send({ tool, arguments: args });
+      // Tried again when connecting ran out of time on a busy machine, as a person would.
+      for (let again = 0; again < RECHECKS && TIMEOUTS.has(answer?.refused?.code ?? ""); again++) answer = await send({ tool, arguments: args });
       while (answer?.outcome === "input-required" && answer.requests !== undefined) {
         answer = await send({ tool, arguments: args, inputResponses: answers(answer.requests), ...(answer.requestState !== undefined ? { requestState: answer.requestState } : {}), ...(answer.round !== undefined ? { round: answer.round } : {}) });
       }
