@@ -76,6 +76,8 @@ export const checkResults = sqliteTable(
     /** The listing's cache hint (2026-07-28 era): milliseconds (at most a day) and "public" or "private"; null for 2025 apps. */
     cacheTtlMs: integer("cache_ttl_ms", { mode: "number" }),
     cacheScope: text("cache_scope"),
+    /** The `WWW-Authenticate` of the 401 or 403 that refused the read (SPEC §18): where Connect finds the app signs in; null otherwise. */
+    challenge: text("challenge"),
     /** The whole result as stored before snapshots (older checks only; null since). */
     result: text("result"),
   },

@@ -54,6 +54,8 @@ export interface AppListing {
   cache?: ListingCache | null;
   /** The live reader was refused with 403 `insufficient_scope`: the scope the app asked for (OAuth step-up, SPEC §17). */
   insufficientScope?: string;
+  /** The live reader was refused with 401 or 403: that answer's `WWW-Authenticate` (`""` when none), where the app signs in (SPEC §18). */
+  challenge?: string;
 }
 
 

@@ -65,8 +65,11 @@ export interface TryOptions {
 }
 
 export type TryResult =
-  /** `insufficientScope`: the app refused with 403 `insufficient_scope`, asking for that scope (OAuth step-up, SPEC §17). */
-  | { kind: "answer"; answer: TryAnswer; insufficientScope?: string }
+  /**
+   * `insufficientScope`: the app refused with 403 `insufficient_scope`, asking for that scope (OAuth step-up, SPEC §17);
+   * `challenge`: the `WWW-Authenticate` of the 401 or 403 it refused with (where it signs in, SPEC §18).
+   */
+  | { kind: "answer"; answer: TryAnswer; insufficientScope?: string; challenge?: string }
   /** The arguments do not fit the tool's schema: nothing was called. */
   | { kind: "invalid-arguments"; message: string; issues: ArgumentIssue[] };
 
@@ -342,7 +345,10 @@ export function toolToTryOf(entry: Record<string, unknown>): ToolToTry {
  */
 export async function tryTool(target: TryTarget, call: TryCall, options: TryOptions = {}): Promise<TryResult> {
   return inSession(target, options, async (session) => {
-    const scope = () => (session.failure instanceof GuardError && session.failure.insufficientScope !== undefined ? { insufficientScope: session.failure.insufficientScope } : {});
+    const scope = () => {
+      const stop = session.failure instanceof GuardError ? session.failure : null;
+      return { ...(stop?.insufficientScope !== undefined ? { insufficientScope: stop.insufficientScope } : {}), ...(stop?.challenge !== undefined ? { challenge: stop.challenge } : {}) };
+    };
     const found = await openAndFind(session, call.tool);
     if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused), ...scope() };
     const issues = argumentIssues(found.entry["inputSchema"], call.arguments);

@@ -10,6 +10,8 @@ import { bareHost, checkAddress, refusedUrl, type AllowList, type Resolver } fro
 import { ToolsScanner } from "./listing-scan";
 
 export const MAX_REDIRECTS = 5;
+/** A `WWW-Authenticate` is kept up to this many characters: a longer one names no usable sign-in. */
+const CHALLENGE_CHARS = 8192;
 
 export type BoundKind = "response" | "event" | "listing";
 
@@ -31,10 +33,32 @@ export class GuardError extends Error {
     readonly scanned?: Scanned,
     /** A 403 `insufficient_scope` challenge (RFC 6750 §3.1): the scope the app asked for, as it said it (step-up, SPEC §17). */
     readonly insufficientScope?: string,
+    /** A 401's or 403's `WWW-Authenticate` as the app sent it (`""` when it sent none): where it signs in (SPEC §18). */
+    readonly challenge?: string,
   ) {
     super(reason);
     this.name = "GuardError";
   }
+}
+
+/**
+ * What of a 401's or 403's `WWW-Authenticate` says where the app signs in (SPEC §18), and nothing
+ * else: `Bearer resource_metadata="…", scope="…"` as far as it named them (`""` for no Bearer
+ * challenge). Its other words (an `error_description` may quote the credential refused) are not
+ * kept, nor is a part holding a value the request sent (`sent`).
+ */
+export function signInChallenge(header: string | undefined, sent: readonly string[] = []): string {
+  if (header === undefined || !/^\s*bearer(\s|$)/i.test(header)) return "";
+  const rest = header.slice(0, CHALLENGE_CHARS).replace(/^\s*\S+/, " ");
+  // A header's value, and each word of it (`Bearer <token>`: the token).
+  const secrets = sent.flatMap((value) => [value, ...value.split(/\s+/)]).filter((secret) => secret.length >= 8);
+  const parts = ["resource_metadata", "scope"].flatMap((name) => {
+    const found = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"([^"]*)"|([^\\s,]*))`, "i").exec(rest);
+    const value = found?.[1] ?? found?.[2];
+    if (value === undefined || !/^[\x20-\x7e]*$/.test(value) || value.includes("\\") || secrets.some((secret) => value.includes(secret))) return [];
+    return [`${name}="${value}"`];
+  });
+  return parts.length === 0 ? "Bearer" : `Bearer ${parts.join(", ")}`;
 }
 
 /** The `scope` a `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` asks for; null for any other challenge. */
@@ -255,11 +279,13 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
         continue;
       }
       if ((status === 401 || status === 403) && options.answerUnauthorized !== true) {
-        const challenge = response.headers["www-authenticate"];
-        const scope = status === 403 ? insufficientScopeOf(Array.isArray(challenge) ? challenge[0] : challenge) : null;
+        const header = response.headers["www-authenticate"];
+        const challenge = (Array.isArray(header) ? header[0] : header) ?? "";
+        const scope = status === 403 ? insufficientScopeOf(challenge) : null;
         drop(response);
-        if (scope !== null) stop(new GuardError("auth-required", `it needs more permission than its sign-in gives (HTTP 403, insufficient_scope: it asks for the scope ${JSON.stringify(scope.slice(0, 200))})`, undefined, undefined, scope));
-        stop(new GuardError("auth-required", `it asks to sign in (HTTP ${status}); give its credentials as headers to check it`));
+        const said = signInChallenge(challenge, [...privateHeaders].flatMap((name) => headers.get(name) ?? []));
+        if (scope !== null) stop(new GuardError("auth-required", `it needs more permission than its sign-in gives (HTTP 403, insufficient_scope: it asks for the scope ${JSON.stringify(scope.slice(0, 200))})`, undefined, undefined, scope, said));
+        stop(new GuardError("auth-required", `it asks to sign in (HTTP ${status}); give its credentials as headers to check it`, undefined, undefined, undefined, said));
       }
       return toResponse(response, listsTools(body), options.watchAnswer?.(body) ?? null);
     }

@@ -127,7 +127,19 @@ export async function readLiveApp(app: LiveApp, options: ReadOptions = {}): Prom
     const phase: ReadPhase = connected === null ? "connect" : "list";
     const unavailable = describeReadError(e, phase, { app: app.name, bounds, ...read, guardStop: session.guardStop });
     const scope = session.guardStop?.insufficientScope;
-    return { name: app.name, entries: read.entries, entrySizes: read.sizes, unavailable, timings: timings(), charsRead: read.chars, protocol: revision(), cache: read.cache, ...(scope !== undefined ? { insufficientScope: scope } : {}) };
+    const challenge = session.guardStop?.challenge;
+    return {
+      name: app.name,
+      entries: read.entries,
+      entrySizes: read.sizes,
+      unavailable,
+      timings: timings(),
+      charsRead: read.chars,
+      protocol: revision(),
+      cache: read.cache,
+      ...(scope !== undefined ? { insufficientScope: scope } : {}),
+      ...(challenge !== undefined ? { challenge } : {}),
+    };
   } finally {
     await session.close();
   }

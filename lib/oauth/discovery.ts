@@ -4,7 +4,6 @@ import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
-  LATEST_PROTOCOL_VERSION,
   resourceUrlFromServerUrl,
   type OAuthDiscoveryState,
   type OAuthProtectedResourceMetadata,
@@ -15,8 +14,8 @@ import { failures, quoted, SignInFailure } from "./failures";
 import type { OAuthFetch } from "./fetch";
 
 /**
- * Where and how an app signs in (SPEC §17, MCP authorization 2025-11-25): the protected-resource
- * metadata (from `WWW-Authenticate`, else the well-known paths), then the authorization server's,
+ * Where and how an app signs in (SPEC §17, §18, MCP authorization 2025-11-25): the protected-resource
+ * metadata (from the `WWW-Authenticate` the app refused with, else the well-known paths), then the authorization server's,
  * fetched by the SDK through the guarded fetch and then checked here where the SDK does not:
  * the document's `issuer` is the server it was fetched for, and PKCE S256 is advertised.
  */
@@ -58,52 +57,78 @@ export function sameIssuer(a: string, b: string): boolean {
 
 const guardReason = (stop: GuardError | null) => (stop === null ? null : stop.reason);
 
-/** Sends the request a client would send first, without a token, and answers the 401 (or null when the app does not answer one). */
-async function probe(appUrl: string, f: OAuthFetch): Promise<Response | null> {
-  const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "theorem-connections", version: "0.1.0" } } };
+/**
+ * What the app answered when it refused a read, a call or `server/discover` (SPEC §18): the
+ * `WWW-Authenticate` of its 401 or 403, as `resource_metadata`, `scope` and whether it was a
+ * Bearer challenge. Never found by a request of the dashboard's own choosing, which an app that
+ * serves `initialize` without a token would let through.
+ */
+export interface Challenge {
+  resourceMetadataUrl?: string;
+  scope?: string;
+  /** A Bearer challenge: with no metadata anywhere, the app's own origin may still be its sign-in server (2025-03-26). */
+  bearer: boolean;
+}
+
+/** The challenge a `WWW-Authenticate` makes (`""`: a 401 that said nothing, so the well-known paths alone). */
+export function challengeOf(header: string): Challenge {
+  let said: ReturnType<typeof extractWWWAuthenticateParams> = {};
   try {
-    const response = await f.fetch(appUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": LATEST_PROTOCOL_VERSION },
-      body: JSON.stringify(body),
-    });
-    await response.body?.cancel().catch(() => {});
-    return response.status === 401 ? response : null;
+    said = extractWWWAuthenticateParams(new Response(null, { status: 401, headers: { "www-authenticate": header } }));
   } catch {
-    return null;
+    // a header the WHATWG Headers refuses names nothing usable
   }
+  return {
+    ...(said.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: said.resourceMetadataUrl.href } : {}),
+    ...(said.scope !== undefined ? { scope: said.scope } : {}),
+    bearer: /^\s*bearer\b/i.test(header),
+  };
 }
 
 /**
- * How the app at `appUrl` signs in: null when it does not offer OAuth (it wants some other
- * credential, given as a header); a `SignInFailure` thrown when it offers OAuth that cannot be
- * used safely (a refused address, no such server, another issuer, no PKCE).
+ * The challenge a stored sign-in was found from, for Connect (which sends the app nothing itself):
+ * with none stored, the well-known paths, as for a Bearer challenge (the person asked to sign in).
  */
-export async function discoverSignIn(appUrl: string, f: OAuthFetch): Promise<Discovery | null> {
-  const answer = await probe(appUrl, f);
-  if (answer === null) return null;
-  const challenge = extractWWWAuthenticateParams(answer);
-  const bearer = /^\s*bearer\b/i.test(answer.headers.get("www-authenticate") ?? "");
+export function storedChallenge(found: Discovery | null | undefined): Challenge {
+  if (found === null || found === undefined) return { bearer: true };
+  return { ...(found.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: found.resourceMetadataUrl } : {}), ...(found.scope !== undefined ? { scope: found.scope } : {}), bearer: true };
+}
 
+/** A stored discovery with where the app's newest refusal said it signs in (its metadata's address and scope). */
+export function withChallenge(found: Discovery, challenge: Challenge): Discovery {
+  const next: Discovery = { ...found };
+  delete next.resourceMetadataUrl;
+  delete next.scope;
+  return { ...next, ...(challenge.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}), ...(challenge.scope !== undefined ? { scope: challenge.scope } : {}) };
+}
+
+/**
+ * How the app at `appUrl` signs in, from what it answered when it refused (`challenge`), then the
+ * well-known paths: null when it does not offer OAuth (it wants some other credential, given as a
+ * header); a `SignInFailure` thrown when it offers OAuth that cannot be used safely (a refused
+ * address, no such server, another issuer, no PKCE).
+ */
+export async function discoverSignIn(appUrl: string, f: OAuthFetch, challenge: Challenge): Promise<Discovery | null> {
+  const named = challenge.resourceMetadataUrl !== undefined ? new URL(challenge.resourceMetadataUrl) : undefined;
   const before = f.firstStop();
   let resourceMetadata: OAuthProtectedResourceMetadata | undefined;
   try {
-    resourceMetadata = await discoverOAuthProtectedResourceMetadata(appUrl, challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : undefined, f.fetch);
+    resourceMetadata = await discoverOAuthProtectedResourceMetadata(appUrl, named !== undefined ? { resourceMetadataUrl: named } : undefined, f.fetch);
   } catch {
     const stop = f.firstStop() === before ? null : f.firstStop();
-    const where = challenge.resourceMetadataUrl ? `its metadata at ${quoted(challenge.resourceMetadataUrl.href, 200)}` : "its metadata";
+    const where = named !== undefined ? `its metadata at ${quoted(named.href, 200)}` : "its metadata";
     if (stop !== null) throw failures.addressRefused(where, guardReason(stop)!);
-    if (challenge.resourceMetadataUrl) throw failures.notFound(`${where} could not be read`);
+    if (named !== undefined) throw failures.notFound(`${where} could not be read`);
     resourceMetadata = undefined;
   }
-  if (resourceMetadata === undefined && !bearer) return null;
+  if (resourceMetadata === undefined && !challenge.bearer) return null;
   if (resourceMetadata !== undefined && !checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(appUrl), configuredResource: resourceMetadata.resource })) {
     throw failures.notFound(`its metadata is for another address, ${quoted(resourceMetadata.resource)}`);
   }
-  const named = resourceMetadata?.authorization_servers?.[0];
-  if (resourceMetadata !== undefined && named === undefined) throw failures.notFound("its metadata names no sign-in server");
+  const server = resourceMetadata?.authorization_servers?.[0];
+  if (resourceMetadata !== undefined && server === undefined) throw failures.notFound("its metadata names no sign-in server");
   // Without protected-resource metadata, the 2025-03-26 rule: the app's own origin is its sign-in server.
-  const authorizationServerUrl = named ?? new URL("/", appUrl).href;
+  const authorizationServerUrl = server ?? new URL("/", appUrl).href;
 
   const stopBefore = f.firstStop();
   let metadata: Awaited<ReturnType<typeof discoverAuthorizationServerMetadata>>;
@@ -129,7 +154,7 @@ export async function discoverSignIn(appUrl: string, f: OAuthFetch): Promise<Dis
     authorizationServerUrl,
     authorizationServerMetadata: metadata,
     ...(resourceMetadata !== undefined ? { resourceMetadata } : {}),
-    ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl.href } : {}),
+    ...(named !== undefined ? { resourceMetadataUrl: named.href } : {}),
     ...(challenge.scope !== undefined ? { scope: challenge.scope } : {}),
     issParameter: raw?.["authorization_response_iss_parameter_supported"] === true,
   };

@@ -6,7 +6,7 @@ import { ConflictError, DomainError } from "@/lib/errors";
 import type { Conn } from "@/lib/db/client";
 import { GuardError } from "@/lib/mcp/guarded-fetch";
 import { callbackUrl, clientMetadataUrl } from "./dashboard";
-import { discoverSignIn, sameIssuer } from "./discovery";
+import { challengeOf, discoverSignIn, sameIssuer, storedChallenge } from "./discovery";
 import { failures, quoted, SignInFailure } from "./failures";
 import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
@@ -82,7 +82,10 @@ export async function startSignIn(db: Conn, row: SignInApp, by: string, origin: 
   const f = oauthFetch(options);
   let issuer = new URL(row.url).origin;
   try {
-    const discovered = await discoverSignIn(row.url, f);
+    // Where the app said it signs in when its newest read was refused, else when a read or call was
+    // (kept with its sign-in), else the well-known paths: never a request of the dashboard's choosing.
+    const challenge = row.challenge !== undefined && row.challenge !== null ? challengeOf(row.challenge) : storedChallenge(stored?.discovery);
+    const discovered = await discoverSignIn(row.url, f, challenge);
     if (discovered === null) throw failures.notFound("it does not answer with OAuth metadata");
     // A step-up asks for the scope held and the scope the app asked for, together.
     const found = nextSignIn(discovered, stored);

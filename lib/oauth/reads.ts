@@ -5,7 +5,7 @@ import type { AppListing } from "@/lib/engine/check";
 import { GuardError } from "@/lib/mcp/guarded-fetch";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import { callbackUrl, dashboardOrigin } from "./dashboard";
-import { discoverSignIn, type Discovery } from "./discovery";
+import { challengeOf, discoverSignIn, withChallenge, type Discovery } from "./discovery";
 import { failures, needsSignIn, quoted, SignInFailure } from "./failures";
 import { oauthFetch, type OAuthFetch, type OAuthFetchOptions } from "./fetch";
 import { AppOAuthProvider } from "./provider";
@@ -94,7 +94,9 @@ export async function readSignedIn(db: Conn, row: SignInApp, app: LiveApp, read:
   let current = connected(signIn);
   if (current !== null) {
     const expire = async (failure: SignInFailure, listing: AppListing) => {
-      await markExpired(db, row.id, current!.version, failure.message);
+      // Where the app now says it signs in is where Reconnect goes (a new sign-in server included, SEP-2352).
+      const found = listing.challenge !== undefined && current!.discovery !== null ? withChallenge(current!.discovery, challengeOf(listing.challenge)) : undefined;
+      await markExpired(db, row.id, current!.version, failure.message, found);
       return withReason(listing, failure.message);
     };
     const unreachable = (reason: string, listing: AppListing) => withReason(listing, failures.unreachable(reason).message);
@@ -130,7 +132,7 @@ export async function readSignedIn(db: Conn, row: SignInApp, app: LiveApp, read:
   if (signIn?.state === "expired" && signIn.failure !== null) return withReason(listing, signIn.failure);
   const f = oauthFetch(options);
   try {
-    const found = await discoverSignIn(row.url, f);
+    const found = await discoverSignIn(row.url, f, challengeOf(listing.challenge ?? ""));
     if (found === null) return listing;
     const told = withReason(listing, needsSignIn(found.authorizationServerMetadata.issuer));
     // An app being connected is not stored yet: its caller records the offer with it (`recordOfferOf`).
@@ -143,12 +145,27 @@ export async function readSignedIn(db: Conn, row: SignInApp, app: LiveApp, read:
   }
 }
 
+/** Records that the app offers OAuth, found from the challenge it refused a call with; one it cannot be signed in to is left for the read to say. */
+async function offerFrom(db: Conn, row: SignInApp, challenge: string, options: OAuthFetchOptions): Promise<void> {
+  const f = oauthFetch(options);
+  try {
+    const found = await discoverSignIn(row.url, f, challengeOf(challenge));
+    if (found !== null) await recordOffered(db, row.id, found);
+  } catch (error) {
+    if (!(error instanceof SignInFailure)) throw error;
+  } finally {
+    f.close();
+  }
+}
+
 /** How a call with a sign-in went, as the caller reads its result. */
 export interface CallOutcome {
   /** The app refused the token with 403 `insufficient_scope`, asking for this scope. */
   insufficientScope?: string;
   /** The app refused the credentials for another reason (or asked for some). */
   authRequired: boolean;
+  /** The `WWW-Authenticate` it refused with: where it signs in (SPEC §18). */
+  challenge?: string;
 }
 
 /**
@@ -167,8 +184,15 @@ export async function callSignedIn<T>(
   now: () => number = Date.now,
 ): Promise<{ result: T; refusal: string | null; sent: string[] }> {
   if (app.headers !== undefined) return { result: await send(app), refusal: null, sent: Object.values(app.headers) };
-  let current = connected(await loadSignIn(db, row.id));
-  if (current === null) return { result: await send(app), refusal: null, sent: [] };
+  const signIn = await loadSignIn(db, row.id);
+  let current = connected(signIn);
+  if (current === null) {
+    const result = await send(app);
+    const { authRequired, challenge } = outcome(result);
+    // A call refused for want of a sign-in says where the app signs in, as a read does (SPEC §18).
+    if (authRequired && challenge !== undefined && (signIn === null || signIn.state === "offered")) await offerFrom(db, row, challenge, options);
+    return { result, refusal: null, sent: [] };
+  }
   if (current.expiresAt !== null && current.expiresAt - now() < RENEW_MARGIN_MS) {
     const renewal = await renew(db, row, current, options);
     if (renewal.ok) current = renewal.signIn;

@@ -19,6 +19,8 @@ export interface SignInApp {
   url: string;
   /** The leader's own header, when the app is read with one instead of a sign-in. */
   headerName: string | null;
+  /** The `WWW-Authenticate` its newest read was refused with, if it was (where Connect finds it signs in, SPEC §18). */
+  challenge?: string | null;
 }
 
 /** How the dashboard came to have its client: given by a leader, its metadata document, or registered. */
@@ -168,11 +170,14 @@ export async function saveRenewed(db: Conn, app: string, version: number, tokens
   return stored.length > 0;
 }
 
-/** The tokens could not be renewed: they are forgotten, the client kept for Reconnect, and why is kept. */
-export async function markExpired(db: Conn, app: string, version: number, failure: string, now = Date.now()): Promise<void> {
+/**
+ * The tokens could not be renewed: they are forgotten, the client kept for Reconnect, and why is
+ * kept; with `found`, where the app's refusal now says it signs in.
+ */
+export async function markExpired(db: Conn, app: string, version: number, failure: string, found?: Discovery, now = Date.now()): Promise<void> {
   await db
     .update(appSignIns)
-    .set({ state: "expired", tokens: null, expiresAt: null, failure, version: version + 1, updatedAt: now })
+    .set({ state: "expired", tokens: null, expiresAt: null, failure, version: version + 1, updatedAt: now, ...(found !== undefined ? { discovery: JSON.stringify(found) } : {}) })
     .where(and(eq(appSignIns.app, app), eq(appSignIns.version, version)));
 }
 

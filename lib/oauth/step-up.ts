@@ -59,6 +59,6 @@ export function nextSignIn(found: Discovery, stored: SignIn | null): Discovery {
   const stepUp = stored?.state === "connected" ? stored.discovery?.stepUp : undefined;
   if (stepUp === undefined) return found;
   if (stepUp.gaveUp) throw failures.scopeNotGranted(stepUp.scope, stepUp.signIns);
-  const scope = scopeUnion(found.scope, stepUp.scope);
+  const scope = scopeUnion(stepUp.scope, found.scope);
   return { ...found, scope, stepUp: { ...stepUp, scope, signIns: stepUp.signIns + 1 } };
 }

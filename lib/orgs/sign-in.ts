@@ -11,7 +11,7 @@ import { finishSignIn, startSignIn, takeCallback, type Finished } from "@/lib/oa
 import { forgetSignIn } from "@/lib/oauth/sign-in-store";
 import type { SignInStart, StoredApp } from "@/lib/schemas/orgs";
 import { personalApp, recheckApp, recheckForSchedule, getApp, type OrgContext } from "./apps";
-import { anyApp, insertReads, requireApp, requirePersonalApp, type AppRow } from "./store";
+import { anyApp, insertReads, readHistory, requireApp, requirePersonalApp, type AppRow } from "./store";
 
 /**
  * What the Connect, Disconnect and callback routes do (SPEC §17), for an organisation's app
@@ -43,8 +43,17 @@ async function reread(ctx: OrgContext, row: AppRow): Promise<void> {
   else await recheckForSchedule(ctx, row.org, row.id);
 }
 
-/** Stores a failed sign-in as the app's newest read: its reason is what the app's page says (SPEC §17). */
-async function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, startedAt: number): Promise<void> {
+/** The `WWW-Authenticate` the app's newest read was refused with: where it said it signs in (SPEC §18). */
+async function newestChallenge(db: Conn, row: AppRow): Promise<string | null> {
+  const [read] = await readHistory(db, { org: row.org, app: row.id }, 1);
+  return read?.challenge ?? null;
+}
+
+/**
+ * Stores a failed sign-in as the app's newest read: its reason is what the app's page says (SPEC
+ * §17), with the refusal the sign-in was found from, so that Connect again still starts from it.
+ */
+async function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, startedAt: number, challenge: string | null): Promise<void> {
   await insertReads(db, [
     {
       id: randomUUID(),
@@ -52,7 +61,7 @@ async function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, star
       checkedAt: startedAt,
       durationMs: Date.now() - startedAt,
       readAs: row,
-      listing: { name: row.name, entries: [], unavailable: { code: "auth-required", message: failure.message } },
+      listing: { name: row.name, entries: [], unavailable: { code: "auth-required", message: failure.message }, ...(challenge !== null ? { challenge } : {}) },
     },
   ]);
 }
@@ -61,11 +70,12 @@ async function recordFailure(db: Conn, row: AppRow, failure: SignInFailure, star
 export async function connect(ctx: OrgContext, target: Target, requestUrl: string, input: SignInStart): Promise<{ authorizationUrl: string }> {
   const row = await rowOf(ctx, target);
   const startedAt = Date.now();
+  const challenge = await newestChallenge(ctx.db, row);
   try {
-    return await startSignIn(ctx.db, row, target.access.actor.id, dashboardOrigin(requestUrl), input);
+    return await startSignIn(ctx.db, { ...row, challenge }, target.access.actor.id, dashboardOrigin(requestUrl), input);
   } catch (error) {
     if (!(error instanceof SignInFailure)) throw error;
-    await recordFailure(ctx.db, row, error, startedAt);
+    await recordFailure(ctx.db, row, error, startedAt, challenge);
     throw new ConflictError(error.message);
   }
 }
@@ -91,7 +101,7 @@ export async function callback(ctx: OrgContext, query: URLSearchParams, authoriz
   const access = await authorize(flow, row);
   const startedAt = Date.now();
   const finished = await finishSignIn(ctx.db, flow, row, access.actor.id, query);
-  if (!finished.ok) await recordFailure(ctx.db, row, finished.failure, startedAt);
+  if (!finished.ok) await recordFailure(ctx.db, row, finished.failure, startedAt, await newestChallenge(ctx.db, row));
   if (finished.ok) {
     await recordAudit(ctx.db, {
       org: row.org,

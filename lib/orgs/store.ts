@@ -448,6 +448,7 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         protocol: listing.protocol ?? null,
         cacheTtlMs: listing.cache?.ttlMs ?? null,
         cacheScope: listing.cache?.scope ?? null,
+        challenge: listing.challenge ?? null,
       });
       await runPrepared(tx, "theorem_trim_history", () => trimHistory(tx), { app: read.app });
     }
@@ -463,7 +464,7 @@ const insertSnapshot = (db: Conn) =>
 
 /** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's). */
 const insertRead = (db: Conn) => {
-  const columns = ["id", "app", "checkedAt", "durationMs", "snapshot", "unavailable", "connectMs", "listMs", "stopped", "charsRead", "protocol", "cacheTtlMs", "cacheScope"] as const;
+  const columns = ["id", "app", "checkedAt", "durationMs", "snapshot", "unavailable", "connectMs", "listMs", "stopped", "charsRead", "protocol", "cacheTtlMs", "cacheScope", "challenge"] as const;
   return db.insert(checkResults).values({ ...Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])), result: null } as typeof checkResults.$inferInsert);
 };
 

@@ -56,7 +56,13 @@ function answerOf(result: TryResult): TryAnswer {
 
 /** Whether the app refused the credentials a try was sent with, and for want of which scope. */
 const outcomeOf = (result: TryResult): CallOutcome =>
-  result.kind === "answer" ? { authRequired: result.answer.refused?.code === "auth-required", ...(result.insufficientScope !== undefined ? { insufficientScope: result.insufficientScope } : {}) } : { authRequired: false };
+  result.kind === "answer"
+    ? {
+        authRequired: result.answer.refused?.code === "auth-required",
+        ...(result.insufficientScope !== undefined ? { insufficientScope: result.insufficientScope } : {}),
+        ...(result.challenge !== undefined ? { challenge: result.challenge } : {}),
+      }
+    : { authRequired: false };
 
 /** A try refused for want of scope, answered with what to do about it. */
 const stepUpAnswer = (result: TryResult, message: string): TryResult =>

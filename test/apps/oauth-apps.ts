@@ -274,6 +274,11 @@ export interface StepUpOptions {
   alwaysRefuse?: string;
   /** The server issues refresh tokens and grants on a refresh whatever scope it is asked (step-up without the person). */
   refreshGrants?: boolean;
+  /**
+   * Methods answered without a token (the conformance suite's apps let `initialize` through and ask
+   * for one on `server/discover`, `tools/list` and `tools/call`): only the read's 401 says where it signs in.
+   */
+  withoutToken?: readonly string[];
 }
 
 /** The demo server, with refresh tokens that are granted any scope asked (as a permissive server may). */
@@ -352,6 +357,9 @@ export async function startStepUpApp(options: StepUpOptions = {}): Promise<StepU
   app.all("/mcp", (req, res) => {
     void (async () => {
       const method = (req.body as { method?: unknown } | undefined)?.method;
+      // The event stream a 2025 client opens (GET) is served as its session's requests are.
+      const open = req.method === "POST" ? typeof method === "string" && options.withoutToken?.includes(method) : options.withoutToken !== undefined;
+      if (open) return void (await serveMcp(req, res, req.body));
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       const granted = token === undefined ? null : await provider.verifyAccessToken(token).then((info) => info.scopes, () => null);
       if (granted === null) {
@@ -385,5 +393,71 @@ export async function startStepUpApp(options: StepUpOptions = {}): Promise<StepU
     authorizations,
     refused: () => refused,
     close: async () => void (await Promise.all([closeAuth(), closeMcp()])),
+  };
+}
+
+export interface MigratingApp extends OAuthApp {
+  /** The second authorization server's issuer, named by the metadata after `migrate()`. */
+  nextIssuer: string;
+  /** From now on the app's metadata names the second server, and only its tokens are taken. */
+  migrate: () => void;
+}
+
+/**
+ * An app whose sign-in server changes (SEP-2352, the conformance suite's
+ * `auth/authorization-server-migration`): two demo authorization servers; its protected-resource
+ * metadata names the first until `migrate()`, then the second, and it takes only the named one's
+ * tokens. It serves `initialize` without a token (as the suite's apps do): only a refused read says
+ * where it signs in.
+ */
+export async function startMigratingApp(): Promise<MigratingApp> {
+  const seen: string[] = [];
+  const mcpServer = http.createServer();
+  const mcpPort = await listen(mcpServer);
+  const mcpUrl = new URL(`http://127.0.0.1:${mcpPort}/mcp`);
+  const servers = await Promise.all(
+    [0, 1].map(async (n) => {
+      const server = http.createServer();
+      const port = await listen(server);
+      const issuerUrl = new URL(`http://127.0.0.1:${port}/`);
+      const provider = new DemoInMemoryAuthProvider(() => true);
+      const auth = express();
+      auth.use((req, _res, next) => {
+        seen.push(`${n + 1} ${req.method} ${req.path}`);
+        next();
+      });
+      auth.use(mcpAuthRouter({ provider, issuerUrl, scopesSupported: ["mcp:tools"] }));
+      server.on("request", auth);
+      return { server, port, issuerUrl, provider };
+    }),
+  );
+  let current = servers[0]!;
+  const prm = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+  const app = express();
+  app.get(new URL(prm).pathname, (_req, res) => void res.json({ resource: mcpUrl.href, authorization_servers: [current.issuerUrl.href], scopes_supported: ["mcp:tools"] }));
+  app.use(express.json());
+  app.all("/mcp", (req, res) => {
+    void (async () => {
+      const method = (req.body as { method?: unknown } | undefined)?.method;
+      if (method === "initialize" || (typeof method === "string" && method.startsWith("notifications/"))) return void (await serveMcp(req, res, req.body));
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const valid = token === undefined ? false : await current.provider.verifyAccessToken(token).then(() => true, () => false);
+      // The refusal quotes the token it refused, as careless apps do.
+      if (!valid) return void res.status(401).set("WWW-Authenticate", `Bearer scope="mcp:tools", resource_metadata="${prm}", error_description="token ${token ?? "none"} is not known"`).json({ error: "invalid_token" });
+      await serveMcp(req, res, req.body);
+    })().catch(() => {
+      if (!res.headersSent) res.status(500).end();
+    });
+  });
+  mcpServer.on("request", app);
+  const closers = [closer(mcpServer), ...servers.map((s) => closer(s.server))];
+  return {
+    url: mcpUrl.href,
+    issuer: servers[0]!.issuerUrl.href,
+    nextIssuer: servers[1]!.issuerUrl.href,
+    ports: [mcpPort, ...servers.map((s) => s.port)],
+    seen,
+    migrate: () => void (current = servers[1]!),
+    close: async () => void (await Promise.all(closers.map((c) => c()))),
   };
 }
