@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import pkg from "@/package.json";
 import { appUrl } from "@/lib/schemas/check";
+import { hostProfiles } from "@/lib/schemas/hosts";
 
 /** Where a listing comes from: a file, stdin (`-`), or a live app. */
 export type Source = { kind: "file"; path: string } | { kind: "url"; url: string; headers: Record<string, string> };
@@ -16,6 +17,8 @@ export interface CliOptions {
   settingsFile?: string;
   json: boolean;
   strict: boolean;
+  /** Other hosts whose rules the check also answers for (SPEC §22), by id, in order. */
+  hosts?: string[];
 }
 
 /** Bad usage or input (exit 2): one line saying what is wrong. */
@@ -45,6 +48,10 @@ line (by its name as given); "tools" may also be the list GET …/apps/{app}/set
 settings are "default", "ask-first" and "blocked" (none makes a tool run freely). A blocked tool is
 left out and frees its name, but fails nothing: a leader chose it.
 
+--host ID (repeatable) also names and counts the included tools as another host would, and
+prints that host's problems (too many tools, a name too long or not allowed, a description cut,
+a schema too large); any problem fails (exit 1). Hosts: ${hostProfiles().map((h) => h.id).join(", ")}.
+
 Exit codes:
   0  the app is available and every tool is included
   1  the app is unavailable, or a tool is left out (with --strict, also any warning)
@@ -56,6 +63,7 @@ Examples:
   theorem-check --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN" --name Attendance --json
   theorem-check --listing - --name Attendance --after Calendar=calendar.json --strict < tools.json
   theorem-check --listing tools.json --name Attendance --settings settings.json
+  theorem-check --listing tools.json --name Attendance --host claude-code --host openai-api
 `;
 
 /** Accepts an option once: a second `--url` is a mistake, not an override. */
@@ -109,6 +117,7 @@ function program(write: (text: string) => void): Command {
     .option("--after <name=source>", "an app connected earlier, from a file or URL (repeatable, in order)", collect)
     .option("--theorem <file>", 'Theorem\'s own names: {"connections"?: [...], "tools"?: [...]}', once("--theorem"))
     .option("--settings <file>", 'the leader\'s settings per tool: {"tools": {"name": "blocked"|"ask-first"|"default"}} or {"apps": {"App": {"tools": {...}}}}', once("--settings"))
+    .option("--host <id>", "also check against another host's rules (SPEC §22; repeatable)", collect)
     .option("--json", "print the answer of POST /api/check (SPEC §8)")
     .option("--strict", "fail on warnings (tool notes) too")
     .addHelpText("after", HELP_AFTER)
@@ -138,7 +147,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "done", output };
     throw new UsageError(`${oneLine(e.message)} (see theorem-check --help)`);
   }
-  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean }>();
+  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean; host?: string[] }>();
   const headerArgs = o.header ?? [];
   if (o.url === undefined && o.listing === undefined) throw new UsageError("give the app as --url URL or --listing FILE (- for stdin).");
   if (o.name === undefined) throw new UsageError("give the app's name with --name NAME.");
@@ -162,6 +171,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       ...(o.settings !== undefined ? { settingsFile: o.settings } : {}),
       json: o.json === true,
       strict: o.strict === true,
+      ...(o.host !== undefined ? { hosts: o.host } : {}),
     },
   };
 }

@@ -62,6 +62,7 @@ async function appInput(name: string, source: Source, io: InputIo): Promise<Reco
 function flagOf(path: readonly PropertyKey[], options: CliOptions): string {
   const [top, index, field, key] = path;
   if (top === "theorem") return `--theorem ${options.theoremFile ?? ""}`.trim();
+  if (top === "hosts") return "--host";
   if (top !== "apps" || typeof index !== "number") return "";
   if (index < options.after.length) return `--after ${options.after[index]!.name}=…`;
   if (field === "headers") return typeof key === "string" ? `--header ${key}` : "--header";
@@ -88,6 +89,7 @@ export async function buildRequest(options: CliOptions, io: InputIo): Promise<Ch
   apps.push(await appInput(options.app.name, options.app.source, io));
   const body: Record<string, unknown> = { apps };
   if (options.theoremFile !== undefined) body["theorem"] = await readTheoremFile(options.theoremFile, io);
+  if (options.hosts !== undefined) body["hosts"] = options.hosts;
   const parsed = checkRequest.safeParse(body);
   if (!parsed.success) throw new UsageError(issueLine(parsed.error, options));
   return parsed.data;
