@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { UNAVAILABLE_HEADING } from "@/components/unavailable-reason";
+import { sourceLink } from "@/components/host-words";
+import { hostProfiles } from "@/lib/schemas/hosts";
 
 export const metadata: Metadata = { title: "How the check works" };
 
@@ -50,6 +52,7 @@ export default function HelpPage() {
               ["limits", "Limits"],
               ["unavailable", "Unavailable"],
               ["review", "Review"],
+              ["hosts", "Other hosts"],
             ].map(([id, label]) => (
               <li key={id}>
                 <a href={`#${id}`} className="text-indigo-800 underline hover:text-indigo-950">
@@ -169,6 +172,60 @@ export default function HelpPage() {
           &quot;model&quot;). They are listed and count in the size, but the assistant never sees them: they take no name, no badge and no card, and
           theorem-check does not fail on them.
         </p>
+      </Topic>
+
+      <Topic id="hosts" title="Other hosts">
+        <p>
+          People use more than one assistant, and each takes tools by its own rules. Choose hosts on the preview, an app&apos;s page or a person&apos;s page (or
+          give {code("--host ID")} to theorem-check, or {code('"hosts"')} to the check API) to see, beside Theorem&apos;s verdict, what each would refuse, cut
+          or rename among the tools Theorem includes: {code("too-many-tools")}, {code("name-too-long")}, {code("name-not-allowed")}, {code("description-cut")}{" "}
+          and {code("schema-too-large")}. A name is formed as the host forms it: {code("{app}")} is the app&apos;s short name, {code("{tool}")} the tool&apos;s
+          name as listed, {code("{whole}")} Theorem&apos;s whole name. A dash means the host states no such limit. The limits are kept in the
+          repository&apos;s {code("config/hosts.json")}, each with the page it comes from and the day it was checked.
+        </p>
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Each host&apos;s limits and their source</caption>
+            <thead>
+              <tr className="border-b border-slate-300">
+                {["Host", "Tools", "Name", "Name length", "Name pattern", "Description", "Schema", "Source, checked"].map((h) => (
+                  <th key={h} scope="col" className="py-1 pr-3 font-medium text-slate-800">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {hostProfiles().map((h) => {
+                const link = sourceLink(h.source);
+                const bound = (n: number | null, unit = "") => (n === null ? "—" : `${n.toLocaleString("en-US")}${unit}`);
+                return (
+                  <tr key={h.id} className="border-b border-slate-200 align-top">
+                    <th scope="row" className="py-1 pr-3 font-medium">
+                      {h.name} <span className="block font-mono text-xs font-normal text-slate-600">{h.id}</span>
+                    </th>
+                    <td className="py-1 pr-3">{bound(h.maxTools)}</td>
+                    <td className="py-1 pr-3 font-mono break-all">{h.nameForm}</td>
+                    <td className="py-1 pr-3">{bound(h.nameMax)}</td>
+                    <td className="py-1 pr-3 font-mono break-all">{h.namePattern ?? "—"}</td>
+                    <td className="py-1 pr-3">{bound(h.descriptionMax, " characters")}</td>
+                    <td className="py-1 pr-3">{bound(h.schemaMaxBytes, " bytes")}</td>
+                    <td className="py-1 pr-3 break-words">
+                      {link.href !== null ? (
+                        <a href={link.href} rel="noreferrer noopener" className="text-indigo-800 underline hover:text-indigo-950">
+                          {h.source}
+                        </a>
+                      ) : (
+                        h.source
+                      )}
+                      , {h.checked}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       </Topic>
     </div>
   );
