@@ -103,7 +103,7 @@ describe("names as each host forms them", () => {
     ["openai-api", "clock in", ["name-not-allowed"]],
     ["openai-api", "clock.in", ["name-not-allowed"]],
     ["copilot-cli", "clock.in", ["name-not-allowed"]],
-    ["claude-code", "clock in", ["name-not-allowed"]],
+    ["claude-code", "clock in", []],
     ["gemini", "clock.in", []],
     ["gemini", "clock in", ["name-not-allowed"]],
     ["theorem", "clock in", []],
