@@ -183,49 +183,49 @@ export default function HelpPage() {
           name as listed, {code("{whole}")} Theorem&apos;s whole name. A dash means the host states no such limit. The limits are kept in the
           repository&apos;s {code("config/hosts.json")}, each with the page it comes from and the day it was checked.
         </p>
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Each host&apos;s limits and their source</caption>
-            <thead>
-              <tr className="border-b border-slate-300">
-                {["Host", "Tools", "Name", "Name length", "Name pattern", "Description", "Schema", "Source, checked"].map((h) => (
-                  <th key={h} scope="col" className="py-1 pr-3 font-medium text-slate-800">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {hostProfiles().map((h) => {
-                const link = sourceLink(h.source);
-                const bound = (n: number | null, unit = "") => (n === null ? "—" : `${n.toLocaleString("en-US")}${unit}`);
-                return (
-                  <tr key={h.id} className="border-b border-slate-200 align-top">
-                    <th scope="row" className="py-1 pr-3 font-medium">
-                      {h.name} <span className="block font-mono text-xs font-normal text-slate-600">{h.id}</span>
-                    </th>
-                    <td className="py-1 pr-3">{bound(h.maxTools)}</td>
-                    <td className="py-1 pr-3 font-mono break-all">{h.nameForm}</td>
-                    <td className="py-1 pr-3">{bound(h.nameMax)}</td>
-                    <td className="py-1 pr-3 font-mono break-all">{h.namePattern ?? "—"}</td>
-                    <td className="py-1 pr-3">{bound(h.descriptionMax, " characters")}</td>
-                    <td className="py-1 pr-3">{bound(h.schemaMaxBytes, " bytes")}</td>
-                    <td className="py-1 pr-3 break-words">
-                      {link.href !== null ? (
-                        <a href={link.href} rel="noreferrer noopener" className="text-indigo-800 underline hover:text-indigo-950">
-                          {h.source}
-                        </a>
-                      ) : (
-                        h.source
-                      )}
-                      , {h.checked}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <ul className="space-y-3" aria-label="Host profiles">
+          {hostProfiles().map((h) => {
+            const link = sourceLink(h.source);
+            const bound = (n: number | null, unit: string) => (n === null ? "—" : `${n.toLocaleString("en-US")} ${unit}`);
+            const limits: [string, ReactNode][] = [
+              ["Tools in one request", bound(h.maxTools, "tools")],
+              ["Name as formed", code(h.nameForm)],
+              ["Name length", bound(h.nameMax, "characters")],
+              ["Name pattern", h.namePattern === null ? "—" : code(h.namePattern)],
+              ["Description kept", bound(h.descriptionMax, "characters")],
+              ["Schema size", bound(h.schemaMaxBytes, "bytes")],
+            ];
+            return (
+              <li key={h.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+                <h3 className="font-medium text-slate-900">
+                  {h.name} <span className="font-mono text-xs font-normal text-slate-600">{h.id}</span>
+                </h3>
+                <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-4 gap-y-0.5">
+                  {limits.map(([what, value]) => (
+                    <div key={what} className="contents">
+                      <dt className="text-slate-600">{what}</dt>
+                      <dd className="break-all text-slate-900">{value}</dd>
+                    </div>
+                  ))}
+                </dl>
+                <p className="mt-1 text-slate-700">
+                  Source:{" "}
+                  {link.href !== null ? (
+                    <>
+                      <a href={link.href} rel="noreferrer noopener" className="break-all text-indigo-800 underline hover:text-indigo-950">
+                        {link.href}
+                      </a>
+                      {h.source.slice(link.href.length)}
+                    </>
+                  ) : (
+                    h.source
+                  )}
+                  ; checked {h.checked}.
+                </p>
+              </li>
+            );
+          })}
+        </ul>
       </Topic>
     </div>
   );
