@@ -1,9 +1,11 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { get, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { AppCheckView, StatusPill } from "@/components/app-check-view";
+import { HostPanel } from "@/components/host-panel";
+import { jsonBytes } from "@/lib/engine/hosts";
 import { Button } from "@/components/ui/button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
@@ -87,6 +89,15 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
   const check = useMutation(checkMutation());
   /** The live URL the shown check read, with its header: where its tools are tried. */
   const [tried, setTried] = useState<TrySource | null>(null);
+  /** The request of the shown check: its listings give the host rules each tool's schema size (SPEC §22). */
+  const asked = check.variables;
+  const schemaBytes = useMemo(() => {
+    if (asked === undefined) return undefined;
+    return (app: number, tool: number) => {
+      const entry = asked.apps[app]?.tools?.[tool];
+      return typeof entry === "object" && entry !== null && !Array.isArray(entry) ? jsonBytes((entry as Record<string, unknown>)["inputSchema"]) : undefined;
+    };
+  }, [asked]);
 
   const f = (field: string) => `${id}-${field}`;
   const errorOf = (field: string): string | undefined => {
@@ -297,6 +308,7 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
           <TrySourceProvider source={canTry ? tried : null}>
             <AppCheckView app={previewed} />
           </TrySourceProvider>
+          <HostPanel apps={result!.apps} {...(schemaBytes ? { schemaBytes } : {})} />
         </Card>
       )}
     </div>

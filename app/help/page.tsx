@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { UNAVAILABLE_HEADING } from "@/components/unavailable-reason";
+import { sourceLink } from "@/components/host-words";
+import { hostProfiles } from "@/lib/schemas/hosts";
 
 export const metadata: Metadata = { title: "How the check works" };
 
@@ -50,6 +52,7 @@ export default function HelpPage() {
               ["limits", "Limits"],
               ["unavailable", "Unavailable"],
               ["review", "Review"],
+              ["hosts", "Other hosts"],
             ].map(([id, label]) => (
               <li key={id}>
                 <a href={`#${id}`} className="text-indigo-800 underline hover:text-indigo-950">
@@ -180,6 +183,60 @@ export default function HelpPage() {
           &quot;model&quot;). They are listed and count in the size, but the assistant never sees them: they take no name, no badge and no card, and
           theorem-check does not fail on them.
         </p>
+      </Topic>
+
+      <Topic id="hosts" title="Other hosts">
+        <p>
+          People use more than one assistant, and each takes tools by its own rules. Choose hosts on the preview, an app&apos;s page or a person&apos;s page (or
+          give {code("--host ID")} to theorem-check, or {code('"hosts"')} to the check API) to see, beside Theorem&apos;s verdict, what each would refuse, cut
+          or rename among the tools Theorem includes: {code("too-many-tools")}, {code("name-too-long")}, {code("name-not-allowed")}, {code("description-cut")}{" "}
+          and {code("schema-too-large")}. A name is formed as the host forms it: {code("{app}")} is the app&apos;s short name, {code("{tool}")} the tool&apos;s
+          name as listed, {code("{whole}")} Theorem&apos;s whole name. A dash means the host states no such limit. The limits are kept in the
+          repository&apos;s {code("config/hosts.json")}, each with the page it comes from and the day it was checked.
+        </p>
+        <ul className="space-y-3" aria-label="Host profiles">
+          {hostProfiles().map((h) => {
+            const link = sourceLink(h.source);
+            const bound = (n: number | null, unit: string) => (n === null ? "—" : `${n.toLocaleString("en-US")} ${unit}`);
+            const limits: [string, ReactNode][] = [
+              ["Tools in one request", bound(h.maxTools, "tools")],
+              ["Name as formed", code(h.nameForm)],
+              ["Name length", bound(h.nameMax, "characters")],
+              ["Name pattern", h.namePattern === null ? "—" : code(h.namePattern)],
+              ["Description kept", bound(h.descriptionMax, "characters")],
+              ["Schema size", bound(h.schemaMaxBytes, "bytes")],
+            ];
+            return (
+              <li key={h.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+                <h3 className="font-medium text-slate-900">
+                  {h.name} <span className="font-mono text-xs font-normal text-slate-600">{h.id}</span>
+                </h3>
+                <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-4 gap-y-0.5">
+                  {limits.map(([what, value]) => (
+                    <div key={what} className="contents">
+                      <dt className="text-slate-600">{what}</dt>
+                      <dd className="break-all text-slate-900">{value}</dd>
+                    </div>
+                  ))}
+                </dl>
+                <p className="mt-1 text-slate-700">
+                  Source:{" "}
+                  {link.href !== null ? (
+                    <>
+                      <a href={link.href} rel="noreferrer noopener" className="break-all text-indigo-800 underline hover:text-indigo-950">
+                        {link.href}
+                      </a>
+                      {h.source.slice(link.href.length)}
+                    </>
+                  ) : (
+                    h.source
+                  )}
+                  ; checked {h.checked}.
+                </p>
+              </li>
+            );
+          })}
+        </ul>
       </Topic>
     </div>
   );

@@ -12,6 +12,7 @@ import { AppTrends } from "@/components/connections/app-trends";
 import { ReviewPanel } from "@/components/connections/review";
 import { AppNewToolsSetting } from "@/components/connections/app-new-tools";
 import { CheckHistory } from "@/components/connections/check-history";
+import { HostPanel } from "@/components/host-panel";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatWhen, nextCheckText, nextCheckWhyText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
@@ -162,6 +163,9 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
       )}
 
       {check !== null && check.status === "available" && <BatchPlan org={org} apps={[check]} />}
+
+      {/* Beside Theorem's verdict: what other assistants would refuse, cut or rename (SPEC §22). */}
+      {check !== null && <HostPanel apps={[check]} />}
 
       <AppReadings org={org} app={stored} />
       <CheckHistory org={org} appId={stored.id} />

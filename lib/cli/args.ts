@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import pkg from "@/package.json";
 import { appUrl, noteCode, riskyNoteCode, riskyText, type RiskyText } from "@/lib/schemas/check";
+import { hostProfiles } from "@/lib/schemas/hosts";
 
 /** Where a listing comes from: a file, stdin (`-`), or a live app. */
 export type Source = { kind: "file"; path: string } | { kind: "url"; url: string; headers: Record<string, string> };
@@ -22,6 +23,8 @@ export interface CliOptions {
   risky: RiskyText;
   /** Note codes that fail the check on their own (`--fail-on`); empty: none. */
   failOn: ReadonlySet<string>;
+  /** Other hosts whose rules the check also answers for (SPEC §22), by id, in order. */
+  hosts?: string[];
 }
 
 /** Bad usage or input (exit 2): one line saying what is wrong. */
@@ -58,6 +61,9 @@ a request for secrets) is noted on its tool. --risky ask-first makes such a tool
 block leaves it out (unless --settings sets that tool), as an organisation's setting would.
 --fail-on risky fails on those notes alone; --fail-on takes a comma list of note codes too
 (e.g. instructions-to-assistant,asks-for-secrets).
+--host ID (repeatable) also names and counts the included tools as another host would, and
+prints that host's problems (too many tools, a name too long or not allowed, a description cut,
+a schema too large); any problem fails (exit 1). Hosts: ${hostProfiles().map((h) => h.id).join(", ")}.
 
 Exit codes:
   0  the app is available and every tool is included
@@ -71,6 +77,7 @@ Examples:
   theorem-check --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN" --name Attendance --json
   theorem-check --listing - --name Attendance --after Calendar=calendar.json --strict < tools.json
   theorem-check --listing tools.json --name Attendance --settings settings.json
+  theorem-check --listing tools.json --name Attendance --host claude-code --host openai-api
 `;
 
 /** Accepts an option once: a second `--url` is a mistake, not an override. */
@@ -144,6 +151,7 @@ function program(write: (text: string) => void): Command {
     .option("--theorem <file>", 'Theorem\'s own names: {"connections"?: [...], "tools"?: [...]}', once("--theorem"))
     .option("--settings <file>", 'the leader\'s settings per tool: {"tools": {"name": "blocked"|"ask-first"|"default"}} or {"apps": {"App": {"tools": {...}}}}', once("--settings"))
     .option("--public-only", "read public addresses only (and those CHECK_ALLOW_HOSTS names), as the dashboard does")
+    .option("--host <id>", "also check against another host's rules (SPEC §22; repeatable)", collect)
     .option("--json", "print the answer of POST /api/check (SPEC §8)")
     .option("--strict", "fail on warnings (tool notes) too")
     .option("--risky <mode>", "what risky text does to a tool: warn (default), ask-first or block", once("--risky"))
@@ -175,7 +183,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "done", output };
     throw new UsageError(`${oneLine(e.message)} (see theorem-check --help)`);
   }
-  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean; publicOnly?: boolean; risky?: string; failOn?: string }>();
+  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean; publicOnly?: boolean; risky?: string; failOn?: string; host?: string[] }>();
   const headerArgs = o.header ?? [];
   if (o.url === undefined && o.listing === undefined) throw new UsageError("give the app as --url URL or --listing FILE (- for stdin).");
   if (o.name === undefined) throw new UsageError("give the app's name with --name NAME.");
@@ -202,6 +210,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       publicOnly: o.publicOnly === true,
       risky: riskyMode(o.risky),
       failOn: failOnCodes(o.failOn),
+      ...(o.host !== undefined ? { hosts: o.host } : {}),
     },
   };
 }

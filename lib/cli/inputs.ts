@@ -62,6 +62,7 @@ async function appInput(name: string, source: Source, io: InputIo): Promise<Reco
 function flagOf(path: readonly PropertyKey[], options: CliOptions): string {
   const [top, index, field, key] = path;
   if (top === "theorem") return `--theorem ${options.theoremFile ?? ""}`.trim();
+  if (top === "hosts") return "--host";
   if (top !== "apps" || typeof index !== "number") return "";
   if (index < options.after.length) return `--after ${options.after[index]!.name}=…`;
   if (field === "headers") return typeof key === "string" ? `--header ${key}` : "--header";
@@ -90,6 +91,7 @@ export async function buildRequest(options: CliOptions, io: InputIo): Promise<Ch
   // As /preview sends it: only a choice other than the default, so --json is the route's answer for the same body.
   if (options.risky !== "warn") body["riskyText"] = options.risky;
   if (options.theoremFile !== undefined) body["theorem"] = await readTheoremFile(options.theoremFile, io);
+  if (options.hosts !== undefined) body["hosts"] = options.hosts;
   const parsed = checkRequest.safeParse(body);
   if (!parsed.success) throw new UsageError(issueLine(parsed.error, options));
   return parsed.data;

@@ -2,12 +2,13 @@ import "server-only";
 import { checkResultJson } from "@/lib/pool/answer-json";
 import { checkListings, type AppListing } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
+import { withHosts } from "@/lib/hosts-check";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { EXIT, parseArgs, UsageError, type ExitCode } from "./args";
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { buildRequest, readSettingsFile, type InputIo } from "./inputs";
-import { printable, report } from "./table";
-import { notReached, verdict } from "./verdict";
+import { hostsReport, printable, report } from "./table";
+import { hostsVerdict, notReached, verdict } from "./verdict";
 
 export interface CliIo extends InputIo {
   /** Writes to stdout; resolves once the text is handed on (so large answers are not held in memory). */
@@ -68,7 +69,7 @@ export async function checkRequestHere(request: CheckRequest, here: HereOptions 
     }),
   );
   const withSettings = settings === undefined ? listings : listings.map((listing, i) => ({ ...listing, settings: settings[i] ?? [] }));
-  return { result: checkListings(withSettings, resolveTheorem(request.theorem), request.riskyText === undefined ? {} : { riskyText: request.riskyText }), reached };
+  return { result: withHosts(checkListings(withSettings, resolveTheorem(request.theorem), request.riskyText === undefined ? {} : { riskyText: request.riskyText }), withSettings, request.hosts), reached };
 }
 
 /**
@@ -99,11 +100,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return EXIT.usage;
   }
   const { result, reached } = await checkRequestHere(request, { ...(io.allowHosts !== undefined ? { allowHosts: io.allowHosts } : {}), publicOnly, ...(settings ? { settings } : {}) });
-  const judged = verdict(result, reached, { strict, failOn });
+  const judged = hostsVerdict(result, verdict(result, reached, { strict, failOn }));
   const { code } = judged;
   const reason = printable(judged.reason);
   if (json) await writeJson(result, io.out);
-  else await io.out(`${report(result)}\n${code === EXIT.ok ? "OK" : code === EXIT.couldNotCheck ? "COULD NOT CHECK" : "FAILS"}: ${reason}\n`);
+  else await io.out(`${report(result)}${hostsReport(result)}\n${code === EXIT.ok ? "OK" : code === EXIT.couldNotCheck ? "COULD NOT CHECK" : "FAILS"}: ${reason}\n`);
   if (code === EXIT.couldNotCheck) await io.err(`theorem-check: ${reason}\n`);
   return code;
 }

@@ -3,6 +3,7 @@ import { formatCount, largestNamed } from "@/lib/engine/listing-size";
 import { isRiskyCode } from "@/lib/engine/risky-text";
 import { plural } from "@/lib/plural";
 import { cacheWords } from "@/lib/protocol-words";
+import { hostProfiles } from "@/lib/schemas/hosts";
 import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
 
 export const POLICY_WORDS: Record<Policy, string> = {
@@ -137,6 +138,22 @@ export function report(result: CheckResult): string {
   if (earlier.length > 0) {
     lines.push("", "Connected before it:");
     earlier.forEach((a, i) => lines.push(earlierLine(a, i + 1)));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Each host of `--host` (SPEC §22): how many tools it would be sent, then its problems a line each, by the tool's whole name. */
+export function hostsReport(result: CheckResult): string {
+  if (result.hosts === undefined || result.hosts.length === 0) return "";
+  const names = new Map(hostProfiles().map((h) => [h.id, h.name]));
+  const lines = ["", "Other hosts (--host):"];
+  for (const host of result.hosts) {
+    const problems = host.problems.length === 0 ? "no problem" : plural(host.problems.length, "problem");
+    lines.push(`  ${names.get(host.id) ?? host.id} (${host.id}): ${problems} with ${plural(host.tools, "tool")}`);
+    for (const p of host.problems) {
+      const tool = p.app === undefined || p.tool === undefined ? undefined : result.apps[p.app]?.tools[p.tool];
+      lines.push(`    ${tool?.wholeName ?? "the request"}: ${p.code}: ${printable(p.message)}`);
+    }
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,5 +1,6 @@
 import type { AppCheck, CheckResult, Unavailable } from "@/lib/schemas/check";
 import { plural, pluralWord } from "@/lib/plural";
+import { hostProfiles } from "@/lib/schemas/hosts";
 import { EXIT, type ExitCode } from "./args";
 
 /**
@@ -86,4 +87,17 @@ export function verdict(result: CheckResult, reached: readonly boolean[], { stri
   const all = n === 0 ? (blocked > 0 ? "none of its tools is left to include" : "lists no tools") : n === 1 ? "its one tool is included" : `all ${n.toLocaleString("en-US")} of its tools are included`;
   const besides = blocked === 0 ? "" : ` (${plural(blocked, "tool is", "tools are")} blocked by a setting)`;
   return { code: EXIT.ok, reason: `${app.name} is available and ${all}${besides}.` };
+}
+
+/**
+ * The verdict with the hosts of `--host` (SPEC §22): a check that passes fails (1) when any host
+ * named has a problem, saying which hosts and how many; a worse verdict stands as it is.
+ */
+export function hostsVerdict(result: CheckResult, judged: Verdict): Verdict {
+  if (judged.code !== EXIT.ok) return judged;
+  const failing = (result.hosts ?? []).filter((host) => host.problems.length > 0);
+  if (failing.length === 0) return judged;
+  const names = new Map(hostProfiles().map((h) => [h.id, h.name]));
+  const which = failing.map((host) => `${names.get(host.id) ?? host.id} (${plural(host.problems.length, "problem")})`).join(", ");
+  return { code: EXIT.fails, reason: `${judged.reason.replace(/\.$/, "")}, but ${failing.length === 1 ? "a host" : "hosts"} would have problems with its tools: ${which}.` };
 }

@@ -33,3 +33,25 @@ describe("the answer, serialised piece by piece", () => {
     expect(CHUNK_CHARS).toBeGreaterThan(4096);
   });
 });
+
+describe("the answer with hosts (SPEC §22)", () => {
+  const withHosts = {
+    ...result,
+    hosts: [
+      { id: "windsurf", tools: 3005, problems: [{ code: "too-many-tools" as const, message: "Windsurf takes at most 100 tools." }] },
+      { id: "openai-api", tools: 3005, problems: Array.from({ length: 600 }, (_, i) => ({ code: "name-not-allowed" as const, app: 3, tool: i, message: `\`t ${i}\` "é" does not match.` })) },
+      { id: "theorem", tools: 3005, problems: [] },
+    ],
+  };
+
+  it("carries hosts after apps, the same JSON as the result", () => {
+    const text = [...checkResultJson(withHosts)].join("");
+    expect(JSON.parse(text)).toEqual(withHosts);
+    expect(text.endsWith(`"hosts":${JSON.stringify(withHosts.hosts)}}`)).toBe(true);
+    expect(JSON.parse(Buffer.concat(checkResultChunks(withHosts, 4096)).toString("utf8"))).toEqual(withHosts);
+  });
+
+  it("has no hosts key when none were asked for", () => {
+    expect(JSON.parse([...checkResultJson(result)].join(""))).not.toHaveProperty("hosts");
+  });
+});

@@ -1,4 +1,5 @@
 import type { CheckResult } from "@/lib/schemas/check";
+import type { HostCheck } from "@/lib/schemas/hosts";
 
 /** About this many characters per chunk of an answer: large enough to be cheap, small enough never to be one huge string. */
 export const CHUNK_CHARS = 256 * 1024;
@@ -11,7 +12,8 @@ const BATCH_CHARS = 64 * 1024;
  * A check result as JSON text, piece by piece: one app's fields, then its tools a few at a time
  * (one JSON.stringify per batch costs less than one per tool), so that no single string holds
  * the whole answer (an 18 MiB listing's answer passes V8's longest string). The pieces joined
- * are `JSON.stringify(result)` with each app's `tools` last.
+ * are `JSON.stringify(result)` with each app's `tools` last, and `hosts` (SPEC §22), when asked for,
+ * after `apps`, their problems a batch at a time.
  */
 export function* checkResultJson(result: CheckResult): Generator<string> {
   yield '{"apps":[';
@@ -30,7 +32,26 @@ export function* checkResultJson(result: CheckResult): Generator<string> {
     }
     yield "]}";
   }
-  yield "]}";
+  yield "]";
+  if (result.hosts !== undefined) yield* hostsJson(result.hosts);
+  yield "}";
+}
+
+/** At most this many host problems are serialised together. */
+const BATCH_PROBLEMS = 256;
+
+function* hostsJson(hosts: readonly HostCheck[]): Generator<string> {
+  yield ',"hosts":[';
+  for (const [i, { problems, ...rest }] of hosts.entries()) {
+    const head = JSON.stringify(rest);
+    yield `${i > 0 ? "," : ""}${head.slice(0, -1)},"problems":[`;
+    for (let from = 0; from < problems.length; from += BATCH_PROBLEMS) {
+      if (from > 0) yield ",";
+      yield JSON.stringify(problems.slice(from, from + BATCH_PROBLEMS)).slice(1, -1);
+    }
+    yield "]}";
+  }
+  yield "]";
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { checkListings, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
+import { withHosts } from "@/lib/hosts-check";
 import { parseAllowList } from "@/lib/mcp/address";
 import { describeTool, tryTool, type DescribeResult, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
 import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
@@ -102,7 +103,7 @@ function answer(request: CheckRequest, live: (index: number) => AppListing | und
     if (listing === undefined) throw new Error(`The live listing of app ${index} is missing.`);
     return listing;
   });
-  return { kind: "answer", chunks: checkResultChunks(checkListings(listings, resolveTheorem(request.theorem), request.riskyText === undefined ? {} : { riskyText: request.riskyText })) };
+  return { kind: "answer", chunks: checkResultChunks(withHosts(checkListings(listings, resolveTheorem(request.theorem), request.riskyText === undefined ? {} : { riskyText: request.riskyText }), listings, request.hosts)) };
 }
 
 /** `read-and-check`: the app read, then the request's answer (or its error) with its listing. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hostCheck, requestedHosts } from "./hosts";
 
 /**
  * The check API of SPEC §8: what `POST /api/check` takes and answers. The route, the
@@ -95,6 +96,8 @@ export const checkRequest = z.object({
     .refine((apps) => apps.filter((app) => app.url !== undefined).length <= MAX_URL_APPS, `At most ${MAX_URL_APPS} apps by URL in one check.`),
   theorem: theoremNames.optional(),
   riskyText: riskyText.optional(),
+  /** Other hosts to answer for beside Theorem (SPEC §22), by id. */
+  hosts: requestedHosts.optional(),
 });
 export type CheckRequest = z.infer<typeof checkRequest>;
 
@@ -274,5 +277,9 @@ export const appCheck = z.object({
 });
 export type AppCheck = z.infer<typeof appCheck>;
 
-export const checkResult = z.object({ apps: z.array(appCheck) });
+export const checkResult = z.object({
+  apps: z.array(appCheck),
+  /** Each host the request named (SPEC §22): its count of the included tools and its problems. */
+  hosts: z.array(hostCheck).optional(),
+});
 export type CheckResult = z.infer<typeof checkResult>;
