@@ -5,16 +5,29 @@ import { orgContext } from "@/lib/orgs/context";
 import { setReviewMode } from "@/lib/orgs/review";
 import { newToolsOf } from "@/lib/orgs/store";
 import { orgSettingsUpdate } from "@/lib/schemas/orgs";
+import { registryToggle } from "@/lib/schemas/registry";
+import { REGISTRY_PATH, registryOn, setRegistry } from "@/lib/registry/store";
+import { z } from "zod";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/orgs/{org}/settings: `{newTools}`. */
-export const GET = withOrg("view", async ({ access }) => Response.json({ newTools: await newToolsOf(orgContext().db, access.org.slug) }));
+/** GET /api/orgs/{org}/settings: `{newTools, registry}` (whether the organisation publishes its registry, SPEC §24; never its address). */
+export const GET = withOrg("view", async ({ access }) => {
+  const { db } = orgContext();
+  return Response.json({ newTools: await newToolsOf(db, access.org.slug), registry: await registryOn(db, access.org.slug) });
+});
 
 /** PATCH /api/orgs/{org}/settings {newTools} (leaders). Turning review on approves what every app lists now; "wait-if-risky" lets through what is not high risk. */
 export const PATCH = withOrg("manage", async ({ request, access }) => {
   const { db } = orgContext();
-  const { newTools } = await readJson(request, orgSettingsUpdate, 4096);
+  const body = await readJson(request, z.unknown(), 4096);
+  // SPEC §24: the registry's address is answered once, when it is made; on again makes a new one.
+  if (typeof body === "object" && body !== null && "registry" in body) {
+    const { registry } = registryToggle.parse(body);
+    const { token } = await setRegistry(db, access.org.slug, registry, access.actor);
+    return Response.json({ registry, ...(token === null ? {} : { registryUrl: new URL(REGISTRY_PATH + token, process.env.THEOREM_URL ?? request.url).toString() }) });
+  }
+  const { newTools } = orgSettingsUpdate.parse(body);
   const before = await newToolsOf(db, access.org.slug);
   await setReviewMode(db, access.org.slug, newTools, access.actor.id);
   if (before !== newTools) await recordAudit(db, { org: access.org.slug, actor: access.actor, action: "settings.changed", details: { newTools: { from: before, to: newTools } } });
