@@ -70,7 +70,7 @@ export async function readRegistryEntry(ref: RegistryRef, resolve: Resolver = sy
     } catch {
       return refuse("The registry's answer is not valid JSON.");
     }
-    if (typeof document === "object" && document !== null && "server" in document) return (document).server;
+    if (typeof document === "object" && document !== null && "server" in document) return document.server;
     return document;
   } finally {
     guard.end();
