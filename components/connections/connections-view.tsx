@@ -13,6 +13,7 @@ import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/comp
 import { formatSeconds, formatWhen, listingSizeWords } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { NewToolsSetting, WaitingBadge } from "@/components/connections/review";
+import { RegistryPanel } from "@/components/connections/registry-panel";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
@@ -143,6 +144,7 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
       )}
 
       {canManage && <AddAppForm org={org} existing={list.map((a) => a.name)} existingUrls={list} />}
+      <RegistryPanel org={org} canManage={canManage} />
     </div>
   );
 }

@@ -51,7 +51,7 @@ export function publishedEntry(org: Org, app: StoredApp, snapshot: string): Publ
   return {
     server: {
       $schema: SERVER_JSON_SCHEMA,
-      name: `org.${org.slug}/${shortName}`,
+      name: `org.${org.slug}/${shortName}`.slice(0, 200),
       title: cut(app.name, 100),
       description: cut(`${counts.included} tools, checked ${check.checkedAt.slice(0, 10)} by ${org.name}`, 100),
       version: `1.0.0+${snapshot.slice(0, 12)}`,
