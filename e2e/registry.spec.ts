@@ -32,7 +32,7 @@ test("connect an app from a pasted server.json", async ({ page, serveApp }) => {
   await page.goto(connectionsPath);
   await page.getByRole("group", { name: "How to add an app" }).getByRole("button", { name: "From server.json / registry" }).click();
   const form = page.getByRole("form", { name: "Add an app from server.json or a registry" });
-  await form.getByLabel("server.json").fill(JSON.stringify(serverJson, null, 2));
+  await form.getByRole("textbox", { name: "server.json" }).fill(JSON.stringify(serverJson, null, 2));
 
   // The remote it will connect to, and what it asks for; the secret header is a password field.
   await expect(form.getByLabel("Remote chosen")).toContainText("Connects Payroll to its streamable-http remote");
