@@ -258,7 +258,7 @@ export function ImportAppForm({ org, personal = false, onAdded }: { org: string;
             </div>
             {preview !== null && "error" in preview && <p className="text-sm text-rose-800">{preview.error}</p>}
             {preview !== null && "remote" in preview && text !== "" && (
-              <p className="text-sm text-slate-700" aria-label="Remote chosen">
+              <p role="note" className="text-sm text-slate-700" aria-label="Remote chosen">
                 Connects {preview.name} to its {preview.remote.type} remote <code className="break-all">{preview.remote.url}</code>
                 {preview.variables.length + preview.headers.length === 0 ? "." : ", with the values below."}
               </p>

@@ -39,9 +39,7 @@ export function RegistryPanel({ org, canManage }: { org: string; canManage: bool
         <div className="space-y-1 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
           <p>Its address, shown this once (anyone with it can read the list):</p>
           <p className="flex flex-wrap items-center gap-2">
-            <code className="break-all" aria-label="Registry address">
-              {address}
-            </code>
+            <code className="break-all">{address}</code>
             <CopyButton text={address} label="Copy the address" compact />
           </p>
         </div>
