@@ -30,7 +30,12 @@ type Route = { kind: "list" } | { kind: "versions"; name: string } | { kind: "ve
 
 /** The route under the token, from the raw path: a server's name may come encoded (`org.acme%2Fattendance`) or not. */
 function routeOf(pathname: string): Route | null {
-  const parts = pathname.split("/").slice(4).map((p) => decodeURIComponent(p)); // "", "api", "registry", token
+  let parts: string[];
+  try {
+    parts = pathname.split("/").slice(4).map((p) => decodeURIComponent(p)); // "", "api", "registry", token
+  } catch {
+    return null; // bad percent-encoding (the guard answers it 400 before it gets here)
+  }
   if (parts[parts.length - 1] === "") parts.pop();
   if (parts[0] !== "v0.1" || parts[1] !== "servers") return null;
   const rest = parts.slice(2);
