@@ -14,6 +14,7 @@ import { appCreate, type AppCreate, type StoredApp } from "@/lib/schemas/orgs";
 import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { Alert, errorMessage } from "@/components/ui/alert";
+import { ImportAppForm } from "./import-app-form";
 
 type Field = "name" | "url" | "headerName" | "headerValue";
 type Values = Record<Field, string>;
@@ -97,10 +98,31 @@ function issuesToErrors(issues: unknown): Errors {
 }
 
 /**
+ * Connects a new app by URL, or from a server.json or registry entry (SPEC §24): two ways of
+ * adding, one at a time.
+ */
+export function AddAppForm(props: Parameters<typeof AddAppByUrlForm>[0]) {
+  const [mode, setMode] = useState<"url" | "registry">("url");
+  return (
+    <div className="space-y-2">
+      <div role="group" aria-label="How to add an app" className="flex flex-wrap gap-2">
+        <Button variant={mode === "url" ? "primary" : "secondary"} aria-pressed={mode === "url"} onClick={() => setMode("url")}>
+          By URL
+        </Button>
+        <Button variant={mode === "registry" ? "primary" : "secondary"} aria-pressed={mode === "registry"} onClick={() => setMode("registry")}>
+          From server.json / registry
+        </Button>
+      </div>
+      {mode === "url" ? <AddAppByUrlForm {...props} /> : <ImportAppForm org={props.org} personal={props.personal ?? false} {...(props.onAdded ? { onAdded: props.onAdded } : {})} />}
+    </div>
+  );
+}
+
+/**
  * Connects a new app to the organisation (or, `personal`, one of the person's own): it goes
  * last in the connection order and is checked once.
  */
-export function AddAppForm({
+function AddAppByUrlForm({
   org,
   onAdded,
   personal = false,

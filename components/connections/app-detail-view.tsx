@@ -83,6 +83,21 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
                   <dt className="text-slate-600">Header</dt>
                   <dd>
                     <span className="font-mono">{stored.header.name}</span> {stored.header.set ? "(value stored)" : "(no value)"}
+                    {(stored.moreHeaders ?? []).map((name) => (
+                      <span key={name}>
+                        , <span className="font-mono">{name}</span> (value stored)
+                      </span>
+                    ))}
+                  </dd>
+                </>
+              )}
+              {stored.source != null && (
+                <>
+                  <dt className="text-slate-600">From</dt>
+                  <dd>
+                    <span className="font-mono">{stored.source.name}</span> {stored.source.version}
+                    {stored.source.registry === null ? " (a server.json given)" : <> in the registry <span className="font-mono break-all">{stored.source.registry}</span></>}
+                    {stored.source.latest !== null && <strong className="ml-1 text-amber-900">The registry lists a newer version: {stored.source.latest}.</strong>}
                   </dd>
                 </>
               )}

@@ -14,6 +14,7 @@ import { formatSeconds, formatWhen, listingSizeWords } from "@/components/connec
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { NewToolsSetting, WaitingBadge } from "@/components/connections/review";
 import { RiskyTextSetting } from "@/components/connections/risky-text-setting";
+import { RegistryPanel } from "@/components/connections/registry-panel";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
@@ -146,6 +147,7 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
       )}
 
       {canManage && <AddAppForm org={org} existing={list.map((a) => a.name)} existingUrls={list} />}
+      <RegistryPanel org={org} canManage={canManage} />
     </div>
   );
 }

@@ -46,7 +46,8 @@ export function startRequestLog(request: Request): RequestLog {
 
 function pathOf(url: string): string {
   try {
-    return new URL(url).pathname;
+    // A registry's address holds its token, a credential (SPEC §24): never logged.
+    return new URL(url).pathname.replace(/^\/api\/registry\/[^/]+/, "/api/registry/…");
   } catch {
     return "(not a URL)";
   }

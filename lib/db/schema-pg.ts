@@ -33,6 +33,13 @@ export const apps = pgTable(
     nextCheckWhy: text("next_check_why"),
     /** Scheduled reads that failed in a row: the back-off doubles with each (SPEC §18). */
     failedReads: integer("failed_reads").notNull().default(0),
+    /** Write-only, encrypted: headers beyond the first (a registry entry may need several), as JSON `{name: value}`. */
+    moreHeaders: text("more_headers"),
+    /** Where its server.json came from (SPEC §24): the registry's URL (null when pasted), its name and version, and a newer version the registry lists. */
+    sourceRegistry: text("source_registry"),
+    sourceName: text("source_name"),
+    sourceVersion: text("source_version"),
+    sourceLatest: text("source_latest"),
   },
   (t) => [index("apps_org_order").on(t.org, t.connectedAt, t.id), index("apps_next_check").on(t.nextCheckAt)],
 );
@@ -405,3 +412,16 @@ export const oauthFlows = pgTable(
   },
   (t) => [index("oauth_flows_app").on(t.app), index("oauth_flows_expires").on(t.expiresAt)],
 );
+
+/**
+ * An organisation's published registry (SPEC §24): on while a row is here. Only the SHA-256 of
+ * its address's token is kept (shown once, when it is turned on); turning it on again replaces it.
+ */
+export const orgRegistries = pgTable("org_registries", {
+  org: text("org")
+    .primaryKey()
+    .references(() => organization.slug, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  createdBy: text("created_by").notNull(),
+});

@@ -33,6 +33,7 @@ export const auditEntries = chosen.auditEntries;
 export const checkRateLimits = chosen.checkRateLimits;
 export const appSignIns = chosen.appSignIns;
 export const oauthFlows = chosen.oauthFlows;
+export const orgRegistries = chosen.orgRegistries;
 
 /** The version of the organisation a query on `organization` reads (`orgVersions`; null when none is stored), as a column of it. */
 export function orgVersionOf(): SQL<string | null> {

@@ -277,3 +277,15 @@ describe("Content-Security-Policy of pages", () => {
     expect(a.ok && b.ok && a.page?.nonce !== b.page?.nonce).toBe(true);
   });
 });
+
+describe("The organisation's registry (SPEC §24)", () => {
+  const path = "/api/registry/0123456789abcdefghijklmnopqrstuvwxyzABCDEFG/v0.1/servers";
+  it("lets another origin's GET and preflight through at the dashboard's address, but not a change", () => {
+    const from = { host: "dash.example.com", origin: "vscode-file://vscode-app", "sec-fetch-site": "cross-site" };
+    expect(status(guard({ method: "GET", scheme: "https", path, headers: from }, DEPLOYED))).toBe(200);
+    expect(status(guard({ method: "OPTIONS", scheme: "https", path, headers: { ...from, "access-control-request-method": "GET" } }, DEPLOYED))).toBe(200);
+    expect(status(guard({ ...post({ ...from, origin: "https://evil.test" }, path), scheme: "https" }, DEPLOYED))).toBe(403);
+    // Still only at the dashboard's own address (no DNS rebinding).
+    expect(status(guard({ method: "GET", scheme: "https", path, headers: { ...from, host: "evil.test" } }, DEPLOYED))).toBe(421);
+  });
+});

@@ -11,7 +11,9 @@ import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "
 import type { LiveApp } from "@/lib/mcp/read-app";
 import { readSignedIn, recordOfferOf, type SignedInReadOptions } from "@/lib/oauth/reads";
 import { forgetSignIn, signInSummary } from "@/lib/oauth/sign-in-store";
-import type { AppCreate, AppList, AppUpdate, HistoryEntry, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
+import type { AppCreate, AppList, AppUpdate, HistoryEntry, Org, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
+import type { AppSource } from "@/lib/schemas/registry";
+import { latestVersion } from "@/lib/registry/fetch";
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
@@ -30,6 +32,7 @@ import {
   insertReads,
   lastConnectedAt,
   latestReads,
+  moreHeaderNames,
   listingOf,
   keptListState,
   loadSnapshots,
@@ -149,6 +152,8 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
       failedReads: row.failedReads,
       lastCheck: read === undefined ? null : { id: read.id, appId: row.id, checkedAt: new Date(read.checkedAt).toISOString(), durationMs: read.durationMs, result: result.apps[j]! },
       signIn: signIn === null ? null : { state: signIn.state, issuer: signIn.issuer, connectedAt: iso(signIn.connectedAt), expiresAt: iso(signIn.expiresAt), stepUp: signIn.stepUp },
+      ...(row.moreHeaders === null ? {} : { moreHeaders: moreHeaderNames(row) }),
+      source: sourceOf(row),
     };
   });
   return { apps, named };
@@ -194,6 +199,49 @@ export async function getApp(ctx: OrgContext, org: string, id: string, seen: str
   return (await namedList(ctx, state, id)).apps[0]!;
 }
 
+/** Where the app's server.json came from (SPEC §24), or null when it was connected by hand. */
+function sourceOf(row: AppRow): AppSource | null {
+  if (row.sourceName === null || row.sourceVersion === null) return null;
+  return { registry: row.sourceRegistry, name: row.sourceName, version: row.sourceVersion, latest: row.sourceLatest };
+}
+
+/**
+ * The organisation's apps with their checks, whole, each with the snapshot its newest read listed
+ * (SPEC §24's published registry); `seen` as for `scopeList`.
+ */
+export async function publishedApps(ctx: OrgContext, org: string, seen: string | null = null): Promise<{ org: Org; apps: { app: StoredApp; snapshot: string | null }[] }> {
+  const state = await keptListState(ctx.db, { org }, seen);
+  if (state.org === undefined) throw noOrg(org);
+  const { apps: named } = await namedList(ctx, state);
+  return { org: state.org, apps: named.map((app, i) => ({ app, snapshot: state.apps[i]!.read?.snapshot ?? null })) };
+}
+
+/** A registry-sourced app's newest version (SPEC §24), asked of its registry at a re-check; stored only when it changed. */
+async function refreshSources(ctx: OrgContext, rows: readonly AppRow[]): Promise<void> {
+  await Promise.all(
+    rows.map(async (row) => {
+      if (row.sourceRegistry === null || row.sourceName === null) return;
+      const newest = await latestVersion({ url: row.sourceRegistry, name: row.sourceName });
+      // A registry that cannot be read says nothing new: what was known stays.
+      if (newest === undefined) return;
+      const latest = newest === null || newest === row.sourceVersion ? null : newest;
+      if (latest !== row.sourceLatest) await ctx.db.update(apps).set({ sourceLatest: latest }).where(eq(apps.id, row.id));
+    }),
+  );
+}
+
+/** Headers beyond the first, as stored: JSON of each name and its encrypted value (null when none). */
+function storedMoreHeaders(headers: readonly [string, string][] | undefined): string | null {
+  if (headers === undefined || headers.length === 0) return null;
+  return JSON.stringify(Object.fromEntries(headers.map(([name, value]) => [name, encryptSecret(value)])));
+}
+
+/** What a registry entry adds to an app (SPEC §24): its headers beyond the first, and where it came from. */
+export interface ImportedFields {
+  moreHeaders?: readonly [string, string][];
+  source?: { registry: string | null; name: string; version: string };
+}
+
 /** Refuses a new app past the organisation's, or the person's, number of apps. */
 async function assertRoom(db: Conn, org: string, owner: string | null): Promise<void> {
   if (owner === null && (await orgApps(db, org)).length >= MAX_APPS_PER_ORG) {
@@ -210,7 +258,7 @@ async function assertRoom(db: Conn, org: string, owner: string | null): Promise<
  * Its first listing is approved by whoever connects it (`by`, an account id). Apps connected at
  * once are placed in the order they are stored.
  */
-export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by: string | null = null, owner: string | null = null): Promise<StoredApp> {
+export async function addApp(ctx: OrgContext, org: string, input: AppCreate & ImportedFields, by: string | null = null, owner: string | null = null): Promise<StoredApp> {
   await requireOrg(ctx.db, org);
   await assertRoom(ctx.db, org, owner);
   const { url, urlSecret } = storedUrl(input.url, null);
@@ -228,6 +276,11 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate, by:
     nextCheckAt: recheckInterval() > 0 ? Date.now() + recheckInterval() : null,
     nextCheckWhy: null,
     failedReads: 0,
+    moreHeaders: storedMoreHeaders(input.moreHeaders),
+    sourceRegistry: input.source?.registry ?? null,
+    sourceName: input.source?.name ?? null,
+    sourceVersion: input.source?.version ?? null,
+    sourceLatest: null,
   };
   const reads = await readRows(ctx, [draft]);
   // The app and its first read are stored together, or neither is.
@@ -269,7 +322,7 @@ function storedUrl(given: string, before: string | null): Pick<AppRow, "url" | "
 /** Tries of one change that found the app changed by someone else while it was read. */
 const UPDATE_TRIES = 3;
 
-const sameFields = (a: AppRow, b: AppRow) => a.name === b.name && a.url === b.url && a.urlSecret === b.urlSecret && a.headerName === b.headerName && a.headerValue === b.headerValue;
+const sameFields = (a: AppRow, b: AppRow) => a.name === b.name && a.url === b.url && a.urlSecret === b.urlSecret && a.headerName === b.headerName && a.headerValue === b.headerValue && a.moreHeaders === b.moreHeaders;
 
 /**
  * Changes an app's name, URL or header (`header: null` removes it) and reads it again. A URL on
@@ -304,6 +357,8 @@ async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: 
       : moves
         ? { headerName: null, headerValue: null }
         : {}),
+    // Headers beyond the first go with the header removed, and never to another origin (the change gives one header at most).
+    ...(input.header === null || (input.url !== undefined && originOf(input.url) !== originOf(current.url)) ? { moreHeaders: null } : {}),
   };
   // Tokens are for the app's URL (its resource): a new URL, or a header given instead, signs in anew.
   const signsInAnew = (url !== undefined && !same) || (input.header !== undefined && input.header !== null);
@@ -311,8 +366,8 @@ async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: 
   return orgTransaction(ctx.db, org, async (tx) => {
     const now = await requireApp(tx, org, id); // removed meanwhile: the 404
     if (!sameFields(now, current)) return false;
-    const { name, url, urlSecret, headerName, headerValue } = changed;
-    await tx.update(apps).set({ name, url, urlSecret, headerName, headerValue }).where(eq(apps.id, id));
+    const { name, url, urlSecret, headerName, headerValue, moreHeaders } = changed;
+    await tx.update(apps).set({ name, url, urlSecret, headerName, headerValue, moreHeaders }).where(eq(apps.id, id));
     // In the same transaction as the new address: a sign-in finishing meanwhile is stored before (and forgotten here) or refused after.
     if (signsInAnew) await forgetSignIn(tx, id);
     await storeReads(tx, org, reads);
@@ -334,14 +389,16 @@ export async function removeApp(ctx: OrgContext, org: string, id: string, owner:
 /** Re-checks every app of the organisation at once; `onRead` hears of each app as its read ends. */
 export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRead): Promise<AppList> {
   await requireOrg(ctx.db, org);
-  const reads = await readRows(ctx, await orgApps(ctx.db, org), onRead);
+  const rows = await orgApps(ctx.db, org);
+  const [reads] = await Promise.all([readRows(ctx, rows, onRead), refreshSources(ctx, rows)]);
   await storeRechecks(ctx.db, org, reads);
   return listApps(ctx, org);
 }
 
 /** Re-checks one of the organisation's apps: only it is read, in its own time. */
 export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
-  const reads = await readRows(ctx, [await requireApp(ctx.db, org, id)]);
+  const row = await requireApp(ctx.db, org, id);
+  const [reads] = await Promise.all([readRows(ctx, [row]), refreshSources(ctx, [row])]);
   await storeRechecks(ctx.db, org, reads);
   return getApp(ctx, org, id);
 }
@@ -350,7 +407,7 @@ export async function recheckApp(ctx: OrgContext, org: string, id: string): Prom
 export async function recheckForSchedule(ctx: OrgContext, org: string, id: string): Promise<void> {
   const row = await anyApp(ctx.db, org, id);
   if (row === undefined) throw noOrgApp(org, id);
-  const reads = await readRows(ctx, [row]);
+  const [reads] = await Promise.all([readRows(ctx, [row]), refreshSources(ctx, [row])]);
   await storeRechecks(ctx.db, org, reads);
 }
 

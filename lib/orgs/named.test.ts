@@ -129,7 +129,7 @@ describe("a list's check named once per state", () => {
   });
 
   it("keys on Theorem's configuration and the organisation's riskyText too: other own connections or tools, or another riskyText, are another state", () => {
-    const row = { id: "x", org: "o", owner: null, name: "Calendar", url: "http://x.test/mcp", urlSecret: null, headerName: null, headerValue: null, connectedAt: 1, nextCheckAt: null, nextCheckWhy: null, failedReads: 0 } satisfies AppRow;
+    const row = { id: "x", org: "o", owner: null, name: "Calendar", url: "http://x.test/mcp", urlSecret: null, headerName: null, headerValue: null, connectedAt: 1, nextCheckAt: null, nextCheckWhy: null, failedReads: 0, moreHeaders: null, sourceRegistry: null, sourceName: null, sourceVersion: null, sourceLatest: null } satisfies AppRow;
     const inputs: NamingInput[] = [{ row, read: undefined, settings: [], approvals: null }];
     const theorem = resolveTheorem(undefined);
     const warn: NamingOptions = { riskyText: "warn" };

@@ -308,8 +308,25 @@ export function urlToRead(row: Pick<AppRow, "org" | "id" | "url" | "urlSecret">)
 /** How the check is asked about an app: by URL, with its header (both decrypted only here, on their way to the app). */
 export function checkInput(row: AppRow): CheckAppInput {
   const value = row.headerName === null ? null : headerSecret(row);
-  const headers = row.headerName !== null && value !== null ? { [row.headerName]: value } : undefined;
-  return { name: row.name, url: urlToRead(row), ...(headers ? { headers } : {}) };
+  const more = moreHeaderSecrets(row);
+  const headers = { ...more, ...(row.headerName !== null && value !== null ? { [row.headerName]: value } : {}) };
+  return { name: row.name, url: urlToRead(row), ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+}
+
+/** Headers beyond the first (SPEC §24), as stored: JSON `{name: encrypted value}`. */
+export function moreHeaderNames(row: Pick<AppRow, "moreHeaders">): string[] {
+  return row.moreHeaders === null ? [] : Object.keys(JSON.parse(row.moreHeaders) as Record<string, string>);
+}
+
+/** Headers beyond the first in the clear (each one that cannot be decrypted is not sent). */
+function moreHeaderSecrets(row: AppRow): Record<string, string> {
+  if (row.moreHeaders === null) return {};
+  const clear: Record<string, string> = {};
+  for (const [name, stored] of Object.entries(JSON.parse(row.moreHeaders) as Record<string, string>)) {
+    const value = headerSecret({ ...row, headerValue: stored });
+    if (value !== null) clear[name] = value;
+  }
+  return clear;
 }
 
 /** A snapshot as parsed once: its entries, and (when review asked for them) its named tools' fingerprints. */

@@ -1,4 +1,5 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
+import type { AppImport } from "@/lib/schemas/registry";
 import { ndjsonValues } from "@/lib/ndjson";
 import { listedApp } from "@/lib/schemas/summary";
 import { appSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
@@ -88,7 +89,7 @@ function storeApp(client: QueryClient, org: string, app: StoredApp) {
 export const addAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "add-app"],
-    mutationFn: async (input: AppCreate) =>
+    mutationFn: async (input: AppCreate | AppImport) =>
       storedApp.parse(await callApi(`${orgPath(org)}/apps`, { method: "POST", body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });

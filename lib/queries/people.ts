@@ -1,4 +1,5 @@
 import { keepPreviousData, mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
+import type { AppImport } from "@/lib/schemas/registry";
 import { callApi, orgPath, retryOnce } from "@/lib/queries/api";
 import { orgKeys } from "@/lib/queries/orgs";
 import { appList, storedApp, type AppCreate } from "@/lib/schemas/orgs";
@@ -41,7 +42,7 @@ export const lookupToolQuery = (org: string, q: string, person?: string) =>
 export const addMyAppMutation = (client: QueryClient, org: string) =>
   mutationOptions({
     mutationKey: ["orgs", org, "add-my-app"],
-    mutationFn: async (input: AppCreate) => storedApp.parse(await callApi(`${orgPath(org)}/me/apps`, { method: "POST", body: input })),
+    mutationFn: async (input: AppCreate | AppImport) => storedApp.parse(await callApi(`${orgPath(org)}/me/apps`, { method: "POST", body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });
 

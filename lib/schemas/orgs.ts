@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { appCheck, appName, appUrl, headerName, headerValue, riskyNoteCode, riskyText, timings, unavailable } from "./check";
 import { plainName } from "./names";
+import { appSource } from "./registry";
 
 /**
  * The organisation API (`/api/orgs/{org}/…`): what the Connections tab stores and shows.
@@ -84,6 +85,10 @@ export const storedApp = z.object({
   lastCheck: checkRecord.nullable(),
   /** Its OAuth sign-in, when it has one (absent from answers made before SPEC §17). */
   signIn: appSignIn.nullable().optional(),
+  /** The names of its headers beyond `header` (SPEC §24: a registry entry may need several); never their values. */
+  moreHeaders: z.array(z.string()).optional(),
+  /** Where its server.json came from (SPEC §24), when it was connected from one. */
+  source: appSource.nullable().optional(),
 });
 export type StoredApp = z.infer<typeof storedApp>;
 

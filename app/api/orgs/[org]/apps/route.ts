@@ -1,10 +1,12 @@
+import { z } from "zod";
 import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/audit-log";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendAppCheck } from "@/lib/http/rate-limit";
 import { addApp, assertReadable, listApps } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
-import { appCreate } from "@/lib/schemas/orgs";
+import { connectionOf } from "@/lib/registry/import";
+import { REGISTRY_DOCUMENT_BYTES } from "@/lib/registry/fetch";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +16,8 @@ export const GET = withOrg("view", async ({ access }) => Response.json(await lis
 /** POST /api/orgs/{org}/apps: connects an app (leaders); answers 201 once it is read, with the names of the whole list. */
 export const POST = withOrg("manage", async ({ request, access }) => {
   const ctx = orgContext();
-  const input = await readJson(request, appCreate, 64 * 1024);
+  // By URL, or from a server.json given or read from a registry (SPEC §24): room for a whole document.
+  const input = await connectionOf(await readJson(request, z.unknown(), REGISTRY_DOCUMENT_BYTES + 64 * 1024));
   await assertReadable(input.url);
   await spendAppCheck(access);
   const app = await addApp(ctx, access.org.slug, input, access.actor.id);
@@ -23,7 +26,7 @@ export const POST = withOrg("manage", async ({ request, access }) => {
     actor: access.actor,
     action: "app.connected",
     app: { id: app.id, name: app.name },
-    details: { url: app.url, header: input.header ? input.header.name : null },
+    details: { url: app.url, header: input.header ? input.header.name : null, ...(input.source ? { source: input.source, moreHeaders: input.moreHeaders?.map(([name]) => name) ?? [] } : {}) },
   });
   return Response.json(app, { status: 201 });
 });

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { readJson } from "@/lib/api/body";
 import { recordAudit } from "@/lib/audit/audit-log";
 import { withOrg } from "@/lib/auth/workspace";
@@ -5,7 +6,8 @@ import { spendAppCheck } from "@/lib/http/rate-limit";
 import { addApp, assertReadable } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { ownList } from "@/lib/orgs/people";
-import { appCreate } from "@/lib/schemas/orgs";
+import { connectionOf } from "@/lib/registry/import";
+import { REGISTRY_DOCUMENT_BYTES } from "@/lib/registry/fetch";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +17,8 @@ export const GET = withOrg("personal", async ({ access }) => Response.json(await
 /** POST /api/orgs/{org}/me/apps: connects a personal app (any role); 201 once read, named within the caller's list. */
 export const POST = withOrg("personal", async ({ request, access }) => {
   const ctx = orgContext();
-  const input = await readJson(request, appCreate, 64 * 1024);
+  // By URL, or from a server.json given or read from a registry (SPEC §24): room for a whole document.
+  const input = await connectionOf(await readJson(request, z.unknown(), REGISTRY_DOCUMENT_BYTES + 64 * 1024));
   await assertReadable(input.url);
   await spendAppCheck(access);
   const app = await addApp(ctx, access.org.slug, input, access.actor.id, access.actor.id);
@@ -24,7 +27,7 @@ export const POST = withOrg("personal", async ({ request, access }) => {
     actor: access.actor,
     action: "app.connected",
     app: { id: app.id, name: app.name },
-    details: { url: app.url, header: input.header ? input.header.name : null, personal: true },
+    details: { url: app.url, header: input.header ? input.header.name : null, ...(input.source ? { source: input.source, moreHeaders: input.moreHeaders?.map(([name]) => name) ?? [] } : {}), personal: true },
   });
   return Response.json(app, { status: 201 });
 });

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { fieldOfIssue, remoteOf, toImportInput, type ImportFormValues } from "./import-app-form";
+
+const values = (over: Partial<ImportFormValues> = {}): ImportFormValues => ({ source: "paste", text: "", registryUrl: "", serverName: "", version: "", name: "", variables: [], headers: [], ...over });
+const row = (name: string, value = "") => ({ name, value, secret: false, required: true, description: "" });
+
+describe("the import form", () => {
+  it("sends what appImport takes: the server.json or the registry, and only the values given", () => {
+    expect(toImportInput(values({ text: '{"name":"io.test/a"}', variables: [row("v", "1"), row("w")], headers: [row("X-Key", "k")] }))).toEqual({ serverJson: { name: "io.test/a" }, variables: { v: "1" }, headers: { "X-Key": "k" } });
+    expect(toImportInput(values({ source: "registry", registryUrl: "https://r.test", serverName: "io.test/a", name: "Mine" }))).toEqual({ registry: { url: "https://r.test", name: "io.test/a" }, name: "Mine" });
+  });
+
+  it.each([
+    [["variables", "tenant"], "variables.1.value"],
+    [["headers", "x-key"], "headers.0.value"],
+    [["headers", "Other"], "headers"],
+    [["registry", "url"], "registryUrl"],
+    [["registry", "name"], "serverName"],
+    [["serverJson", "name"], "text"],
+    [["name"], "name"],
+  ])("puts the issue at %j on %s", (path, field) => {
+    expect(fieldOfIssue(path, { variables: [row("a"), row("tenant")], headers: [row("X-Key")] })).toBe(field);
+  });
+
+  it("shows the remote chosen and asks for its variables and headers, keeping values typed", () => {
+    const text = JSON.stringify({ name: "io.test/a", description: "A.", version: "1", remotes: [{ type: "sse", url: "https://{t}.test/sse", headers: [{ name: "X-Key", isSecret: true, isRequired: true }] }] });
+    const shown = remoteOf(text, { variables: [row("t", "acme")], headers: [] });
+    expect(shown).toMatchObject({ name: "a", remote: { type: "sse" }, variables: [{ name: "t", value: "acme" }], headers: [{ name: "X-Key", secret: true, required: true }] });
+    expect(remoteOf("{", { variables: [], headers: [] })).toEqual({ error: "This is not JSON: paste the whole server.json." });
+  });
+});
