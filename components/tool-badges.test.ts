@@ -39,6 +39,8 @@ describe("left-out badges", () => {
     blocked: ["Blocked", "red", "leader-settings"],
     // Meant for the app's own view: nothing is wrong.
     "app-only": ["App's own view", "slate", "app-only"],
+    // SEP-2243: a client never offers it, so the app's author must fix it.
+    "invalid-header": ["Left out: invalid header", "red", "left-out"],
   };
 
   it.each(leftOutCode.options.map((c) => [c]))("%s is labelled and toned, with the engine's message as help", (code: LeftOutCode) => {

@@ -36,6 +36,8 @@ export function leftOutBadge(leftOut: LeftOut): BadgeSpec {
       return { label: "Blocked", tone: "red", help: leftOut.message, topic: "leader-settings" };
     case "app-only":
       return { label: "App's own view", tone: "slate", help: leftOut.message, topic: "app-only" };
+    case "invalid-header":
+      return { label: "Left out: invalid header", tone: "red", help: leftOut.message, topic: "left-out" };
     default: {
       const exhaustive: never = leftOut.code;
       return exhaustive;

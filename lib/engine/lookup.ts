@@ -77,6 +77,8 @@ function notGiven(app: LookupApp, tool: ToolCheck): string | null {
         : `it is left out: the name is taken`;
     case "app-only":
       return `it is for ${app.name}'s own view only, never the assistant's`;
+    case "invalid-header":
+      return `its \`x-mcp-header\` is invalid (SEP-2243), so it is never offered to the assistant`;
     case "invalid":
     case undefined:
       return `it is left out`;

@@ -108,7 +108,7 @@ export type Unavailable = z.infer<typeof unavailable>;
 export const timings = z.object({ connectMs: z.number(), listMs: z.number().nullable() });
 export type Timings = z.infer<typeof timings>;
 
-export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked", "app-only"]);
+export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked", "app-only", "invalid-header"]);
 export type LeftOutCode = z.infer<typeof leftOutCode>;
 
 export const leftOut = z.object({
