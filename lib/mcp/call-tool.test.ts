@@ -5,8 +5,8 @@ import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { ZooApp } from "@/test/apps/http";
 import { callableApp, hugeAnswer, modern, modernResult, result, sendJson, sseEvent, startRawApp, stream, type RawBehaviour } from "@/test/apps/raw-apps";
 import { readLiveApp } from "./read-app";
-import { calendarServer, startV2App } from "@/test/apps/v2-apps";
-import { startOldSseApp, startSdkApp, tryServer } from "@/test/apps/sdk-apps";
+import { calendarServer, startV2App, weatherTools } from "@/test/apps/v2-apps";
+import { startOldSseApp, startSdkApp, tryServer, weatherServer } from "@/test/apps/sdk-apps";
 import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 // SPEC §14 against loopback apps this file starts (and stops): each answer's bounds, and the refusals.
@@ -267,6 +267,46 @@ describe("trying a tool of a 2026-07-28 app (SPEC §18)", () => {
     const app = await zoo(asking(request));
     const answer = answerOf(await tryTool({ name: "Odd", url: app.url }, { tool: "ask", arguments: {} }, LOOPBACK));
     expect(answer.refused).toEqual({ code: "invalid-answer", message });
+  });
+});
+
+describe("parameters mirrored into headers (SPEC §18, SEP-2243)", () => {
+  const eras: [string, () => Promise<ZooApp>][] = [
+    ["a 2026-07-28 app (the v2 SDK, which refuses a call whose headers are missing or differ)", () => startV2App(() => calendarServer({ extra: weatherTools }), "strict")],
+    ["a 2026-07-28 app that also answers 2025 clients", () => startV2App(() => calendarServer({ extra: weatherTools }), "default")],
+    ["a 2025 app", () => startSdkApp(weatherServer)],
+  ];
+
+  it.each(eras)("sends each marked argument as its Mcp-Param header to %s: numbers and booleans as text, the rest in Base64 when not plain ASCII", async (_what, start) => {
+    const app = await zoo(start());
+    const answer = answerOf(await tryTool({ name: "Weather", url: app.url }, { tool: "forecast", arguments: { region: "Zürich Nord", days: 3, metric: true, note: "not mirrored" } }, LOOPBACK));
+    expect(answer.refused).toBeUndefined();
+    expect(answer.outcome).toBe("answered");
+    expect(app.callHeaders).toEqual([{ "mcp-param-region": `=?base64?${Buffer.from("Zürich Nord").toString("base64")}?=`, "mcp-param-days": "3", "mcp-param-metric": "true" }]);
+  });
+
+  it.each(eras)("omits an argument that is absent, and sends plain ASCII as it is, to %s", async (_what, start) => {
+    const app = await zoo(start());
+    const answer = answerOf(await tryTool({ name: "Weather", url: app.url }, { tool: "forecast", arguments: { region: "us west 1", days: 14 } }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(app.callHeaders).toEqual([{ "mcp-param-region": "us west 1", "mcp-param-days": "14" }]);
+  });
+
+  it.each(eras)("never calls a tool whose x-mcp-header is invalid, saying why, on %s", async (_what, start) => {
+    const app = await zoo(start());
+    const answer = answerOf(await tryTool({ name: "Weather", url: app.url }, { tool: "score", arguments: { points: 1.5 } }, LOOPBACK));
+    expect(answer.refused).toEqual({
+      code: "invalid-header",
+      message:
+        'Weather\'s tool "score" was not called: the parameter “points” is a number, and only a string, integer or boolean parameter may be mirrored into a header (its `x-mcp-header` is "Points"). A client never calls a tool whose `x-mcp-header` is invalid (SEP-2243).',
+    });
+    expect(calls(app)).toBe(0);
+  });
+
+  it("sends no Mcp-Param header for a tool that marks none", async () => {
+    const app = await zoo(startV2App(() => calendarServer(), "strict"));
+    expect(answerOf(await tryTool({ name: "Calendar", url: app.url }, { tool: "list_events", arguments: { day: "Mon" } }, LOOPBACK)).outcome).toBe("answered");
+    expect(app.callHeaders).toEqual([{}]);
   });
 });
 

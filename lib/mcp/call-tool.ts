@@ -3,6 +3,7 @@ import { Transform } from "node:stream";
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { EVENT_BYTE_LIMIT, LISTING_CHAR_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
+import { headerDeclarations, mcpParamHeaders } from "@/lib/engine/mcp-header";
 import { readHints, toolPolicy } from "@/lib/engine/policy";
 import { toolTitle } from "@/lib/engine/title";
 import {
@@ -197,14 +198,12 @@ class TrySession {
   /** The listing as far as it was read, for the sentence when reading it failed. */
   private read: Progress = noProgress();
 
-  /** tools/call, with its progress counted; resolves to the result as the SDK parsed it (cut down, for a JSON answer). */
-  async call(call: TryCall, onProgress: () => void): Promise<unknown> {
+  /** tools/call with `headers` (its `Mcp-Param-*`), its progress counted; resolves to the result as the SDK parsed it (cut down, for a JSON answer). */
+  async call(call: TryCall, headers: Record<string, string>, onProgress: () => void): Promise<unknown> {
     const abort = new AbortController();
+    const params = { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) };
     try {
-      return await this.mcp.within(
-        this.callTimeout,
-        this.mcp.channel!.request("tools/call", { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => this.mcp.fail(new StreamEnded()) }),
-      );
+      return await this.mcp.within(this.callTimeout, this.mcp.channel!.request("tools/call", params, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => this.mcp.fail(new StreamEnded()), headers }));
     } catch (e) {
       // Tells the app to stop working on it (notifications/cancelled), then the session ends.
       if (e instanceof Deadline || this.failure !== null) abort.abort(e);
@@ -347,6 +346,12 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
     if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused), ...scope() };
     const issues = argumentIssues(found.entry["inputSchema"], call.arguments);
     if (issues.length > 0) return { kind: "invalid-arguments", message: argumentIssuesMessage(issues), issues };
+    // SEP-2243: a tool whose `x-mcp-header` is invalid is never called; the others carry their parameters as `Mcp-Param-*` too, in either era.
+    const declared = headerDeclarations(found.entry["inputSchema"]);
+    if (!declared.valid) {
+      const message = `${target.name}'s tool ${JSON.stringify(clip(call.tool, 100))} was not called: ${declared.reason}. A client never calls a tool whose \`x-mcp-header\` is invalid (SEP-2243).`;
+      return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-header", message }) };
+    }
 
     session.phase = "call";
     let progress = 0;
@@ -354,7 +359,7 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
     const measured = () => ({ bytes: session.answer.bytes, events: session.answer.events, largestEventBytes: session.answer.largestEventBytes, ms: session.clock() - started, progress });
     let result: unknown;
     try {
-      result = await session.call(call, () => progress++);
+      result = await session.call(call, mcpParamHeaders(declared.declarations, call.arguments), () => progress++);
     } catch (e) {
       return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()), ...scope() };
     }

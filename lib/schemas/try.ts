@@ -54,6 +54,7 @@ export const tryRefusalCode = z.enum([
   "invalid-answer",
   "call-failed",
   "too-many-rounds",
+  "invalid-header",
 ]);
 export type TryRefusalCode = z.infer<typeof tryRefusalCode>;
 export const tryRefusal = z.object({ code: tryRefusalCode, message: z.string() });
