@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllowList } from "./address";
-import { describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
+import { boundQuestions, describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { ZooApp } from "@/test/apps/http";
 import { callableApp, hugeAnswer, modern, modernResult, result, sendJson, sseEvent, startRawApp, stream, type RawBehaviour } from "@/test/apps/raw-apps";
@@ -257,6 +257,70 @@ describe("trying a tool of a 2026-07-28 app (SPEC §18)", () => {
     expect(fifth).toMatchObject({ outcome: "input-required", round: 5, requestState: "s" });
     const sixth = answerOf(await tryTool({ name: "Loop", url: app.url }, { tool: "ask", arguments: {}, inputResponses: { q: { action: "accept", content: {} } }, requestState: "s", round: 5 }, LOOPBACK));
     expect(sixth.refused).toEqual({ code: "too-many-rounds", message: "Loop asked for more input after 5 rounds of questions, so Try stopped: a tool should finish in fewer." });
+  });
+
+  /** One question whose form has `n` fields, every one required. */
+  const manyFields = (n: number) => {
+    const names = Array.from({ length: n }, (_, i) => `field_${i}`);
+    return { method: "elicitation/create", params: { message: "All of these?", requestedSchema: { type: "object", properties: Object.fromEntries(names.map((f) => [f, { type: "string", description: `Field ${f}` }])), required: names } } };
+  };
+
+  it.each([
+    ["as JSON", (id: number, body: Record<string, unknown>) => (res: Parameters<typeof sendJson>[0]) => sendJson(res, modernResult(id, body))],
+    [
+      "as an event stream",
+      (id: number, body: Record<string, unknown>) => (res: Parameters<typeof sendJson>[0]) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(sseEvent(modernResult(id, body)));
+      },
+    ],
+  ])("bounds a 20,000-field question as content is (64 KiB), saying so, sent %s", async (_how, send) => {
+    const question = manyFields(20_000);
+    const full = Buffer.byteLength(JSON.stringify({ form: question }));
+    const app = await zoo(startRawApp(modern(callableApp([{ name: "ask", inputSchema: { type: "object" } }], (res, id) => send(id, { resultType: "input_required", inputRequests: { form: question }, requestState: "s" })(res)))));
+    const answer = answerOf(await tryTool({ name: "Forms", url: app.url }, { tool: "ask", arguments: {} }, LOOPBACK));
+    expect(answer).toMatchObject({ outcome: "input-required", round: 1, requestState: "s" });
+    expect(Buffer.byteLength(JSON.stringify(answer.requests))).toBeLessThanOrEqual(64 * 1024);
+    expect(full).toBeGreaterThan(1024 * 1024);
+    const shown = (answer.requests as { form: { params: { message: string; requestedSchema: { properties: Record<string, unknown>; required: string[] } } } }).form.params;
+    const fields = Object.keys(shown.requestedSchema.properties);
+    expect(fields.length).toBeGreaterThan(100);
+    expect(fields).toEqual(Array.from({ length: fields.length }, (_, i) => `field_${i}`));
+    // Past 256 KiB of a JSON answer the reducer drops the items of deep arrays as it reads (`required` among them): none names a field not shown.
+    expect(shown.requestedSchema.required.every((name) => fields.includes(name))).toBe(true);
+    expect(shown.message).toBe("All of these?");
+    expect(answer.questionsCut?.bytes).toBeGreaterThanOrEqual(full - 100);
+    expect(answer.questionsCut?.message).toBe(
+      `Forms's questions are ${answer.questionsCut!.bytes.toLocaleString("en-US")} bytes, more than the 64 KiB Try shows: the form of "form" shows its first ${fields.length.toLocaleString("en-US")} of 20,000 fields. Answer what is shown or decline: the app gets only those answers.`,
+    );
+  });
+
+  it("shows small questions whole, saying nothing of a cut", async () => {
+    const app = await zoo(asking(manyFields(3)));
+    const answer = answerOf(await tryTool({ name: "Forms", url: app.url }, { tool: "ask", arguments: {} }, LOOPBACK));
+    expect(answer.requests).toEqual({ q: manyFields(3) });
+    expect(answer.questionsCut).toBeUndefined();
+  });
+
+  it.each([
+    ["small questions: whole", { a: manyFields(2), b: manyFields(2) }, 1024, ["a", "b"], null],
+    ["a second question past the bound: left out", { a: manyFields(2), b: manyFields(40) }, 1024, ["a", "b"], { key: "b", fields: 40, questionsLeftOut: 0 }],
+    ["questions after the one cut: left out", { a: manyFields(40), b: manyFields(1), c: manyFields(1) }, 1024, ["a"], { key: "a", fields: 40, questionsLeftOut: 2 }],
+  ])("boundQuestions, %s", (_what, requests, limit, keys, cut) => {
+    const bounded = boundQuestions(requests, limit);
+    expect(Object.keys(bounded.requests)).toEqual(keys);
+    expect(Buffer.byteLength(JSON.stringify(bounded.requests))).toBeLessThanOrEqual(limit);
+    if (cut === null) expect(bounded.cut).toBeNull();
+    else expect(bounded.cut).toMatchObject(cut);
+  });
+
+  it("boundQuestions cuts a long message to a quarter of the room left, on whole characters", () => {
+    const long = { method: "elicitation/create", params: { message: "é".repeat(10_000), requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } };
+    const bounded = boundQuestions({ q: long }, 4096);
+    const message = (bounded.requests["q"] as { params: { message: string } }).params.message;
+    expect(Buffer.byteLength(message)).toBeLessThanOrEqual(1024);
+    expect(message).toMatch(/^é+$/);
+    expect(bounded.cut).toMatchObject({ key: "q", messageCut: true, fields: 1, shownFields: 1 });
   });
 
   it.each([
