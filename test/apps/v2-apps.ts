@@ -69,6 +69,14 @@ export function weatherTools(server: McpServer): void {
   );
 }
 
+/** A tool that asks again however it is answered: only Try's count of rounds ends it (SPEC §18). */
+export function askingTools(server: McpServer): void {
+  server.registerTool("ask_again", { title: "Ask again", description: "Never satisfied.", inputSchema: z.object({}) }, async (_args, ctx) => {
+    const seen = Object.keys(ctx.mcpReq.inputResponses ?? {}).length;
+    return inputRequired({ inputRequests: { more: inputRequired.elicit({ message: `Once more (${seen} answered)?`, requestedSchema: z.object({ ok: z.boolean() }) }) }, requestState: `state-${seen}` });
+  });
+}
+
 /** Serves `make` through `createMcpHandler` on 127.0.0.1 and a free port, path `/mcp`. */
 export async function startV2App(make: () => McpServer, era: Era = "default", host = "127.0.0.1"): Promise<ZooApp> {
   const handler = createMcpHandler(() => make(), era === "strict" ? { legacy: "reject" } : {});
