@@ -26,7 +26,7 @@ export function leftOutWords(code: LeftOutCode): string {
     case "app-only":
       return "app's own view";
     case "invalid-header":
-      return "invalid x-mcp-header";
+      return "invalid header";
     default: {
       const exhaustive: never = code;
       return exhaustive;
