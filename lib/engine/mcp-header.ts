@@ -22,7 +22,7 @@ const MIRRORED_TYPES = new Set(["string", "integer", "boolean"]);
  * Keywords whose subschemas are not reached through `properties` alone: an `x-mcp-header` under
  * any of them makes the tool invalid (the value would have no one place in the arguments).
  */
-const UNREACHED = ["items", "prefixItems", "contains", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "patternProperties", "dependentSchemas", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$defs", "definitions"] as const;
+const UNREACHED = new Set(["items", "prefixItems", "contains", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "patternProperties", "dependentSchemas", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$defs", "definitions"]);
 /** Of those, the ones whose value maps names to subschemas. */
 const NAMED = new Set(["patternProperties", "dependentSchemas", "$defs", "definitions"]);
 
@@ -40,23 +40,17 @@ export type HeaderScan =
 
 const VALID_NONE: HeaderScan = { valid: true, declarations: [] };
 
-/** A place in the schema: the key that leads to it, after its parent's. */
-interface Link {
-  key: string;
-  parent: Link | null;
-}
-interface Visit {
-  node: Record<string, unknown>;
-  at: Link | null;
-  /** Reached through `properties` alone. */
-  reached: boolean;
+/** The walk's state: what is declared so far, the path of the node being read, and subtrees left for later. */
+interface Walk {
+  declarations: HeaderDeclaration[];
+  /** Header names by lower case, with the path that declared each. */
+  seen: Map<string, readonly string[]> | null;
+  path: string[];
+  deferred: { node: Record<string, unknown>; path: string[]; reached: boolean }[];
 }
 
-function pathOf(at: Link | null): string[] {
-  const path: string[] = [];
-  for (let link = at; link !== null; link = link.parent) path.push(link.key);
-  return path.reverse();
-}
+/** Nesting read by recursion; a subtree deeper than this is read afterwards, from a fresh stack. */
+const MAX_DEPTH = 200;
 
 /** App-given text in a sentence: quoted, escaped, at most `max` characters. */
 const clip = (text: string, max = 60) => JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
@@ -83,47 +77,77 @@ function typeWords(type: unknown): string {
  */
 export function headerDeclarations(inputSchema: unknown): HeaderScan {
   if (!isObject(inputSchema)) return VALID_NONE;
-  const declarations: HeaderDeclaration[] = [];
-  const seen = new Map<string, readonly string[]>();
-  // Depth first, in the schema's order, without recursion and with each path as a link to its
-  // parent's (spelled out only where it is named): a hostile schema may nest very deeply.
-  const stack: Visit[] = [{ node: inputSchema, at: null, reached: true }];
-  while (stack.length > 0) {
-    const { node, at, reached } = stack.pop()!;
-    if (Object.hasOwn(node, HEADER_KEY)) {
-      const header = node[HEADER_KEY];
-      const path = pathOf(at);
-      const fault = (reason: string): HeaderScan => ({ valid: false, parameter: path.join("."), reason });
-      if (!reached || path.length === 0) {
-        return fault(`${where(path)} has an \`${HEADER_KEY}\` but is not a parameter reached through \`properties\` alone (not under items, anyOf, oneOf, allOf, not, if/then/else, $defs or additionalProperties)`);
-      }
-      if (typeof header !== "string") return fault(`the \`${HEADER_KEY}\` of ${where(path)} is not a string`);
-      if (header === "") return fault(`the \`${HEADER_KEY}\` of ${where(path)} is empty`);
-      if (!TOKEN.test(header)) {
-        return fault(`the \`${HEADER_KEY}\` ${clip(header)} of ${where(path)} is not a valid header name (letters, digits and !#$%&'*+-.^_\`|~ only: no space, colon, control or non-ASCII character)`);
-      }
-      if (typeof node["type"] !== "string" || !MIRRORED_TYPES.has(node["type"])) {
-        return fault(`${where(path)} ${typeWords(node["type"])}, and only a string, integer or boolean parameter may be mirrored into a header (its \`${HEADER_KEY}\` is ${clip(header)})`);
-      }
-      const earlier = seen.get(header.toLowerCase());
-      if (earlier !== undefined) return fault(`the parameters ${named(earlier)} and ${named(path)} both declare the header ${clip(header)} (header names are the same in any case)`);
-      seen.set(header.toLowerCase(), path);
-      declarations.push({ path, header });
-    }
-    const next: Visit[] = [];
-    const properties = node["properties"];
-    if (isObject(properties)) {
-      for (const [key, child] of Object.entries(properties)) if (isObject(child)) next.push({ node: child, at: { key, parent: at }, reached });
-    }
-    for (const keyword of UNREACHED) {
-      const sub = node[keyword];
-      if (sub === undefined) continue;
-      const branches = Array.isArray(sub) ? sub : NAMED.has(keyword) && isObject(sub) ? Object.values(sub) : [sub];
-      for (const branch of branches) if (isObject(branch)) next.push({ node: branch, at: { key: `<${keyword}>`, parent: at }, reached: false });
-    }
-    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+  // Depth first, in the schema's order, each node's own keys read once: this runs for every tool
+  // of every check, and most mark nothing. A hostile schema may nest past any call stack: what
+  // lies deeper than MAX_DEPTH is read after the rest, each such subtree from a fresh stack.
+  const walk: Walk = { declarations: [], seen: null, path: [], deferred: [] };
+  let fault = visit(walk, inputSchema, true, 0);
+  while (fault === null && walk.deferred.length > 0) {
+    const later = walk.deferred.pop()!;
+    walk.path = later.path;
+    fault = visit(walk, later.node, later.reached, 0);
   }
-  return declarations.length === 0 ? VALID_NONE : { valid: true, declarations };
+  if (fault !== null) return fault;
+  return walk.declarations.length === 0 ? VALID_NONE : { valid: true, declarations: walk.declarations };
+}
+
+function visit(walk: Walk, node: Record<string, unknown>, reached: boolean, depth: number): HeaderScan | null {
+  if (Object.hasOwn(node, HEADER_KEY)) {
+    const fault = declare(walk, node, reached);
+    if (fault !== null) return fault;
+  }
+  for (const keyword in node) {
+    const sub = node[keyword];
+    if (typeof sub !== "object" || sub === null) continue; // most keywords hold text or numbers
+    if (keyword === "properties") {
+      if (Array.isArray(sub)) continue;
+      for (const key in sub) {
+        const child = (sub as Record<string, unknown>)[key];
+        const fault = isObject(child) ? descend(walk, child, key, reached, depth) : null;
+        if (fault !== null) return fault;
+      }
+    } else if (UNREACHED.has(keyword)) {
+      const branches = Array.isArray(sub) ? sub : NAMED.has(keyword) ? Object.values(sub) : [sub];
+      for (const branch of branches) {
+        const fault = isObject(branch) ? descend(walk, branch, `<${keyword}>`, false, depth) : null;
+        if (fault !== null) return fault;
+      }
+    }
+  }
+  return null;
+}
+
+function descend(walk: Walk, child: Record<string, unknown>, key: string, reached: boolean, depth: number): HeaderScan | null {
+  walk.path.push(key);
+  let fault: HeaderScan | null = null;
+  if (depth + 1 < MAX_DEPTH) fault = visit(walk, child, reached, depth + 1);
+  else walk.deferred.push({ node: child, path: [...walk.path], reached });
+  walk.path.pop();
+  return fault;
+}
+
+/** Records the `x-mcp-header` of the node at `walk.path`, or says why it is invalid. */
+function declare(walk: Walk, node: Record<string, unknown>, reached: boolean): HeaderScan | null {
+  const header = node[HEADER_KEY];
+  const path = [...walk.path];
+  const fault = (reason: string): HeaderScan => ({ valid: false, parameter: path.join("."), reason });
+  if (!reached || path.length === 0) {
+    return fault(`${where(path)} has an \`${HEADER_KEY}\` but is not a parameter reached through \`properties\` alone (not under items, anyOf, oneOf, allOf, not, if/then/else, $defs or additionalProperties)`);
+  }
+  if (typeof header !== "string") return fault(`the \`${HEADER_KEY}\` of ${where(path)} is not a string`);
+  if (header === "") return fault(`the \`${HEADER_KEY}\` of ${where(path)} is empty`);
+  if (!TOKEN.test(header)) {
+    return fault(`the \`${HEADER_KEY}\` ${clip(header)} of ${where(path)} is not a valid header name (letters, digits and !#$%&'*+-.^_\`|~ only: no space, colon, control or non-ASCII character)`);
+  }
+  if (typeof node["type"] !== "string" || !MIRRORED_TYPES.has(node["type"])) {
+    return fault(`${where(path)} ${typeWords(node["type"])}, and only a string, integer or boolean parameter may be mirrored into a header (its \`${HEADER_KEY}\` is ${clip(header)})`);
+  }
+  walk.seen ??= new Map();
+  const earlier = walk.seen.get(header.toLowerCase());
+  if (earlier !== undefined) return fault(`the parameters ${named(earlier)} and ${named(path)} both declare the header ${clip(header)} (header names are the same in any case)`);
+  walk.seen.set(header.toLowerCase(), path);
+  walk.declarations.push({ path, header });
+  return null;
 }
 
 /** Why a tool with an invalid `x-mcp-header` is left out, for the leader. */
