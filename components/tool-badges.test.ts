@@ -41,6 +41,8 @@ describe("left-out badges", () => {
     "app-only": ["App's own view", "slate", "app-only"],
     // The organisation blocks risky text (SPEC §20) until a leader sets the tool.
     "risky-text": ["Left out: risky text", "red", "risky-text"],
+    // SEP-2243: a client never offers it, so the app's author must fix it.
+    "invalid-header": ["Left out: invalid header", "red", "left-out"],
   };
 
   it.each(leftOutCode.options.map((c) => [c]))("%s is labelled and toned, with the engine's message as help", (code: LeftOutCode) => {

@@ -38,6 +38,8 @@ export function leftOutBadge(leftOut: LeftOut): BadgeSpec {
       return { label: "App's own view", tone: "slate", help: leftOut.message, topic: "app-only" };
     case "risky-text":
       return { label: "Left out: risky text", tone: "red", help: leftOut.message, topic: "risky-text" };
+    case "invalid-header":
+      return { label: "Left out: invalid header", tone: "red", help: leftOut.message, topic: "left-out" };
     default: {
       const exhaustive: never = leftOut.code;
       return exhaustive;

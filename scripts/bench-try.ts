@@ -8,6 +8,10 @@
  *  2. memory: one call each, in a fresh process (after a warm-up call), the peak growth of the
  *     process's RSS (worker threads included) over the answer's size; goal ≤ 2×. The 17 MiB
  *     answer is the one the try stops at 16 MiB.
+ *  3. headers: the same 1 KiB tool through the route with three of its four parameters marked
+ *     `x-mcp-header` (sent as `Mcp-Param-*`, one in Base64) and without, in pairs (alternating
+ *     which goes first), medians and the median of each pair's ratio (noise on a shared machine
+ *     falls on both of a pair); goal: with / without ≤ 1.05. `--headers` runs this part alone.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -30,6 +34,10 @@ const REPS = 9;
 const WARMUP = 2;
 const self = fileURLToPath(import.meta.url);
 const memoryMode = process.argv[2] === "--memory" ? { path: process.argv[3] as Path, bytes: Number(process.argv[4]), url: process.argv[5]! } : null;
+const headersOnly = process.argv[2] === "--headers";
+const HEADER_REPS = 101;
+/** The arguments of `echo` and `echo_headers`: three of them mirrored, one (not ASCII) in Base64. */
+const HEADER_ARGS = { region: "Zürich", days: 3, verbose: true, note: "not mirrored" };
 type Path = "route" | "module" | "bare";
 
 process.env["CHECK_ALLOW_HOSTS"] = "127.0.0.1";
@@ -59,7 +67,15 @@ async function paths(url: string) {
     if (refusedAt ? outcome !== "refused" : got !== bytes) throw new Error(`${how} read ${got} of ${bytes} bytes (${outcome})`);
   };
   const tool = (bytes: number) => (bytes === 1024 ? { tool: "small", arguments: {} } : { tool: "dump", arguments: { bytes } });
+  /** One try of `echo` or `echo_headers` through the route, checking how many headers the app got. */
+  const echo = async (tool: "echo" | "echo_headers") => {
+    const response = await tryRoute.POST(new Request(`http://localhost/api/orgs/bench/apps/${appId}/try`, json({ tool, arguments: HEADER_ARGS })), { params: Promise.resolve({ org: "bench", app: appId }) });
+    const answer = (await response.json()) as { outcome: string; content: { text?: string }[] };
+    const mirrored = Number(answer.content[0]?.text?.split(" ").at(-1));
+    if (answer.outcome !== "answered" || mirrored !== (tool === "echo" ? 0 : 3)) throw new Error(`${tool}: ${answer.outcome}, ${mirrored} Mcp-Param headers`);
+  };
   return {
+    echo,
     route: async (bytes: number) => {
       const response = await tryRoute.POST(new Request(`http://localhost/api/orgs/bench/apps/${appId}/try`, json(tool(bytes))), { params: Promise.resolve({ org: "bench", app: appId }) });
       const answer = (await response.json()) as { outcome: string; content: { bytes?: number }[] };
@@ -80,7 +96,7 @@ async function paths(url: string) {
       const got = result.content[0]?.text.length;
       if (got !== bytes) throw new Error(`the bare client read ${got} of ${bytes} bytes`);
     },
-  } satisfies Record<Path, (bytes: number) => Promise<void>>;
+  };
 }
 
 if (memoryMode !== null) {
@@ -116,6 +132,33 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 const run = await paths(url);
+
+/** Part 3: the route with and without `Mcp-Param-*` headers, alternating which goes first. */
+async function headerTimes(): Promise<void> {
+  for (let i = 0; i < 5; i++) for (const tool of ["echo", "echo_headers"] as const) await run.echo(tool);
+  const took: Record<"echo" | "echo_headers", number[]> = { echo: [], echo_headers: [] };
+  for (let i = 0; i < HEADER_REPS; i++) {
+    for (const tool of i % 2 === 0 ? (["echo", "echo_headers"] as const) : (["echo_headers", "echo"] as const)) {
+      const t = performance.now();
+      await run.echo(tool);
+      took[tool].push(performance.now() - t);
+    }
+  }
+  const without = median(took.echo);
+  const withHeaders = median(took.echo_headers);
+  const paired = median(took.echo.map((t, i) => took.echo_headers[i]! / t));
+  console.log(`\nMcp-Param headers (SEP-2243): a 1 KiB tool through the route, median of ${HEADER_REPS}:`);
+  console.log(`  ${"without (no parameter marked)".padEnd(52)} ${ms(without).padStart(10)}`);
+  console.log(`  ${"with (3 of 4 marked x-mcp-header, 1 in Base64)".padEnd(52)} ${ms(withHeaders).padStart(10)}`);
+  console.log(`  with / without: ${(withHeaders / without).toFixed(3)} of the medians, ${paired.toFixed(3)} the median of the pairs (goal ≤ 1.05)`);
+}
+if (headersOnly) {
+  await headerTimes();
+  child.stdin.end();
+  await once(child, "exit");
+  process.exit(0);
+}
+
 const order: Path[] = ["route", "module", "bare"];
 for (let i = 0; i < WARMUP; i++) for (const p of order) await run[p](ANSWER);
 const times: Record<Path, number[]> = { route: [], module: [], bare: [] };
@@ -153,6 +196,8 @@ for (const [path, bytes] of [
   console.log(`  ${what.padEnd(50)} RSS +${mb(rss)} = ${(rss / bytes).toFixed(2)}× · ${inThread}`);
 }
 console.log("  goal: the route ≤ 2.00×. What the try holds is its heap; the buffers are the socket's reads, garbage the next collection frees.");
+
+await headerTimes();
 
 child.stdin.end();
 await once(child, "exit");

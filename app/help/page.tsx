@@ -93,7 +93,11 @@ export default function HelpPage() {
           <li>an earlier tool (of an earlier app, or earlier in the same app) already has that whole name: the first keeps it;</li>
           <li>the entry is not a tool at all (it has no name);</li>
           <li>its organisation waits for review and a leader has not approved it yet;</li>
-          <li>a leader blocked it (or, on a personal app, its owner did).</li>
+          <li>a leader blocked it (or, on a personal app, its owner did);</li>
+          <li>
+            a parameter&apos;s {code("x-mcp-header")} is invalid (empty, not a header name, repeated, or on a parameter that is not a string, integer or
+            boolean): a client never offers such a tool, and it takes no whole name.
+          </li>
         </ul>
         <p>Tools of an unavailable app are not listed at all, and take no names.</p>
       </Topic>

@@ -238,13 +238,18 @@ function Questions({ answer, pending, onSend }: { answer: TryAnswer; pending: bo
   const give = (key: string, response: unknown) => {
     const next = { ...given, [key]: response };
     setGiven(next);
-    if (requests.every(([k]) => k in next)) onSend({ inputResponses: next, ...(answer.requestState !== undefined ? { requestState: answer.requestState } : {}), round: answer.round ?? 1 });
+    if (requests.every(([k]) => k in next)) onSend({ inputResponses: next, ...(answer.requestState !== undefined ? { requestState: answer.requestState } : {}) });
   };
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-800">
         The tool asks before it goes on (round {answer.round ?? 1} of at most 5). Your answers are sent to the app and never stored.
       </p>
+      {answer.questionsCut !== undefined && (
+        <p role="note" className="text-sm text-amber-900">
+          {answer.questionsCut.message}
+        </p>
+      )}
       {requests.map(([key, request]) =>
         key in given ? (
           <p key={key} className="text-sm text-slate-700">

@@ -113,6 +113,15 @@ describe("theorem-check: exit 0 and 1", () => {
     expect(out).toMatch(/^OK: Calendar is available and its one tool is included\.$/m);
   });
 
+  it("exits 1 on a tool whose x-mcp-header is invalid, named in the table with why (SPEC §18, SEP-2243)", async () => {
+    const score = { name: "score", title: "Score", inputSchema: { type: "object", properties: { points: { type: "number", "x-mcp-header": "Points" } } } };
+    const { code, out } = await run(["--listing", file("invalid-header.json", [tidy, score]), "--name", "Games"]);
+    expect(code).toBe(EXIT.fails);
+    expect(out).toMatch(/^\(score\) +Score +- +invalid header$/m);
+    expect(out).toMatch(/^ {2}score: the parameter “points” is a number, and only a string, integer or boolean parameter may be mirrored into a header/m);
+    expect(out).toMatch(/1 tool of 2 is left out of Games\./);
+  });
+
   it("reads the listing from stdin with --listing -, as /preview takes it: a JSON-RPC answer too", async () => {
     const answer = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools: [tidy] } });
     const { code, out } = await run(["--listing", "-", "--name", "Attendance"], answer);

@@ -28,6 +28,8 @@ export function leftOutWords(code: LeftOutCode): string {
       return "app's own view";
     case "risky-text":
       return "risky text blocked";
+    case "invalid-header":
+      return "invalid header";
     default: {
       const exhaustive: never = code;
       return exhaustive;
@@ -79,8 +81,11 @@ export function sizeLine(app: AppCheck): string {
   return `Listing: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${plural(entries, "entry", "entries")}${biggest !== "" ? `; largest ${biggest}` : ""}.`;
 }
 
+/** A tool that is left out before it takes a whole name (app-only, or an invalid `x-mcp-header`): shown by its own name. */
+const namedWithout = (tool: ToolCheck) => tool.name !== null && (tool.leftOut?.code === "app-only" || tool.leftOut?.code === "invalid-header");
+
 function toolRow(tool: ToolCheck, available: boolean): string[] {
-  const whole = tool.wholeName ?? (tool.leftOut?.code === "app-only" && tool.name !== null ? `(${printable(tool.name)})` : `(entry ${tool.index + 1})`);
+  const whole = tool.wholeName ?? (namedWithout(tool) ? `(${printable(tool.name!)})` : `(entry ${tool.index + 1})`);
   const title = clip(printable(tool.title), 40);
   if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code)];
   // Text aimed at the assistant (SPEC §20) is flagged on the row; the warnings below quote it.
@@ -109,7 +114,7 @@ export function appReport(app: AppCheck): string[] {
   const leftOut = app.tools.filter((t) => t.leftOut !== null);
   if (leftOut.length > 0) {
     lines.push("", "Left out:");
-    for (const t of leftOut) lines.push(`  ${t.wholeName ?? (t.name !== null && t.leftOut?.code === "app-only" ? printable(t.name) : `entry ${t.index + 1}`)}: ${printable(t.leftOut!.message.replace(/^Left out: /, ""))}`);
+    for (const t of leftOut) lines.push(`  ${t.wholeName ?? (namedWithout(t) ? printable(t.name!) : `entry ${t.index + 1}`)}: ${printable(t.leftOut!.message.replace(/^Left out: /, ""))}`);
   }
   const noted = app.tools.filter((t) => t.notes.length > 0);
   if (noted.length > 0) {

@@ -31,6 +31,21 @@ const toolNameArb = fc.oneof(
 const entryArb: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ name: toolNameArb, title: fc.option(anyText), description: fc.option(anyText), annotations: fc.option(fc.dictionary(fc.constantFrom("readOnlyHint", "destructiveHint", "openWorldHint", "title"), fc.jsonValue({ maxDepth: 1 }))), inputSchema: fc.option(fc.record({ type: fc.constant("object"), properties: fc.dictionary(anyText, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 10 }) })) }, { requiredKeys: ["name"] }) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  // Parameters mirrored into headers (SEP-2243), valid or not: an invalid one is left out and holds no name.
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      name: toolNameArb,
+      inputSchema: fc.record({
+        type: fc.constant("object"),
+        properties: fc.dictionary(
+          fc.constantFrom("region", "priority", "zone", "score"),
+          fc.record({ type: fc.constantFrom("string", "integer", "boolean", "number", "object"), "x-mcp-header": fc.constantFrom("Region", "region", "Zone", "", "My Zone") }, { requiredKeys: ["type"] }),
+          { maxKeys: 3 },
+        ),
+      }),
+    }),
+  },
 );
 const appArb: fc.Arbitrary<AppListing> = fc.record({
   name: appNameArb,
@@ -78,6 +93,7 @@ describe("properties of the check", () => {
           for (const t of app.tools) {
             // a tool is either in the model's list, or left out with why, or its app is down
             expect(t.included !== (t.leftOut !== null || app.status === "unavailable")).toBe(true);
+            if (t.leftOut?.code === "invalid-header") expect(t.wholeName).toBeNull();
             if (t.wholeName !== null) expect(t.wholeName).toMatch(WHOLE_NAME);
           }
         }

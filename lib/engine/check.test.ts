@@ -511,3 +511,42 @@ describe("tools for the app's own view (SPEC §18, MCP Apps)", () => {
     expect(only([{ name: "Canvas", entries: [appOnly("draw", ["app"])] }]).status).toBe("available");
   });
 });
+
+describe("tools whose x-mcp-header is invalid (SPEC §18, SEP-2243)", () => {
+  const marked = (name: string, property: Record<string, unknown>) => ({ name, inputSchema: { type: "object", properties: { region: property } } });
+
+  it.each([
+    ["a string parameter", { type: "string", "x-mcp-header": "Region" }, null],
+    ["an integer parameter", { type: "integer", "x-mcp-header": "Region" }, null],
+    ["a boolean parameter", { type: "boolean", "x-mcp-header": "Region" }, null],
+    ["an empty header name", { type: "string", "x-mcp-header": "" }, "invalid-header"],
+    ["a header name with a space", { type: "string", "x-mcp-header": "My Region" }, "invalid-header"],
+    ["a number parameter", { type: "number", "x-mcp-header": "Region" }, "invalid-header"],
+    ["an object parameter", { type: "object", "x-mcp-header": "Region" }, "invalid-header"],
+  ])("%s → %s", (_what, property, expected) => {
+    const app = only([{ name: "Weather", entries: [marked("forecast", property)] }]);
+    expect(app.tools[0]!.leftOut?.code ?? null).toBe(expected);
+    expect(app.tools[0]!.included).toBe(expected === null);
+  });
+
+  it("leaves it out naming the parameter and why, takes no whole name, and frees the name for a later tool", () => {
+    const entries = [marked("forecast", { type: "number", "x-mcp-header": "Region" }), tool("list_cities"), { name: "forecast" }];
+    const app = only([{ name: "Weather", entries }]);
+    const bad = app.tools[0]!;
+    expect(bad).toMatchObject({ name: "forecast", wholeName: null, included: false, leftOut: { code: "invalid-header" } });
+    expect(bad.leftOut!.message).toBe(
+      'Left out: the parameter “region” is a number, and only a string, integer or boolean parameter may be mirrored into a header (its `x-mcp-header` is "Region"). A client never offers a tool whose `x-mcp-header` is invalid (SEP-2243), so the assistant would not get it.',
+    );
+    expect(app.tools.map((t) => [t.wholeName, t.included])).toEqual([
+      [null, false],
+      ["weather_list_cities", true],
+      ["weather_forecast", true],
+    ]);
+    expect(app.status).toBe("available");
+  });
+
+  it("names the two parameters of a repeated header, in any case", () => {
+    const entry = { name: "two", inputSchema: { type: "object", properties: { field1: { type: "string", "x-mcp-header": "MyField" }, field2: { type: "string", "x-mcp-header": "myfield" } } } };
+    expect(only([{ name: "Weather", entries: [entry] }]).tools[0]!.leftOut!.message).toMatch(/^Left out: the parameters “field1” and “field2” both declare the header "myfield"/);
+  });
+});

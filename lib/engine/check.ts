@@ -17,6 +17,7 @@ import { plural } from "@/lib/plural";
 import { LISTING_CHAR_LIMIT } from "./limits";
 import { appOnlyMessage, isAppOnly } from "./app-only";
 import { descriptionNotes } from "./description";
+import { headerDeclarations, invalidHeaderMessage } from "./mcp-header";
 import { approvalCard, cardNotes } from "./approval-card";
 import { fitted } from "./fitted";
 import { entryChars, largestTools, listingTooLargeMessage } from "./listing-size";
@@ -145,12 +146,14 @@ function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, 
   }
   const description = entry["description"];
   notes.push(...descriptionNotes(description));
+  // Never offered to the model (SEP-2243): left out here, so it takes no whole name.
+  const headers = headerDeclarations(inputSchema);
   return {
     index,
     name,
     wholeName: null,
     included: false,
-    leftOut: null,
+    leftOut: headers.valid ? null : { code: "invalid-header", message: invalidHeaderMessage(headers) },
     title,
     titleFrom: from,
     description: typeof description === "string" ? description : null,
@@ -233,6 +236,7 @@ export function readApp(app: AppListing, options: CheckOptions = {}): ReadApp {
  * app, the listing size of each, and for each tool its whole name (or why it is left out),
  * title, policy, runs-together, approval card and notes. The leader's settings (§19) apply by
  * tool name: `blocked` leaves a tool out and frees its whole name, `ask-first` makes it ask first.
+ * A tool whose `x-mcp-header` is invalid (§18, SEP-2243) takes no whole name either.
  * Pure: same input, same result.
  */
 export function checkListings(apps: readonly AppListing[], theorem: TheoremNames, options: CheckOptions = {}): CheckResult {

@@ -79,6 +79,8 @@ function notGiven(app: LookupApp, tool: ToolCheck): string | null {
       return `it is for ${app.name}'s own view only, never the assistant's`;
     case "risky-text":
       return `its text speaks to the assistant rather than the person, and this organisation blocks such tools until a leader sets them`;
+    case "invalid-header":
+      return `its \`x-mcp-header\` is invalid (SEP-2243), so it is never offered to the assistant`;
     case "invalid":
     case undefined:
       return `it is left out`;

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllowList } from "./address";
-import { describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
+import { boundQuestions, describeTool, tryTool, type TryOptions, type TryResult } from "./call-tool";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { ZooApp } from "@/test/apps/http";
 import { callableApp, hugeAnswer, modern, modernResult, result, sendJson, sseEvent, startRawApp, stream, type RawBehaviour } from "@/test/apps/raw-apps";
 import { readLiveApp } from "./read-app";
-import { calendarServer, startV2App } from "@/test/apps/v2-apps";
-import { startOldSseApp, startSdkApp, tryServer } from "@/test/apps/sdk-apps";
+import { calendarServer, startV2App, weatherTools } from "@/test/apps/v2-apps";
+import { startOldSseApp, startSdkApp, tryServer, weatherServer } from "@/test/apps/sdk-apps";
 import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 // SPEC §14 against loopback apps this file starts (and stops): each answer's bounds, and the refusals.
@@ -259,6 +259,70 @@ describe("trying a tool of a 2026-07-28 app (SPEC §18)", () => {
     expect(sixth.refused).toEqual({ code: "too-many-rounds", message: "Loop asked for more input after 5 rounds of questions, so Try stopped: a tool should finish in fewer." });
   });
 
+  /** One question whose form has `n` fields, every one required. */
+  const manyFields = (n: number) => {
+    const names = Array.from({ length: n }, (_, i) => `field_${i}`);
+    return { method: "elicitation/create", params: { message: "All of these?", requestedSchema: { type: "object", properties: Object.fromEntries(names.map((f) => [f, { type: "string", description: `Field ${f}` }])), required: names } } };
+  };
+
+  it.each([
+    ["as JSON", (id: number, body: Record<string, unknown>) => (res: Parameters<typeof sendJson>[0]) => sendJson(res, modernResult(id, body))],
+    [
+      "as an event stream",
+      (id: number, body: Record<string, unknown>) => (res: Parameters<typeof sendJson>[0]) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(sseEvent(modernResult(id, body)));
+      },
+    ],
+  ])("bounds a 20,000-field question as content is (64 KiB), saying so, sent %s", async (_how, send) => {
+    const question = manyFields(20_000);
+    const full = Buffer.byteLength(JSON.stringify({ form: question }));
+    const app = await zoo(startRawApp(modern(callableApp([{ name: "ask", inputSchema: { type: "object" } }], (res, id) => send(id, { resultType: "input_required", inputRequests: { form: question }, requestState: "s" })(res)))));
+    const answer = answerOf(await tryTool({ name: "Forms", url: app.url }, { tool: "ask", arguments: {} }, LOOPBACK));
+    expect(answer).toMatchObject({ outcome: "input-required", round: 1, requestState: "s" });
+    expect(Buffer.byteLength(JSON.stringify(answer.requests))).toBeLessThanOrEqual(64 * 1024);
+    expect(full).toBeGreaterThan(1024 * 1024);
+    const shown = (answer.requests as { form: { params: { message: string; requestedSchema: { properties: Record<string, unknown>; required: string[] } } } }).form.params;
+    const fields = Object.keys(shown.requestedSchema.properties);
+    expect(fields.length).toBeGreaterThan(100);
+    expect(fields).toEqual(Array.from({ length: fields.length }, (_, i) => `field_${i}`));
+    // Past 256 KiB of a JSON answer the reducer drops the items of deep arrays as it reads (`required` among them): none names a field not shown.
+    expect(shown.requestedSchema.required.every((name) => fields.includes(name))).toBe(true);
+    expect(shown.message).toBe("All of these?");
+    expect(answer.questionsCut?.bytes).toBeGreaterThanOrEqual(full - 100);
+    expect(answer.questionsCut?.message).toBe(
+      `Forms's questions are ${answer.questionsCut!.bytes.toLocaleString("en-US")} bytes, more than the 64 KiB Try shows: the form of "form" shows its first ${fields.length.toLocaleString("en-US")} of 20,000 fields. Answer what is shown or decline: the app gets only those answers.`,
+    );
+  });
+
+  it("shows small questions whole, saying nothing of a cut", async () => {
+    const app = await zoo(asking(manyFields(3)));
+    const answer = answerOf(await tryTool({ name: "Forms", url: app.url }, { tool: "ask", arguments: {} }, LOOPBACK));
+    expect(answer.requests).toEqual({ q: manyFields(3) });
+    expect(answer.questionsCut).toBeUndefined();
+  });
+
+  it.each([
+    ["small questions: whole", { a: manyFields(2), b: manyFields(2) }, 1024, ["a", "b"], null],
+    ["a second question past the bound: left out", { a: manyFields(2), b: manyFields(40) }, 1024, ["a", "b"], { key: "b", fields: 40, questionsLeftOut: 0 }],
+    ["questions after the one cut: left out", { a: manyFields(40), b: manyFields(1), c: manyFields(1) }, 1024, ["a"], { key: "a", fields: 40, questionsLeftOut: 2 }],
+  ])("boundQuestions, %s", (_what, requests, limit, keys, cut) => {
+    const bounded = boundQuestions(requests, limit);
+    expect(Object.keys(bounded.requests)).toEqual(keys);
+    expect(Buffer.byteLength(JSON.stringify(bounded.requests))).toBeLessThanOrEqual(limit);
+    if (cut === null) expect(bounded.cut).toBeNull();
+    else expect(bounded.cut).toMatchObject(cut);
+  });
+
+  it("boundQuestions cuts a long message to a quarter of the room left, on whole characters", () => {
+    const long = { method: "elicitation/create", params: { message: "é".repeat(10_000), requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } };
+    const bounded = boundQuestions({ q: long }, 4096);
+    const message = (bounded.requests["q"] as { params: { message: string } }).params.message;
+    expect(Buffer.byteLength(message)).toBeLessThanOrEqual(1024);
+    expect(message).toMatch(/^é+$/);
+    expect(bounded.cut).toMatchObject({ key: "q", messageCut: true, fields: 1, shownFields: 1 });
+  });
+
   it.each([
     ["a schema that is not an object", { method: "elicitation/create", params: { message: "?", requestedSchema: { type: "string" } } }, 'Odd asked a question (request "q") whose form is not a schema of an object, so Try cannot show it.'],
     ["no schema at all", { method: "elicitation/create", params: { message: "?" } }, 'Odd asked a question (request "q") whose form is not a schema of an object, so Try cannot show it.'],
@@ -267,6 +331,46 @@ describe("trying a tool of a 2026-07-28 app (SPEC §18)", () => {
     const app = await zoo(asking(request));
     const answer = answerOf(await tryTool({ name: "Odd", url: app.url }, { tool: "ask", arguments: {} }, LOOPBACK));
     expect(answer.refused).toEqual({ code: "invalid-answer", message });
+  });
+});
+
+describe("parameters mirrored into headers (SPEC §18, SEP-2243)", () => {
+  const eras: [string, () => Promise<ZooApp>][] = [
+    ["a 2026-07-28 app (the v2 SDK, which refuses a call whose headers are missing or differ)", () => startV2App(() => calendarServer({ extra: weatherTools }), "strict")],
+    ["a 2026-07-28 app that also answers 2025 clients", () => startV2App(() => calendarServer({ extra: weatherTools }), "default")],
+    ["a 2025 app", () => startSdkApp(weatherServer)],
+  ];
+
+  it.each(eras)("sends each marked argument as its Mcp-Param header to %s: numbers and booleans as text, the rest in Base64 when not plain ASCII", async (_what, start) => {
+    const app = await zoo(start());
+    const answer = answerOf(await tryTool({ name: "Weather", url: app.url }, { tool: "forecast", arguments: { region: "Zürich Nord", days: 3, metric: true, note: "not mirrored" } }, LOOPBACK));
+    expect(answer.refused).toBeUndefined();
+    expect(answer.outcome).toBe("answered");
+    expect(app.callHeaders).toEqual([{ "mcp-param-region": `=?base64?${Buffer.from("Zürich Nord").toString("base64")}?=`, "mcp-param-days": "3", "mcp-param-metric": "true" }]);
+  });
+
+  it.each(eras)("omits an argument that is absent, and sends plain ASCII as it is, to %s", async (_what, start) => {
+    const app = await zoo(start());
+    const answer = answerOf(await tryTool({ name: "Weather", url: app.url }, { tool: "forecast", arguments: { region: "us west 1", days: 14 } }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(app.callHeaders).toEqual([{ "mcp-param-region": "us west 1", "mcp-param-days": "14" }]);
+  });
+
+  it.each(eras)("never calls a tool whose x-mcp-header is invalid, saying why, on %s", async (_what, start) => {
+    const app = await zoo(start());
+    const answer = answerOf(await tryTool({ name: "Weather", url: app.url }, { tool: "score", arguments: { points: 1.5 } }, LOOPBACK));
+    expect(answer.refused).toEqual({
+      code: "invalid-header",
+      message:
+        'Weather\'s tool "score" was not called: the parameter “points” is a number, and only a string, integer or boolean parameter may be mirrored into a header (its `x-mcp-header` is "Points"). A client never calls a tool whose `x-mcp-header` is invalid (SEP-2243).',
+    });
+    expect(calls(app)).toBe(0);
+  });
+
+  it("sends no Mcp-Param header for a tool that marks none", async () => {
+    const app = await zoo(startV2App(() => calendarServer(), "strict"));
+    expect(answerOf(await tryTool({ name: "Calendar", url: app.url }, { tool: "list_events", arguments: { day: "Mon" } }, LOOPBACK)).outcome).toBe("answered");
+    expect(app.callHeaders).toEqual([{}]);
   });
 });
 

@@ -3,6 +3,7 @@ import { Transform } from "node:stream";
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { EVENT_BYTE_LIMIT, LISTING_CHAR_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
+import { headerDeclarations, mcpParamHeaders } from "@/lib/engine/mcp-header";
 import { readHints, toolPolicy } from "@/lib/engine/policy";
 import { toolTitle } from "@/lib/engine/title";
 import {
@@ -150,7 +151,7 @@ class TrySession {
    * bound of its own); a JSON answer goes through the reducer, so the SDK parses a small copy.
    */
   private answerStage(eventStream: boolean): Transform {
-    const reducer = eventStream ? null : new JsonReducer({ cutAt: this.contentLimit, keepBytes: 4 * this.contentLimit, skipDepth: 3, measure: [STRUCTURED] });
+    const reducer = eventStream ? null : new JsonReducer({ cutAt: this.contentLimit, keepBytes: 4 * this.contentLimit, skipDepth: 3, measure: [STRUCTURED, QUESTIONS] });
     this.answer.reducer = reducer;
     const limit = this.responseLimit;
     const mine = (e: unknown) => e instanceof GuardError || e instanceof NotJsonError || e instanceof CutShortError;
@@ -200,14 +201,12 @@ class TrySession {
   /** The listing as far as it was read, for the sentence when reading it failed. */
   private read: Progress = noProgress();
 
-  /** tools/call, with its progress counted; resolves to the result as the SDK parsed it (cut down, for a JSON answer). */
-  async call(call: TryCall, onProgress: () => void): Promise<unknown> {
+  /** tools/call with `headers` (its `Mcp-Param-*`), its progress counted; resolves to the result as the SDK parsed it (cut down, for a JSON answer). */
+  async call(call: TryCall, headers: Record<string, string>, onProgress: () => void): Promise<unknown> {
     const abort = new AbortController();
+    const params = { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) };
     try {
-      return await this.mcp.within(
-        this.callTimeout,
-        this.mcp.channel!.request("tools/call", { name: call.tool, arguments: call.arguments, ...(call.inputResponses !== undefined ? { inputResponses: call.inputResponses } : {}), ...(call.requestState !== undefined ? { requestState: call.requestState } : {}) }, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => this.mcp.fail(new StreamEnded()) }),
-      );
+      return await this.mcp.within(this.callTimeout, this.mcp.channel!.request("tools/call", params, { signal: abort.signal, onprogress: onProgress, onStreamEnd: () => this.mcp.fail(new StreamEnded()), headers }));
     } catch (e) {
       // Tells the app to stop working on it (notifications/cancelled), then the session ends.
       if (e instanceof Deadline || this.failure !== null) abort.abort(e);
@@ -272,6 +271,7 @@ class TrySession {
 }
 
 const STRUCTURED: JsonPath = ["result", "structuredContent"];
+const QUESTIONS: JsonPath = ["result", "inputRequests"];
 
 function refusedAnswer(tool: string, refused: { code: TryRefusalCode; message: string }, measured?: { bytes: number; events: number; largestEventBytes: number; ms: number; progress: number }): TryAnswer {
   return {
@@ -353,6 +353,12 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
     if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused), ...scope() };
     const issues = argumentIssues(found.entry["inputSchema"], call.arguments);
     if (issues.length > 0) return { kind: "invalid-arguments", message: argumentIssuesMessage(issues), issues };
+    // SEP-2243: a tool whose `x-mcp-header` is invalid is never called; the others carry their parameters as `Mcp-Param-*` too, in either era.
+    const declared = headerDeclarations(found.entry["inputSchema"]);
+    if (!declared.valid) {
+      const message = `${target.name}'s tool ${JSON.stringify(clip(call.tool, 100))} was not called: ${declared.reason}. A client never calls a tool whose \`x-mcp-header\` is invalid (SEP-2243).`;
+      return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-header", message }) };
+    }
 
     session.phase = "call";
     let progress = 0;
@@ -360,13 +366,13 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
     const measured = () => ({ bytes: session.answer.bytes, events: session.answer.events, largestEventBytes: session.answer.largestEventBytes, ms: session.clock() - started, progress });
     let result: unknown;
     try {
-      result = await session.call(call, () => progress++);
+      result = await session.call(call, mcpParamHeaders(declared.declarations, call.arguments), () => progress++);
     } catch (e) {
       return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()), ...scope() };
     }
     const ms = session.clock() - started;
     if (isObject(result) && result["resultType"] === "input_required") {
-      const asked = inputRequired(target.name, call, result);
+      const asked = inputRequired(target.name, call, result, session.answer.reducer, options.contentLimit ?? CONTENT_LIMIT);
       if ("refused" in asked) return { kind: "answer", answer: refusedAnswer(call.tool, asked.refused, measured()) };
       return { kind: "answer", answer: { outcome: "input-required", ...measured(), content: [], isError: false, tool: call.tool, ...asked } };
     }
@@ -395,13 +401,18 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
 
 /**
  * A tool's questions (2026-07-28's `input_required`), as Try shows them: each request an
- * `elicitation/create` in form mode whose `requestedSchema` is an object; at most 5 rounds.
+ * `elicitation/create` in form mode whose `requestedSchema` is an object; at most 5 rounds
+ * (`call.round` is the round answered, which the caller counts: lib/orgs/try-rounds.ts); at most
+ * `limit` bytes of them, as content (`boundQuestions`), with the questions' size as sent from the
+ * reducer's record when it read them.
  */
 export function inputRequired(
   app: string,
   call: TryCall,
   result: Record<string, unknown>,
-): { requests: Record<string, unknown>; round: number; requestState?: string } | { refused: { code: TryRefusalCode; message: string } } {
+  reducer: Trace | null = null,
+  limit = CONTENT_LIMIT,
+): { requests: Record<string, unknown>; round: number; requestState?: string; questionsCut?: { bytes: number; message: string } } | { refused: { code: TryRefusalCode; message: string } } {
   const round = (call.round ?? 0) + 1;
   if (round > MAX_INPUT_ROUNDS) {
     return { refused: { code: "too-many-rounds", message: `${app} asked for more input after ${MAX_INPUT_ROUNDS} rounds of questions, so Try stopped: a tool should finish in fewer.` } };
@@ -420,8 +431,86 @@ export function inputRequired(
     }
   }
   const state = result["requestState"];
-  if (state !== undefined && (typeof state !== "string" || state.length > 64 * 1024)) return { refused: { code: "invalid-answer", message: `${app} sent a \`requestState\` that is not a string of at most 65,536 characters.` } };
-  return { requests, round, ...(typeof state === "string" ? { requestState: state } : {}) };
+  // The reducer cuts a long string as it reads: a state it cut is not the app's, and could not be sent back.
+  if (state !== undefined && (typeof state !== "string" || state.length > 64 * 1024 || reducer?.cuts.has(pathKey(["result", "requestState"])) === true)) {
+    return { refused: { code: "invalid-answer", message: `${app} sent a \`requestState\` that is not a string of at most 65,536 characters.` } };
+  }
+  const trace = reducer ?? NO_TRACE;
+  const inner = pathKey(QUESTIONS).slice(0, -1);
+  const readCut = [...trace.cuts.keys(), ...trace.skipped.keys()].some((k) => k.startsWith(inner));
+  const bytes = trace.sizes.get(pathKey(QUESTIONS)) ?? Buffer.byteLength(JSON.stringify(requests));
+  const bounded = boundQuestions(requests, limit);
+  const cut = bounded.cut !== null || readCut || bytes > limit;
+  return {
+    requests: bounded.requests,
+    round,
+    ...(typeof state === "string" ? { requestState: state } : {}),
+    ...(cut ? { questionsCut: { bytes, message: questionsCutMessage(app, bytes, limit, bounded.cut) } } : {}),
+  };
+}
+
+/** What `boundQuestions` left out: fields of the question it cut (by key), and whole questions after it. */
+interface QuestionsCut {
+  key: string;
+  messageCut: boolean;
+  fields: number;
+  shownFields: number;
+  questionsLeftOut: number;
+}
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "");
+
+/**
+ * The tool's questions within `limit` bytes of JSON, as content is bounded for display (SPEC §10):
+ * whole questions in order while they fit; the first that does not keeps its message (up to a
+ * quarter of what is left) and the fields of its form that fit, in order, with `required` naming
+ * only those; the questions after it are left out. Already valid questions (`inputRequired`).
+ */
+export function boundQuestions(requests: Record<string, unknown>, limit = CONTENT_LIMIT): { requests: Record<string, unknown>; cut: QuestionsCut | null } {
+  const shown: Record<string, unknown> = {};
+  const entries = Object.entries(requests);
+  let room = limit - 2;
+  for (const [index, [key, request]] of entries.entries()) {
+    const size = jsonBytes(key) + 1 + jsonBytes(request) + 1;
+    if (size <= room) {
+      shown[key] = request;
+      room -= size;
+      continue;
+    }
+    const params = (request as { params: Record<string, unknown> }).params;
+    const schema = params["requestedSchema"] as Record<string, unknown>;
+    const properties = isObject(schema["properties"]) ? Object.entries(schema["properties"]) : [];
+    const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((r): r is string => typeof r === "string") : []);
+    const message = typeof params["message"] === "string" ? firstBytes(params["message"], Math.max(0, Math.floor(room / 4))) : "";
+    const form: Record<string, unknown> = {};
+    const cutRequest = { ...request as Record<string, unknown>, params: { ...(params["mode"] !== undefined ? { mode: params["mode"] } : {}), message, requestedSchema: { type: "object", properties: form, required: [] as string[] } } };
+    // The cut question's bytes so far, and each field's as it is added (its key, its schema, its name in `required`, commas).
+    let used = jsonBytes(key) + 1 + jsonBytes(cutRequest) + 1;
+    let shownFields = 0;
+    for (const [name, field] of properties) {
+      const more = jsonBytes(name) + 1 + jsonBytes(field) + 1 + (required.has(name) ? jsonBytes(name) + 1 : 0);
+      if (used + more > room) break;
+      form[name] = field;
+      if (required.has(name)) cutRequest.params.requestedSchema.required.push(name);
+      used += more;
+      shownFields++;
+    }
+    if (used <= room) shown[key] = cutRequest;
+    const messageCut = typeof params["message"] === "string" && message.length < params["message"].length;
+    return { requests: shown, cut: { key, messageCut, fields: properties.length, shownFields: used <= room ? shownFields : 0, questionsLeftOut: entries.length - index - (used <= room ? 1 : 0) } };
+  }
+  return { requests: shown, cut: null };
+}
+
+/** Why the questions are not shown whole, and what to do. */
+function questionsCutMessage(app: string, bytes: number, limit: number, cut: QuestionsCut | null): string {
+  const size = `${app}'s questions are ${bytesText(bytes)}, more than the ${formatCount(limit / 1024)} KiB Try shows`;
+  const parts: string[] = [];
+  if (cut !== null && cut.messageCut) parts.push(`the words of ${JSON.stringify(clip(cut.key, 60))} are cut`);
+  if (cut !== null && cut.shownFields < cut.fields) parts.push(`the form of ${JSON.stringify(clip(cut.key, 60))} shows its first ${formatCount(cut.shownFields)} of ${plural(cut.fields, "field")}`);
+  if (cut !== null && cut.questionsLeftOut > 0) parts.push(`${plural(cut.questionsLeftOut, "more question is", "more questions are")} left out`);
+  if (parts.length === 0) parts.push("some of their text was cut as it was read");
+  return `${size}: ${parts.join(", and ")}. Answer what is shown or decline: the app gets only those answers.`;
 }
 
 // ---- What is shown of an answer ----

@@ -157,6 +157,8 @@ export interface RawOptions {
   onprogress?: () => void;
   /** The request's event stream ended without its answer; default: the request fails as a closed connection. */
   onStreamEnd?: () => void;
+  /** Headers of this request alone (a call's `Mcp-Param-*`, SEP-2243); the transport keeps its own (`Mcp-Method`, the session's) from being overridden. */
+  headers?: Record<string, string>;
 }
 
 /** Far past the client's own ids (a counter from 0), and numbers, as many apps assume ids are. */
@@ -231,6 +233,7 @@ export class RawChannel {
       this.transport
         .send(message, {
           ...(options.signal !== undefined ? { requestSignal: options.signal } : {}),
+          ...(options.headers !== undefined ? { headers: options.headers } : {}),
           // Also told when the stream ends after its answer (then nothing is waiting), and not while it reconnects.
           onRequestStreamEnd: () =>
             setTimeout(() => {

@@ -11,6 +11,7 @@ import type { PreviewToolRequest, PreviewTryRequest, ToolToTry, ToolToTryAnswer,
 import { callSignedIn, type CallOutcome } from "@/lib/oauth/reads";
 import type { OrgContext } from "./apps";
 import { checkInput, latestReads, listingOf, requireApp } from "./store";
+import { openQuestion, sealQuestion, type TryOf } from "./try-rounds";
 
 /**
  * Trying a tool (SPEC §14), for the two routes: an organisation's app (its URL and stored
@@ -23,14 +24,28 @@ import { checkInput, latestReads, listingOf, requireApp } from "./store";
 export type ToolCaller = (target: TryTarget, call: TryCall) => Promise<TryResult>;
 const inPool: ToolCaller = (target, call) => tryInPool(target, call);
 
-/** The call a request asks for: its arguments, and when it continues one, the answers to the tool's questions. */
-const continued = (input: TryRequest): TryCall => ({
-  tool: input.tool,
-  arguments: input.arguments,
-  ...(input.inputResponses !== undefined ? { inputResponses: input.inputResponses } : {}),
-  ...(input.requestState !== undefined ? { requestState: input.requestState } : {}),
-  ...(input.round !== undefined ? { round: input.round } : {}),
-});
+/**
+ * The call a request asks for: its arguments, and when it continues one, the answers to the
+ * tool's questions, with the app's state and the round answered as the seal of its
+ * `requestState` says (lib/orgs/try-rounds.ts: never as the client says). Opened before anything
+ * is spent or called: a continuation without a seal of this call is a 422.
+ */
+function continued(of: TryOf, input: TryRequest): TryCall {
+  const { round, appState } = openQuestion(of, input);
+  return {
+    tool: input.tool,
+    arguments: input.arguments,
+    ...(input.inputResponses !== undefined ? { inputResponses: input.inputResponses } : {}),
+    ...(appState !== undefined ? { requestState: appState } : {}),
+    ...(round > 0 ? { round } : {}),
+  };
+}
+
+/** An answer with questions carries the app's state sealed with its round, for the next round to send back. */
+function sealed(of: TryOf, result: TryResult): TryResult {
+  if (result.kind !== "answer" || result.answer.outcome !== "input-required") return result;
+  return { ...result, answer: { ...result.answer, requestState: sealQuestion(of, result.answer.round ?? 1, result.answer.requestState) } };
+}
 
 /** What the audit log keeps of a try: the tool and how it went; for arguments that did not fit, their names only. */
 function auditDetails(tool: string, result: TryResult): Record<string, unknown> {
@@ -71,12 +86,14 @@ const stepUpAnswer = (result: TryResult, message: string): TryResult =>
 /** Tries a tool of one of the organisation's apps, as `actor` (a leader or developer there: `withOrg("try")`). */
 export async function tryOrgApp(ctx: OrgContext, org: string, appId: string, actor: Actor, input: TryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
   const row = await requireApp(ctx.db, org, appId);
+  const of: TryOf = { actor: actor.id, target: `app:${org}/${row.id}`, tool: input.tool };
+  const tried = continued(of, input);
   await spendChecks(getDb(), { account: actor.id }, checkCost(1));
   const stored = checkInput(row);
   // With its OAuth sign-in when it has one; a refusal for want of scope says to sign in again with more (SPEC §17).
   // What it was sent with comes back as `…` from the pool (lib/pool/engine-worker.ts).
-  const signedIn = await callSignedIn(ctx.db, row, { name: row.name, url: stored.url ?? row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, (target) => call(target, continued(input)), outcomeOf);
-  const result = signedIn.refusal === null ? signedIn.result : stepUpAnswer(signedIn.result, signedIn.refusal);
+  const signedIn = await callSignedIn(ctx.db, row, { name: row.name, url: stored.url ?? row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, (target) => call(target, tried), outcomeOf);
+  const result = sealed(of, signedIn.refusal === null ? signedIn.result : stepUpAnswer(signedIn.result, signedIn.refusal));
   await recordAudit(ctx.db, { org, actor, action: "tool.tried", app: { id: row.id, name: row.name }, details: auditDetails(input.tool, result) });
   return answerOf(result);
 }
@@ -105,9 +122,11 @@ const previewTarget = (input: PreviewTryRequest | PreviewToolRequest): TryTarget
 /** Tries a tool of a preview's URL, recorded in the audit log of the organisation it is made as (the URL's origin, never its path or headers). */
 export async function tryPreview(actor: Actor, input: PreviewTryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
   const org = await previewTryOrg(actor, input.org);
+  const of: TryOf = { actor: actor.id, target: `url:${input.url}`, tool: input.tool };
+  const tried = continued(of, input);
   const db = getDb();
   await spendChecks(db, { account: actor.id }, checkCost(1));
-  const result = await call(previewTarget(input), continued(input));
+  const result = sealed(of, await call(previewTarget(input), tried));
   await recordAudit(db, { org, actor, action: "tool.tried", details: { ...auditDetails(input.tool, result), url: new URL(input.url).origin, name: previewName(input) } });
   return answerOf(result);
 }

@@ -32,11 +32,10 @@ export const toolToTryQuery = (source: TrySource, tool: string) =>
   });
 
 /** Calls the tool; the organisation's audit log has a new entry afterwards. */
-/** A call continued after the tool asked (SPEC §18): the person's answers, the app's state, the round answered. */
+/** A call continued after the tool asked (SPEC §18): the person's answers and the answer's `requestState` (the server counts the rounds by it). */
 export interface TryContinuation {
   inputResponses: Record<string, unknown>;
   requestState?: string;
-  round: number;
 }
 
 export const tryMutation = (client: QueryClient, source: TrySource) =>

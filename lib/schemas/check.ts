@@ -120,7 +120,7 @@ export type Unavailable = z.infer<typeof unavailable>;
 export const timings = z.object({ connectMs: z.number(), listMs: z.number().nullable() });
 export type Timings = z.infer<typeof timings>;
 
-export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked", "app-only", "risky-text"]);
+export const leftOutCode = z.enum(["name-taken", "theorem-tool", "invalid", "awaiting-review", "blocked", "app-only", "risky-text", "invalid-header"]);
 export type LeftOutCode = z.infer<typeof leftOutCode>;
 
 export const leftOut = z.object({

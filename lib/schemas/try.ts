@@ -18,6 +18,8 @@ const callArguments = z.record(z.string(), z.unknown(), { error: "`arguments` is
 
 /** Rounds of questions a tool may ask in one try (SPEC §18: the 2026-07-28 era's `input_required`). */
 export const MAX_INPUT_ROUNDS = 5;
+/** An app's `requestState` is at most 64 KiB; the seal of its round adds under 80 characters. */
+const REQUEST_STATE_MAX = 64 * 1024 + 128;
 
 /** POST /api/orgs/{org}/apps/{app}/try; a continued call adds the answers to the tool's questions, as the protocol says. */
 export const tryRequest = z.object({
@@ -25,10 +27,8 @@ export const tryRequest = z.object({
   arguments: callArguments.default({}),
   /** The person's answers, by the key of each request (`{"confirm": {"action": "accept", "content": {…}}}`). */
   inputResponses: z.record(z.string().max(200), z.unknown(), { error: "`inputResponses` is an object: an answer per request, by its key." }).optional(),
-  /** The app's `requestState`, echoed exactly. */
-  requestState: z.string().max(64 * 1024, "`requestState` is at most 65,536 characters.").optional(),
-  /** The round being answered (the answer's `round`). */
-  round: z.number().int().min(1).max(MAX_INPUT_ROUNDS, `A tool may ask at most ${MAX_INPUT_ROUNDS} rounds of questions in one try.`).optional(),
+  /** The answer's `requestState`, echoed exactly: the app's own, sealed with its round (lib/orgs/try-rounds.ts), so a client sends no round of its own. */
+  requestState: z.string().max(REQUEST_STATE_MAX, `\`requestState\` is at most ${REQUEST_STATE_MAX.toLocaleString("en-US")} characters.`).optional(),
 });
 export type TryRequest = z.infer<typeof tryRequest>;
 
@@ -54,6 +54,7 @@ export const tryRefusalCode = z.enum([
   "invalid-answer",
   "call-failed",
   "too-many-rounds",
+  "invalid-header",
 ]);
 export type TryRefusalCode = z.infer<typeof tryRefusalCode>;
 export const tryRefusal = z.object({ code: tryRefusalCode, message: z.string() });
@@ -100,6 +101,8 @@ export const tryAnswer = z.object({
   /** Which round of questions this is (1 to 5), and the state to send back with the answers. */
   round: z.number().int().optional(),
   requestState: z.string().optional(),
+  /** The questions were larger than Try shows (64 KiB, as content): their size as sent, and what was left out, in a sentence. */
+  questionsCut: z.object({ bytes: z.number().int(), message: z.string() }).optional(),
 });
 export type TryAnswer = z.infer<typeof tryAnswer>;
 

@@ -8,6 +8,8 @@ export interface ZooApp {
   port: number;
   /** Requests seen, as `METHOD path` (and the JSON-RPC method when there was one). */
   seen: string[];
+  /** For each `tools/call`, the `Mcp-Param-*` headers it came with (names lower-cased), where the app records them. */
+  callHeaders?: Record<string, string>[];
   close: () => Promise<void>;
 }
 
@@ -26,6 +28,11 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   }
 }
 
+/** The `Mcp-Param-*` headers of a request (SEP-2243), names lower-cased as Node gives them. */
+export function paramHeaders(req: http.IncomingMessage): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers).filter((e): e is [string, string] => e[0].startsWith("mcp-param-") && typeof e[1] === "string"));
+}
+
 export function rpcMethod(body: unknown): string | undefined {
   return typeof body === "object" && body !== null && "method" in body ? String((body).method) : undefined;
 }
@@ -33,11 +40,13 @@ export function rpcMethod(body: unknown): string | undefined {
 /** Starts a plain node:http server; `close` ends every open connection too, so no test waits on a stuck socket. */
 export async function startHttp(handler: Handler, path = "/mcp"): Promise<ZooApp> {
   const seen: string[] = [];
+  const callHeaders: Record<string, string>[] = [];
   const server = http.createServer((req, res) => {
     void (async () => {
       const body = req.method === "POST" ? await readBody(req) : undefined;
       const method = rpcMethod(body);
       seen.push(`${req.method} ${req.url}${method === undefined ? "" : ` ${method}`}`);
+      if (method === "tools/call") callHeaders.push(paramHeaders(req));
       try {
         await handler(req, res, body);
       } catch {
@@ -52,6 +61,7 @@ export async function startHttp(handler: Handler, path = "/mcp"): Promise<ZooApp
     url: `http://127.0.0.1:${port}${path}`,
     port,
     seen,
+    callHeaders,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,7 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ZooApp } from "./http";
@@ -85,6 +85,27 @@ export function cursorServer(nextCursor: (page: number) => string): () => Server
     });
     return server;
   };
+}
+
+/** The 2025 twin of v2-apps.ts's `weatherTools`: `forecast` mirrors `region`, `days` and `metric` into headers (SEP-2243), `score` declares one on a number. */
+export function weatherServer(): Server {
+  const server = new Server({ name: "weather", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const tools: Tool[] = [
+    {
+      name: "forecast",
+      title: "Forecast",
+      inputSchema: {
+        type: "object",
+        properties: { region: { type: "string", "x-mcp-header": "Region" }, days: { type: "integer", "x-mcp-header": "Days" }, metric: { type: "boolean", "x-mcp-header": "Metric" }, note: { type: "string" } },
+        required: ["region", "days"],
+      },
+      annotations: { readOnlyHint: true },
+    },
+    { name: "score", title: "Score", inputSchema: { type: "object", properties: { points: { type: "number", "x-mcp-header": "Points" } } } },
+  ];
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: "text", text: `called ${request.params.name}` }] }));
+  return server;
 }
 
 /** An app of the older HTTP+SSE transport (GET /sse for events, POST /messages), as 2024-11-05 servers are. */

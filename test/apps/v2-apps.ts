@@ -4,7 +4,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { acceptedContent, createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ZooApp } from "./http";
-import { rpcMethod } from "./http";
+import { paramHeaders, rpcMethod } from "./http";
 
 // Apps of the 2026-07-28 era, served by the v2 server SDK as a team starting today would ship them
 // (SPEC §18): `createMcpHandler` per request, strict (`legacy: "reject"`, modern only) or default
@@ -60,11 +60,42 @@ export function cursorV2Server(nextCursor: (page: number) => string): () => McpS
   };
 }
 
+/**
+ * A tool whose parameters are mirrored into headers (SEP-2243): `region`, `days` and `metric` as
+ * `Mcp-Param-Region`, `-Days` and `-Metric`. The v2 server SDK refuses a call of the 2026-07-28
+ * era whose headers are missing or differ from its arguments, so an answer is proof they were sent.
+ */
+export function weatherTools(server: McpServer): void {
+  const inputSchema = z.object({
+    region: z.string().meta({ "x-mcp-header": "Region" }),
+    days: z.number().int().min(1).max(14).meta({ "x-mcp-header": "Days" }),
+    metric: z.boolean().optional().meta({ "x-mcp-header": "Metric" }),
+    note: z.string().optional(),
+  });
+  server.registerTool("forecast", { title: "Forecast", description: "The weather of the coming days.", inputSchema, annotations: { readOnlyHint: true } }, async ({ region, days, metric }) => ({
+    content: [{ type: "text" as const, text: `${days} days in ${region}${metric === true ? ", metric" : ""}.` }],
+  }));
+  server.registerTool(
+    "score",
+    { title: "Score", description: "Its header is on a number: never called.", inputSchema: z.object({ points: z.number().meta({ "x-mcp-header": "Points" }) }) },
+    async () => ({ content: [{ type: "text" as const, text: "called" }] }),
+  );
+}
+
+/** A tool that asks again however it is answered: only Try's count of rounds ends it (SPEC §18). */
+export function askingTools(server: McpServer): void {
+  server.registerTool("ask_again", { title: "Ask again", description: "Never satisfied.", inputSchema: z.object({}) }, async (_args, ctx) => {
+    const seen = Object.keys(ctx.mcpReq.inputResponses ?? {}).length;
+    return inputRequired({ inputRequests: { more: inputRequired.elicit({ message: `Once more (${seen} answered)?`, requestedSchema: z.object({ ok: z.boolean() }) }) }, requestState: `state-${seen}` });
+  });
+}
+
 /** Serves `make` through `createMcpHandler` on 127.0.0.1 and a free port, path `/mcp`. */
 export async function startV2App(make: () => McpServer, era: Era = "default", host = "127.0.0.1"): Promise<ZooApp> {
   const handler = createMcpHandler(() => make(), era === "strict" ? { legacy: "reject" } : {});
   const node = toNodeHandler(handler);
   const seen: string[] = [];
+  const callHeaders: Record<string, string>[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -78,6 +109,7 @@ export async function startV2App(make: () => McpServer, era: Era = "default", ho
       }
       const method = rpcMethod(body);
       seen.push(`${req.method} ${req.url}${method === undefined ? "" : ` ${method}`}`);
+      if (method === "tools/call") callHeaders.push(paramHeaders(req));
       void Promise.resolve(node(req, res, body)).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
         else res.destroy();
@@ -90,6 +122,7 @@ export async function startV2App(make: () => McpServer, era: Era = "default", ho
     url: `http://${family === "IPv6" ? `[${address}]` : address}:${port}/mcp`,
     port,
     seen,
+    callHeaders,
     close: async () => {
       await handler.close?.().catch(() => {});
       await new Promise<void>((resolve) => {

@@ -3,8 +3,9 @@ import { auditList } from "@/lib/schemas/access";
 import { storedApp } from "@/lib/schemas/orgs";
 import { toolToTryAnswer, tryAnswer } from "@/lib/schemas/try";
 import type { ZooApp } from "@/test/apps/http";
-import { startSdkApp, tryServer } from "@/test/apps/sdk-apps";
-import { calendarServer, startV2App } from "@/test/apps/v2-apps";
+import { callableApp, modern, modernResult, sendJson, startRawApp } from "@/test/apps/raw-apps";
+import { startSdkApp, tryServer, weatherServer } from "@/test/apps/sdk-apps";
+import { askingTools, calendarServer, startV2App, weatherTools } from "@/test/apps/v2-apps";
 import { routeDatabase, orgParams, appParams, post, errorOf } from "@/test/route-tests";
 
 // SPEC §14 through the routes, as Next calls them: who may try, the 422 before any call, the audit log.
@@ -63,14 +64,114 @@ describe("an organisation's app of the 2026-07-28 revision only (SPEC §18)", ()
 
     const asked = tryAnswer.parse(await (await tryAs(developer, { tool: "confirm_delete", arguments: { eventId: "e7" } }, "acme", stored.id)).json());
     expect(asked).toMatchObject({ outcome: "input-required", round: 1, requests: { confirm: { params: { message: "Delete event e7?" } } } });
-    const body = { tool: "confirm_delete", arguments: { eventId: "e7" }, inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, round: 1, ...(asked.requestState !== undefined ? { requestState: asked.requestState } : {}) };
+    const body = { tool: "confirm_delete", arguments: { eventId: "e7" }, inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, requestState: asked.requestState };
     const done = tryAnswer.parse(await (await tryAs(developer, body, "acme", stored.id)).json());
     expect(done).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "Deleted e7." }] });
     expect((await audit()).slice(0, 2).map((e) => e.details)).toMatchObject([{ outcome: "answered" }, { outcome: "input-required" }]);
+  });
+});
 
-    const tooMany = await tryAs(developer, { ...body, round: 6 }, "acme", stored.id);
-    expect(tooMany.status).toBe(422);
-    expect((await errorOf(tooMany)).message).toMatch(/at most 5 rounds/);
+describe("a tool's rounds of questions, counted by the server whatever the client sends (SPEC §10, §18)", () => {
+  let asker: ZooApp;
+  let askerId = "";
+  const toolCalls = () => asker.seen.filter((s) => s.endsWith("tools/call")).length;
+  const again = (requestState: string | undefined, extra: Record<string, unknown> = {}) => ({ tool: "ask_again", arguments: {}, inputResponses: { more: { action: "accept", content: { ok: true } } }, requestState, ...extra });
+
+  beforeAll(async () => {
+    asker = await startV2App(() => calendarServer({ extra: askingTools }), "strict");
+    extra.push(asker);
+    const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Asker", url: asker.url })), orgParams("acme"));
+    expect(connected.status).toBe(201);
+    askerId = storedApp.parse(await connected.json()).id;
+  });
+
+  it("counts five rounds itself, whatever round the client says, then stops", { timeout: 20_000 }, async () => {
+    let asked = tryAnswer.parse(await (await tryAs(developer, { tool: "ask_again", arguments: {} }, "acme", askerId)).json());
+    expect(asked).toMatchObject({ outcome: "input-required", round: 1 });
+    for (const round of [2, 3, 4, 5]) {
+      // The client says round 1 every time: the count is the server's.
+      asked = tryAnswer.parse(await (await tryAs(developer, again(asked.requestState, { round: 1 }), "acme", askerId)).json());
+      expect(asked).toMatchObject({ outcome: "input-required", round, requests: { more: { params: { message: "Once more (1 answered)?" } } } });
+    }
+    const sixth = tryAnswer.parse(await (await tryAs(developer, again(asked.requestState, { round: 1 }), "acme", askerId)).json());
+    expect(sixth).toMatchObject({ outcome: "refused", refused: { code: "too-many-rounds" } });
+  });
+
+  it("refuses answers sent without the requestState, which would start the count again at 1, before calling anything", async () => {
+    const asked = tryAnswer.parse(await (await tryAs(developer, { tool: "ask_again", arguments: {} }, "acme", askerId)).json());
+    expect(asked.outcome).toBe("input-required");
+    const before = toolCalls();
+    const omitted = await tryAs(developer, again(undefined, { round: 1 }), "acme", askerId);
+    expect(omitted.status).toBe(422);
+    expect(await errorOf(omitted)).toMatchObject({ message: "A continued call sends back the `requestState` of the answer that asked: Try counts its rounds by it.", issues: [{ path: ["requestState"] }] });
+    expect(toolCalls()).toBe(before);
+  });
+
+  it.each([
+    ["a round forged back to 1", (state: string) => state.replace(/^t1\.\d+\./, "t1.1.")],
+    ["the app's own state alone", (state: string) => state.slice(state.lastIndexOf(".") + 2)],
+    ["a state changed", (state: string) => `${state}!`],
+  ])("refuses %s (422), before calling anything", async (_what, forge) => {
+    let asked = tryAnswer.parse(await (await tryAs(developer, { tool: "ask_again", arguments: {} }, "acme", askerId)).json());
+    asked = tryAnswer.parse(await (await tryAs(developer, again(asked.requestState), "acme", askerId)).json());
+    expect(asked.round).toBe(2);
+    const before = toolCalls();
+    const forged = await tryAs(developer, again(forge(asked.requestState!)), "acme", askerId);
+    expect(forged.status).toBe(422);
+    expect((await errorOf(forged)).message).toBe("This `requestState` is not one Try gave for this call (or it is over an hour old): start the call again.");
+    expect(toolCalls()).toBe(before);
+  });
+
+  it("refuses a round another person was asked in", async () => {
+    const asked = tryAnswer.parse(await (await tryAs(developer, { tool: "ask_again", arguments: {} }, "acme", askerId)).json());
+    expect((await tryAs(leader, again(asked.requestState), "acme", askerId)).status).toBe(422);
+  });
+});
+
+describe("a tool's questions, bounded as content is (SPEC §10)", () => {
+  it("shows a 20,000-field question in 64 KiB, saying what was left out", { timeout: 20_000 }, async () => {
+    const names = Array.from({ length: 20_000 }, (_, i) => `field_${i}`);
+    const question = { method: "elicitation/create", params: { message: "Fill in all of these", requestedSchema: { type: "object", properties: Object.fromEntries(names.map((n) => [n, { type: "string", description: `The value of ${n}` }])), required: names } } };
+    const forms = await startRawApp(modern(callableApp([{ name: "ask", inputSchema: { type: "object" } }], (res, id) => sendJson(res, modernResult(id, { resultType: "input_required", inputRequests: { form: question } })))));
+    extra.push(forms);
+    const response = await previewRoute.POST(requestAs(developer, "http://localhost/api/try", post({ url: forms.url, name: "Forms", tool: "ask", arguments: {} })));
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    // The question alone is 1.3 MB as the app sent it.
+    expect(Buffer.byteLength(JSON.stringify(question))).toBeGreaterThan(1_000_000);
+    expect(Buffer.byteLength(text)).toBeLessThan(80 * 1024);
+    const answer = tryAnswer.parse(JSON.parse(text));
+    expect(answer).toMatchObject({ outcome: "input-required", round: 1 });
+    const shown = Object.keys((answer.requests as { form: { params: { requestedSchema: { properties: object } } } }).form.params.requestedSchema.properties);
+    expect(shown.length).toBeGreaterThan(100);
+    expect(shown.length).toBeLessThan(20_000);
+    expect(answer.questionsCut?.message).toMatch(new RegExp(`^Forms's questions are [\\d,]+ bytes, more than the 64 KiB Try shows: the form of "form" shows its first ${shown.length.toLocaleString("en-US")} of 20,000 fields\\.`));
+  });
+});
+
+describe("parameters mirrored into headers, through the routes (SPEC §18, SEP-2243)", () => {
+  it("sends them on an organisation's 2026-07-28 app, and never calls nor offers a tool whose header is invalid", { timeout: 20_000 }, async () => {
+    const weather = await startV2App(() => calendarServer({ extra: weatherTools }), "strict");
+    extra.push(weather);
+    const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Weather", url: weather.url })), orgParams("acme"));
+    expect(connected.status).toBe(201);
+    const stored = storedApp.parse(await connected.json());
+    const score = stored.lastCheck?.result?.tools.find((t) => t.name === "score");
+    expect(score).toMatchObject({ included: false, wholeName: null, leftOut: { code: "invalid-header" } });
+    const answer = tryAnswer.parse(await (await tryAs(developer, { tool: "forecast", arguments: { region: "Genève", days: 2 } }, "acme", stored.id)).json());
+    expect(answer).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "2 days in Genève." }] });
+    expect(weather.callHeaders).toEqual([{ "mcp-param-region": `=?base64?${Buffer.from("Genève").toString("base64")}?=`, "mcp-param-days": "2" }]);
+    const refused = tryAnswer.parse(await (await tryAs(developer, { tool: "score", arguments: { points: 1 } }, "acme", stored.id)).json());
+    expect(refused.refused?.code).toBe("invalid-header");
+    expect(weather.callHeaders).toHaveLength(1);
+  });
+
+  it("sends them on a preview's 2025 app", async () => {
+    const weather = await startSdkApp(weatherServer);
+    extra.push(weather);
+    const response = await previewRoute.POST(requestAs(developer, "http://localhost/api/try", post({ url: weather.url, tool: "forecast", arguments: { region: "us-west1", days: 7, metric: false } })));
+    expect(tryAnswer.parse(await response.json())).toMatchObject({ outcome: "answered" });
+    expect(weather.callHeaders).toEqual([{ "mcp-param-region": "us-west1", "mcp-param-days": "7", "mcp-param-metric": "false" }]);
   });
 });
 
