@@ -44,13 +44,6 @@ type Version = keyof typeof SUITES;
 const versions = (Object.keys(SUITES) as Version[]).filter((v) => [undefined, "", v].includes(process.env.THEOREM_CONFORMANCE_SUITE));
 
 /**
- * SEP-2243 (Try mirroring `x-mcp-header` parameters into `Mcp-Param-*` headers; tools whose
- * `x-mcp-header` is invalid left out with `leftOut.code: "invalid-header"`) is being built on
- * another branch: until it lands, these scenarios fail for that reason alone, and are expected to.
- */
-export const AWAITING_SEP_2243 = ["http-custom-headers", "http-invalid-tool-headers"];
-
-/**
  * Scenarios whose check fails for a reason SPEC decides otherwise, each with the rule: the
  * 2025-era Try declines a tool's elicitation (SPEC §18), where the scenario wants defaults applied.
  */
@@ -184,9 +177,9 @@ describe.each(versions)("the conformance suite %s, through the dashboard's route
     expect(ran.length).toBe(version === "0.1.16" ? 23 : 33);
   });
 
-  it("passes each, but those awaiting SEP-2243 or decided otherwise", () => {
+  it("passes each, but those decided otherwise", () => {
     const failing = Object.fromEntries([...(results.get(version) ?? [])].filter(([, o]) => o.failed.length > 0).map(([s, o]) => [s, { failed: o.failed, steps: o.steps }]));
-    const expected = [...AWAITING_SEP_2243, ...Object.keys(DECIDED_OTHERWISE[version] ?? {})];
+    const expected = Object.keys(DECIDED_OTHERWISE[version] ?? {});
     const unexpected = Object.fromEntries(Object.entries(failing).filter(([s]) => !expected.includes(s)));
     expect(unexpected).toEqual({});
     // Each passing scenario said so by at least one check of its own.
@@ -195,11 +188,5 @@ describe.each(versions)("the conformance suite %s, through the dashboard's route
 
   it.each(Object.entries(DECIDED_OTHERWISE[version] ?? {}))("%s fails, as %s", (scenario) => {
     expect(results.get(version)?.get(scenario)?.failed.length).toBeGreaterThan(0);
-  });
-
-  it.each(AWAITING_SEP_2243)("%s fails for now: SEP-2243 is not on this branch yet", (scenario) => {
-    const outcome = results.get(version)?.get(scenario);
-    if (version === "0.1.16") return expect(outcome).toBeUndefined(); // not a scenario of this release
-    expect(outcome?.failed.length).toBeGreaterThan(0);
   });
 });

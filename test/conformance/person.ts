@@ -185,7 +185,8 @@ export async function actAs(person: Person, run: Scenario): Promise<{ ok: boolea
 
   const offered = (app.lastCheck?.result.tools ?? []).flatMap((tool) => (tool.included && tool.name !== null ? [tool.name] : []));
   const calls = context.toolCalls ?? (await Promise.all(offered.map(async (name) => ({ name, arguments: await argumentsFor(run.scenario, name, offered) }))));
-  for (const call of calls) await tryTool(call.name, call.arguments);
+  // A null argument is one the person leaves empty, as the form does: it is not sent.
+  for (const call of calls) await tryTool(call.name, Object.fromEntries(Object.entries(call.arguments).filter(([, value]) => value !== null)));
   return { ok: true, steps };
 
   /** What a person types into a tool's form (GET …/try?tool=, as the panel reads it). */
