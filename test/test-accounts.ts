@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { member, organization } from "@/lib/db/tables";
 import { getAuth } from "@/lib/auth/auth";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/schemas/roles";
 
 /** Accounts for route tests, made through better-auth itself: a real sign-up and its session cookie. */
 

@@ -11,7 +11,8 @@ import { spendOrgChecks } from "@/lib/http/rate-limit";
 import { member, organization, orgVersionOf, session, user } from "@/lib/db/tables";
 import { orgSlug } from "@/lib/schemas/orgs";
 import { getAuth, SESSION_TIMES } from "./auth";
-import { can, parseRole, roleNeeded, type Action, type Role } from "./roles";
+import type { Role } from "@/lib/schemas/roles";
+import { can, parseRole, roleNeeded, type Action } from "./roles";
 
 /**
  * Who is asking, and what they may do in an organisation (SPEC §9), in one place: every org
