@@ -13,6 +13,7 @@ const appsRoute = await import("./[org]/apps/route");
 const appRoute = await import("./[org]/apps/[app]/route");
 const appCheckRoute = await import("./[org]/apps/[app]/check/route");
 const approveRoute = await import("./[org]/apps/[app]/approve/route");
+const signInRoute = await import("./[org]/apps/[app]/oauth/route");
 const myAppsRoute = await import("./[org]/me/apps/route");
 const myAppRoute = await import("./[org]/me/apps/[app]/route");
 const settingsRoute = await import("./[org]/settings/route");
@@ -121,6 +122,13 @@ describe("a change whose audit entry cannot be written is not stored", () => {
     expect(await database.count("SELECT count(*) FROM tool_approvals")).toBe(approvals);
     const after = storedApp.parse(await (await appRoute.GET(as(`${base}/apps/${rota.id}`), appParams("acme", rota.id))).json());
     expect(after.lastCheck!.result.tools.find((t) => t.name === "swap")?.leftOut?.code).toBe("awaiting-review");
+  });
+
+  it("disconnecting an app's sign-in: its sign-in is kept", async () => {
+    await database.query("INSERT INTO app_sign_ins (app, state, issuer, updated_at) VALUES (?, 'expired', 'https://auth.example', ?)", [rota.id, Date.now()]);
+    await refused(() => signInRoute.DELETE(as(`${base}/apps/${rota.id}/oauth`, { method: "DELETE" }), appParams("acme", rota.id)));
+    expect(await database.count("SELECT count(*) FROM app_sign_ins WHERE app = ?", [rota.id])).toBe(1);
+    await database.query("DELETE FROM app_sign_ins WHERE app = ?", [rota.id]);
   });
 
   it("changing the organisation's settings: they stay as they were", async () => {
