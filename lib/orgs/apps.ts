@@ -395,12 +395,6 @@ export async function history(ctx: OrgContext, org: string, app: string | undefi
   return foldedHistory(ctx.db, { org, app }, limit);
 }
 
-/** An app's own fields, without computing any result (for the audit log). */
-export async function appFields(ctx: OrgContext, org: string, id: string): Promise<Pick<StoredApp, "id" | "name" | "url"> & { header: boolean }> {
-  const row = await requireApp(ctx.db, org, id);
-  return { id: row.id, name: row.name, url: row.url, header: row.headerName !== null };
-}
-
 /**
  * Approves the tools of the app's newest read (all, or those named) as they are, by the leader
  * `by` (an account id, or the actor, then named in the audit log in the same transaction);

@@ -1,7 +1,8 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { appFields, assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
+import { assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
+import { requireApp } from "@/lib/orgs/store";
 import { appUpdate } from "@/lib/schemas/orgs";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,7 @@ export const PATCH = withOrg<Params>(
   "manage",
   async ({ request, params, access }) => {
     const ctx = orgContext();
-    await appFields(ctx, access.org.slug, params.app); // the app's 404 before its body is read
+    await requireApp(ctx.db, access.org.slug, params.app); // the app's 404 before its body is read
     const input = await readJson(request, appUpdate, 64 * 1024);
     if (input.url !== undefined) await assertReadable(input.url);
     return Response.json(await updateApp(ctx, access.org.slug, params.app, input, access.actor));
