@@ -150,3 +150,25 @@ describe("a change whose audit entry cannot be written is not stored", () => {
     expect(await database.count("SELECT count(*) FROM invitation")).toBe(0);
   });
 });
+
+describe("the checks a route declares on its wrapper", () => {
+  it("are spent before the handler runs: past the budget, 429 with Retry-After, and nothing connected or audited", async () => {
+    process.env.THEOREM_CHECKS_PER_MINUTE = "3";
+    try {
+      const spender = await signUp("spender@atomic.test");
+      await joinAs("acme", spender, "leader");
+      const connectAs = (name: string) => appsRoute.POST(requestAs(spender, `${base}/apps`, json("POST", { name, url: diaryUrl })), orgParams("acme"));
+      // A connection reads one app: one check for the request and one for the app.
+      expect((await connectAs("First")).status).toBe(201);
+      const entries = await auditCount();
+      const over = await connectAs("Second");
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect((await errorOf(over)).code).toBe("rate-limited");
+      expect(await database.count("SELECT count(*) FROM apps WHERE name = 'Second'")).toBe(0);
+      expect(await auditCount()).toBe(entries);
+    } finally {
+      delete process.env.THEOREM_CHECKS_PER_MINUTE;
+    }
+  });
+});
