@@ -10,7 +10,7 @@ export interface FieldIssue {
   message: string;
 }
 
-export type DomainErrorKind = "not-found" | "conflict" | "forbidden" | "invalid";
+export type DomainErrorKind = "not-found" | "conflict" | "forbidden" | "invalid" | "limited";
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -42,6 +42,18 @@ export class ForbiddenError extends DomainError {
 /** The request cannot be done as asked (past a limit, a value that does not fit). */
 export class InvalidError extends DomainError {
   readonly kind = "invalid";
+}
+
+/** Past a budget (checks a minute, sign-in failures): may be asked again in `retryAfterSeconds`. */
+export class LimitError extends DomainError {
+  readonly kind = "limited";
+  constructor(
+    message: string,
+    /** Whole seconds, at least 1: the answer's `Retry-After`. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
 }
 
 /** The one field at fault, with the sentence said on it and for the whole request. */

@@ -46,7 +46,7 @@ process.on("exit", () => rmSync(benchDir, { recursive: true, force: true }));
 const { POST } = await import("@/app/api/check/route");
 const { buildWorker } = await import("./build-worker.mjs");
 await buildWorker();
-const { signUp } = await import("@/lib/auth/test-accounts");
+const { signUp } = await import("@/test/test-accounts");
 const account = await signUp("bench@example.test");
 const { checkRequestInPool } = await import("@/lib/pool/engine-pool");
 const { checkResult } = await import("@/lib/schemas/check");

@@ -30,7 +30,7 @@ await buildWorker();
 const { getDb, closeDatabase } = await import("@/lib/db/client");
 const { addApp } = await import("@/lib/orgs/apps");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
 const settingsRoute = await import("@/app/api/orgs/[org]/settings/route");
 const registryRoute = await import("@/app/api/registry/[token]/[...path]/route");

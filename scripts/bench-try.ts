@@ -50,7 +50,7 @@ process.on("exit", () => rmSync(benchDir, { recursive: true, force: true }));
 async function paths(url: string) {
   const { buildWorker } = await import("./build-worker.mjs");
   await buildWorker();
-  const { signUp } = await import("@/lib/auth/test-accounts");
+  const { signUp } = await import("@/test/test-accounts");
   const orgsRoute = await import("@/app/api/orgs/route");
   const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
   const tryRoute = await import("@/app/api/orgs/[org]/apps/[app]/try/route");

@@ -12,7 +12,7 @@ import { Card, CardTitle } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FieldError, fieldClass } from "@/components/ui/field";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/schemas/roles";
 import { createKeyMutation, keysQuery, revokeKeyMutation } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { apiKeyCreate, type ApiKeyView } from "@/lib/schemas/access";

@@ -14,7 +14,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { TableHead } from "@/components/ui/table";
-import { role as roleSchema, type Role } from "@/lib/auth/roles";
+import { role as roleSchema, type Role } from "@/lib/schemas/roles";
 import { plural } from "@/lib/plural";
 import { cancelInvitationMutation, changeRoleMutation, inviteMutation, membersQuery, removeMemberMutation } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";

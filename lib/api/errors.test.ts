@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, onField } from "@/lib/errors";
+import { ConflictError, ForbiddenError, InvalidError, LimitError, NotFoundError, onField } from "@/lib/errors";
 import { sendLogsTo } from "@/lib/log";
 import { ApiError, ERROR_STATUS, handleApiError, withErrors } from "./errors";
 
@@ -33,6 +33,13 @@ describe("handleApiError", () => {
     const res = handleApiError(error);
     expect(res.status).toBe(status);
     expect(await res.json()).toEqual({ error: { code, message: error.message } });
+  });
+
+  it("answers a LimitError 429 rate-limited, with its wait as Retry-After", async () => {
+    const res = handleApiError(new LimitError("Too many checks: try again in 7 s.", 7));
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("7");
+    expect(await res.json()).toEqual({ error: { code: "rate-limited", message: "Too many checks: try again in 7 s." } });
   });
 
   it("puts a domain error's field on the answer's issues, for the form", async () => {

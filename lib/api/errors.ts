@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { ZodError } from "zod";
-import { DomainError, type DomainErrorKind } from "@/lib/errors";
+import { DomainError, LimitError, type DomainErrorKind } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { startRequestLog } from "./request-log";
 
@@ -25,6 +25,7 @@ const DOMAIN_CODE: Record<DomainErrorKind, ErrorCode> = {
   "conflict": "conflict",
   "forbidden": "forbidden",
   "invalid": "invalid-request",
+  "limited": "rate-limited",
 };
 
 export interface ApiErrorBody {
@@ -57,7 +58,8 @@ export function describeApiError(error: unknown, log: ErrorLog = logger): { stat
   }
   if (error instanceof DomainError) {
     const code = DOMAIN_CODE[error.kind];
-    return { status: ERROR_STATUS[code], body: { error: { code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) } } };
+    const headers = error instanceof LimitError ? { headers: { "Retry-After": String(error.retryAfterSeconds) } } : {};
+    return { status: ERROR_STATUS[code], body: { error: { code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) } }, ...headers };
   }
   if (error instanceof ZodError) {
     return { status: 422, body: { error: { code: "invalid-request", message: summariseIssues(error), issues: error.issues } } };

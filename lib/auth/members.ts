@@ -10,7 +10,8 @@ import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, O
 import type { Person } from "@/lib/schemas/people";
 import { revokeKeysOf } from "./keys";
 import { invitationLink, newInvitationSecret, secretMatches, sendInvitation, smtpConfigured } from "./invitations";
-import { can, parseRole, roleNeeded, roleNeededAnywhere, type Action, type Role } from "./roles";
+import type { Role } from "@/lib/schemas/roles";
+import { can, parseRole, roleNeeded, roleNeededAnywhere, type Action } from "./roles";
 import { membership, requireAction, type Actor, type OrgAccess } from "./workspace";
 
 /**

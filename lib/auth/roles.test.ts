@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ACTIONS, can, parseRole, role, roleNeeded, roleNeededAnywhere, type Action, type Role } from "./roles";
+import { role, type Role } from "@/lib/schemas/roles";
+import { ACTIONS, can, parseRole, roleNeeded, roleNeededAnywhere, type Action } from "./roles";
 
 // SPEC §9's table, written out once more by hand: the test fails if the data drifts from it.
 const TABLE: Record<Action, Record<Role, boolean>> = {

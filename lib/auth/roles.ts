@@ -1,13 +1,10 @@
-import { z } from "zod";
+import { role, type Role } from "@/lib/schemas/roles";
 
 /**
  * SPEC §9's role table, as data: one role per member, and for each kind of action the roles
  * that may do it. The route wrapper, the pages (which buttons show) and better-auth's own
  * organisation endpoints all read it from here.
  */
-
-export const role = z.enum(["leader", "developer", "support"], { error: "A role is leader, developer or support." });
-export type Role = z.infer<typeof role>;
 
 export const ACTIONS = {
   /** See apps, checks, history, raw listings, changes, people, the lookup, the audit log; make one's own API keys. */

@@ -7,10 +7,12 @@ import { ApiError, handleApiError } from "@/lib/api/errors";
 import { ForbiddenError, noOrg } from "@/lib/errors";
 import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
 import { getDb, runPrepared } from "@/lib/db/client";
+import { spendOrgChecks } from "@/lib/http/rate-limit";
 import { member, organization, orgVersionOf, session, user } from "@/lib/db/tables";
 import { orgSlug } from "@/lib/schemas/orgs";
 import { getAuth, SESSION_TIMES } from "./auth";
-import { can, parseRole, roleNeeded, type Action, type Role } from "./roles";
+import type { Role } from "@/lib/schemas/roles";
+import { can, parseRole, roleNeeded, type Action } from "./roles";
 
 /**
  * Who is asking, and what they may do in an organisation (SPEC §9), in one place: every org
@@ -209,12 +211,23 @@ export interface OrgRouteContext<P> {
   log: Logger;
 }
 
+/** What a route declares besides its permission (dub's `withWorkspace` options). */
+export interface OrgRouteOptions {
+  /**
+   * The apps one request reads live: it then spends one check plus one per app from the actor's
+   * budget (SPEC §10, lib/http/rate-limit.ts), once allowed and before the handler runs, or is
+   * answered 429 with `Retry-After` and the handler never runs.
+   */
+  reads?: number;
+}
+
 /**
  * Wraps an `/api/orgs/{org}/…` handler: 401 without a session or key, 404 for a non-member,
- * 403 (naming the role needed) when the role does not allow `action`; any error becomes JSON.
- * The request is logged once, with its organisation, app and actor when they are known.
+ * 403 (naming the role needed) when the role does not allow `action`, 429 past the checks the
+ * route declares it spends (`options.reads`); any error becomes JSON. The request is logged
+ * once, with its organisation, app and actor when they are known.
  */
-export function withOrg<P extends { org: string }>(action: Action, handler: (ctx: OrgRouteContext<P>) => Promise<Response>) {
+export function withOrg<P extends { org: string }>(action: Action, handler: (ctx: OrgRouteContext<P>) => Promise<Response>, options: OrgRouteOptions = {}) {
   return async (request: Request, { params }: { params: Promise<P> }): Promise<Response> => {
     const { log, done } = startRequestLog(request);
     const fields: RequestFields = {};
@@ -225,6 +238,7 @@ export function withOrg<P extends { org: string }>(action: Action, handler: (ctx
       const access = await orgAccess(request.headers, resolved.org);
       fields.actor = access.actor.id;
       requireAction(access, action);
+      if (options.reads !== undefined) await spendOrgChecks(access.actor.id, options.reads);
       return done(await handler({ request, params: resolved, access, log }), fields);
     } catch (error) {
       return done(handleApiError(error, log), fields);

@@ -16,7 +16,7 @@ import { goodServer, startSdkApp } from "@/test/apps/sdk-apps";
 import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import type { AppListing } from "@/lib/engine/check";
 import type { CheckResult } from "@/lib/schemas/check";
-import { runNode } from "./spawn";
+import { runNode } from "@/test/spawn";
 
 // The real bundle, spawned as a person or a CI job runs it, against apps on 127.0.0.1 alone.
 let bundle: string;

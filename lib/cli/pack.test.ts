@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ZooApp } from "@/test/apps/http";
 import { goodServer, startSdkApp } from "@/test/apps/sdk-apps";
 import type { CheckResult } from "@/lib/schemas/check";
-import { runNode } from "./spawn";
+import { runNode } from "@/test/spawn";
 
 const exec = promisify(execFile);
 const root = new URL("../..", import.meta.url).pathname;

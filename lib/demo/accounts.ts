@@ -6,7 +6,7 @@ import { transaction, type Conn } from "@/lib/db/client";
 import { recordAudit } from "@/lib/audit/audit-log";
 import { account, auditEntries, member, organization, user } from "@/lib/db/tables";
 import { orgApps } from "@/lib/orgs/store";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/schemas/roles";
 import { DEMO_ORG } from "./seed";
 
 /** The demo organisation's three accounts, one per role (SPEC §9). */

@@ -1,8 +1,7 @@
 import "server-only";
 import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { ApiError } from "@/lib/api/errors";
 import { getDb, isPostgres, type Db } from "@/lib/db/client";
-import type { OrgAccess } from "@/lib/auth/workspace";
+import { LimitError } from "@/lib/errors";
 import { MAX_APPS_PER_ORG } from "@/lib/orgs/limits";
 
 /**
@@ -44,7 +43,7 @@ function limiters(db: Db, budget: CheckBudget): Limiters {
   return made;
 }
 
-/** Spends `cost` of the caller's budget, or throws the 429 with `Retry-After` (whole seconds). */
+/** Spends `cost` of the caller's budget, or throws the `LimitError` (lib/api/errors.ts answers it 429 with `Retry-After`). */
 export async function spendChecks(db: Db, who: { account: string } | { address: string }, cost: number, budget = checkBudgetFromEnv()): Promise<void> {
   const set = limiters(db, budget);
   const [limiter, key, limit] = "account" in who ? [set.account, who.account, budget.perAccount] : [set.address, who.address, budget.perAddress];
@@ -54,22 +53,18 @@ export async function spendChecks(db: Db, who: { account: string } | { address: 
     if (!(error instanceof RateLimiterRes)) throw error;
     const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
     const whose = "account" in who ? "this account" : "this address (sign in for more)";
-    throw new ApiError(
-      "rate-limited",
-      `Too many checks: ${whose} may read ${limit} a minute (a request counts one, plus one per app read by URL). Try again in ${seconds} s.`,
-      {},
-      { "Retry-After": String(seconds) },
-    );
+    throw new LimitError(`Too many checks: ${whose} may read ${limit} a minute (a request counts one, plus one per app read by URL). Try again in ${seconds} s.`, seconds);
   }
 }
 
 /**
- * An organisation route that reads one app (connect, edit, re-check it, start its sign-in) spends
- * one plus that app from the actor's budget: the names of the other apps come from what is stored,
- * so their number costs nothing.
+ * What an organisation route that reads apps spends from the actor's budget, declared on its
+ * wrapper (`withOrg(action, handler, { reads })`, lib/auth/workspace.ts): one, plus one per app
+ * it reads (connect, edit, re-check one app, start its sign-in, try a tool read one). The names
+ * of the other apps come from what is stored, so their number costs nothing.
  */
-export async function spendAppCheck(access: OrgAccess): Promise<void> {
-  await spendChecks(getDb(), { account: access.actor.id }, checkCost(1));
+export async function spendOrgChecks(account: string, apps: number): Promise<void> {
+  await spendChecks(getDb(), { account }, checkCost(apps));
 }
 
 /** How many apps one organisation's "re-check all" may read in a minute, whoever asks: five re-checks of the largest organisation. */
@@ -81,7 +76,7 @@ export const RECHECK_ALL_READS_PER_MINUTE = 5 * MAX_APPS_PER_ORG;
  * the organisation's own budget of RECHECK_ALL_READS_PER_MINUTE: what bounds the reads it makes
  * is the organisation, not the account.
  */
-export async function spendRecheckAll(access: OrgAccess, apps: number): Promise<void> {
+export async function spendRecheckAll(access: { actor: { id: string }; org: { id: string } }, apps: number): Promise<void> {
   const db = getDb();
   await spendChecks(db, { account: access.actor.id }, checkCost(0));
   const set = limiters(db, checkBudgetFromEnv());
@@ -90,11 +85,6 @@ export async function spendRecheckAll(access: OrgAccess, apps: number): Promise<
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
     const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    throw new ApiError(
-      "rate-limited",
-      `This organisation's apps were re-checked all together too often: at most ${RECHECK_ALL_READS_PER_MINUTE} reads a minute. Try again in ${seconds} s.`,
-      {},
-      { "Retry-After": String(seconds) },
-    );
+    throw new LimitError(`This organisation's apps were re-checked all together too often: at most ${RECHECK_ALL_READS_PER_MINUTE} reads a minute. Try again in ${seconds} s.`, seconds);
   }
 }

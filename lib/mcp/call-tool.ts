@@ -1,6 +1,5 @@
 import "server-only";
 import { Transform } from "node:stream";
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { EVENT_BYTE_LIMIT, LISTING_CHAR_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import { formatCount } from "@/lib/engine/listing-size";
 import { headerDeclarations, mcpParamHeaders } from "@/lib/engine/mcp-header";
@@ -23,8 +22,8 @@ import type { AllowList, Resolver } from "./address";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
 import { GuardError } from "./guarded-fetch";
 import { listTools, noProgress, readBounds, type Progress } from "./read-app";
-import { Deadline, describeReadError, isGarbled, type ReadBounds, type ReadPhase } from "./read-errors";
-import { clip, seconds } from "./sentences";
+import { Deadline, describeCallError, describeReadError, type ReadBounds, type ReadPhase } from "./read-errors";
+import { clip } from "./sentences";
 import { McpSession, type LiveApp } from "./session";
 import { plural } from "@/lib/plural";
 
@@ -79,6 +78,7 @@ export type DescribeResult = { kind: "tool"; tool: ToolToTry } | { kind: "refuse
 /** A call's event stream closed early is resumed at most this often (SEP-1699), within the call's deadline. */
 const RESUMES = 3;
 const MiB = 1024 * 1024;
+const bytesText = (n: number) => plural(n, "byte");
 
 type Phase = "connect" | "list" | "call";
 
@@ -86,8 +86,6 @@ type Phase = "connect" | "list" | "call";
 class StreamEnded extends Error {}
 /** The connection broke while the answer was being read. */
 class Dropped extends Error {}
-const bytesText = (n: number) => plural(n, "byte");
-const mib = (limit: number) => `${formatCount(limit / MiB)} MiB (${limit.toLocaleString("en-US")} bytes)`;
 
 /** Whether a request body is a JSON-RPC `tools/call`. */
 function callsTool(body: string | Buffer | undefined): boolean {
@@ -220,49 +218,18 @@ class TrySession {
     return describeReadError(e, phase, { app: this.target.name, bounds: this.bounds, ...this.read, guardStop: this.mcp.guardStop });
   }
 
-  /** A failure of the call itself. */
+  /** A failure of the call itself, worded by the one classifier of read and call errors (lib/mcp/read-errors.ts). */
   describeCall(e: unknown, tool: string): { code: TryRefusalCode; message: string } {
-    const name = this.target.name;
     const failure = this.failure ?? e;
-    const read = bytesText(this.answer.bytes);
-    if (e instanceof Deadline && this.failure === null) {
-      return { code: "call-timeout", message: `${name} did not answer the call of ${tool} within ${seconds(this.callTimeout)}, so it was stopped (${read} read).` };
-    }
-    if (failure instanceof GuardError) {
-      if (failure.bound?.kind === "event") return { code: "event-too-large", message: `One streamed event of ${name}'s answer passed ${mib(failure.bound.limit)}, so reading stopped.` };
-      if (failure.bound !== undefined) return { code: "answer-too-large", message: `${name}'s answer passed ${mib(failure.bound.limit)}, so reading stopped.` };
-      return { code: failure.code, message: `${name} is unavailable: ${failure.reason}.` };
-    }
-    if (failure instanceof NotJsonError) return { code: "invalid-answer", message: `${name}'s answer to the call is not JSON: ${failure.message}.` };
-    if (failure instanceof CutShortError || failure instanceof Dropped) {
-      return { code: "connection-dropped", message: `${name} closed the connection before its answer was complete (${read} read).` };
-    }
-    if (failure instanceof StreamEnded) {
-      const events = plural(this.answer.events, "event");
-      return { code: "connection-dropped", message: `${name} ended its event stream without answering the call (${events}, ${read}).` };
-    }
-    if (isGarbled(failure)) {
-      return { code: "invalid-answer", message: `${name}'s answer to the call ${failure instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
-    }
-    if (failure instanceof SdkError && failure.code === SdkErrorCode.ClientHttpUnexpectedContent) {
-      const type = /Unexpected content type: (.*)$/.exec(failure.message);
-      return { code: "invalid-answer", message: `${name} answered the call with ${clip(type?.[1] ?? "", 80)}, not JSON or an event stream.` };
-    }
-    if (failure instanceof SdkHttpError) return { code: "call-failed", message: `${name} answered the call with HTTP ${failure.status}.` };
-    if (failure instanceof SdkError && failure.code === SdkErrorCode.ConnectionClosed) {
-      return { code: "connection-dropped", message: `${name} closed the connection before it answered the call (${read} read).` };
-    }
-    if (failure instanceof ProtocolError) {
-      if (failure.code === -32000 && /Connection closed/i.test(failure.message)) {
-        return { code: "connection-dropped", message: `${name} closed the connection before it answered the call (${read} read).` };
-      }
-      return { code: "call-failed", message: `${name} answered the call with an error, not a result: ${clip(failure.message.replace(/^MCP error -?\d+: /, ""), 300)} (code ${failure.code}).` };
-    }
-    const text = failure instanceof Error ? failure.message : String(failure);
-    if (/terminated|aborted|socket|ECONNRESET|EPIPE|other side closed/i.test(text)) {
-      return { code: "connection-dropped", message: `${name} closed the connection before its answer was complete (${read} read).` };
-    }
-    return { code: "call-failed", message: `The call of ${tool} failed: ${clip(text, 200)}.` };
+    return describeCallError(failure, {
+      app: this.target.name,
+      tool,
+      timedOut: e instanceof Deadline && this.failure === null,
+      callTimeoutMs: this.callTimeout,
+      bytes: this.answer.bytes,
+      events: this.answer.events,
+      ended: failure instanceof StreamEnded ? "stream-ended" : failure instanceof Dropped ? "dropped" : null,
+    });
   }
 
   close(): Promise<void> {

@@ -12,7 +12,6 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import type { FetchLike, JSONRPCMessage, jsonSchemaValidator, Transport } from "@modelcontextprotocol/client";
-import { z } from "zod";
 import { Deadline, NoTransport, type EraAnswer } from "./read-errors";
 
 // The one way the reader (read-app.ts) and the tool call (call-tool.ts) open and end an MCP
@@ -20,8 +19,6 @@ import { Deadline, NoTransport, type EraAnswer } from "./read-errors";
 // `server/discover` first, the 2025 `initialize` and the older HTTP+SSE after).
 
 const CLIENT_INFO = { name: "theorem-connections", version: "0.1.0" };
-/** The SDK's own result schemas would reject a bad entry or answer; callers take the result as sent. */
-export const ANY_RESULT = z.unknown();
 /** Requests go through `request`, never `callTool`: no output schema is compiled or checked, so no client builds its own Ajv. */
 const NO_VALIDATION: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "This client does not check output schemas." }),

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { unavailableCode, type Unavailable } from "@/lib/schemas/check";
 import { GuardError } from "./guarded-fetch";
-import { BadListing, Deadline, describeReadError, NoTransport, SPOKEN_REVISIONS, type EraAnswer, type ReadKnown, type ReadPhase } from "./read-errors";
+import { BadListing, Deadline, describeCallError, describeReadError, NoTransport, SPOKEN_REVISIONS, type EraAnswer, type ReadKnown, type ReadPhase } from "./read-errors";
 
 const known = (over: Partial<ReadKnown> = {}): ReadKnown => ({
   app: "Attendance",
@@ -335,5 +335,25 @@ describe("why a live app could not be read", () => {
 
   it("names the app it is given", () => {
     expect(describeReadError(new Deadline(), "connect", known({ app: "Payroll (EU)" })).message).toBe("Payroll (EU) is unavailable: it did not finish connecting (MCP initialize) within 0.25 s.");
+  });
+});
+
+describe("describeCallError: a tool call's failure, worded by the same classifier as a read's", () => {
+  const call = { app: "Attendance", tool: "clock_in", timedOut: false, callTimeoutMs: 60_000, bytes: 12, events: 0, ended: null };
+
+  it("reads the content type from the transport error's data, as a read does", () => {
+    const error = new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, "The server answered something else", { contentType: "text/html" });
+    expect(describeCallError(error, call)).toEqual({ code: "invalid-answer", message: "Attendance answered the call with text/html, not JSON or an event stream." });
+  });
+
+  it("knows a connection reset by the socket error's code, whatever fetch's message says", () => {
+    const error = new TypeError("fetch failed", { cause: Object.assign(new Error("read"), { code: "ECONNRESET" }) });
+    expect(describeCallError(error, call)).toEqual({ code: "connection-dropped", message: "Attendance closed the connection before its answer was complete (12 bytes read)." });
+  });
+
+  it("words an app's JSON-RPC error, an HTTP status and the call's own deadline", () => {
+    expect(describeCallError(new ProtocolError(-32602, "Unknown tool"), call)).toEqual({ code: "call-failed", message: "Attendance answered the call with an error, not a result: Unknown tool (code -32602)." });
+    expect(describeCallError(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: Bad gateway", { status: 502 }), call).message).toBe("Attendance answered the call with HTTP 502.");
+    expect(describeCallError(new Deadline(), { ...call, timedOut: true }).code).toBe("call-timeout");
   });
 });

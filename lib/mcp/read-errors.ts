@@ -4,12 +4,15 @@ import { LISTING_CHAR_LIMIT } from "@/lib/engine/limits";
 import { entryChars, formatCount, largestNamed, largestTools } from "@/lib/engine/listing-size";
 import { isObject } from "@/lib/json-text";
 import type { Unavailable } from "@/lib/schemas/check";
+import type { TryRefusalCode } from "@/lib/schemas/try";
+import { CutShortError, NotJsonError } from "./answer-reducer";
 import { GuardError } from "./guarded-fetch";
 import { clip, count, seconds } from "./sentences";
-import { pluralWord } from "@/lib/plural";
+import { plural, pluralWord } from "@/lib/plural";
 
-// Why a live app could not be read, in the one sentence the leader is shown (SPEC §7).
-// Pure: the reader hands over what was thrown and what it knew; nothing here does I/O.
+// Why a live app could not be read (SPEC §7), or why a call of one of its tools failed (SPEC
+// §14), in the one sentence shown: one classifier of what was thrown, for reads and calls alike.
+// Pure: the reader or caller hands over what was thrown and what it knew; nothing here does I/O.
 
 export type ReadPhase = "connect" | "list";
 
@@ -81,6 +84,12 @@ function unexpectedType(e: unknown): string | null {
 }
 /** The connection closed before the answer came. */
 const closedEarly = (e: unknown) => (e instanceof SdkError && e.code === SdkErrorCode.ConnectionClosed) || (isRpcError(e) && e.code === -32000 && /Connection closed/i.test(e.message));
+/** The socket went away mid-answer (fetch's `terminated`, a reset, a broken pipe), as its code or, failing one, its message says. */
+function lostMidway(e: unknown): boolean {
+  const cause = e instanceof Error && isObject(e.cause) ? e.cause["code"] : undefined;
+  if (typeof cause === "string" && /^(ECONNRESET|EPIPE|UND_ERR_SOCKET)$/.test(cause)) return true;
+  return /terminated|aborted|socket|ECONNRESET|EPIPE|other side closed/i.test(messageOf(e));
+}
 
 /** An answer that is not a JSON-RPC message the client can route. */
 export function isGarbled(e: unknown): boolean {
@@ -239,3 +248,46 @@ function answerFailed(e: unknown, phase: ReadPhase, name: string): Unavailable {
 }
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** What a tool call knew when it failed (lib/mcp/call-tool.ts). */
+export interface CallKnown {
+  app: string;
+  tool: string;
+  /** The call's own deadline passed (and nothing else had stopped the session first). */
+  timedOut: boolean;
+  callTimeoutMs: number;
+  /** The answer's bytes and events read so far. */
+  bytes: number;
+  events: number;
+  /** How the session itself saw the answer end, when it did: its event stream ended, or its connection dropped. */
+  ended: "stream-ended" | "dropped" | null;
+}
+
+const MiB = 1024 * 1024;
+const mib = (limit: number) => `${formatCount(limit / MiB)} MiB (${limit.toLocaleString("en-US")} bytes)`;
+
+/** Why a call of a tool failed, worded for the one trying it (SPEC §14): `failure` is the session's first stop, else what the call threw. */
+export function describeCallError(failure: unknown, known: CallKnown): { code: TryRefusalCode; message: string } {
+  const { app: name, tool } = known;
+  const read = plural(known.bytes, "byte");
+  if (known.timedOut) return { code: "call-timeout", message: `${name} did not answer the call of ${tool} within ${seconds(known.callTimeoutMs)}, so it was stopped (${read} read).` };
+  if (failure instanceof GuardError) {
+    if (failure.bound?.kind === "event") return { code: "event-too-large", message: `One streamed event of ${name}'s answer passed ${mib(failure.bound.limit)}, so reading stopped.` };
+    if (failure.bound !== undefined) return { code: "answer-too-large", message: `${name}'s answer passed ${mib(failure.bound.limit)}, so reading stopped.` };
+    return { code: failure.code, message: `${name} is unavailable: ${failure.reason}.` };
+  }
+  if (failure instanceof NotJsonError) return { code: "invalid-answer", message: `${name}'s answer to the call is not JSON: ${failure.message}.` };
+  if (failure instanceof CutShortError || known.ended === "dropped") return { code: "connection-dropped", message: `${name} closed the connection before its answer was complete (${read} read).` };
+  if (known.ended === "stream-ended") return { code: "connection-dropped", message: `${name} ended its event stream without answering the call (${plural(known.events, "event")}, ${read}).` };
+  if (isGarbled(failure)) return { code: "invalid-answer", message: `${name}'s answer to the call ${failure instanceof SyntaxError ? "is not valid JSON" : "is not a JSON-RPC response"}.` };
+  const type = unexpectedType(failure);
+  if (type !== null) return { code: "invalid-answer", message: `${name} answered the call with ${clip(type, 80)}, not JSON or an event stream.` };
+  const status = httpStatus(failure);
+  if (status !== null) return { code: "call-failed", message: `${name} answered the call with HTTP ${status}.` };
+  if (closedEarly(failure)) return { code: "connection-dropped", message: `${name} closed the connection before it answered the call (${read} read).` };
+  if (isRpcError(failure)) {
+    return { code: "call-failed", message: `${name} answered the call with an error, not a result: ${clip(failure.message.replace(/^MCP error -?\d+: /, ""), 300)} (code ${failure.code}).` };
+  }
+  if (lostMidway(failure)) return { code: "connection-dropped", message: `${name} closed the connection before its answer was complete (${read} read).` };
+  return { code: "call-failed", message: `The call of ${tool} failed: ${clip(messageOf(failure), 200)}.` };
+}

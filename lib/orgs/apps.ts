@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { recordAudit, type AuditRecord } from "@/lib/audit/audit-log";
 import { ConflictError, InvalidError, noOrg, noOrgApp, onField } from "@/lib/errors";
 import { readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
@@ -52,6 +53,15 @@ import {
  * list from each app's newest read (its snapshot and availability), whenever they are asked for.
  * "Re-check all" reads every app at once (so it costs about the slowest app).
  */
+
+/**
+ * Who makes a change, as the audit log names them (SPEC §9). A mutation given one writes the
+ * change and its audit entry in one transaction: both are stored, or neither. Given only an
+ * account id (tests, benchmarks, the schedule), it records nothing.
+ */
+export type Doer = AuditRecord["actor"];
+const doerOf = (by: string | Doer | null): Doer | null => (by === null || typeof by === "string" ? null : { id: by.id, email: by.email });
+const idOf = (by: string | Doer | null): string | null => (by === null || typeof by === "string" ? by : by.id);
 
 /** Reads one app over MCP; tests may read listings some other way. `readMs`, when given, is the read itself without any wait for its turn. */
 export type AppReader = (app: LiveApp) => Promise<AppListing & { readMs?: number }>;
@@ -255,10 +265,11 @@ async function assertRoom(db: Conn, org: string, owner: string | null): Promise<
 /**
  * Connects an app (after every app of the organisation, it is the last connected) and reads it:
  * one of the organisation's, or with `owner` (an account id) a personal app of that person.
- * Its first listing is approved by whoever connects it (`by`, an account id). Apps connected at
- * once are placed in the order they are stored.
+ * Its first listing is approved by whoever connects it (`by`, an account id, or the actor, who is
+ * then named in the audit log in the same transaction). Apps connected at once are placed in the
+ * order they are stored.
  */
-export async function addApp(ctx: OrgContext, org: string, input: AppCreate & ImportedFields, by: string | null = null, owner: string | null = null): Promise<StoredApp> {
+export async function addApp(ctx: OrgContext, org: string, input: AppCreate & ImportedFields, by: string | Doer | null = null, owner: string | null = null): Promise<StoredApp> {
   await requireOrg(ctx.db, org);
   await assertRoom(ctx.db, org, owner);
   const { url, urlSecret } = storedUrl(input.url, null);
@@ -292,7 +303,17 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate & Im
     await insertReads(tx, reads);
     await recordOfferOf(tx, row.id, reads[0]!.listing);
     const read = (await latestReads(tx, org)).get(row.id);
-    await approveTools(tx, row.id, read, await listingOf(tx, row, read), by);
+    await approveTools(tx, row.id, read, await listingOf(tx, row, read), idOf(by));
+    const actor = doerOf(by);
+    if (actor !== null) {
+      const details = {
+        url: row.url,
+        header: input.header ? input.header.name : null,
+        ...(input.source ? { source: input.source, moreHeaders: input.moreHeaders?.map(([name]) => name) ?? [] } : {}),
+        ...(owner !== null ? { personal: true } : {}),
+      };
+      await recordAudit(tx, { org, actor, action: "app.connected", app: { id: row.id, name: row.name }, details });
+    }
   });
   return owner === null ? getApp(ctx, org, draft.id) : personalApp(ctx, org, owner, draft.id);
 }
@@ -329,19 +350,31 @@ const sameFields = (a: AppRow, b: AppRow) => a.name === b.name && a.url === b.ur
  * another origin (scheme, host, port) drops the stored header unless the same change gives one:
  * a secret is never sent where it was not given for. Changes to one app do not lose each other:
  * one that finds the app changed meanwhile (by another change that was stored while this one
- * read the app) starts again from what is stored, and after a few tries answers 409.
+ * read the app) starts again from what is stored, and after a few tries answers 409. With `by`,
+ * what changed is in the audit log, stored with the change.
  */
-export async function updateApp(ctx: OrgContext, org: string, id: string, input: AppUpdate): Promise<StoredApp> {
+export async function updateApp(ctx: OrgContext, org: string, id: string, input: AppUpdate, by?: Doer): Promise<StoredApp> {
   await requireOrg(ctx.db, org);
   for (let tries = 1; ; tries++) {
     const current = await requireApp(ctx.db, org, id);
-    if (await updateOnce(ctx, org, current, input)) return getApp(ctx, org, id);
+    if (await updateOnce(ctx, org, current, input, by)) return getApp(ctx, org, id);
     if (tries >= UPDATE_TRIES) throw new ConflictError("This app was changed by someone else at the same time, again and again: reload it and try again.");
   }
 }
 
+/** What an edit changed, for the audit log: the fields, never the header's value nor a URL's query secret (the URLs as shown, `…` in their place). */
+function editDetails(input: AppUpdate, before: AppRow, after: AppRow): Record<string, unknown> {
+  return {
+    ...(input.name !== undefined && input.name !== before.name ? { name: { from: before.name, to: after.name } } : {}),
+    ...(input.url !== undefined && after.url !== before.url ? { url: { from: before.url, to: after.url } } : {}),
+    ...(input.url !== undefined && after.url === before.url && querySecrets(input.url).length > 0 ? { urlSecrets: "given" } : {}),
+    ...(input.header !== undefined ? { header: input.header === null ? "removed" : `set (${input.header.name})` } : {}),
+    ...(before.headerName !== null && after.headerName === null && input.header === undefined ? { header: "dropped: the app moved to another origin" } : {}),
+  };
+}
+
 /** One try of `updateApp` from `current`: false when the app was changed meanwhile (nothing is stored then). */
-async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: AppUpdate): Promise<boolean> {
+async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: AppUpdate, by?: Doer): Promise<boolean> {
   const id = current.id;
   const before = urlToRead(current);
   const moves = input.url !== undefined && originOf(input.url) !== originOf(current.url);
@@ -372,17 +405,23 @@ async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: 
     if (signsInAnew) await forgetSignIn(tx, id);
     await storeReads(tx, org, reads);
     if (signsInAnew) await recordOfferOf(tx, id, reads[0]!.listing);
+    if (by !== undefined) await recordAudit(tx, { org, actor: doerOf(by)!, action: "app.edited", app: { id, name: changed.name }, details: editDetails(input, current, changed) });
     return true;
   });
 }
 
-/** Removes an app with its history (a personal app of `owner`, when given); reads nothing (the others' names are computed when next asked for). */
-export async function removeApp(ctx: OrgContext, org: string, id: string, owner: string | null = null): Promise<void> {
+/**
+ * Removes an app with its history (a personal app of `owner`, when given); reads nothing (the
+ * others' names are computed when next asked for). With `by`, the removal is in the audit log,
+ * stored with it.
+ */
+export async function removeApp(ctx: OrgContext, org: string, id: string, owner: string | null = null, by?: Doer): Promise<void> {
   await requireOrg(ctx.db, org);
   await orgTransaction(ctx.db, org, async (tx) => {
-    await (owner === null ? requireApp(tx, org, id) : requirePersonalApp(tx, org, owner, id));
+    const row = await (owner === null ? requireApp(tx, org, id) : requirePersonalApp(tx, org, owner, id));
     await tx.delete(apps).where(eq(apps.id, id));
     await dropUnusedSnapshots(tx);
+    if (by !== undefined) await recordAudit(tx, { org, actor: doerOf(by)!, action: "app.removed", app: { id, name: row.name }, ...(owner !== null ? { details: { personal: true } } : {}) });
   });
 }
 
@@ -418,25 +457,26 @@ export async function history(ctx: OrgContext, org: string, app: string | undefi
   return foldedHistory(ctx.db, { org, app }, limit);
 }
 
-/** An app's own fields, without computing any result (for the audit log). */
-export async function appFields(ctx: OrgContext, org: string, id: string): Promise<Pick<StoredApp, "id" | "name" | "url"> & { header: boolean }> {
-  const row = await requireApp(ctx.db, org, id);
-  return { id: row.id, name: row.name, url: row.url, header: row.headerName !== null };
-}
-
 /**
  * Approves the tools of the app's newest read (all, or those named) as they are, by the leader
- * `by`; answers the app with its names (SPEC §11). What is approved is always what was really
- * read: the newest stored read, taken under the organisation's lock, so never half a re-check.
+ * `by` (an account id, or the actor, then named in the audit log in the same transaction);
+ * answers the app with its names (SPEC §11). What is approved is always what was really read:
+ * the newest stored read, taken under the organisation's lock, so never half a re-check.
  */
-export async function approveApp(ctx: OrgContext, org: string, id: string, by: string, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
+export async function approveApp(ctx: OrgContext, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
   await requireOrg(ctx.db, org);
   await requireApp(ctx.db, org, id);
   const { approved, snapshot } = await orgTransaction(ctx.db, org, async (tx) => {
     const row = await requireApp(tx, org, id);
     const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ConflictError("This app has not been read yet: re-check it first.");
-    return { approved: await approveTools(tx, id, read, await listingOf(tx, row, read), by, names), snapshot: read.snapshot };
+    const approved = await approveTools(tx, id, read, await listingOf(tx, row, read), idOf(by), names);
+    const actor = doerOf(by);
+    if (actor !== null) {
+      const details = { tools: approved.length > 50 ? `${approved.length} tools` : approved, snapshot: read.snapshot };
+      await recordAudit(tx, { org, actor, action: "changes.approved", app: { id, name: row.name }, details });
+    }
+    return { approved, snapshot: read.snapshot };
   });
   return { app: await getApp(ctx, org, id), approved, snapshot };
 }

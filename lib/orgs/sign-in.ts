@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/audit-log";
 import type { OrgAccess } from "@/lib/auth/workspace";
-import type { Conn } from "@/lib/db/client";
+import { orgTransaction, type Conn } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 import { dashboardOrigin } from "@/lib/oauth/dashboard";
 import { SignInFailure } from "@/lib/oauth/failures";
@@ -80,11 +80,13 @@ export async function connect(ctx: OrgContext, target: Target, requestUrl: strin
   }
 }
 
-/** Disconnect: the tokens (and the client, and any flow) are forgotten, then the app is read again. */
+/** Disconnect: the tokens (and the client, and any flow) are forgotten with the audit entry saying so, then the app is read again. */
 export async function disconnect(ctx: OrgContext, target: Target): Promise<StoredApp> {
   const row = await rowOf(ctx, target);
-  if (!(await forgetSignIn(ctx.db, row.id))) throw new NotFoundError("This app has no sign-in to forget.");
-  await recordAudit(ctx.db, { org: row.org, actor: target.access.actor, action: "app.edited", app: { id: row.id, name: row.name }, details: { signIn: "disconnected", ...(target.personal ? { personal: true } : {}) } });
+  await orgTransaction(ctx.db, row.org, async (tx) => {
+    if (!(await forgetSignIn(tx, row.id))) throw new NotFoundError("This app has no sign-in to forget.");
+    await recordAudit(tx, { org: row.org, actor: target.access.actor, action: "app.edited", app: { id: row.id, name: row.name }, details: { signIn: "disconnected", ...(target.personal ? { personal: true } : {}) } });
+  });
   await reread(ctx, row);
   return shown(ctx, target, row);
 }

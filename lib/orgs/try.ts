@@ -83,12 +83,11 @@ const outcomeOf = (result: TryResult): CallOutcome =>
 const stepUpAnswer = (result: TryResult, message: string): TryResult =>
   result.kind === "answer" ? { kind: "answer", answer: { ...result.answer, content: [], refused: { code: "auth-required", message } } } : result;
 
-/** Tries a tool of one of the organisation's apps, as `actor` (a leader or developer there: `withOrg("try")`). */
+/** Tries a tool of one of the organisation's apps, as `actor` (a leader or developer there: `withOrg("try", …, { reads: 1 })`, which spends its check). */
 export async function tryOrgApp(ctx: OrgContext, org: string, appId: string, actor: Actor, input: TryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
   const row = await requireApp(ctx.db, org, appId);
   const of: TryOf = { actor: actor.id, target: `app:${org}/${row.id}`, tool: input.tool };
   const tried = continued(of, input);
-  await spendChecks(getDb(), { account: actor.id }, checkCost(1));
   const stored = checkInput(row);
   // With its OAuth sign-in when it has one; a refusal for want of scope says to sign in again with more (SPEC §17).
   // What it was sent with comes back as `…` from the pool (lib/pool/engine-worker.ts).

@@ -11,7 +11,7 @@ import {
   type InvitationCreate,
   type OrgCreate,
 } from "@/lib/schemas/access";
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/schemas/roles";
 import { z } from "zod";
 
 /**

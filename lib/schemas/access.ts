@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { role } from "@/lib/auth/roles";
+import { role } from "./roles";
 import { plainName } from "./names";
 import { orgSlug } from "./orgs";
 

@@ -151,7 +151,6 @@ export const noteCode = z.enum([
   "short-name-suffixed",
   ...riskyNoteCode.options,
 ]);
-export type NoteCode = z.infer<typeof noteCode>;
 export const note = z.object({ code: noteCode, message: z.string() });
 export type Note = z.infer<typeof note>;
 

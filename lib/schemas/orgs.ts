@@ -17,7 +17,6 @@ export const appHeaderInput = z.object({
   name: z.string().trim().min(1, "Give the header a name.").pipe(headerName),
   value: z.string().min(1, "Give the header a value.").pipe(headerValue),
 });
-export type AppHeaderInput = z.infer<typeof appHeaderInput>;
 
 export const appCreate = z.object({
   name: plainName(appName),
@@ -37,7 +36,6 @@ export const checkRecord = z.object({
   durationMs: z.number(),
   result: appCheck,
 });
-export type CheckRecord = z.infer<typeof checkRecord>;
 
 /**
  * How the app signs in with OAuth (SPEC §17), when it does: `offered` (nobody has connected it),
@@ -52,7 +50,6 @@ export const appSignIn = z.object({
   /** The app refused the token for want of scope: the scope a new sign-in asks for, or (`gaveUp`) that the dashboard stopped asking. */
   stepUp: z.object({ scope: z.string(), gaveUp: z.boolean() }).nullable().optional(),
 });
-export type AppSignIn = z.infer<typeof appSignIn>;
 
 /** POST …/oauth: Connect. A client the app's maker registered for the dashboard may be given (its secret is write-only). */
 export const signInStart = z
@@ -176,7 +173,6 @@ export type AppNewTools = z.infer<typeof appNewTools>;
 export const approveRequest = z
   .object({ tools: z.array(z.string().min(1).max(500)).min(1, "Name at least one tool, or send {} to approve them all.").max(10_000).optional() })
   .strict();
-export type ApproveRequest = z.infer<typeof approveRequest>;
 
 /** GET /api/orgs/{org}/apps/{app}/trends?limit=N: each read's size and timings, oldest first, for the app page's charts. */
 export const trendPoint = z.object({

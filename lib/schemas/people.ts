@@ -29,7 +29,6 @@ export const lookupQuery = z.object({
     .max(QUERY_MAX, `A lookup is at most ${QUERY_MAX} characters: whole names are at most 64.`),
   person: z.string().min(1).max(200).optional(),
 });
-export type LookupQuery = z.infer<typeof lookupQuery>;
 
 export const lookupSubject = z
   .discriminatedUnion("kind", [
@@ -65,7 +64,6 @@ export const planRequest = z
     person: z.string().min(1).max(200).optional(),
   })
   .strict();
-export type PlanRequest = z.infer<typeof planRequest>;
 
 export const planAnswer = z.object({ groups: z.array(z.array(z.number().int())), unknown: z.array(z.number().int()) });
 export type PlanAnswer = z.infer<typeof planAnswer>;

@@ -57,7 +57,6 @@ export const toolSettingView = z.object({
   /** Whether the app's newest read lists the tool: a setting for a tool it no longer lists waits for it. */
   listed: z.boolean(),
 });
-export type ToolSettingView = z.infer<typeof toolSettingView>;
 
 export const appSettings = z.object({ newTools: appNewTools, tools: z.array(toolSettingView) });
 export type AppSettings = z.infer<typeof appSettings>;

@@ -29,7 +29,7 @@ const routes = {
 };
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const root = here("../../");

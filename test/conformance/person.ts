@@ -1,6 +1,6 @@
 import { signInRedirect, storedApp, type StoredApp } from "@/lib/schemas/orgs";
 import { toolToTryAnswer, tryAnswer, type TryAnswer } from "@/lib/schemas/try";
-import type { TestAccount } from "@/lib/auth/test-accounts";
+import type { TestAccount } from "@/test/test-accounts";
 import { followSignIn } from "@/test/apps/oauth-apps";
 import { appParams, json, orgParams } from "@/test/route-tests";
 

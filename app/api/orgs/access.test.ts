@@ -25,7 +25,7 @@ const acceptRoute = await import("../invitations/[invitation]/accept/route");
 const checkRoute = await import("../check/route");
 const authRoute = await import("../auth/[...all]/route");
 const { getAuth } = await import("@/lib/auth/auth");
-const { joinAs, requestAs, sessionCookie, signUp, TEST_PASSWORD } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, sessionCookie, signUp, TEST_PASSWORD } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs";

@@ -31,7 +31,7 @@ const unknownRoute = await import("../[...path]/route");
 const checkRoute = await import("../check/route");
 const { getAuth } = await import("@/lib/auth/auth");
 const { sendLogsTo } = await import("@/lib/log");
-const { joinAs, requestAs, signUp, TEST_PASSWORD } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp, TEST_PASSWORD } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs";

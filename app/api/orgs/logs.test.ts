@@ -14,7 +14,7 @@ const keysRoute = await import("./[org]/keys/route");
 const { sendLogsTo } = await import("@/lib/log");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const SECRET = "Bearer log-test-header-secret";

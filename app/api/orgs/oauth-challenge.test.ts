@@ -18,7 +18,7 @@ const tryRoute = await import("./[org]/apps/[app]/try/route");
 const callbackRoute = await import("../oauth/callback/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const { loadSignIn } = await import("@/lib/oauth/sign-in-store");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

@@ -19,7 +19,7 @@ const planRoute = await import("./[org]/plan/route");
 const membersRoute = await import("./[org]/members/[member]/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const servers: ServedApp[] = [];

@@ -19,7 +19,7 @@ const auditRoute = await import("./[org]/audit/route");
 const registryRoute = await import("../registry/[token]/[...path]/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs/acme";

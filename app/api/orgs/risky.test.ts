@@ -16,7 +16,7 @@ const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const appSettingsRoute = await import("./[org]/apps/[app]/settings/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const auditRoute = await import("./[org]/audit/route");
 
 let leader: Awaited<ReturnType<typeof signUp>>;

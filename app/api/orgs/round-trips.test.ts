@@ -16,7 +16,7 @@ const appSettingsRoute = await import("./[org]/apps/[app]/settings/route");
 const orgSettingsRoute = await import("./[org]/settings/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs/acme";

@@ -22,7 +22,7 @@ const auditRoute = await import("./[org]/audit/route");
 const trendsRoute = await import("./[org]/apps/[app]/trends/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const SECRET = "Bearer route-test-secret";

@@ -20,7 +20,7 @@ const checkRoute = await import("../check/route");
 const tryRoute = await import("../try/route");
 const tryToolRoute = await import("../try/tool/route");
 const { sendLogsTo } = await import("@/lib/log");
-const { requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs";

@@ -35,7 +35,7 @@ const tryRoute = await import("../try/route");
 const tryToolRoute = await import("../try/tool/route");
 const authRoute = await import("../auth/[...all]/route");
 const { sendLogsTo } = await import("@/lib/log");
-const { joinAs, requestAs, sessionCookie, signUp, TEST_PASSWORD } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, sessionCookie, signUp, TEST_PASSWORD } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs";

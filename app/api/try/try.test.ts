@@ -17,7 +17,7 @@ const tryRoute = await import("@/app/api/orgs/[org]/apps/[app]/try/route");
 const auditRoute = await import("@/app/api/orgs/[org]/audit/route");
 const previewRoute = await import("./route");
 const previewToolRoute = await import("./tool/route");
-const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const SECRET = "Bearer try-test-secret";

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { readJson } from "@/lib/api/body";
-import { recordAudit } from "@/lib/audit/audit-log";
 import { withOrg } from "@/lib/auth/workspace";
-import { spendAppCheck } from "@/lib/http/rate-limit";
 import { addApp, assertReadable, listApps } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { connectionOf } from "@/lib/registry/import";
@@ -13,20 +11,14 @@ export const dynamic = "force-dynamic";
 /** GET /api/orgs/{org}/apps: the apps in connection order, each with its latest check. */
 export const GET = withOrg("view", async ({ access }) => Response.json(await listApps(orgContext(), access.org.slug, access.version)));
 
-/** POST /api/orgs/{org}/apps: connects an app (leaders); answers 201 once it is read, with the names of the whole list. */
-export const POST = withOrg("manage", async ({ request, access }) => {
-  const ctx = orgContext();
-  // By URL, or from a server.json given or read from a registry (SPEC §24): room for a whole document.
-  const input = await connectionOf(await readJson(request, z.unknown(), REGISTRY_DOCUMENT_BYTES + 64 * 1024));
-  await assertReadable(input.url);
-  await spendAppCheck(access);
-  const app = await addApp(ctx, access.org.slug, input, access.actor.id);
-  await recordAudit(ctx.db, {
-    org: access.org.slug,
-    actor: access.actor,
-    action: "app.connected",
-    app: { id: app.id, name: app.name },
-    details: { url: app.url, header: input.header ? input.header.name : null, ...(input.source ? { source: input.source, moreHeaders: input.moreHeaders?.map(([name]) => name) ?? [] } : {}) },
-  });
-  return Response.json(app, { status: 201 });
-});
+/** POST /api/orgs/{org}/apps: connects an app (leaders); answers 201 once it is read and stored with its audit entry, with the names of the whole list. */
+export const POST = withOrg(
+  "manage",
+  async ({ request, access }) => {
+    // By URL, or from a server.json given or read from a registry (SPEC §24): room for a whole document.
+    const input = await connectionOf(await readJson(request, z.unknown(), REGISTRY_DOCUMENT_BYTES + 64 * 1024));
+    await assertReadable(input.url);
+    return Response.json(await addApp(orgContext(), access.org.slug, input, access.actor), { status: 201 });
+  },
+  { reads: 1 },
+);

@@ -11,12 +11,16 @@ export const dynamic = "force-dynamic";
 type Params = { org: string; app: string };
 
 /** POST /api/orgs/{org}/apps/{app}/try {tool, arguments}: calls the tool (leaders and developers, SPEC §14); 422 naming an argument that does not fit, before any call. */
-export const POST = withOrg<Params>("try", async ({ request, params, access }) => {
-  const ctx = orgContext();
-  await requireApp(ctx.db, access.org.slug, params.app); // the app's 404 before its body is read
-  const input = await readJson(request, tryRequest, 1024 * 1024);
-  return Response.json(await tryOrgApp(ctx, access.org.slug, params.app, access.actor, input));
-});
+export const POST = withOrg<Params>(
+  "try",
+  async ({ request, params, access }) => {
+    const ctx = orgContext();
+    await requireApp(ctx.db, access.org.slug, params.app); // the app's 404 before its body is read
+    const input = await readJson(request, tryRequest, 1024 * 1024);
+    return Response.json(await tryOrgApp(ctx, access.org.slug, params.app, access.actor, input));
+  },
+  { reads: 1 },
+);
 
 /** GET /api/orgs/{org}/apps/{app}/try?tool=NAME: the tool as its newest read listed it (title, policy, input schema), for the try form. */
 export const GET = withOrg<Params>("try", async ({ request, params, access }) => {

@@ -1,4 +1,3 @@
-import { recordAudit } from "@/lib/audit/audit-log";
 import { withOrg } from "@/lib/auth/workspace";
 import { personalApp, removeApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
@@ -10,11 +9,8 @@ type Params = { org: string; app: string };
 /** GET /api/orgs/{org}/me/apps/{app}: one of the caller's personal apps. */
 export const GET = withOrg<Params>("personal", async ({ params, access }) => Response.json(await personalApp(orgContext(), access.org.slug, access.actor.id, params.app)));
 
-/** DELETE /api/orgs/{org}/me/apps/{app}: 204 once the caller's personal app is removed; an org app or someone else's is 404. */
+/** DELETE /api/orgs/{org}/me/apps/{app}: 204 once the caller's personal app is removed (with its audit entry); an org app or someone else's is 404. */
 export const DELETE = withOrg<Params>("personal", async ({ params, access }) => {
-  const ctx = orgContext();
-  const app = await personalApp(ctx, access.org.slug, access.actor.id, params.app);
-  await removeApp(ctx, access.org.slug, params.app, access.actor.id);
-  await recordAudit(ctx.db, { org: access.org.slug, actor: access.actor, action: "app.removed", app: { id: app.id, name: app.name }, details: { personal: true } });
+  await removeApp(orgContext(), access.org.slug, params.app, access.actor.id, access.actor);
   return new Response(null, { status: 204 });
 });

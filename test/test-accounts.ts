@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { member, organization } from "@/lib/db/tables";
-import { getAuth } from "./auth";
-import type { Role } from "./roles";
+import { getAuth } from "@/lib/auth/auth";
+import type { Role } from "@/lib/schemas/roles";
 
 /** Accounts for route tests, made through better-auth itself: a real sign-up and its session cookie. */
 
