@@ -141,6 +141,7 @@ function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
  * settings, its approvals (when it may wait for review) and its sign-in, with the organisation
  * and its `newTools`: everything a list's names and summaries are made from, in one statement
  * (one round trip on PostgreSQL). `org` is undefined when there is no such organisation.
+ * Every table read here is in lib/db/versioned-tables.ts (list-state.contract.test.ts).
  */
 export async function listState(db: Conn, scope: Scope): Promise<ListState> {
   if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, riskyText: null, apps: [], version: null };
