@@ -1,13 +1,20 @@
 import { eq } from "drizzle-orm";
+import type { VersionedTableName } from "@/lib/db/versioned-tables";
 
 // Every write to a table an organisation's lists are read from, one at a time, with the
 // organisation's version before and after it (lib/db/schema.ts `orgVersions`, drawn afresh by
 // the database's triggers) and another organisation's, which no write of this one may change. Written
 // directly, not through the store: a trigger answers for every writer, a library's and a
 // cascade's too. The database is the one DATABASE_URL names (imported here, after the test set it).
+// Every table of lib/db/versioned-tables.ts has an insert, an update and a delete here
+// (lib/db/versioned-tables.test.ts); `user` is not listed, its removal cascades to a listed one.
+
+type Op = "insert" | "update" | "delete";
 
 export interface VersionedWrite {
   write: string;
+  table: VersionedTableName | "user";
+  op: Op;
   before: string | null;
   after: string | null;
   /** The other organisation's version before and after. */
@@ -18,36 +25,38 @@ export async function everyWrite(org: string): Promise<VersionedWrite[]> {
   const [{ getDb }, t, { ensureOrg }] = await Promise.all([import("@/lib/db/client"), import("@/lib/db/tables"), import("@/lib/orgs/store")]);
   const db = getDb();
   const otherOrg = `${org}-other`;
-  await ensureOrg(db, org, "Versions");
   await ensureOrg(db, otherOrg, "Other");
   const versionOf = async (slug: string) => (await db.select({ version: t.orgVersionOf() }).from(t.organization).where(eq(t.organization.slug, slug)))[0]?.version ?? null;
   const now = Date.now();
   const person = `${org}-person`;
   const app = `${org}-app`;
   const mine = `${org}-mine`;
-  const writes: [string, () => Promise<unknown>][] = [
-    ["organization: renamed", () => db.update(t.organization).set({ name: "Versions, renamed" }).where(eq(t.organization.slug, org))],
-    ["apps: an app connected", () => db.insert(t.apps).values({ id: app, org, name: "Calendar", url: "http://calendar.test/mcp", connectedAt: now })],
-    ["apps: its next read planned", () => db.update(t.apps).set({ nextCheckAt: now + 60_000, nextCheckWhy: "interval" }).where(eq(t.apps.id, app))],
-    ["check_results: a read stored", () => db.insert(t.checkResults).values({ id: `${org}-read`, app, checkedAt: now, durationMs: 5 })],
-    ["check_results: a read changed", () => db.update(t.checkResults).set({ durationMs: 6 }).where(eq(t.checkResults.id, `${org}-read`))],
-    ["check_results: a read trimmed", () => db.delete(t.checkResults).where(eq(t.checkResults.id, `${org}-read`))],
-    ["org_settings: review mode set", () => db.insert(t.orgSettings).values({ org, newTools: "wait-for-review" })],
-    ["org_settings: review mode changed", () => db.update(t.orgSettings).set({ newTools: "available" }).where(eq(t.orgSettings.org, org))],
-    ["org_settings: removed", () => db.delete(t.orgSettings).where(eq(t.orgSettings.org, org))],
-    ["app_settings: an app's review mode set", () => db.insert(t.appSettings).values({ app, newTools: "wait-for-review" })],
-    ["app_settings: changed", () => db.update(t.appSettings).set({ newTools: "org" }).where(eq(t.appSettings.app, app))],
-    ["app_settings: removed", () => db.delete(t.appSettings).where(eq(t.appSettings.app, app))],
-    ["tool_settings: a tool blocked", () => db.insert(t.toolSettings).values({ app, name: "add_event", setting: "blocked", setBy: "leader", setByEmail: "leader@versions.test", setAt: now })],
-    ["tool_settings: changed to ask first", () => db.update(t.toolSettings).set({ setting: "ask-first" }).where(eq(t.toolSettings.app, app))],
-    ["tool_settings: back to default", () => db.delete(t.toolSettings).where(eq(t.toolSettings.app, app))],
-    ["tool_approvals: a tool approved", () => db.insert(t.toolApprovals).values({ app, name: "add_event", fingerprint: "f1", approvedAt: now })],
-    ["tool_approvals: approved again", () => db.update(t.toolApprovals).set({ fingerprint: "f2" }).where(eq(t.toolApprovals.app, app))],
-    ["tool_approvals: withdrawn", () => db.delete(t.toolApprovals).where(eq(t.toolApprovals.app, app))],
-    ["app_sign_ins: offered", () => db.insert(t.appSignIns).values({ app, state: "offered", updatedAt: now })],
-    ["app_sign_ins: renewed", () => db.update(t.appSignIns).set({ state: "connected", expiresAt: now + 3_600_000, updatedAt: now + 1 }).where(eq(t.appSignIns.app, app))],
-    ["app_sign_ins: forgotten", () => db.delete(t.appSignIns).where(eq(t.appSignIns.app, app))],
+  const writes: [VersionedTableName | "user", Op, string, () => Promise<unknown>][] = [
+    ["organization", "insert", "organization: created", () => ensureOrg(db, org, "Versions")],
+    ["organization", "update", "organization: renamed", () => db.update(t.organization).set({ name: "Versions, renamed" }).where(eq(t.organization.slug, org))],
+    ["apps", "insert", "apps: an app connected", () => db.insert(t.apps).values({ id: app, org, name: "Calendar", url: "http://calendar.test/mcp", connectedAt: now })],
+    ["apps", "update", "apps: its next read planned", () => db.update(t.apps).set({ nextCheckAt: now + 60_000, nextCheckWhy: "interval" }).where(eq(t.apps.id, app))],
+    ["check_results", "insert", "check_results: a read stored", () => db.insert(t.checkResults).values({ id: `${org}-read`, app, checkedAt: now, durationMs: 5 })],
+    ["check_results", "update", "check_results: a read changed", () => db.update(t.checkResults).set({ durationMs: 6 }).where(eq(t.checkResults.id, `${org}-read`))],
+    ["check_results", "delete", "check_results: a read trimmed", () => db.delete(t.checkResults).where(eq(t.checkResults.id, `${org}-read`))],
+    ["org_settings", "insert", "org_settings: review mode set", () => db.insert(t.orgSettings).values({ org, newTools: "wait-for-review" })],
+    ["org_settings", "update", "org_settings: review mode changed", () => db.update(t.orgSettings).set({ newTools: "available" }).where(eq(t.orgSettings.org, org))],
+    ["org_settings", "delete", "org_settings: removed", () => db.delete(t.orgSettings).where(eq(t.orgSettings.org, org))],
+    ["app_settings", "insert", "app_settings: an app's review mode set", () => db.insert(t.appSettings).values({ app, newTools: "wait-for-review" })],
+    ["app_settings", "update", "app_settings: changed", () => db.update(t.appSettings).set({ newTools: "org" }).where(eq(t.appSettings.app, app))],
+    ["app_settings", "delete", "app_settings: removed", () => db.delete(t.appSettings).where(eq(t.appSettings.app, app))],
+    ["tool_settings", "insert", "tool_settings: a tool blocked", () => db.insert(t.toolSettings).values({ app, name: "add_event", setting: "blocked", setBy: "leader", setByEmail: "leader@versions.test", setAt: now })],
+    ["tool_settings", "update", "tool_settings: changed to ask first", () => db.update(t.toolSettings).set({ setting: "ask-first" }).where(eq(t.toolSettings.app, app))],
+    ["tool_settings", "delete", "tool_settings: back to default", () => db.delete(t.toolSettings).where(eq(t.toolSettings.app, app))],
+    ["tool_approvals", "insert", "tool_approvals: a tool approved", () => db.insert(t.toolApprovals).values({ app, name: "add_event", fingerprint: "f1", approvedAt: now })],
+    ["tool_approvals", "update", "tool_approvals: approved again", () => db.update(t.toolApprovals).set({ fingerprint: "f2" }).where(eq(t.toolApprovals.app, app))],
+    ["tool_approvals", "delete", "tool_approvals: withdrawn", () => db.delete(t.toolApprovals).where(eq(t.toolApprovals.app, app))],
+    ["app_sign_ins", "insert", "app_sign_ins: offered", () => db.insert(t.appSignIns).values({ app, state: "offered", updatedAt: now })],
+    ["app_sign_ins", "update", "app_sign_ins: renewed", () => db.update(t.appSignIns).set({ state: "connected", expiresAt: now + 3_600_000, updatedAt: now + 1 }).where(eq(t.appSignIns.app, app))],
+    ["app_sign_ins", "delete", "app_sign_ins: forgotten", () => db.delete(t.appSignIns).where(eq(t.appSignIns.app, app))],
     [
+      "apps",
+      "delete",
       "apps: removed, with its read, settings, approvals and sign-in (cascades)",
       async () => {
         await db.insert(t.checkResults).values({ id: `${org}-read-2`, app, checkedAt: now, durationMs: 5 });
@@ -61,6 +70,8 @@ export async function everyWrite(org: string): Promise<VersionedWrite[]> {
       },
     ],
     [
+      "user",
+      "delete",
       "user: an account removed, with its personal app (cascade)",
       async () => {
         await db.insert(t.user).values({ id: person, name: "Pat", email: `${person}@versions.test`, emailVerified: true, createdAt: new Date(), updatedAt: new Date() });
@@ -70,16 +81,17 @@ export async function everyWrite(org: string): Promise<VersionedWrite[]> {
         if ((await versionOf(org)) === before) throw new Error("Removing an account did not change the version of its personal app's organisation.");
       },
     ],
-    ["organization: removed", () => db.delete(t.organization).where(eq(t.organization.slug, org))],
+    ["organization", "delete", "organization: removed", () => db.delete(t.organization).where(eq(t.organization.slug, org))],
   ];
   const seen: VersionedWrite[] = [];
-  for (const [write, run] of writes) {
-    const before = await versionOf(org);
+  for (const [table, op, write, run] of writes) {
+    // Before it is created an organisation has no version: anything drawn then is a change.
+    const before = write === "organization: created" ? "none yet" : await versionOf(org);
     const otherBefore = await versionOf(otherOrg);
     await run();
     // A removed organisation has no row to read its version through: read the table itself.
     const after = write === "organization: removed" ? ((await db.select().from(t.orgVersions).where(eq(t.orgVersions.org, org)))[0]?.version ?? null) : await versionOf(org);
-    seen.push({ write, before, after, other: [otherBefore, await versionOf(otherOrg)] });
+    seen.push({ write, table, op, before, after, other: [otherBefore, await versionOf(otherOrg)] });
   }
   return seen;
 }

@@ -19,7 +19,7 @@ import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
 import { filledUrl, querySecrets, shownUrl } from "./redact";
-import { nameList, namingKey, processNames, withOwnFacts, type Named, type NameCache, type NamingInput, type NamingOptions } from "./named";
+import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NameCache, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
 import { namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
@@ -27,7 +27,6 @@ import type { AppRow, ListState, NewRead, Scope } from "./store";
 import {
   anyApp,
   approveTools,
-  awaitingIn,
   checkInput,
   dropUnusedSnapshots,
   insertReads,
@@ -36,7 +35,6 @@ import {
   moreHeaderNames,
   listingOf,
   keptListState,
-  loadSnapshots,
   orgApps,
   ownFacts,
   personalCount,
@@ -122,7 +120,6 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
  * a state not named yet reads snapshots.
  */
 async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named }> {
-  const reads = state.apps.map((app) => app.read);
   const inputs: NamingInput[] = state.apps.map(({ row, read, newTools, settings, approvals }) => ({
     row,
     read,
@@ -133,17 +130,7 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
   const theorem = resolveTheorem(undefined);
   const options: NamingOptions = { riskyText: riskyTextModeOf(state.riskyText) };
   // Only a state not named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
-  const names = ctx.names ?? processNames();
-  const named = await names.get(namingKey(inputs, theorem, options), async () => {
-    await loadSnapshots(ctx.db, reads.flatMap((read) => (read?.snapshot == null ? [] : [read.snapshot])));
-    const listings = await Promise.all(
-      inputs.map(async ({ row, read, settings, approvals }) => {
-        const listing = { ...(await listingOf(ctx.db, row, read)), settings };
-        return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read, listing, approvals) };
-      }),
-    );
-    return inputs.length === 0 ? { result: { apps: [] }, parts: [] } : nameList(names, inputs, listings, theorem, options);
-  });
+  const named = await namedCheck(ctx.names ?? processNames(), inputs, theorem, options, storedEntries(ctx.db, inputs));
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   // Only the app asked for, when one is (an app's page names the whole list, but answers one).
   const shown = state.apps.flatMap((app, i) => (only === undefined || app.row.id === only ? [{ ...app, i }] : []));

@@ -5,8 +5,9 @@ import { appLookupIndex, type AppLookupIndex, type LookupApp, type LookupIndex }
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { CheckResult, RiskyText } from "@/lib/schemas/check";
+import type { Conn } from "@/lib/db/client";
 import { ByteLru } from "./byte-lru";
-import type { AppRow, ReadRow } from "./store";
+import { awaitingIn, legacyEntries, loadSnapshots, parseUnavailable, snapshotEntries, type AppRow, type ReadRow } from "./store";
 
 /**
  * A list's check, once per state (SPEC §11, §12). Naming every app's tools is a pure function of
@@ -16,9 +17,13 @@ import type { AppRow, ReadRow } from "./store";
  * change reuses one computation, and instances sharing a database agree without telling each
  * other anything. Timings, protocol and cache hint are each app's own facts, laid over the kept
  * result: a re-read that lists the same tools names nothing again.
+ *
+ * The contract (README, "What a person's list depends on"): `appInput` reads, in this one place,
+ * everything of an app the engine is given; `namingKey` and `partKey` hash that record whole, and
+ * `engineListings` makes the engine's listings from it and nothing else (named.contract.test.ts).
  */
 
-/** What one app of a list brings to its naming. */
+/** What one app of a list brings to its naming: its stored rows, as `listState` read them. */
 export interface NamingInput {
   row: AppRow;
   read: ReadRow | undefined;
@@ -115,13 +120,86 @@ export function estimatedBytes(result: CheckResult): number {
   return bytes;
 }
 
-const byName = (a: NamedSetting, b: NamedSetting) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-const readPartOf = (read: ReadRow | undefined) => (read === undefined ? null : [read.snapshot ?? `legacy:${read.id}`, read.unavailable, read.stopped, read.charsRead]);
-const settingsPartOf = (settings: readonly NamedSetting[]) => [...settings].sort(byName).map((s) => [s.name, s.setting, s.by?.id ?? null, s.by?.email ?? null, s.at ?? null]);
+/** Where a read's entries are: a snapshot's hash, or (a read stored before snapshots, or one that listed nothing) the read's id. Neither's entries ever change. */
+export interface EntriesAt {
+  snapshot: string | null;
+  /** The read's id when it has no snapshot. */
+  read: string | null;
+}
 
-/** The key of one app's part (`readApp`): its name, what its newest read listed and its availability, its tools' settings. */
-export function partKey({ row, read, settings }: NamingInput): string {
-  return createHash("sha256").update(JSON.stringify([row.name, readPartOf(read), settingsPartOf(settings)])).digest("hex");
+/**
+ * Everything of one app the engine is given, and nothing else: made from its `NamingInput` by
+ * `appInput` alone. A new input of an app's check is a field here (and in `engineListing`):
+ * hashed into the key by construction, it cannot reach the engine without reaching the key.
+ * An app's own facts of its read (timings, protocol, cache hint) are not here: they name
+ * nothing and are laid over the kept check (`withOwnFacts`).
+ */
+export interface AppInput {
+  name: string;
+  /** Its newest read; null when it was never read. */
+  read: (EntriesAt & { unavailable: string | null; stopped: boolean; charsRead: number | null }) | null;
+  /** The settings of its tools, by name (SPEC §19). */
+  settings: readonly NamedSetting[];
+  /** Approved fingerprints, by tool name, when it waits for review (SPEC §11); else null. */
+  approvals: readonly (readonly [string, string])[] | null;
+}
+
+const byName = (a: NamedSetting, b: NamedSetting) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byFirst = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** `items` in `order`: themselves when already in it (`listState` reads them so). */
+function sortedBy<T>(items: readonly T[], order: (a: T, b: T) => number): readonly T[] {
+  for (let i = 1; i < items.length; i++) if (order(items[i - 1]!, items[i]!) > 0) return [...items].sort(order);
+  return items;
+}
+
+/** One app's `AppInput`, from its stored rows: the one place the engine's inputs are read from them. */
+export function appInput({ row, read, settings, approvals }: NamingInput): AppInput {
+  return {
+    name: row.name,
+    read:
+      read === undefined
+        ? null
+        : { snapshot: read.snapshot, read: read.snapshot === null ? read.id : null, unavailable: read.unavailable, stopped: read.stopped, charsRead: read.charsRead },
+    settings: sortedBy(settings, byName),
+    approvals: approvals === null ? null : sortedBy([...approvals], byFirst),
+  };
+}
+
+/** The engine's listing of one app, from its `AppInput` and the entries its read points at, and from nothing else. */
+export function engineListing(input: AppInput, entries: readonly unknown[]): AppListing {
+  const { name, read, settings, approvals } = input;
+  const listing: AppListing =
+    read === null
+      ? { name, entries, settings }
+      : { name, unavailable: parseUnavailable(read.unavailable), stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), entries, settings };
+  return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read ?? undefined, listing, new Map(approvals)) };
+}
+
+/** The entries at each of `at`, in order (a function of where they are alone). */
+export type EntriesOf = (at: readonly EntriesAt[]) => Promise<readonly (readonly unknown[])[]>;
+
+/** The engine's listings of a list's apps: each from its `appInput` and its entries (`entriesOf`). */
+export async function engineListings(inputs: readonly NamingInput[], entriesOf: EntriesOf): Promise<AppListing[]> {
+  const made = inputs.map(appInput);
+  const read = made.flatMap((input) => (input.read === null ? [] : [input.read]));
+  const entries = await entriesOf(read.map(({ snapshot, read }) => ({ snapshot, read })));
+  let next = 0;
+  return made.map((input) => engineListing(input, input.read === null ? [] : entries[next++]!));
+}
+
+/** `EntriesOf` from the database: each snapshot parsed once (in one query for those not kept), a legacy read's entries from its result. */
+export function storedEntries(db: Conn, inputs: readonly NamingInput[]): EntriesOf {
+  return async (at) => {
+    await loadSnapshots(db, at.flatMap(({ snapshot }) => (snapshot === null ? [] : [snapshot])));
+    const reads = new Map(inputs.flatMap(({ read }) => (read === undefined ? [] : [[read.id, read] as const])));
+    return Promise.all(at.map(async ({ snapshot, read }) => (snapshot !== null ? snapshotEntries(db, snapshot) : legacyEntries(reads.get(read!)!))));
+  };
+}
+
+/** The key of one app's part (`readApp`): its `AppInput` but its approvals (which only `nameApps` reads). */
+export function partKey(input: NamingInput): string {
+  return createHash("sha256").update(JSON.stringify({ ...appInput(input), approvals: null })).digest("hex");
 }
 
 const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 * tool.chars, 2048);
@@ -164,17 +242,22 @@ export function listIndex(cache: NameCache, named: Named, list: readonly LookupA
   }));
 }
 
-/** The key of a list's check: a hash of every input the naming reads, in order. */
+/** The key of a list's check: a hash of every input the naming reads, in order (each app's `AppInput` whole, with which app it is). */
 export function namingKey(inputs: readonly NamingInput[], theorem: TheoremNames, options: NamingOptions): string {
-  const hash = createHash("sha256");
-  hash.update(JSON.stringify(theorem));
-  hash.update(JSON.stringify(options));
-  for (const { row, read, settings, approvals } of inputs) {
-    const approvalPart = approvals === null ? null : [...approvals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    hash.update(JSON.stringify([row.id, row.name, row.owner === null, readPartOf(read), settingsPartOf(settings), approvalPart]));
-    hash.update("\n");
-  }
-  return hash.digest("hex");
+  // One text hashed once: each update of a hash costs about as much as a small app's text.
+  const apps = inputs.map((input) => [input.row.id, input.row.owner === null, appInput(input)]);
+  return createHash("sha256").update(JSON.stringify([theorem, options, apps])).digest("hex");
+}
+
+/**
+ * A list's check, kept under `namingKey`: on a miss, the engine is given exactly what was hashed
+ * (each app's `engineListing`, Theorem's configuration, `options`), the entries by `entriesOf`.
+ */
+export function namedCheck(cache: NameCache, inputs: readonly NamingInput[], theorem: TheoremNames, options: NamingOptions, entriesOf: EntriesOf): Promise<Named> {
+  return cache.get(namingKey(inputs, theorem, options), async () => {
+    if (inputs.length === 0) return { result: { apps: [] }, parts: [] };
+    return nameList(cache, inputs, await engineListings(inputs, entriesOf), theorem, options);
+  });
 }
 
 /** Each app's own facts of its newest read (timings, protocol, cache hint) laid over a kept check, as the engine would have answered them. */

@@ -141,6 +141,7 @@ function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
  * settings, its approvals (when it may wait for review) and its sign-in, with the organisation
  * and its `newTools`: everything a list's names and summaries are made from, in one statement
  * (one round trip on PostgreSQL). `org` is undefined when there is no such organisation.
+ * Every table read here is in lib/db/versioned-tables.ts (list-state.contract.test.ts).
  */
 export async function listState(db: Conn, scope: Scope): Promise<ListState> {
   if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, riskyText: null, apps: [], version: null };
@@ -415,8 +416,13 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
   const { timings, protocol, cache } = ownFacts(read);
   const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), protocol, cache };
   if (read.snapshot !== null) return { ...base, entries: await snapshotEntries(db, read.snapshot) };
+  return { ...base, entries: legacyEntries(read) };
+}
+
+/** The entries a read stored before snapshots gives back: what its result kept of each tool (name, title, description, declared hints). */
+export function legacyEntries(read: ReadRow): unknown[] {
   const legacy = legacyResult(read);
-  const entries = (legacy?.tools ?? []).map((tool) => {
+  return (legacy?.tools ?? []).map((tool) => {
     const annotations = Object.fromEntries(Object.entries(tool.hints).filter(([, hint]) => hint.declared).map(([key, hint]) => [key, hint.value]));
     return {
       name: tool.name,
@@ -425,7 +431,6 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     };
   });
-  return { ...base, entries };
 }
 
 /**
@@ -573,7 +578,7 @@ function namedTools(entries: readonly unknown[]): Map<string, { index: number; f
   return named;
 }
 
-function toolsOfListing(read: ReadRow | undefined, listing: AppListing) {
+function toolsOfListing(read: Pick<ReadRow, "snapshot"> | undefined, listing: AppListing) {
   if (read?.snapshot == null) return namedTools(listing.entries);
   // A snapshot's fingerprints never change: kept beside its parsed entries (when it is still kept).
   const kept = parsed.get(read.snapshot);
@@ -591,7 +596,7 @@ export async function approvalsOf(db: Conn, appIds: readonly string[]): Promise<
 }
 
 /** The entries of `listing` (an app's newest read) not approved as they are in `approved`: new, or changed since. */
-export function awaitingIn(read: ReadRow | undefined, listing: AppListing, approved: ReadonlyMap<string, string>): number[] {
+export function awaitingIn(read: Pick<ReadRow, "snapshot"> | undefined, listing: AppListing, approved: ReadonlyMap<string, string>): number[] {
   return [...toolsOfListing(read, listing)].filter(([name, tool]) => approved.get(name) !== tool.fingerprint).map(([, tool]) => tool.index);
 }
 
