@@ -49,6 +49,11 @@ const rowPair = pairOf<AppRow>({
   nextCheckAt: both(fc.constantFrom(null, 5)),
   nextCheckWhy: both(fc.constantFrom(null, "interval", "back-off")),
   failedReads: both(fc.constantFrom(0, 1)),
+  moreHeaders: both(fc.constantFrom(null, JSON.stringify({ "X-Other": "enc:v1:z" }))),
+  sourceRegistry: both(fc.constantFrom(null, "http://registry.test")),
+  sourceName: both(fc.constantFrom(null, "io.example/calendar")),
+  sourceVersion: both(fc.constantFrom(null, "1.0.0")),
+  sourceLatest: both(fc.constantFrom(null, "1.1.0")),
 });
 
 const readPair = pairOf<ReadRow>({
@@ -66,6 +71,7 @@ const readPair = pairOf<ReadRow>({
   protocol: both(fc.constantFrom(null, "2025-06-18")),
   cacheTtlMs: both(fc.constantFrom(null, 1000)),
   cacheScope: both(fc.constantFrom(null, "public", "private")),
+  challenge: both(fc.constantFrom(null, 'Bearer resource_metadata="http://a.test/.well-known/oauth-protected-resource"')),
 });
 
 const settingArb: fc.Arbitrary<NamedSetting> = fc.record({
