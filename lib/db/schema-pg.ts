@@ -45,6 +45,8 @@ export const snapshots = pgTable("snapshots", {
   hash: text("hash").primaryKey(),
   /** The entries array, as canonical JSON. */
   entries: text("entries").notNull(),
+  /** Each entry's o200k_base tokens but its whole name's (SPEC §21), as a JSON array (null: not a tool); null for a snapshot stored before. */
+  tokens: text("tokens"),
   tools: bigint("tools", { mode: "number" }).notNull(),
   chars: bigint("chars", { mode: "number" }).notNull(),
   createdAt: bigint("created_at", { mode: "number" }).notNull(),

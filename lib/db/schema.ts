@@ -42,6 +42,8 @@ export const snapshots = sqliteTable("snapshots", {
   hash: text("hash").primaryKey(),
   /** The entries array, as canonical JSON. */
   entries: text("entries").notNull(),
+  /** Each entry's o200k_base tokens but its whole name's (SPEC §21), as a JSON array (null: not a tool); null for a snapshot stored before. */
+  tokens: text("tokens"),
   tools: integer("tools", { mode: "number" }).notNull(),
   chars: integer("chars", { mode: "number" }).notNull(),
   createdAt: integer("created_at", { mode: "number" }).notNull(),

@@ -32,6 +32,13 @@ describe("a tool as sent, in characters and o200k_base tokens (SPEC §21)", () =
     expect(promptTokens("tool")).toBeNull();
   });
 
+  it("counts a schema nested too deep for a recursive writer, as canonical JSON", () => {
+    let schema: unknown = { type: "string" };
+    for (let i = 0; i < 20_000; i++) schema = { items: schema };
+    expect(promptTokens({ name: "deep", inputSchema: schema })).toBe(encoded(`{"inputSchema":${'{"items":'.repeat(20_000)}{"type":"string"}${"}".repeat(20_000)},"name":"`));
+    expect(promptTokens({ name: "shallow", inputSchema: { b: [1, "x", null], a: 1e21 } })).toBe(encoded(canonicalize({ inputSchema: { b: [1, "x", null], a: 1e21 }, name: "" })!.slice(0, -2)));
+  });
+
   it.each([
     ["one repeated emoji", "😀"],
     ["zero-width characters", "\u200b"],

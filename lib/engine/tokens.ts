@@ -30,9 +30,50 @@ export function sentTool(entry: Record<string, unknown>, wholeName: string): Sen
 
 /** The canonical JSON of the tool as sent up to its whole name: `{"description":…,"inputSchema":…,"name":"`. */
 export function sentPrefix(entry: Record<string, unknown>): string {
-  const text = canonicalize(sentTool(entry, "")) ?? "{}";
+  const text = canonicalText(sentTool(entry, ""));
   // `"name":""}` ends it (name sorts last): keep up to the name's opening quote.
   return text.slice(0, -2);
+}
+
+/** RFC 8785 canonical JSON; a value nested too deep for `canonicalize`'s recursion is written without recursing. */
+export function canonicalText(value: unknown): string {
+  try {
+    return canonicalize(value) ?? "null";
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return deepCanonical(value);
+  }
+}
+
+/** `canonicalize` with a stack of its own: keys sorted by UTF-16 code units, numbers and strings as JSON writes them. */
+function deepCanonical(root: unknown): string {
+  const out: string[] = [];
+  // Each item is a value to write, or a piece of text already made.
+  const todo: ({ value: unknown } | string)[] = [{ value: root }];
+  while (todo.length > 0) {
+    const item = todo.pop()!;
+    if (typeof item === "string") {
+      out.push(item);
+      continue;
+    }
+    const { value } = item;
+    if (value === null || typeof value !== "object") {
+      out.push(JSON.stringify(value) ?? "null");
+    } else if (Array.isArray(value)) {
+      const parts: ({ value: unknown } | string)[] = ["["];
+      value.forEach((v, i) => parts.push(...(i > 0 ? [","] : []), { value: v === undefined ? null : v }));
+      parts.push("]");
+      todo.push(...parts.reverse());
+    } else {
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
+      const parts: ({ value: unknown } | string)[] = ["{"];
+      keys.forEach((k, i) => parts.push(`${i > 0 ? "," : ""}${JSON.stringify(k)}:`, { value: record[k] }));
+      parts.push("}");
+      todo.push(...parts.reverse());
+    }
+  }
+  return out.join("");
 }
 
 /** The rest of the text after `sentPrefix`: `<whole name>"}` (a whole name needs no escaping: `[A-Za-z0-9_-]`). */

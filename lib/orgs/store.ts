@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "dr
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
 import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, orgVersionOf, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
-import { givenSizes, type AppListing } from "@/lib/engine/check";
+import { givenPromptTokens, givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, riskyText as riskyTextSchema, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type RiskyText, type Unavailable } from "@/lib/schemas/check";
@@ -315,6 +315,8 @@ export function checkInput(row: AppRow): CheckAppInput {
 /** A snapshot as parsed once: its entries, and (when review asked for them) its named tools' fingerprints. */
 interface ParsedSnapshot {
   entries: readonly unknown[];
+  /** Each entry's `promptTokens` as counted when it was read (SPEC §21); absent for a snapshot stored before. */
+  tokens?: readonly (number | null)[];
   named?: Map<string, { index: number; fingerprint: string }>;
 }
 
@@ -328,9 +330,9 @@ const parsed = (shared.__theoremSnapshots ??= new ByteLru<ParsedSnapshot>(SNAPSH
 async function parsedSnapshot(db: Conn, hash: string): Promise<ParsedSnapshot> {
   const cached = parsed.get(hash);
   if (cached !== undefined) return cached;
-  const [row] = await db.select({ entries: snapshots.entries }).from(snapshots).where(eq(snapshots.hash, hash)).limit(1);
+  const [row] = await db.select({ entries: snapshots.entries, tokens: snapshots.tokens }).from(snapshots).where(eq(snapshots.hash, hash)).limit(1);
   if (row === undefined) return { entries: [] };
-  const made: ParsedSnapshot = { entries: JSON.parse(row.entries) as unknown[] };
+  const made = parsedRow(row);
   parsed.set(hash, made, snapshotBytes(row.entries));
   return made;
 }
@@ -339,9 +341,14 @@ async function parsedSnapshot(db: Conn, hash: string): Promise<ParsedSnapshot> {
 export async function loadSnapshots(db: Conn, hashes: readonly string[]): Promise<void> {
   const missing = [...new Set(hashes)].filter((hash) => parsed.get(hash) === undefined);
   if (missing.length === 0) return;
-  for (const row of await db.select({ hash: snapshots.hash, entries: snapshots.entries }).from(snapshots).where(inArray(snapshots.hash, missing))) {
-    parsed.set(row.hash, { entries: JSON.parse(row.entries) as unknown[] }, snapshotBytes(row.entries));
+  for (const row of await db.select({ hash: snapshots.hash, entries: snapshots.entries, tokens: snapshots.tokens }).from(snapshots).where(inArray(snapshots.hash, missing))) {
+    parsed.set(row.hash, parsedRow(row), snapshotBytes(row.entries));
   }
+}
+
+function parsedRow(row: { entries: string; tokens: string | null }): ParsedSnapshot {
+  const entries = JSON.parse(row.entries) as unknown[];
+  return row.tokens === null ? { entries } : { entries, tokens: JSON.parse(row.tokens) as (number | null)[] };
 }
 
 export async function snapshotEntries(db: Conn, hash: string): Promise<readonly unknown[]> {
@@ -397,7 +404,10 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
   if (read === undefined) return { name: app.name, entries: [] };
   const { timings, protocol, cache } = ownFacts(read);
   const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), protocol, cache };
-  if (read.snapshot !== null) return { ...base, entries: await snapshotEntries(db, read.snapshot) };
+  if (read.snapshot !== null) {
+    const { entries, tokens } = await parsedSnapshot(db, read.snapshot);
+    return { ...base, entries, ...(tokens === undefined ? {} : { promptTokens: tokens }) };
+  }
   const legacy = legacyResult(read);
   const entries = (legacy?.tools ?? []).map((tool) => {
     const annotations = Object.fromEntries(Object.entries(tool.hints).filter(([, hint]) => hint.declared).map(([key, hint]) => [key, hint.value]));
@@ -431,7 +441,10 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         // The reader measured each entry as it read its page (`entrySizes`): not measured again under the lock.
         const sizes = givenSizes(listing) ?? listing.entries.map(entryChars);
         const chars = sizes.reduce((n, c) => n + c, 0);
-        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tools: listing.entries.length, chars, createdAt: read.checkedAt });
+        const tokens = givenPromptTokens(listing);
+        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tokens: tokens === undefined ? null : JSON.stringify(tokens), tools: listing.entries.length, chars, createdAt: read.checkedAt });
+        // A snapshot stored before tokens were counted gains them from this read (SPEC §21).
+        if (tokens !== undefined) await runPrepared(tx, "theorem_snapshot_tokens", () => tx.update(snapshots).set({ tokens: sql`${sql.placeholder("tokens")}` }).where(and(eq(snapshots.hash, sql.placeholder("hash")), isNull(snapshots.tokens))), { hash, tokens: JSON.stringify(tokens) });
       }
       await runPrepared(tx, "theorem_insert_read", () => insertRead(tx), {
         id: read.id,
@@ -458,7 +471,7 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
 const insertSnapshot = (db: Conn) =>
   db
     .insert(snapshots)
-    .values({ hash: sql.placeholder("hash"), entries: sql.placeholder("entries"), tools: sql.placeholder("tools"), chars: sql.placeholder("chars"), createdAt: sql.placeholder("createdAt") })
+    .values({ hash: sql.placeholder("hash"), entries: sql.placeholder("entries"), tokens: sql.placeholder("tokens"), tools: sql.placeholder("tools"), chars: sql.placeholder("chars"), createdAt: sql.placeholder("createdAt") })
     .onConflictDoNothing();
 
 /** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's). */

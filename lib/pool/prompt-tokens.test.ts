@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { promptTokens } from "@/lib/engine/tokens";
+import { countPromptTokens } from "./prompt-tokens";
+
+describe("tokens counted where an app is read (SPEC §21)", () => {
+  it("counts each distinct tool once: a re-read of the same tools, in any key order, counts nothing", () => {
+    const entries = [{ name: "clock_in", description: "Clocks in. 打卡", inputSchema: { type: "object" } }, { name: "x" }, "not a tool", { name: "clock_out", inputSchema: { type: "object" } }];
+    const first = countPromptTokens(entries);
+    expect(first).toEqual({ tokens: [promptTokens(entries[0]), promptTokens(entries[1]), null, promptTokens(entries[3])], counted: 3 });
+    const again = countPromptTokens([{ inputSchema: { type: "object" }, description: "Clocks in. 打卡", name: "clock_in" }, { name: "x" }, "not a tool", { name: "clock_out", inputSchema: { type: "object" } }]);
+    expect(again).toEqual({ tokens: first.tokens, counted: 0 });
+    const changed = countPromptTokens([{ ...entries[0] as object, description: "Clocks in now." }]);
+    expect(changed.counted).toBe(1);
+    expect(changed.tokens[0]).toBe(promptTokens({ ...entries[0] as object, description: "Clocks in now." }));
+  });
+});
