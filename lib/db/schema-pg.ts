@@ -98,6 +98,8 @@ export const orgSettings = pgTable("org_settings", {
     .references(() => organization.slug, { onDelete: "cascade" }),
   newTools: text("new_tools").notNull().default("available"),
   riskyText: text("risky_text").notNull().default("warn"),
+  /** SPEC §21: the tokens a person's assistant may be sent before People marks them; null: none. */
+  tokenBudget: integer("token_budget"),
 });
 
 /**

@@ -13,13 +13,13 @@ import { isObject } from "@/lib/json-text";
  * pre-tokenizer ends the prefix's last piece (`":"`, a run of punctuation) before the whole name's
  * first letter, so the two counts add up exactly to counting the whole text (check.tokens.property.test.ts).
  */
-export const ENCODING = "o200k_base";
+export const ENCODING = "o200k_base" as const;
 
 /** A tool as sent to the model: its whole name, its description as listed (absent when it has none) and its input schema as listed. */
 export interface SentTool {
   name: string;
   description?: unknown;
-  inputSchema?: unknown;
+  inputSchema: unknown;
 }
 
 /** The tool as sent (SPEC §21), `wholeName` given. */

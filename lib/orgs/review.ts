@@ -81,7 +81,8 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
     // Every app's part as the list's names keep it (without settings: a change's risk is the tools' own), but this app's before the change.
     parts ??= (await partsOf(names, rows.map((r) => ({ row: r, read: newest.get(r.id), settings: [], approvals: null })), listings)).parts;
     // The counts read with the listing are of its entries now, not of these.
-    const { promptTokens: _now, ...listing } = listings[index]!;
+    const listing: AppListing = { ...listings[index]! };
+    delete listing.promptTokens;
     const [approvedPart] = await readAppsInPool([{ ...listing, entries: before }]);
     const theorem = resolveTheorem(undefined);
     const around = (these: readonly unknown[]) => listings!.map((listing, i) => (i === index ? { ...listing, entries: these } : listing));

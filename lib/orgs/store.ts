@@ -537,6 +537,16 @@ export async function setRiskyText(db: Conn, org: string, value: RiskyText): Pro
   await db.insert(orgSettings).values({ org, riskyText: value }).onConflictDoUpdate({ target: orgSettings.org, set: { riskyText: value } });
 }
 
+/** The organisation's `tokenBudget` (SPEC §21): null when none is set. */
+export async function tokenBudgetOf(db: Conn, org: string): Promise<number | null> {
+  const [row] = await db.select({ tokenBudget: orgSettings.tokenBudget }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
+  return row?.tokenBudget ?? null;
+}
+
+export async function setTokenBudget(db: Conn, org: string, value: number | null): Promise<void> {
+  await db.insert(orgSettings).values({ org, tokenBudget: value }).onConflictDoUpdate({ target: orgSettings.org, set: { tokenBudget: value } });
+}
+
 export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
   const [row] = await db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
   return orgModeOf(row?.newTools);

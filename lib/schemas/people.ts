@@ -69,3 +69,23 @@ export type PlanRequest = z.infer<typeof planRequest>;
 
 export const planAnswer = z.object({ groups: z.array(z.array(z.number().int())), unknown: z.array(z.number().int()) });
 export type PlanAnswer = z.infer<typeof planAnswer>;
+
+/** GET /api/orgs/{org}/people/{person}/sees (SPEC §21): what the model is sent with that person's next message. */
+export const sentToolView = z.object({
+  name: z.string(),
+  description: z.unknown().optional(),
+  inputSchema: z.unknown(),
+  app: z.object({ id: z.string(), name: z.string(), personal: z.boolean() }),
+  listedAs: z.string(),
+  chars: z.number().int(),
+  tokens: z.number().int(),
+});
+export const personSees = z.object({
+  person: z.object({ id: z.string(), email: z.string() }),
+  encoding: z.literal("o200k_base"),
+  tools: z.array(sentToolView),
+  apps: z.array(z.object({ id: z.string(), name: z.string(), personal: z.boolean(), tools: z.number().int(), chars: z.number().int(), tokens: z.number().int() })),
+  size: z.object({ chars: z.number().int(), tokens: z.number().int() }),
+  budget: z.object({ tokens: z.number().int(), over: z.number().int() }).nullable(),
+});
+export type PersonSees = z.infer<typeof personSees>;

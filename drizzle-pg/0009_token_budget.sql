@@ -1,0 +1,1 @@
+ALTER TABLE "org_settings" ADD COLUMN "token_budget" integer;
