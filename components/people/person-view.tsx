@@ -8,6 +8,7 @@ import { AppCheckBody, countsText, StatusPill } from "@/components/app-check-vie
 import { ToolSettingsProvider } from "@/components/tool-setting";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { BatchPlan } from "@/components/connections/batch-plan";
+import { SentTools } from "@/components/people/sent-tools";
 import { LookupBox } from "@/components/connections/lookup-box";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { SignInControls } from "@/components/connections/sign-in-controls";
@@ -112,6 +113,7 @@ export function PersonView({ org, person, name, mine }: { org: string; person: s
           </ToolSettingsProvider>
         </section>
       )}
+      <SentTools org={org} person={person} mine={mine} />
       {apps.some((a) => a.status === "available") && <BatchPlan org={org} apps={apps} person={person} />}
     </div>
   );

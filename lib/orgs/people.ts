@@ -1,5 +1,5 @@
 import "server-only";
-import { findMember, listMembers } from "@/lib/auth/members";
+import { findMember, listMembers, listPeople } from "@/lib/auth/members";
 import { NotFoundError } from "@/lib/errors";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { resolveTheorem } from "@/lib/engine/theorem";
@@ -7,7 +7,7 @@ import { lookup, type ElsewhereTool, type LookupAnswer, type LookupApp } from "@
 import { planBatch, type BatchPlan } from "@/lib/engine/policy";
 import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { wholeName } from "@/lib/engine/whole-name";
-import type { PersonCheck, PersonSees } from "@/lib/schemas/people";
+import type { Person, PersonCheck, PersonSees } from "@/lib/schemas/people";
 import type { MemberView } from "@/lib/schemas/access";
 import { isObject } from "@/lib/json-text";
 import { ENCODING, sentPrefix, sentSuffix, sentTool } from "@/lib/engine/tokens";
@@ -73,6 +73,24 @@ export async function personSees(ctx: OrgContext, access: OrgAccess, person: str
   }
   const size = { chars: sums.reduce((n, a) => n + a.chars, 0), tokens: sums.reduce((n, a) => n + a.tokens, 0) };
   return { person: { id: member.id, email: member.email }, encoding: ENCODING, tools, apps: sums, size, budget: budgetOf(await tokenBudgetOf(ctx.db, access.org.slug), size.tokens) };
+}
+
+/**
+ * GET …/people with what each person's assistant is sent (SPEC §21): each person's tokens (their
+ * apps' `listing.tokens`, from their kept list) and how far past the organisation's budget.
+ */
+export async function peopleWithTokens(ctx: OrgContext, access: OrgAccess): Promise<{ people: Person[]; tokenBudget: number | null }> {
+  const [members, people, budget] = await Promise.all([listMembers(access), listPeople(access), tokenBudgetOf(ctx.db, access.org.slug)]);
+  const userOf = new Map(members.members.map((m) => [m.id, m.userId]));
+  const counted = await Promise.all(
+    people.map(async (p) => {
+      const user = userOf.get(p.id);
+      if (user === undefined) return p;
+      const tokens = (await scopeList(ctx, { org: access.org.slug, person: user }, access.version)).reduce((n, app) => n + (app.lastCheck?.result.listing.tokens ?? 0), 0);
+      return { ...p, tokens, over: budgetOf(budget, tokens)?.over ?? null };
+    }),
+  );
+  return { people: counted, tokenBudget: budget };
 }
 
 /** The caller's own scope: the organisation's apps and their personal ones. */

@@ -7,9 +7,17 @@ import { appCheck, toolCheck } from "./check";
  */
 
 /** GET /api/orgs/{org}/people */
-export const person = z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.string() });
+export const person = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.string(),
+  /** SPEC §21: the o200k_base tokens their assistant is sent with every message, and how far past the budget (null: no budget). */
+  tokens: z.number().int().optional(),
+  over: z.number().int().nullable().optional(),
+});
 export type Person = z.infer<typeof person>;
-export const peopleList = z.object({ people: z.array(person) });
+export const peopleList = z.object({ people: z.array(person), tokenBudget: z.number().int().nullable().optional() });
 
 /** GET /api/orgs/{org}/people/{id}/check: §8's apps with each app's id and whether it is personal; apps never read apart. */
 export const personCheck = z.object({

@@ -137,6 +137,12 @@ describe("what a person's assistant is sent (SPEC §21)", { timeout: 60_000 }, (
     expect(before.size.tokens).toBeGreaterThan(1000);
     expect((await patchSettings(leader, { tokenBudget: 1000 })).status).toBe(200);
     expect(personSees.parse(await (await sees(support, id)).json()).budget).toEqual({ tokens: 1000, over: before.size.tokens - 1000 });
+    // People marks who is over it, and by how much.
+    const people = peopleList.parse(await (await peopleRoute.GET(requestAs(support, `${base}/people`), orgParams("sees"))).json());
+    expect(people.tokenBudget).toBe(1000);
+    expect(people.people.find((p) => p.id === id)).toMatchObject({ tokens: before.size.tokens, over: before.size.tokens - 1000 });
+    const leaderSize = personSees.parse(await (await sees(leader, "me")).json()).size.tokens;
+    expect(people.people.find((p) => p.email === leader.email)).toMatchObject({ tokens: leaderSize, over: Math.max(0, leaderSize - 1000) });
     expect((await patchSettings(leader, { tokenBudget: 1_000_000 })).status).toBe(200);
     expect(personSees.parse(await (await sees(support, id)).json()).budget).toEqual({ tokens: 1_000_000, over: 0 });
     expect(await (await settingsRoute.GET(requestAs(support, `${base}/settings`), orgParams("sees"))).json()).toMatchObject({ tokenBudget: 1_000_000 });
