@@ -216,5 +216,37 @@ row(`all ${APPS} at once`, together);
 row("the slowest alone", alone);
 console.log(`  ratio ${(together.wall / alone.wall).toFixed(2)} wall (goal ≤ 1.20)`);
 
+// ---- 3. Tokens counted where an app is read (SPEC §21), on the 1,000-tool app ----
+// Counting a new listing (every tool's description changed, so no fingerprint is kept) against the
+// live read itself, and a re-read whose tools are unchanged (every fingerprint kept: nothing is
+// counted) against the read without counting, as the read's worker does both.
+{
+  const { countPromptTokens } = await import("@/lib/pool/prompt-tokens");
+  const url = urls.big;
+  const listing = await readLiveApp({ name: "Bench", url });
+  const countMs: number[] = [];
+  for (let i = 0; i < WARMUP + REPS; i++) {
+    const fresh = listing.entries.map((entry) => ({ ...(entry as object), description: `${(entry as { description?: string }).description ?? ""} (revision ${i})` }));
+    gc();
+    const t = performance.now();
+    const { counted } = countPromptTokens(fresh);
+    if (i >= WARMUP) countMs.push(performance.now() - t);
+    if (counted !== TOOLS) throw new Error(`counted ${counted} of ${TOOLS} new tools`);
+  }
+  countPromptTokens(listing.entries);
+  const readCounted = async () => {
+    const read = await readLiveApp({ name: "Bench", url });
+    const { counted } = countPromptTokens(read.entries);
+    if (counted !== 0) throw new Error(`a re-read of unchanged tools counted ${counted}`);
+  };
+  const [reader, rereadCounted] = (await compare([readerAlone(url), readCounted])) as [Time, Time];
+  console.log(`\nTokens of one app of 1,000 tools (o200k_base, SPEC §21), median of ${REPS}:`);
+  row("the live read alone", reader);
+  console.log(`  ${"counting a new listing's tokens".padEnd(46)} ${ms(median(countMs)).padStart(10)}`);
+  row("a re-read of unchanged tools, with counting", rereadCounted);
+  console.log(`  new listing's counting / its live read: ${(median(countMs) / reader.wall).toFixed(2)} (goal ≤ 1.00)`);
+  console.log(`  re-read with counting / read without: ${(rereadCounted.wall / reader.wall).toFixed(2)} wall, ${(rereadCounted.cpu / reader.cpu).toFixed(2)} CPU (goal ≤ 1.05)`);
+}
+
 child.stdin.end();
 await once(child, "exit");

@@ -39,6 +39,8 @@ const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
 const appRoute = await import("@/app/api/orgs/[org]/apps/[app]/route");
 const checkRoute = await import("@/app/api/orgs/[org]/apps/[app]/check/route");
 const lookupRoute = await import("@/app/api/orgs/[org]/lookup/route");
+const seesRoute = await import("@/app/api/orgs/[org]/people/[person]/sees/route");
+const { countPromptTokens } = await import("@/lib/pool/prompt-tokens");
 
 const TOOLS = 2500;
 const PEOPLE = 10;
@@ -56,7 +58,14 @@ const listingOfApp = (app: number) => Array.from({ length: TOOLS }, (_, i) => to
 const diary = Array.from({ length: 10 }, (_, i) => ({ name: `entry_${i}`, inputSchema: { type: "object" } }));
 
 const db = getDb();
-const inline = { db, read: async (app: { name: string; url: string }) => ({ name: app.name, entries: app.url.startsWith("http://diary.") ? diary : listingOfApp(Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0)) }) };
+// Read inline, counted as the read's worker counts them (SPEC §21: a GET never tokenizes a listing).
+const inline = {
+  db,
+  read: async (app: { name: string; url: string }) => {
+    const entries = app.url.startsWith("http://diary.") ? diary : listingOfApp(Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0));
+    return { name: app.name, entries, promptTokens: countPromptTokens(entries).tokens };
+  },
+};
 const live = { db };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -110,6 +119,8 @@ async function benchOrg(apps: number): Promise<void> {
     [`lookup of a title ${(apps * TOOLS).toLocaleString("en-GB")} tools match`, "", lookupOf("Action")],
     ["GET …/apps", "≤ 150 ms", () => appsRoute.GET(get("/apps"), org)],
     ["GET …/apps/{app}", "≤ 150 ms", () => appRoute.GET(get(`/apps/${target}`), ofApp)],
+    // SPEC §21: every tool the leader's assistant is sent, as sent, with its counts.
+    ["GET …/people/me/sees", "≤ 2× GET …/apps", () => seesRoute.GET(get("/people/me/sees"), { params: Promise.resolve({ org: slug, person: "me" }) })],
   ];
   const rows: { what: string; goal: string; ms: number; health: number }[] = [];
   for (const [what, goal, run] of steady) {
@@ -160,10 +171,12 @@ async function benchOrg(apps: number): Promise<void> {
   console.log("| request | median | goal | GET /api/health |");
   console.log("|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.what} | ${r.ms.toFixed(0)} ms | ${r.goal} | ${r.health.toFixed(1)} ms |`);
+  const ms = (what: string) => rows.find((r) => r.what === what)!.ms;
+  console.log(`\nsees / GET …/apps: ${(ms("GET …/people/me/sees") / ms("GET …/apps")).toFixed(2)} (goal ≤ 2)`);
   await served.close();
 }
 
-for (const apps of [20, 40]) await benchOrg(apps);
+for (const apps of (process.env["BENCH_LOOKUP_APPS"] ?? "20,40").split(",").map(Number)) await benchOrg(apps);
 
 db.$client.close();
 rmSync(dir, { recursive: true, force: true });
