@@ -173,7 +173,8 @@ function readerAlone(url: string) {
   };
 }
 
-for (const [era, url] of [
+const tokensOnly = process.env["BENCH_LIVE_TOKENS_ONLY"] === "1";
+for (const [era, url] of tokensOnly ? [] : [
   ["2025 (initialize after server/discover)", urls.big],
   ["2026-07-28 only (server/discover)", urls.bigModern],
 ] as const) {
@@ -195,6 +196,7 @@ for (const [era, url] of [
   const least = reader.wall + median(answerMs);
   console.log(`  the check and its answer's serialisation alone, in one thread: ${ms(median(answerMs))}; reader + that: ${(least / bare.wall).toFixed(2)}× bare, the least the route can be\n`);
 }
+if (!tokensOnly) {
 const legacyConnect = median(connectTimes[urls.big]!);
 const modernConnect = median(connectTimes[urls.bigModern]!);
 console.log(`The reader's connect time (median of ${connectTimes[urls.big]!.length} reads each):`);
@@ -215,6 +217,7 @@ console.log(`\n${APPS} apps of 100 tools, each answering after 50–250 ms, chec
 row(`all ${APPS} at once`, together);
 row("the slowest alone", alone);
 console.log(`  ratio ${(together.wall / alone.wall).toFixed(2)} wall (goal ≤ 1.20)`);
+}
 
 // ---- 3. Tokens counted where an app is read (SPEC §21), on the 1,000-tool app ----
 // Counting a new listing (every tool's description changed, so no fingerprint is kept) against the
