@@ -56,6 +56,8 @@ export interface AppListing {
    * by index, as counted where it was read (null: not a tool). Counted here when not given for every entry.
    */
   promptTokens?: readonly (number | null)[];
+  /** The characters of the same text (`sentPrefix`), by index, beside `promptTokens`. */
+  promptChars?: readonly (number | null)[];
   /** The first `tools/list` page's cache hint (2026-07-28 era); null for 2025 apps and inline listings. */
   cache?: ListingCache | null;
   /** The live reader was refused with 403 `insufficient_scope`: the scope the app asked for (OAuth step-up, SPEC §17). */

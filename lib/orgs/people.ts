@@ -56,13 +56,14 @@ export async function personSees(ctx: OrgContext, access: OrgAccess, person: str
     const result = app.lastCheck?.result;
     const stored = rows.get(app.id);
     if (result === undefined || stored === undefined || !result.tools.some((t) => t.included)) continue;
-    const { entries } = await listingOf(ctx.db, stored.row, stored.read);
+    const { entries, promptChars } = await listingOf(ctx.db, stored.row, stored.read);
     const ref = { id: app.id, name: app.name, personal: app.personal };
     const sum = { ...ref, tools: 0, chars: 0, tokens: 0 };
     for (const tool of result.tools) {
       const entry = entries[tool.index];
       if (!tool.included || tool.wholeName === null || tool.name === null || !isObject(entry)) continue;
-      const chars = sentPrefix(entry).length + sentSuffix(tool.wholeName).length;
+      // Measured where it was read, beside its tokens; written here only for a snapshot stored before.
+      const chars = (promptChars?.[tool.index] ?? sentPrefix(entry).length) + sentSuffix(tool.wholeName).length;
       const tokens = tool.tokens ?? 0;
       tools.push({ ...sentTool(entry, tool.wholeName), app: ref, listedAs: tool.name, chars, tokens });
       sum.tools += 1;

@@ -83,6 +83,7 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
     // The counts read with the listing are of its entries now, not of these.
     const listing: AppListing = { ...listings[index]! };
     delete listing.promptTokens;
+    delete listing.promptChars;
     const [approvedPart] = await readAppsInPool([{ ...listing, entries: before }]);
     const theorem = resolveTheorem(undefined);
     const around = (these: readonly unknown[]) => listings!.map((listing, i) => (i === index ? { ...listing, entries: these } : listing));

@@ -317,6 +317,8 @@ interface ParsedSnapshot {
   entries: readonly unknown[];
   /** Each entry's `promptTokens` as counted when it was read (SPEC §21); absent for a snapshot stored before. */
   tokens?: readonly (number | null)[];
+  /** The characters of the same texts, when they were stored with them. */
+  chars?: readonly (number | null)[];
   named?: Map<string, { index: number; fingerprint: string }>;
 }
 
@@ -348,7 +350,10 @@ export async function loadSnapshots(db: Conn, hashes: readonly string[]): Promis
 
 function parsedRow(row: { entries: string; tokens: string | null }): ParsedSnapshot {
   const entries = JSON.parse(row.entries) as unknown[];
-  return row.tokens === null ? { entries } : { entries, tokens: JSON.parse(row.tokens) as (number | null)[] };
+  if (row.tokens === null) return { entries };
+  // Stored as `{"tokens": [...], "chars": [...]}`.
+  const stored = JSON.parse(row.tokens) as { tokens: (number | null)[]; chars?: (number | null)[] };
+  return { entries, tokens: stored.tokens, ...(stored.chars === undefined ? {} : { chars: stored.chars }) };
 }
 
 export async function snapshotEntries(db: Conn, hash: string): Promise<readonly unknown[]> {
@@ -405,8 +410,8 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
   const { timings, protocol, cache } = ownFacts(read);
   const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), protocol, cache };
   if (read.snapshot !== null) {
-    const { entries, tokens } = await parsedSnapshot(db, read.snapshot);
-    return { ...base, entries, ...(tokens === undefined ? {} : { promptTokens: tokens }) };
+    const { entries, tokens, chars } = await parsedSnapshot(db, read.snapshot);
+    return { ...base, entries, ...(tokens === undefined ? {} : { promptTokens: tokens }), ...(chars === undefined ? {} : { promptChars: chars }) };
   }
   const legacy = legacyResult(read);
   const entries = (legacy?.tools ?? []).map((tool) => {
@@ -441,10 +446,12 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         // The reader measured each entry as it read its page (`entrySizes`): not measured again under the lock.
         const sizes = givenSizes(listing) ?? listing.entries.map(entryChars);
         const chars = sizes.reduce((n, c) => n + c, 0);
-        const tokens = givenPromptTokens(listing);
-        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tokens: tokens === undefined ? null : JSON.stringify(tokens), tools: listing.entries.length, chars, createdAt: read.checkedAt });
+        const given = givenPromptTokens(listing);
+        const promptChars = listing.promptChars?.length === listing.entries.length ? listing.promptChars : undefined;
+        const tokens = given === undefined ? null : JSON.stringify({ tokens: given, ...(promptChars === undefined ? {} : { chars: promptChars }) });
+        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tokens, tools: listing.entries.length, chars, createdAt: read.checkedAt });
         // A snapshot stored before tokens were counted gains them from this read (SPEC §21).
-        if (tokens !== undefined) await runPrepared(tx, "theorem_snapshot_tokens", () => tx.update(snapshots).set({ tokens: sql`${sql.placeholder("tokens")}` }).where(and(eq(snapshots.hash, sql.placeholder("hash")), isNull(snapshots.tokens))), { hash, tokens: JSON.stringify(tokens) });
+        if (tokens !== null) await runPrepared(tx, "theorem_snapshot_tokens", () => tx.update(snapshots).set({ tokens: sql`${sql.placeholder("tokens")}` }).where(and(eq(snapshots.hash, sql.placeholder("hash")), isNull(snapshots.tokens))), { hash, tokens });
       }
       await runPrepared(tx, "theorem_insert_read", () => insertRead(tx), {
         id: read.id,

@@ -60,7 +60,8 @@ async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing
   const readMs = performance.now() - started;
   const redacted = redactListing(listing, secretsOf(app));
   // Counted here, as read (SPEC §21): never by a request that names the stored listing.
-  return { ...redacted, promptTokens: countPromptTokens(redacted.entries).tokens, readMs };
+  const { tokens, chars } = countPromptTokens(redacted.entries);
+  return { ...redacted, promptTokens: tokens, promptChars: chars, readMs };
 }
 
 async function triedTool(target: TryTarget, call: TryCall, options: Parameters<typeof tryTool>[2]): Promise<TryResult> {

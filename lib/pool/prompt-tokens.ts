@@ -14,7 +14,7 @@ import { isObject } from "@/lib/json-text";
 
 /** Characters of keys kept per worker thread (about 64 MB), oldest out first. */
 const KEPT_CHARS = 32 * 2 ** 20;
-const kept = new Map<string, number>();
+const kept = new Map<string, [tokens: number, chars: number]>();
 let keptChars = 0;
 
 function keyOf(entry: Record<string, unknown>): string | null {
@@ -25,15 +25,23 @@ function keyOf(entry: Record<string, unknown>): string | null {
   }
 }
 
-/** Each entry's `promptTokens` (null: not a tool), and how many tools had to be counted (not kept). */
-export function countPromptTokens(entries: readonly unknown[]): { tokens: (number | null)[]; counted: number } {
+/**
+ * Each entry's `promptTokens` and the characters of the same text (null: not a tool), and how many
+ * tools had to be counted (not kept).
+ */
+export function countPromptTokens(entries: readonly unknown[]): { tokens: (number | null)[]; chars: (number | null)[]; counted: number } {
   let counted = 0;
+  const chars: (number | null)[] = [];
   const tokens = entries.map((entry) => {
-    if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") return null;
+    if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") {
+      chars.push(null);
+      return null;
+    }
     const key = keyOf(entry);
     let found = key === null ? undefined : kept.get(key);
     if (found === undefined) {
-      found = countTokens(sentPrefix(entry));
+      const text = sentPrefix(entry);
+      found = [countTokens(text), text.length];
       counted += 1;
       if (key !== null && key.length <= KEPT_CHARS / 64) {
         while (keptChars + key.length > KEPT_CHARS && kept.size > 0) {
@@ -45,7 +53,8 @@ export function countPromptTokens(entries: readonly unknown[]): { tokens: (numbe
         keptChars += key.length;
       }
     }
-    return found;
+    chars.push(found[1]);
+    return found[0];
   });
-  return { tokens, counted };
+  return { tokens, chars, counted };
 }
