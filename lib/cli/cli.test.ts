@@ -276,6 +276,11 @@ describe("theorem-check --settings: what people will get under a leader's settin
       ["my_hours", "asks-first", "leader", null],
       ["team_hours", "runs-freely", "hints", "blocked"],
     ]);
+    // SPEC §21 in --json: tokens for the included tools (a blocked one has none), and their sum.
+    const [clockIn, myHours, teamHours] = json.apps[0]!.tools;
+    expect(clockIn!.tokens).toBeGreaterThan(0);
+    expect(teamHours!.tokens).toBeNull();
+    expect(json.apps[0]!.listing.tokens).toBe(clockIn!.tokens! + myHours!.tokens!);
   });
 
   it("takes the list GET …/settings answers, as downloaded", async () => {
