@@ -1,6 +1,7 @@
 import canonicalize from "canonicalize";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditList } from "@/lib/schemas/access";
 import { storedApp } from "@/lib/schemas/orgs";
 import { peopleList, personCheck, personSees } from "@/lib/schemas/people";
 import type { ServedApp } from "@/test/apps/demo-apps";
@@ -19,6 +20,7 @@ const peopleRoute = await import("./[org]/people/route");
 const personCheckRoute = await import("./[org]/people/[person]/check/route");
 const seesRoute = await import("./[org]/people/[person]/sees/route");
 const settingsRoute = await import("./[org]/settings/route");
+const auditRoute = await import("./[org]/audit/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { joinAs, requestAs, signUp } = await import("@/lib/auth/test-accounts");
@@ -148,6 +150,14 @@ describe("what a person's assistant is sent (SPEC §21)", { timeout: 60_000 }, (
     expect(await (await settingsRoute.GET(requestAs(support, `${base}/settings`), orgParams("sees"))).json()).toMatchObject({ tokenBudget: 1_000_000 });
     expect((await patchSettings(leader, { tokenBudget: null })).status).toBe(200);
     expect(personSees.parse(await (await sees(support, id)).json()).budget).toBeNull();
+    // Each change in the audit log, with who made it.
+    const audit = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/audit`), orgParams("sees"))).json());
+    const budgets = audit.entries.filter((e) => e.action === "settings.changed" && e.details !== null && typeof e.details === "object" && "tokenBudget" in e.details);
+    expect(budgets.map((e) => (e.details as { tokenBudget: unknown }).tokenBudget)).toEqual([
+      { from: "1000000", to: "none" },
+      { from: "1000", to: "1000000" },
+      { from: "none", to: "1000" },
+    ]);
   });
 
   it.each([[999], [1_000_001], [1500.5], ["2000"], [-1]])("refuses a budget of %j with a 422", async (tokenBudget) => {
