@@ -89,6 +89,9 @@ export function AppCheckBody({ app, linked = false, keep }: { app: AppCheck; lin
           {app.timings !== null && <TimingsLine timings={app.timings} />}
           <ProtocolLine app={app} />
           <SizeMeter listing={app.listing} sizes={app.tools.map((t) => t.chars)} />
+          <p className="text-sm text-slate-700" data-testid="listing-tokens">
+            Sent to the model: {app.listing.tokens.toLocaleString("en-US")} tokens for its included tools (o200k_base, as GPT-4o, 4.1, o-series and GPT-5 count; other models count differently).
+          </p>
           {app.status === "unavailable" ? (
             linked ? (
               <LinkedToolsRead count={app.tools.length}>

@@ -16,10 +16,20 @@ import { plural } from "@/lib/plural";
 
 export const TOOLS_PAGE_SIZE = 50;
 
-const TOOL_COLUMNS = [
+/** The columns, the tokens' header a button that sorts by them (SPEC §21: largest first) or back to listing order. */
+const toolColumns = (byTokens: boolean, sortByTokens: (on: boolean) => void) => [
   { key: "whole-name", label: "Whole name" },
   { key: "title", label: "Title" },
   { key: "badges", label: "Badges" },
+  {
+    key: "tokens",
+    label: (
+      <button type="button" className="font-medium underline decoration-dotted" aria-pressed={byTokens} title="o200k_base tokens of the tool as sent (GPT-4o, 4.1, o-series, GPT-5); other models count differently" onClick={() => sortByTokens(!byTokens)}>
+        Tokens{byTokens ? " ↓" : ""}
+        <span className="sr-only">{byTokens ? ", largest first: show in listing order" : ": sort largest first"}</span>
+      </button>
+    ),
+  },
   { key: "details", label: <span className="sr-only">Details</span> },
 ];
 
@@ -89,12 +99,16 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
   const [page, setPage] = useState(linked === null ? 0 : Math.floor(app.tools.findIndex((t) => t.index === linked) / TOOLS_PAGE_SIZE));
   const [open, setOpen] = useState<ReadonlySet<number>>(linked === null ? new Set() : new Set([linked]));
   const [last, setLast] = useState<number | null>(linked);
+  const [byTokens, setByTokens] = useState(false);
   const id = useId();
   const linkedRow = useRef<HTMLTableRowElement>(null);
 
   const shown = useMemo(
-    () => app.tools.filter((t) => FILTERS[filter].keep(t) && matches(t, query.trim())),
-    [app.tools, filter, query],
+    () => {
+      const kept = app.tools.filter((t) => FILTERS[filter].keep(t) && matches(t, query.trim()));
+      return byTokens ? kept.sort((a, b) => (b.tokens ?? -1) - (a.tokens ?? -1)) : kept;
+    },
+    [app.tools, filter, query, byTokens],
   );
   const pages = Math.max(1, Math.ceil(shown.length / TOOLS_PAGE_SIZE));
   const current = Math.min(page, pages - 1);
@@ -174,7 +188,12 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
           {/* Below the sm breakpoint each tool's row stacks its cells, so a phone need not scroll sideways. */}
           <table className="w-full text-left text-sm max-sm:block">
             <caption className="sr-only">Tools of {app.name}</caption>
-            <TableHead columns={TOOL_COLUMNS} />
+            <TableHead
+              columns={toolColumns(byTokens, (on) => {
+                setByTokens(on);
+                setPage(0);
+              })}
+            />
             <tbody className="max-sm:block">
               {rows.map((tool) => {
                 const detailsId = `${id}-tool-${tool.index}`;
@@ -219,6 +238,9 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                         <SettingText tool={tool} />
                         <ToolSettingControl tool={tool} />
                       </td>
+                      <td className="px-3 py-2 text-right tabular-nums max-sm:pt-0" data-testid="tool-tokens">
+                        {tool.tokens === null ? <span className="text-slate-500">–</span> : <>{tool.tokens.toLocaleString("en-US")}<span className="sr-only"> tokens</span></>}
+                      </td>
                       <td className="px-3 py-2 text-right max-sm:pt-0">
                         {tool.wholeName !== null && <CopyButton text={tool.wholeName} label={`the whole name of ${tool.title}`} compact />}
                         <Button variant="ghost" aria-expanded={isOpen} aria-controls={detailsId} onClick={() => toggle(tool.index)}>
@@ -229,7 +251,7 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                     </tr>
                     {isOpen && (
                       <tr id={detailsId} className="border-t border-slate-100 bg-slate-50 max-sm:block">
-                        <td colSpan={4} className="px-3 py-3 max-sm:block">
+                        <td colSpan={5} className="px-3 py-3 max-sm:block">
                           <ToolDetails tool={tool} />
                         </td>
                       </tr>

@@ -15,7 +15,7 @@ describe("how a revision and its cache hint are said", () => {
   ])("%j", (cache, words) => expect(cacheWords(cache)).toBe(words));
 
   it("puts the revision first, and says nothing for an inline listing", () => {
-    const listing = { chars: 0, limit: 1, entries: 0, stopped: false, largest: [] };
+    const listing = { chars: 0, limit: 1, entries: 0, stopped: false, largest: [], tokens: 0 };
     expect(protocolWords({ protocol: "2026-07-28", listing: { ...listing, cache: { ttlMs: 600_000, scope: "public" } } })).toBe("2026-07-28 · list valid 10 min, the same for everyone");
     expect(protocolWords({ protocol: "2025-11-25", listing: { ...listing, cache: null } })).toBe("2025-11-25");
     expect(protocolWords({ protocol: null, listing: { ...listing, cache: null } })).toBeNull();

@@ -173,7 +173,8 @@ function readerAlone(url: string) {
   };
 }
 
-for (const [era, url] of [
+const tokensOnly = process.env["BENCH_LIVE_TOKENS_ONLY"] === "1";
+for (const [era, url] of tokensOnly ? [] : [
   ["2025 (initialize after server/discover)", urls.big],
   ["2026-07-28 only (server/discover)", urls.bigModern],
 ] as const) {
@@ -195,6 +196,7 @@ for (const [era, url] of [
   const least = reader.wall + median(answerMs);
   console.log(`  the check and its answer's serialisation alone, in one thread: ${ms(median(answerMs))}; reader + that: ${(least / bare.wall).toFixed(2)}× bare, the least the route can be\n`);
 }
+if (!tokensOnly) {
 const legacyConnect = median(connectTimes[urls.big]!);
 const modernConnect = median(connectTimes[urls.bigModern]!);
 console.log(`The reader's connect time (median of ${connectTimes[urls.big]!.length} reads each):`);
@@ -215,6 +217,39 @@ console.log(`\n${APPS} apps of 100 tools, each answering after 50–250 ms, chec
 row(`all ${APPS} at once`, together);
 row("the slowest alone", alone);
 console.log(`  ratio ${(together.wall / alone.wall).toFixed(2)} wall (goal ≤ 1.20)`);
+}
+
+// ---- 3. Tokens counted where an app is read (SPEC §21), on the 1,000-tool app ----
+// Counting a new listing (every tool's description changed, so no fingerprint is kept) against the
+// live read itself, and a re-read whose tools are unchanged (every fingerprint kept: nothing is
+// counted) against the read without counting, as the read's worker does both.
+{
+  const { countPromptTokens } = await import("@/lib/pool/prompt-tokens");
+  const url = urls.big;
+  const listing = await readLiveApp({ name: "Bench", url });
+  const countMs: number[] = [];
+  for (let i = 0; i < WARMUP + REPS; i++) {
+    const fresh = listing.entries.map((entry) => ({ ...(entry as object), description: `${(entry as { description?: string }).description ?? ""} (revision ${i})` }));
+    gc();
+    const t = performance.now();
+    const { counted } = countPromptTokens(fresh);
+    if (i >= WARMUP) countMs.push(performance.now() - t);
+    if (counted !== TOOLS) throw new Error(`counted ${counted} of ${TOOLS} new tools`);
+  }
+  countPromptTokens(listing.entries);
+  const readCounted = async () => {
+    const read = await readLiveApp({ name: "Bench", url });
+    const { counted } = countPromptTokens(read.entries);
+    if (counted !== 0) throw new Error(`a re-read of unchanged tools counted ${counted}`);
+  };
+  const [reader, rereadCounted] = (await compare([readerAlone(url), readCounted])) as [Time, Time];
+  console.log(`\nTokens of one app of 1,000 tools (o200k_base, SPEC §21), median of ${REPS}:`);
+  row("the live read alone", reader);
+  console.log(`  ${"counting a new listing's tokens".padEnd(46)} ${ms(median(countMs)).padStart(10)}`);
+  row("a re-read of unchanged tools, with counting", rereadCounted);
+  console.log(`  new listing's counting / its live read: ${(median(countMs) / reader.wall).toFixed(2)} (goal ≤ 1.00)`);
+  console.log(`  re-read with counting / read without: ${(rereadCounted.wall / reader.wall).toFixed(2)} wall, ${(rereadCounted.cpu / reader.cpu).toFixed(2)} CPU (goal ≤ 1.05)`);
+}
 
 child.stdin.end();
 await once(child, "exit");

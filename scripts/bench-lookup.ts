@@ -39,6 +39,10 @@ const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
 const appRoute = await import("@/app/api/orgs/[org]/apps/[app]/route");
 const checkRoute = await import("@/app/api/orgs/[org]/apps/[app]/check/route");
 const lookupRoute = await import("@/app/api/orgs/[org]/lookup/route");
+const peopleRoute = await import("@/app/api/orgs/[org]/people/route");
+const personCheckRoute = await import("@/app/api/orgs/[org]/people/[person]/check/route");
+const seesRoute = await import("@/app/api/orgs/[org]/people/[person]/sees/route");
+const { countPromptTokens } = await import("@/lib/pool/prompt-tokens");
 
 const TOOLS = 2500;
 const PEOPLE = 10;
@@ -56,7 +60,15 @@ const listingOfApp = (app: number) => Array.from({ length: TOOLS }, (_, i) => to
 const diary = Array.from({ length: 10 }, (_, i) => ({ name: `entry_${i}`, inputSchema: { type: "object" } }));
 
 const db = getDb();
-const inline = { db, read: async (app: { name: string; url: string }) => ({ name: app.name, entries: app.url.startsWith("http://diary.") ? diary : listingOfApp(Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0)) }) };
+// Read inline, counted as the read's worker counts them (SPEC §21: a GET never tokenizes a listing).
+const inline = {
+  db,
+  read: async (app: { name: string; url: string }) => {
+    const entries = app.url.startsWith("http://diary.") ? diary : listingOfApp(Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0));
+    const { tokens, chars } = countPromptTokens(entries);
+      return { name: app.name, entries, promptTokens: tokens, promptChars: chars };
+  },
+};
 const live = { db };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -163,7 +175,57 @@ async function benchOrg(apps: number): Promise<void> {
   await served.close();
 }
 
-for (const apps of [20, 40]) await benchOrg(apps);
+/**
+ * SPEC §21: what the leader's assistant is sent, at the same 50,000 tools, beside GET …/apps of the
+ * same organisation. The apps above are over SPEC §7's size bound (2,500 tools of some 250
+ * characters), so nothing of theirs is sent: here 100 available apps of 500 tools each.
+ */
+async function benchSees(): Promise<void> {
+  const slug = "bench-sees";
+  await ensureOrg(db, slug, "Bench sees");
+  const leader = await signUp("leader-sees@bench.test", "Lee Leader");
+  await joinAs(slug, leader, "leader");
+  const started = performance.now();
+  const reader = {
+    db,
+    read: async (app: { name: string; url: string }) => {
+      const n = Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0);
+      const entries = Array.from({ length: 500 }, (_, i) => tool(n, i));
+      const { tokens, chars } = countPromptTokens(entries);
+      return { name: app.name, entries, promptTokens: tokens, promptChars: chars };
+    },
+  };
+  for (let a = 0; a < 100; a++) await addApp(reader, slug, { name: `App ${a}`, url: `http://app-${a}.test/mcp` });
+  const org = { params: Promise.resolve({ org: slug }) };
+  const get = (path: string) => requestAs(leader, `${base}/${slug}${path}`);
+  const sees = () => seesRoute.GET(get("/people/me/sees"), { params: Promise.resolve({ org: slug, person: "me" }) });
+  const seen = (await (await sees()).json()) as { tools: unknown[]; size: { chars: number; tokens: number } };
+  if (seen.tools.length !== 50_000) throw new Error(`sees answered ${seen.tools.length} tools`);
+  console.log(`\nSet up 100 apps × 500 tools in ${((performance.now() - started) / 1000).toFixed(1)} s; the leader's assistant is sent ${seen.tools.length.toLocaleString("en-GB")} tools, ${seen.size.chars.toLocaleString("en-GB")} characters, ${seen.size.tokens.toLocaleString("en-GB")} o200k_base tokens.`);
+  const people = (await (await peopleRoute.GET(get("/people"), org)).json()) as { people: { id: string }[] };
+  const me = people.people[0]!.id;
+  const check = () => personCheckRoute.GET(get(`/people/${me}/check`), { params: Promise.resolve({ org: slug, person: me }) });
+  const list: number[] = [];
+  const sent: number[] = [];
+  const checked: number[] = [];
+  for (let i = 0; i < REPS + WARM; i++) {
+    const a = await timed(() => appsRoute.GET(get("/apps"), org));
+    const b = await timed(sees);
+    const c = await timed(check);
+    if (i >= WARM) {
+      list.push(a);
+      sent.push(b);
+      checked.push(c);
+    }
+  }
+  console.log(`| GET …/apps (summaries, no tools) | ${median(list).toFixed(0)} ms |`);
+  console.log(`| GET …/people/{id}/check (every tool, §8) | ${median(checked).toFixed(0)} ms |`);
+  console.log(`| GET …/people/me/sees (every tool as sent) | ${median(sent).toFixed(0)} ms |`);
+  console.log(`sees / GET …/apps: ${(median(sent) / median(list)).toFixed(2)} (goal ≤ 2); sees / the person's check: ${(median(sent) / median(checked)).toFixed(2)} (SPEC §21: within the time of the person's check)`);
+}
+
+for (const apps of (process.env["BENCH_LOOKUP_APPS"] ?? "20,40").split(",").map(Number).filter((n) => n > 0)) await benchOrg(apps);
+await benchSees();
 
 db.$client.close();
 rmSync(dir, { recursive: true, force: true });

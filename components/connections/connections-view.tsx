@@ -246,6 +246,12 @@ function AppRow({
             </dd>
           </div>
           <div>
+            <dt className="text-slate-600">Sent to the model</dt>
+            <dd className="text-slate-900" data-testid="app-tokens">
+              {check.listing.tokens.toLocaleString("en-US")} tokens <span className="text-slate-600">(o200k_base)</span>
+            </dd>
+          </div>
+          <div>
             <dt className="text-slate-600">Timings</dt>
             <dd className="text-slate-900">
               {check.timings === null ? (

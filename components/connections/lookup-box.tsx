@@ -87,6 +87,14 @@ export function LookupBox({ org, person }: { org: string; person?: string }) {
         </Alert>
       )}
       {found.data !== undefined && asked !== "" && <LookupResult answer={found.data} place={place} />}
+      {person !== undefined && (
+        <p className="text-sm">
+          <a href="#assistant-sent" className="text-indigo-800 underline underline-offset-2">
+            What this assistant is sent
+          </a>{" "}
+          <span className="text-slate-600">(every included tool as the model gets it, in tokens)</span>
+        </p>
+      )}
     </section>
   );
 }

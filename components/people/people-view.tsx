@@ -17,7 +17,8 @@ export function PeopleView({ org, orgName, self }: { org: string; orgName: strin
         <h1 className="text-2xl font-semibold text-slate-900">People</h1>
         <p className="mt-1 max-w-3xl text-slate-700">
           People is whose assistant has what: each person&apos;s assistant has the organisation&apos;s apps and their own. Open someone to see the tools
-          they really have, named as their assistant names them. Their accounts, roles and invitations are on{" "}
+          they really have, named as their assistant names them. Tokens are what each assistant is sent with every message, in o200k_base tokens (GPT-4o,
+          GPT-4.1, o-series, GPT-5; other models count differently). Their accounts, roles and invitations are on{" "}
           <Link href={`${base}/members`} className="text-indigo-800 underline underline-offset-2">
             Members
           </Link>
@@ -38,7 +39,17 @@ export function PeopleView({ org, orgName, self }: { org: string; orgName: strin
                 </Link>{" "}
                 <span className="text-sm break-all text-slate-700">{p.email}</span> {p.id === self && <span className="text-sm text-slate-600">(you)</span>}
               </span>
-              <Badge tone="slate">{p.role}</Badge>
+              <span className="flex flex-wrap items-center gap-2">
+                {p.tokens !== undefined && (
+                  <span className="text-sm tabular-nums text-slate-700" data-testid="person-tokens">
+                    {p.tokens.toLocaleString("en-US")} tokens
+                  </span>
+                )}
+                {p.over != null && p.over > 0 && (
+                  <Badge tone="red">Over the token budget by {p.over.toLocaleString("en-US")}</Badge>
+                )}
+                <Badge tone="slate">{p.role}</Badge>
+              </span>
             </li>
           ))}
         </ul>

@@ -9,6 +9,7 @@ import { ToolSettingsProvider } from "@/components/tool-setting";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { BatchPlan } from "@/components/connections/batch-plan";
 import { HostPanel } from "@/components/host-panel";
+import { SentTools } from "@/components/people/sent-tools";
 import { LookupBox } from "@/components/connections/lookup-box";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { SignInControls } from "@/components/connections/sign-in-controls";
@@ -113,6 +114,7 @@ export function PersonView({ org, person, name, mine }: { org: string; person: s
           </ToolSettingsProvider>
         </section>
       )}
+      <SentTools org={org} person={person} mine={mine} />
       {apps.some((a) => a.status === "available") && <BatchPlan org={org} apps={apps} person={person} />}
       {/* Beside Theorem's verdict: the same list as other assistants would take it (SPEC §22). */}
       {apps.length > 0 && <HostPanel apps={apps} />}

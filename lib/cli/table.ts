@@ -84,14 +84,19 @@ export function sizeLine(app: AppCheck): string {
 /** A tool that is left out before it takes a whole name (app-only, or an invalid `x-mcp-header`): shown by its own name. */
 const namedWithout = (tool: ToolCheck) => tool.name !== null && (tool.leftOut?.code === "app-only" || tool.leftOut?.code === "invalid-header");
 
+/** SPEC §21: what the app's included tools cost in the model's context, saying which encoding. */
+export function tokensLine(app: AppCheck): string {
+  return `Sent to the model: ${formatCount(app.listing.tokens)} tokens for ${plural(app.tools.filter((t) => t.included).length, "included tool")} (o200k_base, as GPT-4o, 4.1, o-series and GPT-5 count; other models count differently).`;
+}
+
 function toolRow(tool: ToolCheck, available: boolean): string[] {
   const whole = tool.wholeName ?? (namedWithout(tool) ? `(${printable(tool.name!)})` : `(entry ${tool.index + 1})`);
   const title = clip(printable(tool.title), 40);
-  if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code)];
+  if (tool.leftOut !== null) return [whole, title, "-", leftOutWords(tool.leftOut.code), "-"];
   // Text aimed at the assistant (SPEC §20) is flagged on the row; the warnings below quote it.
   const risky = tool.notes.some((n) => isRiskyCode(n.code)) ? ", RISKY TEXT" : "";
   const badges = `${POLICY_WORDS[tool.policy]}${tool.policyFrom === "leader" ? " (set)" : tool.policyFrom === "risky-text" ? " (risky text)" : ""}, ${tool.runsTogether ? "runs together" : "runs alone"}${risky}`;
-  return [whole, title, badges, tool.included ? "" : available ? "not included" : "app unavailable"];
+  return [whole, title, badges, tool.included ? "" : available ? "not included" : "app unavailable", tool.tokens === null ? "-" : formatCount(tool.tokens)];
 }
 
 /** One app's check in full: status, reason, size, timings, its tools as a table, what was left out and why, notes. */
@@ -102,7 +107,7 @@ export function appReport(app: AppCheck): string[] {
   lines.push(`${printable(app.name)} — short name ${app.shortName}${revision} — ${status}`);
   if (app.unavailable !== null) lines.push(`  ${printable(app.unavailable.message)}`);
   for (const note of app.notes) lines.push(`  ${printable(note.message)}`);
-  lines.push(sizeLine(app), timingsLine(app.timings));
+  lines.push(sizeLine(app), tokensLine(app), timingsLine(app.timings));
   if (app.listing.cache !== null) lines.push(`Cache: ${cacheWords(app.listing.cache)}.`);
   lines.push("");
   if (app.tools.length === 0) {
@@ -110,7 +115,7 @@ export function appReport(app: AppCheck): string[] {
     return lines;
   }
   const available = app.status === "available";
-  lines.push(...columns([["WHOLE NAME", "TITLE", "BADGES", "LEFT OUT"], ...app.tools.map((t) => toolRow(t, available))]));
+  lines.push(...columns([["WHOLE NAME", "TITLE", "BADGES", "LEFT OUT", "TOKENS"], ...app.tools.map((t) => toolRow(t, available))]));
   const leftOut = app.tools.filter((t) => t.leftOut !== null);
   if (leftOut.length > 0) {
     lines.push("", "Left out:");

@@ -52,6 +52,8 @@ export const snapshots = pgTable("snapshots", {
   hash: text("hash").primaryKey(),
   /** The entries array, as canonical JSON. */
   entries: text("entries").notNull(),
+  /** Each entry's o200k_base tokens but its whole name's (SPEC §21), as a JSON array (null: not a tool); null for a snapshot stored before. */
+  tokens: text("tokens"),
   tools: bigint("tools", { mode: "number" }).notNull(),
   chars: bigint("chars", { mode: "number" }).notNull(),
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
@@ -105,6 +107,8 @@ export const orgSettings = pgTable("org_settings", {
     .references(() => organization.slug, { onDelete: "cascade" }),
   newTools: text("new_tools").notNull().default("available"),
   riskyText: text("risky_text").notNull().default("warn"),
+  /** SPEC §21: the tokens a person's assistant may be sent before People marks them; null: none. */
+  tokenBudget: integer("token_budget"),
 });
 
 /**

@@ -49,6 +49,8 @@ export const snapshots = sqliteTable("snapshots", {
   hash: text("hash").primaryKey(),
   /** The entries array, as canonical JSON. */
   entries: text("entries").notNull(),
+  /** Each entry's o200k_base tokens but its whole name's (SPEC §21), as a JSON array (null: not a tool); null for a snapshot stored before. */
+  tokens: text("tokens"),
   tools: integer("tools", { mode: "number" }).notNull(),
   chars: integer("chars", { mode: "number" }).notNull(),
   createdAt: integer("created_at", { mode: "number" }).notNull(),
@@ -101,6 +103,8 @@ export const orgSettings = sqliteTable("org_settings", {
     .references(() => organization.slug, { onDelete: "cascade" }),
   newTools: text("new_tools").notNull().default("available"),
   riskyText: text("risky_text").notNull().default("warn"),
+  /** SPEC §21: the tokens a person's assistant may be sent before People marks them; null: none. */
+  tokenBudget: integer("token_budget"),
 });
 
 /**

@@ -27,6 +27,7 @@ import { mentionFindings, riskyNotes, scanTool, type NameHolder, type NameMentio
 import { assignShortNames } from "./short-name";
 import { toolTitle } from "./title";
 import { blockedMessage, policyInForce, settingsByName, type NamedSetting } from "./tool-settings";
+import { nameTokens, promptTokens as countPromptTokens } from "./tokens";
 import { WHOLE_NAME_MAX, WholeNames, wholeName } from "./whole-name";
 
 /** One app of a person as read: its listing entries, and why it is unavailable if it is. */
@@ -51,6 +52,13 @@ export interface AppListing {
   settings?: readonly NamedSetting[];
   /** The MCP revision the live reader agreed with the app (SPEC §18); null or absent: inline, or never reached. */
   protocol?: string | null;
+  /**
+   * Each entry's share of its tokens that does not depend on its whole name (SPEC §21, `promptTokens`),
+   * by index, as counted where it was read (null: not a tool). Counted here when not given for every entry.
+   */
+  promptTokens?: readonly (number | null)[];
+  /** The characters of the same text (`sentPrefix`), by index, beside `promptTokens`. */
+  promptChars?: readonly (number | null)[];
   /** The first `tools/list` page's cache hint (2026-07-28 era); null for 2025 apps and inline listings. */
   cache?: ListingCache | null;
   /** The live reader was refused with 403 `insufficient_scope`: the scope the app asked for (OAuth step-up, SPEC §17). */
@@ -117,6 +125,7 @@ function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, 
       hints: CAUTIOUS_HINTS,
       card: { title, lines: [], hiddenIds: [], cut: [] },
       chars,
+      tokens: null,
       notes: [],
     };
   }
@@ -164,6 +173,7 @@ function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, 
     hints,
     card,
     chars,
+    tokens: null,
     notes: fitted(notes),
   };
 }
@@ -196,6 +206,13 @@ export interface ReadApp {
   unavailable: Unavailable | null;
   /** Names mentioned by each tool's texts (SPEC §20), by tool index, where there are any. */
   mentions: [number, readonly NameMention[]][];
+  /** Each tool's tokens but its whole name's (SPEC §21), by index; null for an entry that is not a tool. */
+  prompt: (number | null)[];
+}
+
+/** Each entry's `promptTokens` as the reader counted them (`AppListing.promptTokens`), when given for every entry. */
+export function givenPromptTokens(app: Pick<AppListing, "entries" | "promptTokens">): readonly (number | null)[] | undefined {
+  return app.promptTokens?.length === app.entries.length ? app.promptTokens : undefined;
 }
 
 /** Each entry's size as the live reader measured it (`entrySizes`), when it is given for every entry. */
@@ -228,7 +245,8 @@ export function readApp(app: AppListing, options: CheckOptions = {}): ReadApp {
   }
   const mentions: [number, readonly NameMention[]][] = [];
   found.forEach((names, index) => mentions.push([index, names]));
-  return { tools, chars, stopped, largest, unavailable, mentions };
+  const prompt = givenPromptTokens(app)?.slice() ?? app.entries.map(countPromptTokens);
+  return { tools, chars, stopped, largest, unavailable, mentions, prompt };
 }
 
 /**
@@ -317,6 +335,12 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
       }
     }
 
+    let tokens = 0;
+    for (const tool of tools) {
+      tool.tokens = tool.included ? (own.prompt[tool.index] ?? 0) + wholeNameTokens(tool.wholeName!) : null;
+      tokens += tool.tokens ?? 0;
+    }
+
     return {
       name: app.name,
       shortName,
@@ -324,7 +348,7 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
       unavailable,
       timings: app.timings ?? null,
       protocol: app.protocol ?? null,
-      listing: { chars, limit: LISTING_CHAR_LIMIT, entries: tools.length, stopped, largest, cache: app.cache ?? null },
+      listing: { chars, limit: LISTING_CHAR_LIMIT, entries: tools.length, stopped, largest, tokens, cache: app.cache ?? null },
       tools,
       notes,
     };
@@ -333,6 +357,20 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
     for (const [index, found] of notes) results[appIndex]!.tools[index]!.notes.push(...found);
   });
   return { apps: results };
+}
+
+// Whole names repeat from person to person and check to check: each is counted once while it is kept.
+const NAME_TOKENS_KEPT = 200_000;
+const keptNameTokens = new Map<string, number>();
+
+/** `nameTokens`, kept by whole name (SPEC §21: the name's share is counted where names are made). */
+function wholeNameTokens(whole: string): number {
+  let found = keptNameTokens.get(whole);
+  if (found === undefined) {
+    if (keptNameTokens.size >= NAME_TOKENS_KEPT) keptNameTokens.clear();
+    keptNameTokens.set(whole, (found = nameTokens(whole)));
+  }
+  return found;
 }
 
 /**

@@ -33,7 +33,7 @@ const ENTRIES: Record<string, unknown[]> = {
   r1: [{ name: "report", title: "Report" }],
   r2: [],
 };
-const entriesOf: EntriesOf = async (at) => at.map(({ snapshot, read }) => ENTRIES[snapshot ?? read ?? ""] ?? []);
+const entriesOf: EntriesOf = async (at) => at.map(({ snapshot, read }) => ({ entries: ENTRIES[snapshot ?? read ?? ""] ?? [] }));
 const FINGERPRINTS = [...Object.values(ENTRIES).flat().map((entry) => fingerprint(entry)), "stale"];
 
 const rowPair = pairOf<AppRow>({

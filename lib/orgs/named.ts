@@ -7,7 +7,7 @@ import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { CheckResult, RiskyText } from "@/lib/schemas/check";
 import type { Conn } from "@/lib/db/client";
 import { ByteLru } from "./byte-lru";
-import { awaitingIn, legacyEntries, loadSnapshots, parseUnavailable, snapshotEntries, type AppRow, type ReadRow } from "./store";
+import { awaitingIn, legacyEntries, loadSnapshots, parseUnavailable, snapshotContents, type AppRow, type ReadRow } from "./store";
 
 /**
  * A list's check, once per state (SPEC §11, §12). Naming every app's tools is a pure function of
@@ -166,18 +166,27 @@ export function appInput({ row, read, settings, approvals }: NamingInput): AppIn
   };
 }
 
-/** The engine's listing of one app, from its `AppInput` and the entries its read points at, and from nothing else. */
-export function engineListing(input: AppInput, entries: readonly unknown[]): AppListing {
+/**
+ * What a read points at: its entries and, when they were stored with its snapshot, each entry's
+ * token count and characters (SPEC §21). A function of where they are (the snapshot's hash, in
+ * the key) alone: counts given or counted by the engine are the same numbers.
+ */
+export type ReadContents = Pick<AppListing, "entries" | "promptTokens" | "promptChars">;
+
+/** The engine's listing of one app, from its `AppInput` and what its read points at, and from nothing else. */
+export function engineListing(input: AppInput, contents: ReadContents): AppListing {
   const { name, read, settings, approvals } = input;
+  const { entries } = contents;
+  const counts = { ...(contents.promptTokens === undefined ? {} : { promptTokens: contents.promptTokens }), ...(contents.promptChars === undefined ? {} : { promptChars: contents.promptChars }) };
   const listing: AppListing =
     read === null
       ? { name, entries, settings }
-      : { name, unavailable: parseUnavailable(read.unavailable), stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), entries, settings };
+      : { name, unavailable: parseUnavailable(read.unavailable), stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), entries, ...counts, settings };
   return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read ?? undefined, listing, new Map(approvals)) };
 }
 
-/** The entries at each of `at`, in order (a function of where they are alone). */
-export type EntriesOf = (at: readonly EntriesAt[]) => Promise<readonly (readonly unknown[])[]>;
+/** What is at each of `at`, in order (a function of where they are alone). */
+export type EntriesOf = (at: readonly EntriesAt[]) => Promise<readonly ReadContents[]>;
 
 /** The engine's listings of a list's apps: each from its `appInput` and its entries (`entriesOf`). */
 export async function engineListings(inputs: readonly NamingInput[], entriesOf: EntriesOf): Promise<AppListing[]> {
@@ -185,7 +194,7 @@ export async function engineListings(inputs: readonly NamingInput[], entriesOf: 
   const read = made.flatMap((input) => (input.read === null ? [] : [input.read]));
   const entries = await entriesOf(read.map(({ snapshot, read }) => ({ snapshot, read })));
   let next = 0;
-  return made.map((input) => engineListing(input, input.read === null ? [] : entries[next++]!));
+  return made.map((input) => engineListing(input, input.read === null ? { entries: [] } : entries[next++]!));
 }
 
 /** `EntriesOf` from the database: each snapshot parsed once (in one query for those not kept), a legacy read's entries from its result. */
@@ -193,7 +202,7 @@ export function storedEntries(db: Conn, inputs: readonly NamingInput[]): Entries
   return async (at) => {
     await loadSnapshots(db, at.flatMap(({ snapshot }) => (snapshot === null ? [] : [snapshot])));
     const reads = new Map(inputs.flatMap(({ read }) => (read === undefined ? [] : [[read.id, read] as const])));
-    return Promise.all(at.map(async ({ snapshot, read }) => (snapshot !== null ? snapshotEntries(db, snapshot) : legacyEntries(reads.get(read!)!))));
+    return Promise.all(at.map(async ({ snapshot, read }) => (snapshot !== null ? snapshotContents(db, snapshot) : { entries: legacyEntries(reads.get(read!)!) })));
   };
 }
 

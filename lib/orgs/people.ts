@@ -1,17 +1,21 @@
 import "server-only";
-import { findMember, listMembers } from "@/lib/auth/members";
+import { findMember, listMembers, listPeople } from "@/lib/auth/members";
+import { NotFoundError } from "@/lib/errors";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { lookup, type ElsewhereTool, type LookupAnswer, type LookupApp } from "@/lib/engine/lookup";
 import { planBatch, type BatchPlan } from "@/lib/engine/policy";
 import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { wholeName } from "@/lib/engine/whole-name";
-import type { PersonCheck } from "@/lib/schemas/people";
+import type { Person, PersonCheck, PersonSees } from "@/lib/schemas/people";
+import type { MemberView } from "@/lib/schemas/access";
+import { isObject } from "@/lib/json-text";
+import { ENCODING, sentPrefix, sentSuffix, sentTool } from "@/lib/engine/tokens";
 import type { AppList, StoredApp } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
 import { namedScope, scopeList, type OrgContext } from "./apps";
 import { listIndex, processNames } from "./named";
-import { latestReads, listingOf, personalApps, requireOrg, scopeApps, type Scope } from "./store";
+import { keptListState, latestReads, listingOf, personalApps, requireOrg, scopeApps, tokenBudgetOf, type Scope } from "./store";
 
 /**
  * People (SPEC §12): each member's assistant has the organisation's apps and the member's own,
@@ -22,6 +26,72 @@ import { latestReads, listingOf, personalApps, requireOrg, scopeApps, type Scope
 export async function scopeOf(access: OrgAccess, person?: string): Promise<Scope> {
   if (person === undefined) return { org: access.org.slug };
   return { org: access.org.slug, person: (await findMember(access, person)).userId };
+}
+
+/** A member by id as `GET …/people` lists them, or `me` (the caller); 404 for anyone else. */
+export async function personOf(access: OrgAccess, person: string): Promise<MemberView> {
+  if (person !== "me") return findMember(access, person);
+  const mine = (await listMembers(access)).members.find((m) => m.userId === access.actor.id);
+  if (mine === undefined) throw new NotFoundError("There is no such member.");
+  return mine;
+}
+
+/** The budget's answer (SPEC §21): null without a budget, else the budget and the tokens past it. */
+export const budgetOf = (budget: number | null, tokens: number) => (budget === null ? null : { tokens: budget, over: Math.max(0, tokens - budget) });
+
+/**
+ * What Theorem sends the model with a person's next message (SPEC §21): the included tools of
+ * their check, in order, each as sent with its characters and o200k_base tokens (counted when its
+ * app was read, and where its name was made: nothing is tokenized here), with each app's sums.
+ */
+export async function personSees(ctx: OrgContext, access: OrgAccess, person: string): Promise<PersonSees> {
+  const member = await personOf(access, person);
+  const scope = { org: access.org.slug, person: member.userId };
+  const { apps } = await namedScope(ctx, scope, access.version);
+  const state = await keptListState(ctx.db, scope, access.version);
+  const rows = new Map(state.apps.map((app) => [app.row.id, app]));
+  const tools: PersonSees["tools"] = [];
+  const sums: PersonSees["apps"] = [];
+  for (const app of apps) {
+    const result = app.lastCheck?.result;
+    const stored = rows.get(app.id);
+    if (result === undefined || stored === undefined || !result.tools.some((t) => t.included)) continue;
+    const { entries, promptChars } = await listingOf(ctx.db, stored.row, stored.read);
+    const ref = { id: app.id, name: app.name, personal: app.personal };
+    const sum = { ...ref, tools: 0, chars: 0, tokens: 0 };
+    for (const tool of result.tools) {
+      const entry = entries[tool.index];
+      if (!tool.included || tool.wholeName === null || tool.name === null || !isObject(entry)) continue;
+      // Measured where it was read, beside its tokens; written here only for a snapshot stored before.
+      const chars = (promptChars?.[tool.index] ?? sentPrefix(entry).length) + sentSuffix(tool.wholeName).length;
+      const tokens = tool.tokens ?? 0;
+      tools.push({ ...sentTool(entry, tool.wholeName), app: ref, listedAs: tool.name, chars, tokens });
+      sum.tools += 1;
+      sum.chars += chars;
+      sum.tokens += tokens;
+    }
+    sums.push(sum);
+  }
+  const size = { chars: sums.reduce((n, a) => n + a.chars, 0), tokens: sums.reduce((n, a) => n + a.tokens, 0) };
+  return { person: { id: member.id, email: member.email }, encoding: ENCODING, tools, apps: sums, size, budget: budgetOf(await tokenBudgetOf(ctx.db, access.org.slug), size.tokens) };
+}
+
+/**
+ * GET …/people with what each person's assistant is sent (SPEC §21): each person's tokens (their
+ * apps' `listing.tokens`, from their kept list) and how far past the organisation's budget.
+ */
+export async function peopleWithTokens(ctx: OrgContext, access: OrgAccess): Promise<{ people: Person[]; tokenBudget: number | null }> {
+  const [members, people, budget] = await Promise.all([listMembers(access), listPeople(access), tokenBudgetOf(ctx.db, access.org.slug)]);
+  const userOf = new Map(members.members.map((m) => [m.id, m.userId]));
+  const counted = await Promise.all(
+    people.map(async (p) => {
+      const user = userOf.get(p.id);
+      if (user === undefined) return p;
+      const tokens = (await scopeList(ctx, { org: access.org.slug, person: user }, access.version)).reduce((n, app) => n + (app.lastCheck?.result.listing.tokens ?? 0), 0);
+      return { ...p, tokens, over: budgetOf(budget, tokens)?.over ?? null };
+    }),
+  );
+  return { people: counted, tokenBudget: budget };
 }
 
 /** The caller's own scope: the organisation's apps and their personal ones. */

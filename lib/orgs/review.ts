@@ -80,7 +80,11 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
     listings ??= await Promise.all(rows.map((r) => listingOf(tx, r, newest.get(r.id))));
     // Every app's part as the list's names keep it (without settings: a change's risk is the tools' own), but this app's before the change.
     parts ??= (await partsOf(names, rows.map((r) => ({ row: r, read: newest.get(r.id), settings: [], approvals: null })), listings)).parts;
-    const [approvedPart] = await readAppsInPool([{ ...listings[index]!, entries: before }]);
+    // The counts read with the listing are of its entries now, not of these.
+    const listing: AppListing = { ...listings[index]! };
+    delete listing.promptTokens;
+    delete listing.promptChars;
+    const [approvedPart] = await readAppsInPool([{ ...listing, entries: before }]);
     const theorem = resolveTheorem(undefined);
     const around = (these: readonly unknown[]) => listings!.map((listing, i) => (i === index ? { ...listing, entries: these } : listing));
     const was = nameApps(around(before), parts.map((part, i) => (i === index ? approvedPart! : part)), theorem);

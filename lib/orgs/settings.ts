@@ -12,7 +12,7 @@ import type { AppNewTools, OrgSettings, OrgSettingsUpdate } from "@/lib/schemas/
 import { TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
 import type { OrgContext } from "./apps";
 import { setReviewMode, settleReview } from "./review";
-import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, riskyTextOf, setRiskyText, type AppRow, type SettingRow } from "./store";
+import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf, type AppRow, type SettingRow } from "./store";
 
 /**
  * The leader's say per tool, and an app's own `newTools` (SPEC §19): stored by tool name, given
@@ -180,8 +180,8 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
 
 /** GET /api/orgs/{org}/settings (SPEC §11, §20): the organisation's `newTools` and `riskyText`. */
 export async function orgSettingsOf(db: Conn, org: string): Promise<OrgSettings> {
-  const [newTools, riskyText] = await Promise.all([newToolsOf(db, org), riskyTextOf(db, org)]);
-  return { newTools, riskyText };
+  const [newTools, riskyText, tokenBudget] = await Promise.all([newToolsOf(db, org), riskyTextOf(db, org), tokenBudgetOf(db, org)]);
+  return { newTools, riskyText, tokenBudget };
 }
 
 /**
@@ -193,7 +193,7 @@ export async function orgSettingsOf(db: Conn, org: string): Promise<OrgSettings>
 export async function changeOrgSettings(db: Conn, org: string, update: OrgSettingsUpdate, actor: { id: string; email: string }): Promise<OrgSettings> {
   return orgTransaction(db, org, async (tx) => {
     const before = await orgSettingsOf(tx, org);
-    const after = { newTools: update.newTools ?? before.newTools, riskyText: update.riskyText ?? before.riskyText };
+    const after = { newTools: update.newTools ?? before.newTools, riskyText: update.riskyText ?? before.riskyText, tokenBudget: update.tokenBudget === undefined ? before.tokenBudget : update.tokenBudget };
     const details: Record<string, { from: string; to: string }> = {};
     if (after.newTools !== before.newTools) {
       await setReviewMode(tx, org, after.newTools, actor.id);
@@ -202,6 +202,10 @@ export async function changeOrgSettings(db: Conn, org: string, update: OrgSettin
     if (after.riskyText !== before.riskyText) {
       await setRiskyText(tx, org, after.riskyText);
       details["riskyText"] = { from: before.riskyText, to: after.riskyText };
+    }
+    if (after.tokenBudget !== before.tokenBudget) {
+      await setTokenBudget(tx, org, after.tokenBudget);
+      details["tokenBudget"] = { from: String(before.tokenBudget ?? "none"), to: String(after.tokenBudget ?? "none") };
     }
     if (Object.keys(details).length > 0) await recordAudit(tx, { org, actor, action: "settings.changed", details });
     return after;

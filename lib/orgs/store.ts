@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "dr
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
 import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, orgVersionOf, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
-import { givenSizes, type AppListing } from "@/lib/engine/check";
+import { givenPromptTokens, givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
 import { appCheck, riskyText as riskyTextSchema, unavailable as unavailableSchema, type AppCheck, type CheckAppInput, type RiskyText, type Unavailable } from "@/lib/schemas/check";
@@ -333,6 +333,10 @@ function moreHeaderSecrets(row: AppRow): Record<string, string> {
 /** A snapshot as parsed once: its entries, and (when review asked for them) its named tools' fingerprints. */
 interface ParsedSnapshot {
   entries: readonly unknown[];
+  /** Each entry's `promptTokens` as counted when it was read (SPEC §21); absent for a snapshot stored before. */
+  tokens?: readonly (number | null)[];
+  /** The characters of the same texts, when they were stored with them. */
+  chars?: readonly (number | null)[];
   named?: Map<string, { index: number; fingerprint: string }>;
 }
 
@@ -346,9 +350,9 @@ const parsed = (shared.__theoremSnapshots ??= new ByteLru<ParsedSnapshot>(SNAPSH
 async function parsedSnapshot(db: Conn, hash: string): Promise<ParsedSnapshot> {
   const cached = parsed.get(hash);
   if (cached !== undefined) return cached;
-  const [row] = await db.select({ entries: snapshots.entries }).from(snapshots).where(eq(snapshots.hash, hash)).limit(1);
+  const [row] = await db.select({ entries: snapshots.entries, tokens: snapshots.tokens }).from(snapshots).where(eq(snapshots.hash, hash)).limit(1);
   if (row === undefined) return { entries: [] };
-  const made: ParsedSnapshot = { entries: JSON.parse(row.entries) as unknown[] };
+  const made = parsedRow(row);
   parsed.set(hash, made, snapshotBytes(row.entries));
   return made;
 }
@@ -357,13 +361,27 @@ async function parsedSnapshot(db: Conn, hash: string): Promise<ParsedSnapshot> {
 export async function loadSnapshots(db: Conn, hashes: readonly string[]): Promise<void> {
   const missing = [...new Set(hashes)].filter((hash) => parsed.get(hash) === undefined);
   if (missing.length === 0) return;
-  for (const row of await db.select({ hash: snapshots.hash, entries: snapshots.entries }).from(snapshots).where(inArray(snapshots.hash, missing))) {
-    parsed.set(row.hash, { entries: JSON.parse(row.entries) as unknown[] }, snapshotBytes(row.entries));
+  for (const row of await db.select({ hash: snapshots.hash, entries: snapshots.entries, tokens: snapshots.tokens }).from(snapshots).where(inArray(snapshots.hash, missing))) {
+    parsed.set(row.hash, parsedRow(row), snapshotBytes(row.entries));
   }
+}
+
+function parsedRow(row: { entries: string; tokens: string | null }): ParsedSnapshot {
+  const entries = JSON.parse(row.entries) as unknown[];
+  if (row.tokens === null) return { entries };
+  // Stored as `{"tokens": [...], "chars": [...]}`.
+  const stored = JSON.parse(row.tokens) as { tokens: (number | null)[]; chars?: (number | null)[] };
+  return { entries, tokens: stored.tokens, ...(stored.chars === undefined ? {} : { chars: stored.chars }) };
 }
 
 export async function snapshotEntries(db: Conn, hash: string): Promise<readonly unknown[]> {
   return (await parsedSnapshot(db, hash)).entries;
+}
+
+/** What a snapshot gives the engine: its entries, and each one's counts when they were stored with it (SPEC §21). */
+export async function snapshotContents(db: Conn, hash: string): Promise<Pick<AppListing, "entries" | "promptTokens" | "promptChars">> {
+  const { entries, tokens, chars } = await parsedSnapshot(db, hash);
+  return { entries, ...(tokens === undefined ? {} : { promptTokens: tokens }), ...(chars === undefined ? {} : { promptChars: chars }) };
 }
 
 /** The newest read of every app of the organisation, by app id, in one query. */
@@ -415,7 +433,7 @@ export async function listingOf(db: Conn, app: AppRow, read: ReadRow | undefined
   if (read === undefined) return { name: app.name, entries: [] };
   const { timings, protocol, cache } = ownFacts(read);
   const base = { name: app.name, unavailable: parseUnavailable(read.unavailable), timings, stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), protocol, cache };
-  if (read.snapshot !== null) return { ...base, entries: await snapshotEntries(db, read.snapshot) };
+  if (read.snapshot !== null) return { ...base, ...(await snapshotContents(db, read.snapshot)) };
   return { ...base, entries: legacyEntries(read) };
 }
 
@@ -453,7 +471,12 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         // The reader measured each entry as it read its page (`entrySizes`): not measured again under the lock.
         const sizes = givenSizes(listing) ?? listing.entries.map(entryChars);
         const chars = sizes.reduce((n, c) => n + c, 0);
-        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tools: listing.entries.length, chars, createdAt: read.checkedAt });
+        const given = givenPromptTokens(listing);
+        const promptChars = listing.promptChars?.length === listing.entries.length ? listing.promptChars : undefined;
+        const tokens = given === undefined ? null : JSON.stringify({ tokens: given, ...(promptChars === undefined ? {} : { chars: promptChars }) });
+        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tokens, tools: listing.entries.length, chars, createdAt: read.checkedAt });
+        // A snapshot stored before tokens were counted gains them from this read (SPEC §21).
+        if (tokens !== null) await runPrepared(tx, "theorem_snapshot_tokens", () => tx.update(snapshots).set({ tokens: sql`${sql.placeholder("tokens")}` }).where(and(eq(snapshots.hash, sql.placeholder("hash")), isNull(snapshots.tokens))), { hash, tokens });
       }
       await runPrepared(tx, "theorem_insert_read", () => insertRead(tx), {
         id: read.id,
@@ -481,7 +504,7 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
 const insertSnapshot = (db: Conn) =>
   db
     .insert(snapshots)
-    .values({ hash: sql.placeholder("hash"), entries: sql.placeholder("entries"), tools: sql.placeholder("tools"), chars: sql.placeholder("chars"), createdAt: sql.placeholder("createdAt") })
+    .values({ hash: sql.placeholder("hash"), entries: sql.placeholder("entries"), tokens: sql.placeholder("tokens"), tools: sql.placeholder("tools"), chars: sql.placeholder("chars"), createdAt: sql.placeholder("createdAt") })
     .onConflictDoNothing();
 
 /** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's). */
@@ -545,6 +568,16 @@ export async function riskyTextOf(db: Conn, org: string): Promise<RiskyText> {
 /** Sets `riskyText` (SPEC §20): the organisation's version changes with it (its triggers), so every kept list is named again. */
 export async function setRiskyText(db: Conn, org: string, value: RiskyText): Promise<void> {
   await db.insert(orgSettings).values({ org, riskyText: value }).onConflictDoUpdate({ target: orgSettings.org, set: { riskyText: value } });
+}
+
+/** The organisation's `tokenBudget` (SPEC §21): null when none is set. */
+export async function tokenBudgetOf(db: Conn, org: string): Promise<number | null> {
+  const [row] = await db.select({ tokenBudget: orgSettings.tokenBudget }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
+  return row?.tokenBudget ?? null;
+}
+
+export async function setTokenBudget(db: Conn, org: string, value: number | null): Promise<void> {
+  await db.insert(orgSettings).values({ org, tokenBudget: value }).onConflictDoUpdate({ target: orgSettings.org, set: { tokenBudget: value } });
 }
 
 export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {

@@ -13,6 +13,7 @@ import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
 import { redactJson, redactListing, secretsOf } from "@/lib/orgs/redact";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
+import { countPromptTokens } from "./prompt-tokens";
 import { handListing, takeListing, type HandedListing } from "./listing-handoff";
 import { appsByUrl, errorAnswer, parseCheckRequest, type LiveAppToRead, type RequestAnswer } from "./request-step";
 
@@ -58,7 +59,10 @@ async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing
   const started = performance.now();
   const listing = await readLiveApp(app, { allow: parseAllowList(allowHosts) });
   const readMs = performance.now() - started;
-  return { ...redactListing(listing, secretsOf(app)), readMs };
+  const redacted = redactListing(listing, secretsOf(app));
+  // Counted here, as read (SPEC §21): never by a request that names the stored listing.
+  const { tokens, chars } = countPromptTokens(redacted.entries);
+  return { ...redacted, promptTokens: tokens, promptChars: chars, readMs };
 }
 
 async function triedTool(target: TryTarget, call: TryCall, options: Parameters<typeof tryTool>[2]): Promise<TryResult> {

@@ -3,7 +3,7 @@ import type { AppImport } from "@/lib/schemas/registry";
 import { callApi, orgPath, retryOnce } from "@/lib/queries/api";
 import { orgKeys } from "@/lib/queries/orgs";
 import { appList, storedApp, type AppCreate } from "@/lib/schemas/orgs";
-import { lookupAnswer, peopleList, personCheck, planAnswer } from "@/lib/schemas/people";
+import { lookupAnswer, peopleList, personCheck, personSees, planAnswer } from "@/lib/schemas/people";
 
 /** People, one's own apps, the lookup and the batch plan (SPEC §12–§13), under the organisation's keys. */
 export const peopleKeys = {
@@ -21,6 +21,14 @@ export const personCheckQuery = (org: string, person: string) =>
   queryOptions({
     queryKey: peopleKeys.person(org, person),
     queryFn: async () => personCheck.parse(await callApi(`${orgPath(org)}/people/${encodeURIComponent(person)}/check`)),
+    retry: retryOnce,
+  });
+
+/** SPEC §21: what the person's assistant is sent, in o200k_base tokens. */
+export const personSeesQuery = (org: string, person: string) =>
+  queryOptions({
+    queryKey: [...peopleKeys.person(org, person), "sees"] as const,
+    queryFn: async () => personSees.parse(await callApi(`${orgPath(org)}/people/${encodeURIComponent(person)}/sees`)),
     retry: retryOnce,
   });
 

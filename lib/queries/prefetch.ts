@@ -2,13 +2,13 @@ import "server-only";
 import type { DataTag, QueryKey } from "@tanstack/react-query";
 import { auditEntriesOf } from "@/lib/audit/audit-log";
 import { listKeys } from "@/lib/auth/keys";
-import { listMembers, listPeople } from "@/lib/auth/members";
+import { listMembers } from "@/lib/auth/members";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { getDb } from "@/lib/db/client";
 import { getApp, listApps, trends } from "@/lib/orgs/apps";
 import { appChanges } from "@/lib/orgs/changes";
 import { orgContext } from "@/lib/orgs/context";
-import { ownList, personCheck, scopeOf } from "@/lib/orgs/people";
+import { ownList, peopleWithTokens, personCheck, scopeOf } from "@/lib/orgs/people";
 import { appSettingsOf, orgSettingsOf } from "@/lib/orgs/settings";
 import { auditQuery as auditParams } from "@/lib/schemas/access";
 import { auditQuery, keysQuery, membersQuery, type AuditFilter } from "./access";
@@ -45,7 +45,7 @@ export const pageQueries = {
   keys: (access: OrgAccess) => prefetch(keysQuery(access.org.slug), async () => ({ keys: await listKeys(access) })),
   audit: (access: OrgAccess, filter: AuditFilter) =>
     prefetch(auditQuery(access.org.slug, filter), async () => ({ entries: await auditEntriesOf(getDb(), access.org.slug, auditParams.parse(filter)) })),
-  people: (access: OrgAccess) => prefetch(peopleQuery(access.org.slug), async () => ({ people: await listPeople(access) })),
+  people: (access: OrgAccess) => prefetch(peopleQuery(access.org.slug), () => peopleWithTokens(orgContext(), access)),
   personCheck: (access: OrgAccess, memberId: string) =>
     prefetch(personCheckQuery(access.org.slug, memberId), async () => personCheck(orgContext(), await scopeOf(access, memberId), access.version)),
   myApps: (access: OrgAccess) =>

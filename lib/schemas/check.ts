@@ -235,6 +235,8 @@ export const toolCheck = z.object({
   hints: hints,
   card: approvalCard,
   chars: z.number().int(),
+  /** SPEC §21: o200k_base tokens of the tool as sent, for an included tool; null otherwise (and for checks stored before). */
+  tokens: z.number().int().nullable().default(null),
   notes: z.array(note),
 });
 export type ToolCheck = z.infer<typeof toolCheck>;
@@ -257,6 +259,8 @@ export const listingSize = z.object({
   /** True when reading stopped at a bound: `chars` is then a lower bound. */
   stopped: z.boolean(),
   largest: z.array(largestTool),
+  /** SPEC §21: the o200k_base tokens of its included tools, summed. */
+  tokens: z.number().int().default(0),
   /** The app's cache hint (2026-07-28 era); null for 2025 apps and inline listings. */
   cache: listingCache.nullable(),
 });

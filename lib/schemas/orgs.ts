@@ -153,13 +153,15 @@ export type HistoryEntry = z.infer<typeof historyEntry>;
  */
 export const newTools = z.enum(["available", "wait-for-review", "wait-if-risky"]);
 export type NewTools = z.infer<typeof newTools>;
-export const orgSettings = z.object({ newTools, riskyText });
+/** SPEC §21: the o200k_base tokens a person's assistant may be sent (People marks who is over); null: none. */
+export const tokenBudget = z.number().int("A token budget is a whole number.").min(1000, "A token budget is at least 1,000.").max(1_000_000, "A token budget is at most 1,000,000.").nullable();
+export const orgSettings = z.object({ newTools, riskyText, tokenBudget });
 export type OrgSettings = z.infer<typeof orgSettings>;
 /** PATCH …/settings: one setting or several; an unknown value is a 422 naming its field. */
 export const orgSettingsUpdate = z
-  .object({ newTools: newTools.optional(), riskyText: riskyText.optional() })
+  .object({ newTools: newTools.optional(), riskyText: riskyText.optional(), tokenBudget: tokenBudget.optional() })
   .strict()
-  .refine((u) => u.newTools !== undefined || u.riskyText !== undefined, "Change `newTools` or `riskyText`.");
+  .refine((u) => u.newTools !== undefined || u.riskyText !== undefined || u.tokenBudget !== undefined, "Change `newTools`, `riskyText` or `tokenBudget`.");
 export type OrgSettingsUpdate = z.infer<typeof orgSettingsUpdate>;
 
 /**

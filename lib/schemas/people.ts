@@ -7,9 +7,17 @@ import { appCheck, toolCheck } from "./check";
  */
 
 /** GET /api/orgs/{org}/people */
-export const person = z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.string() });
+export const person = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.string(),
+  /** SPEC §21: the o200k_base tokens their assistant is sent with every message, and how far past the budget (null: no budget). */
+  tokens: z.number().int().optional(),
+  over: z.number().int().nullable().optional(),
+});
 export type Person = z.infer<typeof person>;
-export const peopleList = z.object({ people: z.array(person) });
+export const peopleList = z.object({ people: z.array(person), tokenBudget: z.number().int().nullable().optional() });
 
 /** GET /api/orgs/{org}/people/{id}/check: §8's apps with each app's id and whether it is personal; apps never read apart. */
 export const personCheck = z.object({
@@ -67,3 +75,23 @@ export const planRequest = z
 
 export const planAnswer = z.object({ groups: z.array(z.array(z.number().int())), unknown: z.array(z.number().int()) });
 export type PlanAnswer = z.infer<typeof planAnswer>;
+
+/** GET /api/orgs/{org}/people/{person}/sees (SPEC §21): what the model is sent with that person's next message. */
+export const sentToolView = z.object({
+  name: z.string(),
+  description: z.unknown().optional(),
+  inputSchema: z.unknown(),
+  app: z.object({ id: z.string(), name: z.string(), personal: z.boolean() }),
+  listedAs: z.string(),
+  chars: z.number().int(),
+  tokens: z.number().int(),
+});
+export const personSees = z.object({
+  person: z.object({ id: z.string(), email: z.string() }),
+  encoding: z.literal("o200k_base"),
+  tools: z.array(sentToolView),
+  apps: z.array(z.object({ id: z.string(), name: z.string(), personal: z.boolean(), tools: z.number().int(), chars: z.number().int(), tokens: z.number().int() })),
+  size: z.object({ chars: z.number().int(), tokens: z.number().int() }),
+  budget: z.object({ tokens: z.number().int(), over: z.number().int() }).nullable(),
+});
+export type PersonSees = z.infer<typeof personSees>;

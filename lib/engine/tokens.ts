@@ -1,0 +1,213 @@
+import canonicalize from "canonicalize";
+import o200k from "gpt-tokenizer/encoding/o200k_base";
+import { isObject } from "@/lib/json-text";
+
+/**
+ * What a tool costs in the model's context (SPEC §21): the tool as sent, `{"name": <whole name>,
+ * "description"?, "inputSchema"}`, in RFC 8785 canonical JSON, counted in UTF-16 characters and in
+ * o200k_base tokens (GPT-4o, 4.1, the o-series, GPT-5; other models count differently).
+ *
+ * Keys sort as `description`, `inputSchema`, `name`, so the text is a prefix that does not depend on
+ * the whole name, `{"description":…,"inputSchema":…,"name":"`, then `<whole name>"}`. The prefix is
+ * counted once per distinct tool where it is read; the name's share where names are made. o200k's
+ * pre-tokenizer ends the prefix's last piece (`":"`, a run of punctuation) before the whole name's
+ * first letter, so the two counts add up exactly to counting the whole text (check.tokens.property.test.ts).
+ */
+export const ENCODING = "o200k_base" as const;
+
+/** A tool as sent to the model: its whole name, its description as listed (absent when it has none) and its input schema as listed. */
+export interface SentTool {
+  name: string;
+  description?: unknown;
+  inputSchema: unknown;
+}
+
+/** The tool as sent (SPEC §21), `wholeName` given. */
+export function sentTool(entry: Record<string, unknown>, wholeName: string): SentTool {
+  const description = entry["description"];
+  return { name: wholeName, ...(description === undefined ? {} : { description }), inputSchema: entry["inputSchema"] };
+}
+
+/** The canonical JSON of the tool as sent up to its whole name: `{"description":…,"inputSchema":…,"name":"`. */
+export function sentPrefix(entry: Record<string, unknown>): string {
+  const text = canonicalText(sentTool(entry, ""));
+  // `"name":""}` ends it (name sorts last): keep up to the name's opening quote.
+  return text.slice(0, -2);
+}
+
+/** RFC 8785 canonical JSON; a value nested too deep for `canonicalize`'s recursion is written without recursing. */
+export function canonicalText(value: unknown): string {
+  try {
+    return canonicalize(value) ?? "null";
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return deepCanonical(value);
+  }
+}
+
+/** `canonicalize` with a stack of its own: keys sorted by UTF-16 code units, numbers and strings as JSON writes them. */
+function deepCanonical(root: unknown): string {
+  const out: string[] = [];
+  // Each item is a value to write, or a piece of text already made.
+  const todo: ({ value: unknown } | string)[] = [{ value: root }];
+  while (todo.length > 0) {
+    const item = todo.pop()!;
+    if (typeof item === "string") {
+      out.push(item);
+      continue;
+    }
+    const { value } = item;
+    if (value === null || typeof value !== "object") {
+      out.push(JSON.stringify(value) ?? "null");
+    } else if (Array.isArray(value)) {
+      const parts: ({ value: unknown } | string)[] = ["["];
+      value.forEach((v, i) => parts.push(...(i > 0 ? [","] : []), { value: v === undefined ? null : v }));
+      parts.push("]");
+      todo.push(...parts.reverse());
+    } else {
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
+      const parts: ({ value: unknown } | string)[] = ["{"];
+      keys.forEach((k, i) => parts.push(`${i > 0 ? "," : ""}${JSON.stringify(k)}:`, { value: record[k] }));
+      parts.push("}");
+      todo.push(...parts.reverse());
+    }
+  }
+  return out.join("");
+}
+
+/** The rest of the text after `sentPrefix`: `<whole name>"}` (a whole name needs no escaping: `[A-Za-z0-9_-]`). */
+export const sentSuffix = (wholeName: string): string => `${wholeName}"}`;
+
+/** The canonical JSON of the tool as sent: `sentPrefix` then `sentSuffix`. */
+export const sentText = (entry: Record<string, unknown>, wholeName: string): string => sentPrefix(entry) + sentSuffix(wholeName);
+
+interface Core {
+  tokenSplitRegex: RegExp;
+  getBpeRankFromString(key: string): number | undefined;
+  getBpeRankFromBytes(key: Uint8Array): number | undefined;
+  bytePairEncode(piece: string): number[];
+}
+
+// gpt-tokenizer 4.0.0 (pinned) merges a piece's byte pairs by scanning every pair after each merge:
+// quadratic, a minute for one piece of 200,000 repeated emoji. Longer pieces are merged here with a
+// heap instead, in the same order (lowest rank, then leftmost), so the count is the same.
+const core = (o200k as unknown as { bytePairEncodingCoreProcessor: Core }).bytePairEncodingCoreProcessor;
+const LONG_PIECE = 256;
+const encoder = new TextEncoder();
+
+/** The number of o200k_base tokens of `text`, every special token's text counted as ordinary text. */
+export function countTokens(text: string): number {
+  let count = 0;
+  for (const [piece] of text.matchAll(core.tokenSplitRegex)) {
+    if (core.getBpeRankFromString(piece) !== undefined) count += 1;
+    else if (piece.length <= LONG_PIECE) count += core.bytePairEncode(piece).length;
+    else count += mergedParts(encoder.encode(piece));
+  }
+  return count;
+}
+
+/** How many tokens byte-pair merging leaves of `bytes`: lowest rank first, the leftmost of equals, as tiktoken. */
+function mergedParts(bytes: Uint8Array): number {
+  const n = bytes.length;
+  // Parts as a linked list by their first byte; `end[i]` is where part i ends.
+  const next = new Int32Array(n);
+  const prev = new Int32Array(n);
+  const rank = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  const alive = new Uint8Array(n).fill(1);
+  const pairRank = (i: number): number => {
+    const j = next[i]!;
+    if (j >= n) return Infinity;
+    const end = next[j]!;
+    return core.getBpeRankFromBytes(bytes.subarray(i, end)) ?? Infinity;
+  };
+  const heap = new MinHeap();
+  for (let i = 0; i < n; i++) {
+    rank[i] = pairRank(i);
+    if (rank[i] !== Infinity) heap.push(rank[i]!, i);
+  }
+  let parts = n;
+  for (;;) {
+    const top = heap.pop();
+    if (top === undefined) break;
+    const [r, i] = top;
+    if (alive[i] === 0 || rank[i] !== r) continue; // stale
+    const j = next[i]!;
+    alive[j] = 0;
+    next[i] = next[j]!;
+    if (next[i] < n) prev[next[i]] = i;
+    parts -= 1;
+    rank[i] = pairRank(i);
+    if (rank[i] !== Infinity) heap.push(rank[i], i);
+    const p = prev[i]!;
+    if (p >= 0) {
+      const before = pairRank(p);
+      if (before !== rank[p]) {
+        rank[p] = before;
+        if (before !== Infinity) heap.push(before, p);
+      }
+    }
+  }
+  return parts;
+}
+
+/** A binary heap of (rank, position), smallest rank first, then smallest position. */
+class MinHeap {
+  private readonly ranks: number[] = [];
+  private readonly at: number[] = [];
+
+  private less(a: number, b: number): boolean {
+    return this.ranks[a]! < this.ranks[b]! || (this.ranks[a] === this.ranks[b] && this.at[a]! < this.at[b]!);
+  }
+
+  private swap(a: number, b: number): void {
+    [this.ranks[a], this.ranks[b]] = [this.ranks[b]!, this.ranks[a]!];
+    [this.at[a], this.at[b]] = [this.at[b]!, this.at[a]!];
+  }
+
+  push(rank: number, at: number): void {
+    this.ranks.push(rank);
+    this.at.push(at);
+    let i = this.ranks.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  pop(): [number, number] | undefined {
+    const size = this.ranks.length;
+    if (size === 0) return undefined;
+    const top: [number, number] = [this.ranks[0]!, this.at[0]!];
+    this.swap(0, size - 1);
+    this.ranks.pop();
+    this.at.pop();
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let least = i;
+      if (l < size - 1 && this.less(l, least)) least = l;
+      if (r < size - 1 && this.less(r, least)) least = r;
+      if (least === i) break;
+      this.swap(i, least);
+      i = least;
+    }
+    return top;
+  }
+}
+
+/** The prefix's tokens of a listing entry (counted once per distinct tool), or null for an entry that is not a tool. */
+export function promptTokens(entry: unknown): number | null {
+  if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") return null;
+  return countTokens(sentPrefix(entry));
+}
+
+/** The whole name's share of a tool's tokens: `<whole name>"}`, counted alone. */
+export const nameTokens = (wholeName: string): number => countTokens(sentSuffix(wholeName));
