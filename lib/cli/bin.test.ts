@@ -145,7 +145,7 @@ describe("the built theorem-check against live apps on 127.0.0.1", () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^V2 Calendar — short name v2_calendar \(MCP 2026-07-28\) — available$/m);
     expect(table.stdout).toMatch(/^Cache: list valid 10 min, private: the app may list other tools for other credentials\.$/m);
-    expect(table.stdout).toMatch(/^\(render_week\) +Render week +- +app's own view$/m);
+    expect(table.stdout).toMatch(/^\(render_week\) +Render week +- +app's own view +[-\d,]+$/m);
     const json = JSON.parse((await cli(["--url", v2.url, "--name", "V2 Calendar", "--json"], { allowHosts: "127.0.0.1" })).stdout) as CheckResult;
     expect(json.apps[0]).toMatchObject({ protocol: "2026-07-28", listing: { cache: { ttlMs: 600_000, scope: "private" } } });
   });
@@ -158,7 +158,7 @@ describe("the built theorem-check against live apps on 127.0.0.1", () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^Attendance — short name attendance_2 \(MCP 2025-11-25\) — available$/m);
     expect(table.stdout).toMatch(/^Timings: connected in [\d.]+ m?s of 3 s, listed in [\d.]+ m?s of 8 s\.$/m);
-    expect(table.stdout).toMatch(/^attendance_2_list_shifts +List shifts +runs freely, runs together$/m);
+    expect(table.stdout).toMatch(/^attendance_2_list_shifts +List shifts +runs freely, runs together +[-\d,]+$/m);
 
     const json = await cli([...args, "--json"], { allowHosts: "127.0.0.1" });
     expect(json.code).toBe(0);
@@ -177,7 +177,7 @@ describe("the built theorem-check against live apps on 127.0.0.1", () => {
     expect(without.code).toBe(1);
     expect(without.stdout).toMatch(/UNAVAILABLE \(auth-required\)\n {2}Hours is unavailable: it asks to sign in \(HTTP 401\)/);
     expect(withToken.code).toBe(0);
-    expect(withToken.stdout).toMatch(/^hours_clock_in +Clock in +runs freely, runs together$/m);
+    expect(withToken.stdout).toMatch(/^hours_clock_in +Clock in +runs freely, runs together +[-\d,]+$/m);
   });
 
   it("exits 1 for an app whose listing is too large, saying so", { timeout: 30_000 }, async () => {

@@ -118,7 +118,7 @@ describe("theorem-check: exit 0 and 1", () => {
     const score = { name: "score", title: "Score", inputSchema: { type: "object", properties: { points: { type: "number", "x-mcp-header": "Points" } } } };
     const { code, out } = await run(["--listing", file("invalid-header.json", [tidy, score]), "--name", "Games"]);
     expect(code).toBe(EXIT.fails);
-    expect(out).toMatch(/^\(score\) +Score +- +invalid header$/m);
+    expect(out).toMatch(/^\(score\) +Score +- +invalid header +[-\d,]+$/m);
     expect(out).toMatch(/^ {2}score: the parameter “points” is a number, and only a string, integer or boolean parameter may be mirrored into a header/m);
     expect(out).toMatch(/1 tool of 2 is left out of Games\./);
   });
