@@ -71,7 +71,7 @@ export function publishedEntry(org: Org, app: StoredApp, snapshot: string): Publ
         included: counts.included,
         asksFirst: counts.asksFirst,
         blocked: counts.blocked,
-        tokens: null,
+        tokens: check.result.listing.tokens,
         notes: [...notes].sort(),
       },
       [OFFICIAL_META]: { status: "active", publishedAt: app.connectedAt, updatedAt: check.checkedAt, isLatest: true },

@@ -241,6 +241,11 @@ describe("the organisation's published registry", () => {
       remotes: [{ type: "streamable-http", url: attendance.url, headers: [{ name: "X-Api-Key", isRequired: true, isSecret: true }, { name: "X-Tenant", isRequired: true, isSecret: true }] }],
     });
     expect(first._meta["dev.theorem/check"]).toMatchObject({ tools: 2, included: 2, asksFirst: 0, blocked: 0, notes: [] });
+    // What its included tools cost a person's assistant (SPEC §21), as the app's check counts them.
+    const listed = ((await (await appsRoute.GET(requestAs(leader, `${base}/apps`), orgParams("acme"))).json()) as { apps: { name: string; lastCheck: { result: { listing: { tokens: number } } } }[] }).apps;
+    const tokens = listed.find((a) => a.name === "Attendance (registry)")!.lastCheck.result.listing.tokens;
+    expect(tokens).toBeGreaterThan(0);
+    expect(first._meta["dev.theorem/check"]).toMatchObject({ tokens });
   });
 
   it("answers a server's versions, one version, and latest; 404 JSON for what it does not have", async () => {
