@@ -245,7 +245,8 @@ export function readApp(app: AppListing, options: CheckOptions = {}): ReadApp {
   }
   const mentions: [number, readonly NameMention[]][] = [];
   found.forEach((names, index) => mentions.push([index, names]));
-  const prompt = givenPromptTokens(app)?.slice() ?? app.entries.map(countPromptTokens);
+  // Only a tool that may be sent is counted: never one of an unavailable app, nor an entry already left out.
+  const prompt = unavailable !== null ? [] : (givenPromptTokens(app)?.slice() ?? tools.map((t, i) => (t.name !== null && t.leftOut === null ? countPromptTokens(app.entries[i]) : null)));
   return { tools, chars, stopped, largest, unavailable, mentions, prompt };
 }
 
