@@ -30,7 +30,7 @@ function storedText(): string {
 }
 
 /** The hosts chosen in this browser, and how to change them. */
-export function useChosenHosts(): [string[], (ids: string[]) => void] {
+function useChosenHosts(): [string[], (ids: string[]) => void] {
   const raw = useSyncExternalStore(subscribe, storedText, () => "");
   const chosen = useMemo(() => readChosenHosts(raw), [raw]);
   const choose = (ids: string[]) => {

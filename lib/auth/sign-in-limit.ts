@@ -10,7 +10,7 @@ import { isPostgres, type Db } from "@/lib/db/client";
  * people sharing a machine (the demo's three accounts in turn) never wait. Counted in the
  * database, as the check budget is, so that the count holds across instances.
  */
-export const SIGN_IN_FAILURES_PER_MINUTE = 10;
+const SIGN_IN_FAILURES_PER_MINUTE = 10;
 
 type Limiters = { db: Db; address: RateLimiterAbstract; account: RateLimiterAbstract };
 const cache = globalThis as typeof globalThis & { __theoremSignInLimiters?: Limiters };

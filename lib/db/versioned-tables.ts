@@ -63,7 +63,7 @@ export function sqliteVersionTriggers(tables: readonly VersionedTable[] = VERSIO
 }
 
 /** The PostgreSQL function a table's trigger runs: one per way of finding the organisation. */
-export const pgFunctionName = (org: OrgOf): string => `org_versions_by_${org.column}`;
+const pgFunctionName = (org: OrgOf): string => `org_versions_by_${org.column}`;
 
 /** The body (between `$$`) of `pgFunctionName(org)`. */
 function pgFunctionBody(org: OrgOf): string {
@@ -79,7 +79,7 @@ function pgFunctionBody(org: OrgOf): string {
 }
 
 /** The body of `org_versions_draw(changed text)`, which every function below calls. */
-export const PG_DRAW_BODY = [
+const PG_DRAW_BODY = [
   "",
   "BEGIN",
   "  -- Null: the app is gone (a cascade from its removal, which drew a version itself).",
@@ -120,7 +120,7 @@ export function pgVersionTriggers(tables: readonly VersionedTable[] = VERSIONED_
 }
 
 /** SQLite's statements installing the listed tables' triggers (each dropped first). */
-export function sqliteVersionStatements(tables: readonly VersionedTable[] = VERSIONED_TABLES): string[] {
+function sqliteVersionStatements(tables: readonly VersionedTable[] = VERSIONED_TABLES): string[] {
   return [...sqliteVersionTriggers(tables)].flatMap(([name, sql]) => [`DROP TRIGGER IF EXISTS ${q(name)};`, `${sql};`]);
 }
 

@@ -9,8 +9,8 @@ import { isObject } from "@/lib/json-text";
  * and does not export it, while Try sends its calls itself (lib/mcp/connect.ts `RawChannel`).
  */
 
-export const HEADER_KEY = "x-mcp-header";
-export const HEADER_PREFIX = "Mcp-Param-";
+const HEADER_KEY = "x-mcp-header";
+const HEADER_PREFIX = "Mcp-Param-";
 
 /** RFC 9110 §5.1 `token`: what a header name may be made of. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

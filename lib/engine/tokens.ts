@@ -36,7 +36,7 @@ export function sentPrefix(entry: Record<string, unknown>): string {
 }
 
 /** RFC 8785 canonical JSON; a value nested too deep for `canonicalize`'s recursion is written without recursing. */
-export function canonicalText(value: unknown): string {
+function canonicalText(value: unknown): string {
   try {
     return canonicalize(value) ?? "null";
   } catch (error) {

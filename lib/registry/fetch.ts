@@ -14,7 +14,7 @@ import type { RegistryRef } from "@/lib/schemas/registry";
 export const REGISTRY_DOCUMENT_BYTES = 1024 * 1024;
 
 /** The address of one version of a server in a registry whose base address is `base`. */
-export function entryUrl(base: string, name: string, version = "latest"): URL {
+function entryUrl(base: string, name: string, version = "latest"): URL {
   const root = new URL(base);
   if (!root.pathname.endsWith("/")) root.pathname += "/";
   root.search = "";

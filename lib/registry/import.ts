@@ -6,7 +6,7 @@ import { readRegistryEntry } from "./fetch";
 import { importApp, parseServerJson } from "./server-json";
 
 /** A body of POST …/apps that connects from a registry entry (SPEC §24) rather than by URL. */
-export const isImport = (body: unknown): boolean => typeof body === "object" && body !== null && ("serverJson" in body || "registry" in body);
+const isImport = (body: unknown): boolean => typeof body === "object" && body !== null && ("serverJson" in body || "registry" in body);
 
 /**
  * What POST /api/orgs/{org}/apps (and …/me/apps) connects: an app by URL as before, or one made

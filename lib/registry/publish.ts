@@ -10,7 +10,7 @@ import { summaryOf } from "@/lib/schemas/summary";
  * verdict. Pure: the routes page and search what this makes.
  */
 
-export const OFFICIAL_META = "io.modelcontextprotocol.registry/official";
+const OFFICIAL_META = "io.modelcontextprotocol.registry/official";
 
 export interface PublishedServer {
   $schema: string;
@@ -29,7 +29,7 @@ export interface PublishedEntry {
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** Whether an app is published: the organisation's own, read, available, and with no tool awaiting review. */
-export function isPublished(app: StoredApp, snapshot: string | null): boolean {
+function isPublished(app: StoredApp, snapshot: string | null): boolean {
   if (app.personal || app.lastCheck === null || snapshot === null) return false;
   const { result } = app.lastCheck;
   return result.status === "available" && !result.tools.some((t) => t.leftOut?.code === "awaiting-review");
@@ -40,7 +40,7 @@ export function isPublished(app: StoredApp, snapshot: string | null): boolean {
  * <organisation>", version `1.0.0+<the first 12 hex of its snapshot>`. E.g. Attendance of Acme:
  * `org.acme/attendance`, version `1.0.0+3f2a9c01b7de`.
  */
-export function publishedEntry(org: Org, app: StoredApp, snapshot: string): PublishedEntry {
+function publishedEntry(org: Org, app: StoredApp, snapshot: string): PublishedEntry {
   const check = app.lastCheck!;
   const { counts } = summaryOf(check.result);
   const headers = [...(app.header === null ? [] : [app.header.name]), ...(app.moreHeaders ?? [])];
@@ -88,7 +88,7 @@ export function publishedEntries(org: Org, apps: readonly { app: StoredApp; snap
 }
 
 export const MAX_PAGE = 100;
-export const DEFAULT_PAGE = 30;
+const DEFAULT_PAGE = 30;
 
 /** A cursor is the name the page before ended at, opaque to clients. */
 const encodeCursor = (name: string) => Buffer.from(name, "utf8").toString("base64url");

@@ -7,7 +7,7 @@ import configured from "@/config/hosts.json";
  */
 
 /** The placeholders a host's `nameForm` may hold: the app's short name (§1), the tool's name as listed, Theorem's whole name (§2). */
-export const NAME_FORM_PARTS = ["{app}", "{tool}", "{whole}"] as const;
+const NAME_FORM_PARTS = ["{app}", "{tool}", "{whole}"] as const;
 
 /** Whether `pattern` compiles as the engine compiles it (with the `u` flag); the error's message when it does not. */
 function patternError(pattern: string): string | null {
@@ -58,7 +58,7 @@ export const hostProfile = z.object({
 });
 export type HostProfile = z.infer<typeof hostProfile>;
 
-export const hostProfilesFile = z.object({
+const hostProfilesFile = z.object({
   hosts: z
     .array(hostProfile)
     .min(1)
@@ -110,7 +110,7 @@ export function hostProfiles(): readonly HostProfile[] {
 }
 
 /** A request names at most this many hosts: every one of the seven and a few more, never a flood. */
-export const MAX_REQUESTED_HOSTS = 20;
+const MAX_REQUESTED_HOSTS = 20;
 
 /** The hosts a check is asked about, by id: each known, none twice; their profiles in the order asked. */
 export const requestedHosts = z

@@ -12,7 +12,7 @@ const HIDDEN = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The first character of `value` a name may not contain, as `U+XXXX`, or null. */
-export function hiddenCharacter(value: string): string | null {
+function hiddenCharacter(value: string): string | null {
   const found = HIDDEN.exec(value) ?? LONE_SURROGATE.exec(value);
   if (found === null) return null;
   return `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;

@@ -53,7 +53,7 @@ export const serverJson = z.looseObject({
 export type ServerJson = z.infer<typeof serverJson>;
 
 /** Where a registry entry is read from: `{url}/v0.1/servers/{name}/versions/{version or latest}`. */
-export const registryRef = z.object({
+const registryRef = z.object({
   url: appUrl,
   name: z.string().trim().min(1, "Give the server's name in the registry.").max(200, "A server's name is at most 200 characters."),
   version: z.string().trim().min(1).max(255, "A version is at most 255 characters.").optional(),
