@@ -7,7 +7,7 @@ import { checkListings, readApp, type AppListing, type ReadApp, type TheoremName
 import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
-import type { EngineTask, TimedListing } from "./engine-worker";
+import type { EngineAnswer, EngineTask, EngineTaskKind, TimedListing } from "./engine-worker";
 import type { HandedListing } from "./listing-handoff";
 import { appsByUrl, errorAnswer, PARSED_HERE_BYTES, parseCheckRequest, type LiveAppToRead, type RequestAnswer } from "./request-step";
 
@@ -63,34 +63,35 @@ function pools(): { engine: Piscina; reads: Piscina } {
 
 const pool = () => pools().engine;
 
+/** Runs a task in one of the pools, answered as the worker's task map says (piscina itself answers `any`). */
+function run<K extends EngineTaskKind>(on: Piscina, task: EngineTask<K>): Promise<EngineAnswer<K>> {
+  return on.run(task) as Promise<EngineAnswer<K>>;
+}
+
 /** Reads one app over MCP in a worker, within the process's 64 reads at once; `readMs` is the read itself, without its wait for a free worker. */
 export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<TimedListing> {
-  const task: EngineTask = { kind: "read", app, allowHosts };
-  return pools().reads.run(task) as Promise<TimedListing>;
+  return run(pools().reads, { kind: "read", app, allowHosts });
 }
 
 /** `readInPool` for the engine's worker (`POST /api/check`): the listing as `handListing` hands it on, for `runRequestTask`. */
 function readForRequest(app: LiveApp, allowHosts: string): Promise<HandedListing<TimedListing>> {
-  const task: EngineTask = { kind: "read", app, allowHosts, handed: true };
-  return pools().reads.run(task) as Promise<HandedListing<TimedListing>>;
+  return run(pools().reads, { kind: "read-handed", app, allowHosts });
 }
 
 /** Tries a tool (SPEC §14) in a worker, one of the process's 64 reads at once. */
 export function tryInPool(target: TryTarget, call: TryCall, options: { callTimeoutMs?: number } = {}, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<TryResult> {
-  const task: EngineTask = { kind: "try", target, call, allowHosts, ...options };
-  return pools().reads.run(task) as Promise<TryResult>;
+  return run(pools().reads, { kind: "try", target, call, allowHosts, ...options });
 }
 
 /** One tool of a live app, for the try form, read in a worker. */
 export function describeInPool(target: TryTarget, tool: string, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<DescribeResult> {
-  const task: EngineTask = { kind: "describe-tool", target, tool, allowHosts };
-  return pools().reads.run(task) as Promise<DescribeResult>;
+  return run(pools().reads, { kind: "describe-tool", target, tool, allowHosts });
 }
 
 /** A `POST /api/check` body (or the request as the pool parsed it), in a worker: an error, the apps to read live first, or the answer's chunks. */
 export function runRequestTask(body: Uint8Array | CheckRequest, live?: Record<number, HandedListing<TimedListing>>): Promise<RequestAnswer> {
-  const task: EngineTask = body instanceof Uint8Array ? { kind: "request", body, ...(live ? { live } : {}) } : { kind: "request", request: body, live: live ?? {} };
-  return pool().run(task) as Promise<RequestAnswer>;
+  const task: EngineTask<"request"> = body instanceof Uint8Array ? { kind: "request", body, ...(live ? { live } : {}) } : { kind: "request", request: body, live: live ?? {} };
+  return run(pool(), task);
 }
 
 /**
@@ -114,8 +115,7 @@ export async function checkRequestInPool(body: Uint8Array, options: { beforeRead
   const allowHosts = options.allowHosts ?? process.env.CHECK_ALLOW_HOSTS ?? "";
   const [one, ...others] = first.apps;
   if (one !== undefined && others.length === 0 && first.request !== undefined) {
-    const task: EngineTask = { kind: "read-and-check", request: first.request, app: one, allowHosts };
-    return pools().reads.run(task) as Promise<RequestAnswer>;
+    return run(pools().reads, { kind: "read-and-check", request: first.request, app: one, allowHosts });
   }
   const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, allowHosts)] as const));
   return runRequestTask(first.request ?? body, Object.fromEntries(read));
@@ -147,14 +147,12 @@ export const INLINE_ENTRIES = 500;
 export async function checkInPool(listings: AppListing[], theorem: TheoremNames): Promise<CheckResult> {
   const entries = listings.reduce((n, listing) => n + listing.entries.length, 0);
   if (entries <= INLINE_ENTRIES) return checkListings(listings, theorem);
-  const task: EngineTask = { kind: "listings", listings, theorem };
-  return pool().run(task) as Promise<CheckResult>;
+  return run(pool(), { kind: "listings", listings, theorem });
 }
 
 /** Each app's part of the check no other app changes (`readApp`): in a worker, unless the apps are small (`INLINE_ENTRIES`). */
 export async function readAppsInPool(listings: AppListing[]): Promise<ReadApp[]> {
   const entries = listings.reduce((n, listing) => n + listing.entries.length, 0);
   if (entries <= INLINE_ENTRIES) return listings.map((listing) => readApp(listing));
-  const task: EngineTask = { kind: "read-apps", listings };
-  return pool().run(task) as Promise<ReadApp[]>;
+  return run(pool(), { kind: "read-apps", listings });
 }

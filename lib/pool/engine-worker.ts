@@ -17,32 +17,47 @@ import { countPromptTokens } from "./prompt-tokens";
 import { handListing, takeListing, type HandedListing } from "./listing-handoff";
 import { appsByUrl, errorAnswer, parseCheckRequest, type LiveAppToRead, type RequestAnswer } from "./request-step";
 
-export type EngineTask =
+/**
+ * Every task the engine's worker takes, by its `kind`: what it is given (`input`) and what it
+ * answers (`answer`). The pools run a task through this map, so each caller gets its answer's type.
+ */
+export interface EngineTasks {
   /**
    * `POST /api/check`'s body, or the request as this worker parsed it already (`read-live`'s
    * `request`). Without `live`, a request naming apps by URL answers which to read.
    */
-  | { kind: "request"; body: Uint8Array; live?: Record<number, HandedListing<TimedListing>> }
-  | { kind: "request"; request: CheckRequest; live: Record<number, HandedListing<TimedListing>> }
+  request: {
+    input: { body: Uint8Array; live?: Record<number, HandedListing<TimedListing>> } | { request: CheckRequest; live: Record<number, HandedListing<TimedListing>> };
+    answer: RequestAnswer;
+  };
   /** Listings read already (an organisation's apps): the result, as an object. */
-  | { kind: "listings"; listings: AppListing[]; theorem: TheoremNames }
+  listings: { input: { listings: AppListing[]; theorem: TheoremNames }; answer: CheckResult };
   /** Listings read already: each app's part of the check no other app changes, for the request thread to keep and name. */
-  | { kind: "read-apps"; listings: AppListing[] }
+  "read-apps": { input: { listings: AppListing[] }; answer: ReadApp[] };
   /**
    * One app read over MCP (many at once per worker): a flood of events is parsed here, not on the
-   * request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it. `handed`: the listing
-   * is for another worker (`POST /api/check`), its entries as JSON text (`handListing`).
+   * request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it.
    */
-  | { kind: "read"; app: LiveApp; allowHosts: string; handed?: boolean }
+  read: { input: { app: LiveApp; allowHosts: string }; answer: TimedListing };
+  /** `read` for another worker (`POST /api/check`): its entries as JSON text (`handListing`). */
+  "read-handed": { input: { app: LiveApp; allowHosts: string }; answer: HandedListing<TimedListing> };
   /**
    * A request (parsed here already) that reads one app by URL, answered whole where that app is
    * read: its listing is checked and serialised in the read worker, not handed to another.
    */
-  | { kind: "read-and-check"; request: CheckRequest; app: LiveAppToRead; allowHosts: string }
+  "read-and-check": { input: { request: CheckRequest; app: LiveAppToRead; allowHosts: string }; answer: RequestAnswer };
   /** A tool tried (SPEC §14), read here for the same reason: a flood of its events is parsed off the request thread. */
-  | { kind: "try"; target: TryTarget; call: TryCall; allowHosts: string; callTimeoutMs?: number }
+  try: { input: { target: TryTarget; call: TryCall; allowHosts: string; callTimeoutMs?: number }; answer: TryResult };
   /** One tool of a live app, for the try form. */
-  | { kind: "describe-tool"; target: TryTarget; tool: string; allowHosts: string };
+  "describe-tool": { input: { target: TryTarget; tool: string; allowHosts: string }; answer: DescribeResult };
+}
+
+export type EngineTaskKind = keyof EngineTasks;
+
+/** A task as it is posted to the worker: its `kind` beside its input. */
+export type EngineTask<K extends EngineTaskKind = EngineTaskKind> = { [P in K]: { kind: P } & EngineTasks[P]["input"] }[K];
+
+export type EngineAnswer<K extends EngineTaskKind> = EngineTasks[K]["answer"];
 
 /** Bodies up to this size come back parsed with `read-live`, to be handed on rather than parsed again; a larger one is cheaper to parse again than to copy twice. */
 export const PARSED_BACK_BYTES = 64 * 1024;
@@ -77,15 +92,23 @@ async function handedRead(app: LiveApp, allowHosts: string): Promise<HandedListi
   return handListing(await timedRead(app, allowHosts));
 }
 
-export default function runEngineTask(
-  task: EngineTask,
-): RequestAnswer | Promise<RequestAnswer> | CheckResult | ReadApp[] | Promise<TimedListing> | Promise<HandedListing<TimedListing>> | Promise<TryResult> | Promise<DescribeResult> {
-  if (task.kind === "read") return task.handed === true ? handedRead(task.app, task.allowHosts) : timedRead(task.app, task.allowHosts);
-  if (task.kind === "read-and-check") return readAndCheck(task.request, task.app, task.allowHosts);
-  if (task.kind === "try") return triedTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) });
-  if (task.kind === "describe-tool") return describedTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) });
-  if (task.kind === "listings") return checkListings(task.listings, task.theorem);
-  if (task.kind === "read-apps") return task.listings.map((listing) => readApp(listing));
+const handlers: { [K in EngineTaskKind]: (task: EngineTask<K>) => EngineAnswer<K> | Promise<EngineAnswer<K>> } = {
+  request: requestTask,
+  listings: (task) => checkListings(task.listings, task.theorem),
+  "read-apps": (task) => task.listings.map((listing) => readApp(listing)),
+  read: (task) => timedRead(task.app, task.allowHosts),
+  "read-handed": (task) => handedRead(task.app, task.allowHosts),
+  "read-and-check": (task) => readAndCheck(task.request, task.app, task.allowHosts),
+  try: (task) => triedTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) }),
+  "describe-tool": (task) => describedTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) }),
+};
+
+export default function runEngineTask<K extends EngineTaskKind>(task: EngineTask<K>): EngineAnswer<K> | Promise<EngineAnswer<K>> {
+  const handler: (task: EngineTask<K>) => EngineAnswer<K> | Promise<EngineAnswer<K>> = handlers[task.kind];
+  return handler(task);
+}
+
+function requestTask(task: EngineTask<"request">): RequestAnswer {
   try {
     const request = "request" in task ? task.request : parseCheckRequest(task.body);
     const byUrl = appsByUrl(request);
