@@ -22,7 +22,7 @@ import type { AllowList, Resolver } from "./address";
 import { CutShortError, JsonReducer, NotJsonError, pathKey, type JsonPath } from "./answer-reducer";
 import { GuardError } from "./guarded-fetch";
 import { listTools, noProgress, readBounds, type Progress } from "./read-app";
-import { Deadline, describeCallError, describeReadError, type ReadBounds, type ReadPhase } from "./read-errors";
+import { Deadline, describeCallError, describeReadError, streamDisconnected, type ReadBounds, type ReadPhase } from "./read-errors";
 import { clip } from "./sentences";
 import { McpSession, type LiveApp } from "./session";
 import { plural } from "@/lib/plural";
@@ -125,7 +125,7 @@ class TrySession {
       eventByteLimit: options.eventByteLimit ?? EVENT_BYTE_LIMIT,
       resumeStreams: RESUMES,
       finishNotifications: true,
-      clientError: (e) => (this.phase === "call" && /^SSE stream disconnected/.test(e.message) ? new Dropped(e.message) : null),
+      clientError: (e) => (this.phase === "call" && streamDisconnected(e) ? new Dropped(e.message) : null),
       watchAnswer: (body) =>
         callsTool(body)
           ? {

@@ -91,6 +91,9 @@ function lostMidway(e: unknown): boolean {
   return /terminated|aborted|socket|ECONNRESET|EPIPE|other side closed/i.test(messageOf(e));
 }
 
+/** The transport's event stream broke mid-answer: the SDK says so only in a plain Error's message, with no code or data to read. */
+export const streamDisconnected = (e: Error) => /^SSE stream disconnected/.test(e.message);
+
 /** An answer that is not a JSON-RPC message the client can route. */
 export function isGarbled(e: unknown): boolean {
   if (e instanceof SyntaxError) return true;
