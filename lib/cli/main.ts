@@ -56,8 +56,8 @@ export async function checkRequestHere(request: CheckRequest, here: HereOptions 
   const readLiveApp = anyLive ? (await import("@/lib/mcp/read-app")).readLiveApp : null;
   let options = {};
   if (anyLive) {
-    const { LOCAL_RANGES, parseAllowList } = await import("@/lib/mcp/address");
-    const allowHosts = here.allowHosts ?? process.env["CHECK_ALLOW_HOSTS"] ?? "";
+    const { allowHostsFromEnv, LOCAL_RANGES, parseAllowList } = await import("@/lib/mcp/address");
+    const allowHosts = here.allowHosts ?? allowHostsFromEnv();
     options = { allow: parseAllowList([...(here.publicOnly === true ? [] : LOCAL_RANGES), ...allowHosts.split(",")]) };
   }
   const listings = await Promise.all(

@@ -64,7 +64,10 @@ export function parseAllowList(entries: readonly string[] | string | undefined):
   return { names, ranges };
 }
 
-export const allowListFromEnv = () => parseAllowList(process.env["CHECK_ALLOW_HOSTS"]);
+/** `CHECK_ALLOW_HOSTS` as the operator set it (empty when unset): the one place it is read, each time, so a change takes effect at the next check. */
+export const allowHostsFromEnv = (): string => process.env["CHECK_ALLOW_HOSTS"] ?? "";
+
+export const allowListFromEnv = () => parseAllowList(allowHostsFromEnv());
 
 /** The URL host without brackets, lower case, without a trailing dot. */
 export function bareHost(url: URL): string {

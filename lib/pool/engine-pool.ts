@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Piscina from "piscina";
 import { checkListings, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
+import { allowHostsFromEnv } from "@/lib/mcp/address";
 import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
@@ -69,7 +70,7 @@ function run<K extends EngineTaskKind>(on: Piscina, task: EngineTask<K>): Promis
 }
 
 /** Reads one app over MCP in a worker, within the process's 64 reads at once; `readMs` is the read itself, without its wait for a free worker. */
-export function readInPool(app: LiveApp, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<TimedListing> {
+export function readInPool(app: LiveApp, allowHosts = allowHostsFromEnv()): Promise<TimedListing> {
   return run(pools().reads, { kind: "read", app, allowHosts });
 }
 
@@ -79,12 +80,12 @@ function readForRequest(app: LiveApp, allowHosts: string): Promise<HandedListing
 }
 
 /** Tries a tool (SPEC §14) in a worker, one of the process's 64 reads at once. */
-export function tryInPool(target: TryTarget, call: TryCall, options: { callTimeoutMs?: number } = {}, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<TryResult> {
+export function tryInPool(target: TryTarget, call: TryCall, options: { callTimeoutMs?: number } = {}, allowHosts = allowHostsFromEnv()): Promise<TryResult> {
   return run(pools().reads, { kind: "try", target, call, allowHosts, ...options });
 }
 
 /** One tool of a live app, for the try form, read in a worker. */
-export function describeInPool(target: TryTarget, tool: string, allowHosts = process.env.CHECK_ALLOW_HOSTS ?? ""): Promise<DescribeResult> {
+export function describeInPool(target: TryTarget, tool: string, allowHosts = allowHostsFromEnv()): Promise<DescribeResult> {
   return run(pools().reads, { kind: "describe-tool", target, tool, allowHosts });
 }
 
@@ -112,7 +113,7 @@ export async function checkRequestInPool(body: Uint8Array, options: { beforeRead
   const first = (body.byteLength <= PARSED_HERE_BYTES ? parsedHere(body) : null) ?? (await runRequestTask(body));
   if (first.kind !== "read-live") return first;
   await options.beforeReads?.(first.apps);
-  const allowHosts = options.allowHosts ?? process.env.CHECK_ALLOW_HOSTS ?? "";
+  const allowHosts = options.allowHosts ?? allowHostsFromEnv();
   const [one, ...others] = first.apps;
   if (one !== undefined && others.length === 0 && first.request !== undefined) {
     return run(pools().reads, { kind: "read-and-check", request: first.request, app: one, allowHosts });
