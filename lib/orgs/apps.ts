@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { recordAudit, type AuditRecord } from "@/lib/audit/audit-log";
 import { ConflictError, InvalidError, noOrg, noOrgApp, onField } from "@/lib/errors";
 import { readInPool } from "@/lib/pool/engine-pool";
@@ -410,6 +410,12 @@ export async function removeApp(ctx: OrgContext, org: string, id: string, owner:
     await dropUnusedSnapshots(tx);
     if (by !== undefined) await recordAudit(tx, { org, actor: doerOf(by)!, action: "app.removed", app: { id, name: row.name }, ...(owner !== null ? { details: { personal: true } } : {}) });
   });
+}
+
+/** Removes, in the caller's transaction, every personal app `owner` has in `org`, with their sign-ins and history (a member who leaves takes theirs along). */
+export async function removePersonalApps(tx: Conn, org: string, owner: string): Promise<void> {
+  await tx.delete(apps).where(and(eq(apps.org, org), eq(apps.owner, owner)));
+  await dropUnusedSnapshots(tx);
 }
 
 /** Re-checks every app of the organisation at once; `onRead` hears of each app as its read ends. */
