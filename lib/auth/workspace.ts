@@ -196,6 +196,18 @@ export function requireAction(access: OrgAccess, action: Action): void {
   if (!can(access.role, action)) throw new ForbiddenError(roleNeeded(action, access.role));
 }
 
+/**
+ * `actor`'s access to one app of organisation `slug`, as the routes of its scope check it: an
+ * organisation's app (`owner` null) needs `manage`; a personal app needs `personal` and to be
+ * the actor's own (404 otherwise). For the OAuth callback, the one route no wrapper can take.
+ */
+export async function appAccess(slug: string, actor: Actor, owner: string | null): Promise<OrgAccess> {
+  const access = await membership(slug, actor);
+  requireAction(access, owner === null ? "manage" : "personal");
+  if (owner !== null && owner !== actor.id) throw new ApiError("not-found", "This is not your app.");
+  return access;
+}
+
 /** The actor of a request, or the 401. */
 export async function requireActor(headers: Headers): Promise<Actor> {
   const actor = await actorFrom(headers);

@@ -1,6 +1,6 @@
-import { ApiError, describeApiError } from "@/lib/api/errors";
+import { describeApiError } from "@/lib/api/errors";
 import { startRequestLog, type RequestFields } from "@/lib/api/request-log";
-import { actorFrom, membership, requireAction } from "@/lib/auth/workspace";
+import { actorFrom, appAccess } from "@/lib/auth/workspace";
 import { callback } from "@/lib/orgs/sign-in";
 import { dashboardOrigin } from "@/lib/oauth/dashboard";
 import { SignInFailure } from "@/lib/oauth/failures";
@@ -38,10 +38,7 @@ export async function GET(request: Request): Promise<Response> {
       fields.org = flow.org;
       fields.app = row.id;
       if (actor === null || actor.id !== flow.startedBy) throw new SignInFailure("not-allowed", "This sign-in was started by someone else, or you are signed out of the dashboard: sign in, go back to the app and use Connect again.");
-      const access = await membership(flow.org, actor);
-      requireAction(access, row.owner === null ? "manage" : "personal");
-      if (row.owner !== null && row.owner !== actor.id) throw new ApiError("not-found", "This is not your app.");
-      return access;
+      return appAccess(flow.org, actor, row.owner);
     });
     const where =
       done.row.owner === null ? `/orgs/${encodeURIComponent(done.row.org)}/connections/${encodeURIComponent(done.row.id)}` : `/orgs/${encodeURIComponent(done.row.org)}/me`;
