@@ -19,10 +19,11 @@ import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
 import { filledUrl, querySecrets, shownUrl } from "./redact";
-import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NameCache, type NamingInput, type NamingOptions } from "./named";
+import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
 import { namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
+import type { OrgContext } from "./context";
 import type { AppRow, ListState, NewRead, Scope } from "./store";
 import {
   anyApp,
@@ -61,16 +62,11 @@ export type Doer = AuditRecord["actor"];
 const doerOf = (by: string | Doer | null): Doer | null => (by === null || typeof by === "string" ? null : { id: by.id, email: by.email });
 const idOf = (by: string | Doer | null): string | null => (by === null || typeof by === "string" ? by : by.id);
 
-/** Reads one app over MCP; tests may read listings some other way. `readMs`, when given, is the read itself without any wait for its turn. */
-export type AppReader = (app: LiveApp) => Promise<AppListing & { readMs?: number }>;
+// The context every operation here takes; its callers (and tests) find it beside the operations.
+export type { AppReader, OrgContext } from "./context";
+
 /** Told of each app of a re-check as soon as it has been read: its id and the read's outcome. */
 export type OnAppRead = (app: string, listing: AppListing) => void;
-export interface OrgContext {
-  db: Conn;
-  read?: AppReader;
-  /** The checks this instance keeps (lib/orgs/named.ts); the process's when absent. */
-  names?: NameCache;
-}
 
 /** Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC §11, §19, §20). */
 async function storeReads(tx: Conn, org: string, reads: NewRead[]): Promise<void> {

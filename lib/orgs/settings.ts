@@ -10,7 +10,7 @@ import { isObject } from "@/lib/json-text";
 import type { ToolSetting } from "@/lib/schemas/check";
 import type { AppNewTools, OrgSettings, OrgSettingsUpdate } from "@/lib/schemas/orgs";
 import { TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
-import type { OrgContext } from "./apps";
+import type { OrgContext } from "./context";
 import { setReviewMode, settleReview } from "./review";
 import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf, type AppRow, type SettingRow } from "./store";
 
