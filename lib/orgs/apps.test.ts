@@ -13,7 +13,7 @@ import type { LiveApp } from "@/lib/mcp/read-app";
 import type { AppReader, OrgContext } from "./apps";
 import { addApp, approveApp, getApp, history, listApps, recheckApp, recheckOrg, removeApp, scopeList, updateApp } from "./apps";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS } from "./limits";
-import { runDue } from "./schedule";
+import { runDue } from "@/lib/schedule/schedule";
 import { decryptSecret } from "@/lib/secrets";
 import { changeAppSettings } from "./settings";
 import { checkInput, ensureOrg, HISTORY_PER_APP, requireApp } from "./store";

@@ -2,9 +2,9 @@ import "server-only";
 import { closeDatabase, isPostgresUrl } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { orgContext } from "@/lib/orgs/context";
-import { startRecheckJobs } from "@/lib/orgs/jobs";
+import { startRecheckJobs } from "@/lib/schedule/jobs";
 import { recheckInterval, recheckReadsAtOnce } from "@/lib/orgs/limits";
-import { startSchedule } from "@/lib/orgs/schedule";
+import { startSchedule } from "@/lib/schedule/schedule";
 import { requestsDone, requestsUnderWay, startDraining } from "./drain";
 
 /**

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/lib/db/client";
 import type { LiveApp } from "@/lib/mcp/read-app";
-import { addApp, type AppReader, type OrgContext } from "./apps";
-import { recheckInterval, recheckReadsAtOnce } from "./limits";
+import { addApp, type AppReader, type OrgContext } from "@/lib/orgs/apps";
+import { recheckInterval, recheckReadsAtOnce } from "@/lib/orgs/limits";
 import { JITTER, MAX_WAIT_MS, nextDue, placeNewApps, runDue } from "./schedule";
-import { ensureOrg, requireApp } from "./store";
+import { ensureOrg, requireApp } from "@/lib/orgs/store";
 
 // Scheduled re-checks with a fake clock: `now` is passed in, and apps are read inline.
 const dir = mkdtempSync(join(tmpdir(), "theorem-schedule-"));

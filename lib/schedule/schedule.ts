@@ -2,10 +2,10 @@ import "server-only";
 import { and, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { isPostgres, transaction, type Conn } from "@/lib/db/client";
 import { apps, checkResults } from "@/lib/db/tables";
-import { newestFirstIn } from "./store";
+import { newestFirstIn } from "@/lib/orgs/store";
 import { errorField, logger } from "@/lib/log";
-import { recheckForSchedule, type OrgContext } from "./apps";
-import { recheckInterval } from "./limits";
+import { recheckForSchedule, type OrgContext } from "@/lib/orgs/apps";
+import { recheckInterval } from "@/lib/orgs/limits";
 
 /**
  * Scheduled re-checks (SPEC §11), the embedded default: every app is read again every

@@ -5,7 +5,7 @@ import { NotFoundError } from "@/lib/errors";
 import { oneAtATime, sqlExecutor, type PostgresDb } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import { errorField, logger } from "@/lib/log";
-import { recheckForSchedule, type OrgContext } from "./apps";
+import { recheckForSchedule, type OrgContext } from "@/lib/orgs/apps";
 import { claimDue, every, planAfterRead, tickOf, type DueApp } from "./schedule";
 
 /**
