@@ -266,7 +266,7 @@ export async function addApp(ctx: OrgContext, org: string, input: AppCreate & Im
     headerName: input.header?.name ?? null,
     headerValue: input.header ? encryptSecret(input.header.value) : null,
     connectedAt: Date.now(),
-    // Read now, so next due one interval from now (lib/orgs/schedule.ts); null when the schedule is off.
+    // Read now, so next due one interval from now (lib/schedule/schedule.ts); null when the schedule is off.
     nextCheckAt: recheckInterval() > 0 ? Date.now() + recheckInterval() : null,
     nextCheckWhy: null,
     failedReads: 0,

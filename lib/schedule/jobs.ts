@@ -10,7 +10,7 @@ import { claimDue, every, planAfterRead, tickOf, type DueApp } from "./schedule"
 
 /**
  * Scheduled re-checks on PostgreSQL (SPEC §16), whatever the number of instances: every instance
- * ticks, and a tick claims the apps due (lib/orgs/schedule.ts: a claim is a conditional update, so
+ * ticks, and a tick claims the apps due (lib/schedule/schedule.ts: a claim is a conditional update, so
  * an app due once is claimed by one instance once) and queues one job each on pg-boss. Any
  * instance's worker runs a job; a job that fails (the database, not the app: an app that cannot be
  * read is a read like any other) is retried with back-off; a job whose instance stopped mid-way

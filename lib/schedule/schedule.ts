@@ -126,7 +126,7 @@ export async function claimDue(ctx: OrgContext, interval: number, now: number, o
       // On PostgreSQL the apps chosen are an array made once (an InitPlan). As `IN (…)`, a stale
       // estimate once planned it as a semi-join that chose, and locked, again for every app due:
       // 2 s a claim with 240 apps and 120 reads under way (bench:capacity), and more than `max`
-      // apps claimed (75 of 50 in lib/orgs/jobs.test.ts).
+      // apps claimed (75 of 50 in lib/schedule/jobs.test.ts).
       .where(and(isPostgres(tx) ? sql`${apps.id} = any(array${due})` : inArray(apps.id, due), lte(apps.nextCheckAt, now)))
       .returning({ id: apps.id, org: apps.org });
     // In the same transaction: what the claim hands on (the jobs) is stored with it, or neither is.
