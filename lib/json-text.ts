@@ -18,7 +18,7 @@ export function jsonErrorAt(text: string, message: string): { position: number; 
   return { position, line, column };
 }
 
-export type JsonParse = { ok: true; value: unknown } | { ok: false; message: string; at?: { position: number; line: number; column: number } };
+type JsonParse = { ok: true; value: unknown } | { ok: false; message: string; at?: { position: number; line: number; column: number } };
 
 /** Parses JSON text, saying where it broke when it is not JSON. */
 export function parseJson(text: string): JsonParse {

@@ -1,6 +1,6 @@
 import { notJsonSentence, parseJson } from "@/lib/json-text";
 
-export type ListingInput = { ok: true; tools: unknown[] } | { ok: false; message: string };
+type ListingInput = { ok: true; tools: unknown[] } | { ok: false; message: string };
 
 /**
  * Reads a pasted listing: the `tools` array itself, what `tools/list` returns

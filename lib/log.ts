@@ -107,7 +107,7 @@ export function logWith(bindings: Record<string, unknown>): Logger {
 }
 
 /** What a line's `err` field holds. */
-export interface ErrorField {
+interface ErrorField {
   type: string;
   message: string;
   stack?: string;

@@ -28,7 +28,7 @@ const DOMAIN_CODE: Record<DomainErrorKind, ErrorCode> = {
   "limited": "rate-limited",
 };
 
-export interface ApiErrorBody {
+interface ApiErrorBody {
   error: { code: ErrorCode; message: string; issues?: unknown; at?: { position: number; line: number; column: number } };
 }
 
@@ -46,7 +46,7 @@ export class ApiError extends Error {
 }
 
 /** Where an unexpected error is written: the request's logger, so the line names its id. */
-export type ErrorLog = Pick<Logger, "error">;
+type ErrorLog = Pick<Logger, "error">;
 
 /**
  * What an error answers: known errors keep their status, the rest a plain 500 with no detail,

@@ -12,7 +12,7 @@ export interface RequestFields {
   actor?: string;
 }
 
-export interface RequestLog {
+interface RequestLog {
   /** Every line of this logger names the request's id. */
   log: Logger;
   /** Writes the request's one line (info, error for a 5xx) and hands `response` back. */

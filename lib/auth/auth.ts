@@ -29,7 +29,7 @@ function logAuth(level: "debug" | "info" | "warn" | "error", message: string, ..
 export const SESSION_TIMES = { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 } as const;
 
 /** Minimum password length: better-auth's default of 8 is kept. */
-export const MIN_PASSWORD = 8;
+const MIN_PASSWORD = 8;
 
 function createAuth(db: Db) {
   const origins = dashboardOrigins();
@@ -76,7 +76,7 @@ function createAuth(db: Db) {
   });
 }
 
-export type Auth = ReturnType<typeof createAuth>;
+type Auth = ReturnType<typeof createAuth>;
 
 const cache = globalThis as typeof globalThis & { __theoremAuth?: { db: Db; auth: Auth } };
 

@@ -7,7 +7,7 @@ import { clientAddress } from "@/lib/http/client-address";
  * write nothing to our audit log). An API key is never a browser session: a request to these
  * endpoints that carries one is refused.
  */
-export const AUTH_ENDPOINTS = {
+const AUTH_ENDPOINTS = {
   // verify-email and send-verification-email do something only when mail is set up (SMTP_URL).
   GET: ["/get-session", "/verify-email"],
   POST: ["/sign-in/email", "/sign-up/email", "/sign-out", "/change-password", "/send-verification-email"],

@@ -18,7 +18,7 @@ import type { OrgAccess } from "./workspace";
 type KeyRow = typeof apikey.$inferSelect;
 
 /** The organisation a key was made for (its metadata's `org`), or null. */
-export function keyOrg(row: Pick<KeyRow, "metadata">): string | null {
+function keyOrg(row: Pick<KeyRow, "metadata">): string | null {
   try {
     const metadata = JSON.parse(row.metadata ?? "null") as unknown;
     const org = typeof metadata === "string" ? (JSON.parse(metadata) as { org?: unknown }).org : (metadata as { org?: unknown } | null)?.org;

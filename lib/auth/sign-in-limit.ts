@@ -30,7 +30,7 @@ function limiters(db: Db): Limiters {
 }
 
 /** What one attempt holds until its answer is known. */
-export interface SignInAttempt {
+interface SignInAttempt {
   held: { limiter: RateLimiterAbstract; key: string }[];
 }
 

@@ -185,7 +185,7 @@ export async function sessionOrgAccess(headers: Headers, slug: string): Promise<
  * the database; an API key, or a session better-auth must see, through better-auth and then
  * the membership. 401 without either, 404 for a non-member.
  */
-export async function orgAccess(headers: Headers, slug: string): Promise<OrgAccess> {
+async function orgAccess(headers: Headers, slug: string): Promise<OrgAccess> {
   const fast = await sessionOrgAccess(headers, slug);
   if (fast !== null) return fast;
   return membership(slug, await requireActor(headers));
@@ -216,7 +216,7 @@ export async function requireActor(headers: Headers): Promise<Actor> {
 }
 
 /** What an org route's handler is given: the request, its route params, who asks, and the request's logger. */
-export interface OrgRouteContext<P> {
+interface OrgRouteContext<P> {
   request: Request;
   params: P;
   access: OrgAccess;
@@ -224,7 +224,7 @@ export interface OrgRouteContext<P> {
 }
 
 /** What a route declares besides its permission (dub's `withWorkspace` options). */
-export interface OrgRouteOptions {
+interface OrgRouteOptions {
   /**
    * The apps one request reads live: it then spends one check plus one per app from the actor's
    * budget (SPEC §10, lib/http/rate-limit.ts), once allowed and before the handler runs, or is

@@ -35,7 +35,7 @@ export class UsageError extends Error {
   }
 }
 
-export type ParsedArgs = { kind: "check"; options: CliOptions } | { kind: "done"; output: string };
+type ParsedArgs = { kind: "check"; options: CliOptions } | { kind: "done"; output: string };
 
 /** The exit codes of SPEC §15. */
 export const EXIT = { ok: 0, fails: 1, usage: 2, couldNotCheck: 3 } as const;

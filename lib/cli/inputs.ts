@@ -37,7 +37,7 @@ async function readText(path: string, io: InputIo): Promise<string> {
 const shown = (path: string) => (path === "-" ? "stdin" : path);
 
 /** A listing file as `/preview` takes it: the `tools` array, `{"tools": [...]}`, or a JSON-RPC answer holding one. */
-export async function readListingFile(path: string, io: InputIo): Promise<unknown[]> {
+async function readListingFile(path: string, io: InputIo): Promise<unknown[]> {
   const text = await readText(path, io);
   if (text.trim() === "") throw new UsageError(`${shown(path)} is empty: give the JSON a tools/list returns, or its tools array.`);
   const read = readListingText(text);
@@ -46,7 +46,7 @@ export async function readListingFile(path: string, io: InputIo): Promise<unknow
 }
 
 /** The `theorem` object of SPEC §8 from a file; its shape is checked with the request's schema. */
-export async function readTheoremFile(path: string, io: InputIo): Promise<unknown> {
+async function readTheoremFile(path: string, io: InputIo): Promise<unknown> {
   const text = await readText(path, io);
   const parsed = parseJson(text);
   if (!parsed.ok) throw new UsageError(`${shown(path)}: ${notJsonSentence(parsed)}`);

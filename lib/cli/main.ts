@@ -10,7 +10,7 @@ import { buildRequest, readSettingsFile, type InputIo } from "./inputs";
 import { hostsReport, printable, report } from "./table";
 import { hostsVerdict, notReached, verdict } from "./verdict";
 
-export interface CliIo extends InputIo {
+interface CliIo extends InputIo {
   /** Writes to stdout; resolves once the text is handed on (so large answers are not held in memory). */
   out: (text: string) => Promise<void> | void;
   err: (text: string) => Promise<void> | void;
@@ -33,7 +33,7 @@ async function writeJson(result: CheckResult, out: CliIo["out"]): Promise<void> 
   await out(`${pending}\n`);
 }
 
-export interface HereOptions {
+interface HereOptions {
   /** `CHECK_ALLOW_HOSTS`; left out, the environment's. */
   allowHosts?: string;
   /** Only public addresses (and `allowHosts`), as the dashboard; otherwise loopback and private ones too (SPEC §15). */
@@ -48,7 +48,7 @@ export interface HereOptions {
  * The command line acts for the person who runs it: loopback and private addresses are read
  * unless `publicOnly`. Answers the result and, per app, whether it was reached at all.
  */
-export async function checkRequestHere(request: CheckRequest, here: HereOptions = {}): Promise<{ result: CheckResult; reached: boolean[] }> {
+async function checkRequestHere(request: CheckRequest, here: HereOptions = {}): Promise<{ result: CheckResult; reached: boolean[] }> {
   const { settings } = here;
   const reached = request.apps.map(() => true);
   // The MCP client is most of the bundle: loaded only when an app is read live.

@@ -54,7 +54,7 @@ function clip(text: string, max: number): string {
 }
 
 /** Rows as aligned columns, two spaces apart; the last column is not padded. */
-export function columns(rows: readonly (readonly string[])[]): string[] {
+function columns(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, width(cell))));
   return rows.map((row) =>
@@ -67,13 +67,13 @@ export function columns(rows: readonly (readonly string[])[]): string[] {
 
 const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${formatCount(Math.round(ms / 100) / 10)} s`);
 
-export function timingsLine(timings: Timings | null): string {
+function timingsLine(timings: Timings | null): string {
   if (timings === null) return "Timings: none (read from a file, or not connected).";
   const connect = `connected in ${seconds(timings.connectMs)} of ${seconds(CONNECT_TIMEOUT_MS)}`;
   return `Timings: ${connect}${timings.listMs === null ? "" : `, listed in ${seconds(timings.listMs)} of ${seconds(LIST_TIMEOUT_MS)}`}.`;
 }
 
-export function sizeLine(app: AppCheck): string {
+function sizeLine(app: AppCheck): string {
   const { chars, limit, entries, stopped, largest } = app.listing;
   const share = limit > 0 ? ((chars / limit) * 100).toFixed(1) : "0";
   const biggest = largestNamed(largest, printable);
@@ -85,7 +85,7 @@ export function sizeLine(app: AppCheck): string {
 const namedWithout = (tool: ToolCheck) => tool.name !== null && (tool.leftOut?.code === "app-only" || tool.leftOut?.code === "invalid-header");
 
 /** SPEC §21: what the app's included tools cost in the model's context, saying which encoding. */
-export function tokensLine(app: AppCheck): string {
+function tokensLine(app: AppCheck): string {
   return `Sent to the model: ${formatCount(app.listing.tokens)} tokens for ${plural(app.tools.filter((t) => t.included).length, "included tool")} (o200k_base, as GPT-4o, 4.1, o-series and GPT-5 count; other models count differently).`;
 }
 
@@ -100,7 +100,7 @@ function toolRow(tool: ToolCheck, available: boolean): string[] {
 }
 
 /** One app's check in full: status, reason, size, timings, its tools as a table, what was left out and why, notes. */
-export function appReport(app: AppCheck): string[] {
+function appReport(app: AppCheck): string[] {
   const lines: string[] = [];
   const status = app.status === "available" ? "available" : `UNAVAILABLE (${app.unavailable?.code ?? "unknown"})`;
   const revision = app.protocol === null ? "" : ` (MCP ${printable(app.protocol)})`;

@@ -33,19 +33,19 @@ export function notReached(appName: string, unavailable: Unavailable | null | un
   return NOT_REACHED.some((re) => re.test(reason));
 }
 
-export interface Verdict {
+interface Verdict {
   code: ExitCode;
   /** One sentence: why this exit code. */
   reason: string;
 }
 
 /** Warnings `--strict` fails on: every note on the app's tools. */
-export function warningCount(app: AppCheck): number {
+function warningCount(app: AppCheck): number {
   return app.tools.reduce((n, t) => n + t.notes.length, 0);
 }
 
 /** What fails the check besides an unavailable app or a tool left out. */
-export interface FailOptions {
+interface FailOptions {
   /** Any note fails (`--strict`). */
   strict: boolean;
   /** Notes of these codes fail on their own (`--fail-on`, SPEC §20). */

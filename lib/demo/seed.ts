@@ -10,8 +10,8 @@ import { ensureOrg, orgApps } from "@/lib/orgs/store";
 export const DEMO_ORG = { slug: "demo", name: "Demo organisation" } as const;
 
 /** What `npm start` passes in `THEOREM_DEMO_APPS`: the demo apps it serves, in connection order. */
-export const demoApps = z.array(z.object({ key: z.string().regex(/^[a-z0-9-]{1,40}$/), name: appName, url: appUrl })).max(50);
-export type DemoApp = z.infer<typeof demoApps>[number];
+const demoApps = z.array(z.object({ key: z.string().regex(/^[a-z0-9-]{1,40}$/), name: appName, url: appUrl })).max(50);
+type DemoApp = z.infer<typeof demoApps>[number];
 
 /**
  * Creates the demo organisation and upserts its apps by their stable key: their URLs (new

@@ -10,7 +10,7 @@ import type { HostCheck, HostProblem, HostProfile } from "@/lib/schemas/hosts";
 export type HostRules = Pick<HostProfile, "id" | "name" | "maxTools" | "nameForm" | "nameMax" | "namePattern" | "descriptionMax" | "schemaMaxBytes">;
 
 /** What the host rules read of one tool of the check (SPEC §8's tool). */
-export interface HostTool {
+interface HostTool {
   index: number;
   name: string | null;
   wholeName: string | null;

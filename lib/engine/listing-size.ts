@@ -162,7 +162,7 @@ function deepJsonChars(root: unknown): number {
   return total;
 }
 
-export const LARGEST_COUNT = 5;
+const LARGEST_COUNT = 5;
 
 /** The largest tools by size, biggest first (ties: listing order), without sorting them all. */
 export function largestTools<T extends LargestTool>(tools: readonly T[], count = LARGEST_COUNT): T[] {
@@ -181,7 +181,7 @@ const fmt = new Intl.NumberFormat("en-US");
 export const formatCount = (n: number) => fmt.format(n);
 
 /** The largest tools as they can honestly be named: those above a tie, then the tie (how many tools share that size), if naming some of it would pick arbitrarily. */
-export interface LargestSummary {
+interface LargestSummary {
   named: LargestTool[];
   tie: { count: number; chars: number; all: boolean } | null;
 }

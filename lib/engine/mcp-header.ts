@@ -26,14 +26,14 @@ const UNREACHED = new Set(["items", "prefixItems", "contains", "additionalProper
 /** Of those, the ones whose value maps names to subschemas. */
 const NAMED = new Set(["patternProperties", "dependentSchemas", "$defs", "definitions"]);
 
-export interface HeaderDeclaration {
+interface HeaderDeclaration {
   /** Property names from the arguments' root to the parameter: `["filters", "region"]`. */
   path: readonly string[];
   /** The header's name after `Mcp-Param-`, as declared. */
   header: string;
 }
 
-export type HeaderScan =
+type HeaderScan =
   | { valid: true; declarations: HeaderDeclaration[] }
   /** `parameter`: where the fault is, as people read it (`filters.region`); `reason`: the rest of a sentence about it. */
   | { valid: false; parameter: string; reason: string };

@@ -5,7 +5,7 @@ import { isObject } from "@/lib/json-text";
 import { byRisk } from "./risk-order";
 import { isRiskyCode } from "./risky-text";
 
-export { byRisk, highestRisk } from "./risk-order";
+export { highestRisk } from "./risk-order";
 
 /**
  * How risky a new or changed tool is for the people whose assistant gets it (SPEC §20):
@@ -38,13 +38,13 @@ export const WHY_RISK: Record<RiskWhy, Risk> = {
   "other-change": "low",
 };
 
-export interface ToolRisk {
+interface ToolRisk {
   risk: Risk;
   why: RiskWhy[];
 }
 
 /** One side of a tool's change: its entry as listed and its check. */
-export interface RiskSide {
+interface RiskSide {
   entry: unknown;
   check: ToolCheck | undefined;
 }

@@ -7,7 +7,7 @@ import { isRiskyCode } from "./risky-text";
  * then wins. A tool whose description says "ignore previous instructions" is, under `block`,
  * left out (`risky-text`); under `ask-first`, asks first; under `warn`, only noted. Pure.
  */
-export type RiskyEffect = "none" | "ask-first" | "block";
+type RiskyEffect = "none" | "ask-first" | "block";
 
 export function riskyEffect(mode: RiskyText, setting: LeaderSetting | null, notes: readonly Pick<Note, "code">[]): RiskyEffect {
   if (mode === "warn" || setting !== null) return "none";

@@ -21,7 +21,7 @@ export const isRiskyCode = (code: string): code is RiskyCode => RISKY.has(code);
  * when it holds one of the anchor words, so the anchor should be the slot's rarest words.
  * Words are ASCII letters, digits and apostrophes, lower-cased; `_` and `-` split words.
  */
-export interface PhraseRule {
+interface PhraseRule {
   code: "instructions-to-assistant" | "asks-for-secrets";
   words: string;
   /** Words that, right after the match, make it harmless ("send a password reset link"). */
@@ -33,7 +33,7 @@ export interface PhraseRule {
 }
 
 /** A rule over a literal piece of text (a file path), lower-case, found anywhere. */
-export interface LiteralRule {
+interface LiteralRule {
   code: "asks-for-secrets";
   text: string;
   reason: string;
@@ -268,7 +268,7 @@ export function quoteInert(text: string, max = QUOTE_MAX): string {
 // ---- Finding ----
 
 /** One thing found in one text. */
-export interface Finding {
+interface Finding {
   code: RiskyCode;
   /** Where: "its description", "its title", "argument `email`", … */
   place: string;
@@ -283,7 +283,7 @@ export interface NameMention {
 }
 
 /** What the scan of one tool found: its findings, and the names it mentions (for the check to match). */
-export interface ToolScan {
+interface ToolScan {
   findings: readonly Finding[];
   mentions: readonly NameMention[];
 }

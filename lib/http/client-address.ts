@@ -8,11 +8,11 @@ import { isIP } from "node:net";
  * the client. Entries a client wrote itself are never believed.
  */
 
-export const PEER_HEADER = "x-theorem-peer";
+const PEER_HEADER = "x-theorem-peer";
 const STAMPED = Symbol.for("theorem.peer-address");
 
 /** Whether this process stamps the socket's address (a server started by `npm start`; not a unit test's handler call). */
-export const peerStamped = () => (globalThis as Record<symbol, unknown>)[STAMPED] === true;
+const peerStamped = () => (globalThis as Record<symbol, unknown>)[STAMPED] === true;
 
 export function trustedProxiesFromEnv(env = process.env): number {
   const count = Number(env.THEOREM_TRUSTED_PROXIES ?? "0");

@@ -15,16 +15,16 @@ export interface GuardConfig {
   development?: boolean;
 }
 
-export interface GuardRequest {
+interface GuardRequest {
   method: string;
   /** The whole request URL (scheme, host, path); only its scheme and path are read. */
   url: string | URL;
   headers: Headers;
 }
 
-export type GuardErrorCode = "misdirected-request" | "bad-path" | "forbidden-origin" | "unsupported-media-type";
+type GuardErrorCode = "misdirected-request" | "bad-path" | "forbidden-origin" | "unsupported-media-type";
 
-export interface GuardErrorBody {
+interface GuardErrorBody {
   error: { code: GuardErrorCode; message: string };
 }
 
@@ -33,7 +33,7 @@ export type GuardDecision =
   /** Let it through; pages also get a policy, and its nonce for Next's own scripts. */
   | { ok: true; page: { contentSecurityPolicy: string; nonce: string } | null };
 
-export interface Dashboard {
+interface Dashboard {
   /** Origin of THEOREM_URL, when set. */
   url: URL | null;
   /** Serving on loopback: THEOREM_URL unset, or its host is a loopback one. */

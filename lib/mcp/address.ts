@@ -3,7 +3,7 @@ import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 
 /** One address a host name resolves to. */
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }
@@ -155,7 +155,7 @@ export function refusedUrl(url: URL): string | null {
 }
 
 /** Where a URL may be fetched: the address to connect to, or why not. */
-export type AddressVerdict =
+type AddressVerdict =
   | { ok: true; address: ResolvedAddress }
   | { ok: false; code: "address-refused" | "connect-failed"; reason: string; dns?: string };
 

@@ -373,7 +373,7 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
  * `limit` bytes of them, as content (`boundQuestions`), with the questions' size as sent from the
  * reducer's record when it read them.
  */
-export function inputRequired(
+function inputRequired(
   app: string,
   call: TryCall,
   result: Record<string, unknown>,
@@ -511,7 +511,7 @@ const str = (v: unknown) => (typeof v === "string" ? v : null);
  * renders them as HTML), structured content as formatted JSON, the rest named with its size.
  * Sizes are the answer's own, from the reducer's record where it cut a string short.
  */
-export function displayContent(result: Record<string, unknown>, reducer: Trace | null, limit = CONTENT_LIMIT): TryContentItem[] {
+function displayContent(result: Record<string, unknown>, reducer: Trace | null, limit = CONTENT_LIMIT): TryContentItem[] {
   const trace = reducer ?? NO_TRACE;
   let room = limit;
   const sizeOf = (path: JsonPath, value: string) => trace.cuts.get(pathKey(path)) ?? Buffer.byteLength(value);

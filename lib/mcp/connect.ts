@@ -43,7 +43,7 @@ export async function within<T>(ms: number, work: Promise<T>, stop: Promise<neve
   }
 }
 
-export interface ConnectTo {
+interface ConnectTo {
   url: string;
   headers?: Record<string, string>;
   fetch: FetchLike;
@@ -148,7 +148,7 @@ export async function connectWithFallback(to: ConnectTo): Promise<Client> {
 }
 
 /** A result as the app sent it, before the SDK's decoding (in the 2026-07-28 era it checks every tool against its schema). */
-export interface RawOptions {
+interface RawOptions {
   signal?: AbortSignal;
   /** Told of each `notifications/progress` for this request. */
   onprogress?: () => void;

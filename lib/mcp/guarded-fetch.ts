@@ -9,14 +9,14 @@ import type { UnavailableCode } from "@/lib/schemas/check";
 import { bareHost, checkAddress, refusedUrl, type AllowList, type Resolver } from "./address";
 import { ToolsScanner } from "./listing-scan";
 
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 /** A `WWW-Authenticate` is kept up to this many characters: a longer one names no usable sign-in. */
 const CHALLENGE_CHARS = 8192;
 
-export type BoundKind = "response" | "event" | "listing";
+type BoundKind = "response" | "event" | "listing";
 
 /** The entries of an answer cut short at the listing bound, and their characters. */
-export interface Scanned {
+interface Scanned {
   entries: unknown[];
   chars: number;
 }
@@ -103,14 +103,14 @@ export interface GuardOptions {
 }
 
 /** How one answer is followed (see `watchAnswer`). */
-export interface AnswerWatch {
+interface AnswerWatch {
   /** An event of the answer's stream ended, with its bytes. */
   onEvent?: (bytes: number) => void;
   /** A stage after the counter, given the answer's status and type: what it passes on is what the transport reads. */
   stage?: (answer: { eventStream: boolean; status: number; contentType: string }) => Transform | null;
 }
 
-export interface GuardedFetch {
+interface GuardedFetch {
   fetch: FetchLike;
   /** Ends every request of this guard still under way (their sockets are destroyed) and refuses any more. */
   end: () => void;

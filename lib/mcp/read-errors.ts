@@ -40,7 +40,7 @@ export interface ReadKnown {
 /** The deadline of the phase passed. */
 export class Deadline extends Error {}
 
-export type ListingFault = { kind: "too-many-pages" } | { kind: "no-tools-array" } | { kind: "cursor-not-string" } | { kind: "cursor-repeated"; cursor: string };
+type ListingFault = { kind: "too-many-pages" } | { kind: "no-tools-array" } | { kind: "cursor-not-string" } | { kind: "cursor-repeated"; cursor: string };
 
 /** A page of tools/list that leaves no usable listing (the last page read is `ReadKnown.pages`). */
 export class BadListing extends Error {
@@ -122,7 +122,7 @@ export function describeReadError(error: unknown, phase: ReadPhase, known: ReadK
 }
 
 /** The modern revision the client negotiates through `server/discover` (the SDK exports only its 2025 list). */
-export const MODERN_REVISION = "2026-07-28";
+const MODERN_REVISION = "2026-07-28";
 /** The revisions this dashboard speaks, newest first. */
 export const SPOKEN_REVISIONS: readonly string[] = [...new Set([MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS])].sort().reverse();
 
@@ -134,7 +134,7 @@ function revisionsIn(value: unknown): string[] | null {
 }
 
 /** What an app offered when every revision it named is one this dashboard does not speak; null otherwise. */
-export function offeredRevisions(error: unknown): string[] | null {
+function offeredRevisions(error: unknown): string[] | null {
   const found: string[] = [];
   if (isRpcError(error) && error.code === -32022) found.push(...(revisionsIn(error.data) ?? []));
   if (error instanceof NoTransport) {
@@ -154,7 +154,7 @@ export function offeredRevisions(error: unknown): string[] | null {
 }
 
 /** An app that speaks only revisions this dashboard does not: the sentence naming them. */
-export function revisionsText(name: string, offered: readonly string[]): string {
+function revisionsText(name: string, offered: readonly string[]): string {
   const list = offered.slice(0, 5).map((v) => JSON.stringify(clip(v, 40)));
   const them = `${list.join(", ")}${offered.length > 5 ? ` and ${formatCount(offered.length - 5)} more` : ""}`;
   return `${name} is unavailable: it offers only the MCP ${pluralWord(offered.length, "revision")} ${them}, which this dashboard does not speak (it speaks ${SPOKEN_REVISIONS.join(", ")}).`;
@@ -175,7 +175,7 @@ function answerText(answer: { status: number; contentType: string; head: string 
 }
 
 /** Neither era nor transport would talk: the sentence for the app `name`, with what it answered each way. */
-export function noTransportText(name: string, error: NoTransport): string {
+function noTransportText(name: string, error: NoTransport): string {
   const offered = offeredRevisions(error);
   if (offered !== null) return revisionsText(name, offered);
   const second = error.second instanceof SseError && error.second.code !== undefined ? `HTTP ${error.second.code}` : clip(messageOf(error.second).replace(/^SSE error: /, ""), 120);
@@ -253,7 +253,7 @@ function answerFailed(e: unknown, phase: ReadPhase, name: string): Unavailable {
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** What a tool call knew when it failed (lib/mcp/call-tool.ts). */
-export interface CallKnown {
+interface CallKnown {
   app: string;
   tool: string;
   /** The call's own deadline passed (and nothing else had stopped the session first). */

@@ -63,7 +63,7 @@ const guardReason = (stop: GuardError | null) => (stop === null ? null : stop.re
  * Bearer challenge. Never found by a request of the dashboard's own choosing, which an app that
  * serves `initialize` without a token would let through.
  */
-export interface Challenge {
+interface Challenge {
   resourceMetadataUrl?: string;
   scope?: string;
   /** A Bearer challenge: with no metadata anywhere, the app's own origin may still be its sign-in server (2025-03-26). */

@@ -4,7 +4,7 @@
  * Nothing here quotes a token, a secret or more than a short, inert piece of what a server sent.
  */
 
-export type SignInFailureKind =
+type SignInFailureKind =
   | "not-found"
   | "address-refused"
   | "no-pkce"

@@ -4,7 +4,7 @@ import { allowListFromEnv, systemResolver, type AllowList, type Resolver } from 
 import { GuardError, guardedFetch } from "@/lib/mcp/guarded-fetch";
 
 /** One step of a sign-in (discovery, registration, the token request) ends within this. */
-export const OAUTH_STEP_TIMEOUT_MS = 10_000;
+const OAUTH_STEP_TIMEOUT_MS = 10_000;
 /** Metadata, registrations and tokens are small: an answer past this is not one. */
 const OAUTH_RESPONSE_BYTES = 1024 * 1024;
 
@@ -15,7 +15,7 @@ export interface OAuthFetchOptions {
 }
 
 /** A JSON answer the flow received, as it came (the SDK's schemas drop fields we check, such as RFC 9207's). */
-export interface SeenAnswer {
+interface SeenAnswer {
   url: string;
   method: string;
   status: number;

@@ -20,7 +20,7 @@ import { FLOW_TTL_MS, loadSignIn, saveConnected, saveFlow, takeFlow, type Flow, 
  * `auth()` with our provider and the guarded fetch; what a step learns is stored only when it ends.
  */
 
-export interface StartInput {
+interface StartInput {
   /** A client the app's maker registered for the dashboard (first in the spec's order). */
   clientId?: string | undefined;
   clientSecret?: string | undefined;
@@ -42,7 +42,7 @@ function lastAnswer(f: OAuthFetch): string {
 }
 
 /** Any error of a step, as the sentence the leader reads (never the SDK's raw text, which can quote a body). */
-export function describeFailure(error: unknown, step: "start" | "finish", issuer: string, f: OAuthFetch): SignInFailure {
+function describeFailure(error: unknown, step: "start" | "finish", issuer: string, f: OAuthFetch): SignInFailure {
   if (error instanceof SignInFailure) return error;
   const stop = f.firstStop();
   if (error instanceof GuardError || stop !== null) {

@@ -15,7 +15,7 @@ import { failures } from "./failures";
  *   (it could not refresh) is refused, as no one is there to sign in.
  */
 
-export type ProviderStep = "start" | "finish" | "renew";
+type ProviderStep = "start" | "finish" | "renew";
 
 /** The client's metadata as every registration sends it (and the metadata document serves it). */
 export function clientMetadataOf(redirectUrl: string, clientMetadataUrl?: string): OAuthClientMetadata {
@@ -31,7 +31,7 @@ export function clientMetadataOf(redirectUrl: string, clientMetadataUrl?: string
   };
 }
 
-export interface ProviderInput {
+interface ProviderInput {
   step: ProviderStep;
   discovery: Discovery;
   redirectUrl: string;

@@ -21,9 +21,9 @@ import { loadSignIn, markExpired, recordOffered, saveRenewed, type SignIn, type 
  */
 
 /** Renewed this long before it expires: a read takes up to 11 s, and clocks differ. */
-export const RENEW_MARGIN_MS = 60_000;
+const RENEW_MARGIN_MS = 60_000;
 
-export type Read = (app: LiveApp) => Promise<AppListing>;
+type Read = (app: LiveApp) => Promise<AppListing>;
 
 const withReason = (listing: AppListing, message: string): AppListing => ({ ...listing, unavailable: { code: "auth-required", message } });
 const bearer = (app: LiveApp, tokens: OAuthTokens): LiveApp => ({ ...app, headers: { Authorization: `Bearer ${tokens.access_token}` } });

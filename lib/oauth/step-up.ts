@@ -16,7 +16,7 @@ import { saveDiscovery, type SignIn } from "./sign-in-store";
 /** Sign-ins in a row, the first included, that may ask for a scope before the dashboard gives up (the suite allows 3). */
 export const MAX_SIGN_INS_FOR_SCOPE = 3;
 
-export type StepUpFor = "read" | "call";
+type StepUpFor = "read" | "call";
 
 /** Scopes as one space-separated set, in the order first named (`"a b"`, `"b c"` → `"a b c"`). */
 export function scopeUnion(...scopes: (string | null | undefined)[]): string {

@@ -7,7 +7,7 @@ import { entryChars } from "@/lib/engine/listing-size";
  */
 
 /** What a secret shows as. */
-export const HIDDEN = "…";
+const HIDDEN = "…";
 
 /** Secrets shorter than this are not looked for (a two-letter header value would blank every word it appears in). */
 const SHORTEST = 4;
@@ -143,7 +143,7 @@ function pairOf(pair: string): { name: string; value: string } | null {
 }
 
 /** Whether a value written in a URL is the `…` a shown URL holds (as typed, or as a browser encodes it). */
-export const isHidden = (value: string) => value === HIDDEN || value.toUpperCase() === "%E2%80%A6";
+const isHidden = (value: string) => value === HIDDEN || value.toUpperCase() === "%E2%80%A6";
 
 /** The values of the URL's secret query parameters, as written and decoded (`?api_key=a%2Fb` → `a%2Fb`, `a/b`). */
 export function querySecrets(url: string): string[] {

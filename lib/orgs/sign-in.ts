@@ -21,7 +21,7 @@ import { anyApp, insertReads, readHistory, requireApp, requirePersonalApp, type 
  * does the sign-in itself and never calls back into lib/orgs.
  */
 
-export interface Target {
+interface Target {
   access: OrgAccess;
   app: string;
   personal: boolean;

@@ -21,7 +21,7 @@ import { openQuestion, sealQuestion, type TryOf } from "./try-rounds";
  */
 
 /** Calls through the pool; tests and the benchmark may call some other way. */
-export type ToolCaller = (target: TryTarget, call: TryCall) => Promise<TryResult>;
+type ToolCaller = (target: TryTarget, call: TryCall) => Promise<TryResult>;
 const inPool: ToolCaller = (target, call) => tryInPool(target, call);
 
 /**

@@ -19,10 +19,10 @@ import { appsByUrl, errorAnswer, PARSED_HERE_BYTES, parseCheckRequest, type Live
  */
 
 /** The bundled worker (`npm run build:worker`, which `npm start`, `npm run build` and the tests run first). */
-export const ENGINE_WORKER_FILE = join(/* turbopackIgnore: true */ process.cwd(), ".theorem-build", "engine-worker.mjs");
+const ENGINE_WORKER_FILE = join(/* turbopackIgnore: true */ process.cwd(), ".theorem-build", "engine-worker.mjs");
 
 /** Apps read at once by this process, whatever the number of requests (SPEC §10). */
-export const LIVE_READS_AT_ONCE = 64;
+const LIVE_READS_AT_ONCE = 64;
 const READ_THREADS = 2;
 
 const shared = globalThis as typeof globalThis & { __theoremPools?: { engine: Piscina; reads: Piscina } };
@@ -90,7 +90,7 @@ export function describeInPool(target: TryTarget, tool: string, allowHosts = all
 }
 
 /** A `POST /api/check` body (or the request as the pool parsed it), in a worker: an error, the apps to read live first, or the answer's chunks. */
-export function runRequestTask(body: Uint8Array | CheckRequest, live?: Record<number, HandedListing<TimedListing>>): Promise<RequestAnswer> {
+function runRequestTask(body: Uint8Array | CheckRequest, live?: Record<number, HandedListing<TimedListing>>): Promise<RequestAnswer> {
   const task: EngineTask<"request"> = body instanceof Uint8Array ? { kind: "request", body, ...(live ? { live } : {}) } : { kind: "request", request: body, live: live ?? {} };
   return run(pool(), task);
 }

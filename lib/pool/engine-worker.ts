@@ -21,7 +21,7 @@ import { appsByUrl, errorAnswer, parseCheckRequest, type LiveAppToRead, type Req
  * Every task the engine's worker takes, by its `kind`: what it is given (`input`) and what it
  * answers (`answer`). The pools run a task through this map, so each caller gets its answer's type.
  */
-export interface EngineTasks {
+interface EngineTasks {
   /**
    * `POST /api/check`'s body, or the request as this worker parsed it already (`read-live`'s
    * `request`). Without `live`, a request naming apps by URL answers which to read.
@@ -60,7 +60,7 @@ export type EngineTask<K extends EngineTaskKind = EngineTaskKind> = { [P in K]: 
 export type EngineAnswer<K extends EngineTaskKind> = EngineTasks[K]["answer"];
 
 /** Bodies up to this size come back parsed with `read-live`, to be handed on rather than parsed again; a larger one is cheaper to parse again than to copy twice. */
-export const PARSED_BACK_BYTES = 64 * 1024;
+const PARSED_BACK_BYTES = 64 * 1024;
 
 /** A live read with how long it took from when this worker began it (SPEC §11: an app's own read, not its wait for a worker). */
 export type TimedListing = AppListing & { readMs?: number };

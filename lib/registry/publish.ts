@@ -12,7 +12,7 @@ import { summaryOf } from "@/lib/schemas/summary";
 
 const OFFICIAL_META = "io.modelcontextprotocol.registry/official";
 
-export interface PublishedServer {
+interface PublishedServer {
   $schema: string;
   name: string;
   title: string;

@@ -8,7 +8,7 @@ import { serverJson, type Remote, type ServerJson } from "@/lib/schemas/registry
  * the form and the tests call it alike, and it refuses with the sentence a person reads.
  */
 
-export interface ImportedApp {
+interface ImportedApp {
   name: string;
   url: string;
   /** Every header, in the order given (the first is stored as the app's header; all are secrets). */
@@ -17,7 +17,7 @@ export interface ImportedApp {
   server: ServerJson;
 }
 
-export interface ImportValues {
+interface ImportValues {
   name?: string | undefined;
   variables?: Record<string, string> | undefined;
   headers?: Record<string, string> | undefined;

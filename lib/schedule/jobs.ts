@@ -25,12 +25,12 @@ export const RECHECK_QUEUE = "theorem-recheck";
 /** One job per app in each state (pg-boss's "stately"). */
 const QUEUE_POLICY = "stately";
 
-export interface RecheckJob {
+interface RecheckJob {
   org: string;
   app: string;
 }
 
-export interface JobOptions {
+interface JobOptions {
   /** PostgreSQL's URL: pg-boss keeps its tables there, in the schema `pgboss`. */
   connectionString: string;
   /** Milliseconds between two reads of one app (THEOREM_RECHECK_MINUTES). */
@@ -48,7 +48,7 @@ export interface JobOptions {
   readsAtOnce?: number;
 }
 
-export interface RecheckJobs {
+interface RecheckJobs {
   /** Claims what is due at `now` and queues it; answers the apps queued. */
   tick(now?: number): Promise<DueApp[]>;
   /**

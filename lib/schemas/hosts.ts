@@ -24,7 +24,7 @@ const limit = z.number().int().positive().nullable();
 
 export const hostId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "A host's id is 1–40 lower-case letters, digits and -.");
 
-export const hostProfile = z.object({
+const hostProfile = z.object({
   id: hostId,
   name: z.string().trim().min(1, "Give the host a name.").max(80),
   /** The public page or thread the limits are taken from. */
@@ -137,7 +137,7 @@ export function profilesOf(ids: readonly string[]): HostProfile[] {
 export const hostProblemCode = z.enum(["too-many-tools", "name-too-long", "name-not-allowed", "description-cut", "schema-too-large"]);
 export type HostProblemCode = z.infer<typeof hostProblemCode>;
 
-export const hostProblem = z.object({
+const hostProblem = z.object({
   code: hostProblemCode,
   /** The app's and the tool's 0-based places in the request (on every problem of one tool). */
   app: z.number().int().nonnegative().optional(),

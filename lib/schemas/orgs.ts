@@ -241,7 +241,6 @@ export type ChangeList = z.infer<typeof changeList>;
 
 /** GET /api/orgs/{org}/apps/{app}/checks (and GET /api/orgs/{org}/checks): newest first. */
 export const checkHistory = z.object({ checks: z.array(historyEntry) });
-export type CheckHistory = z.infer<typeof checkHistory>;
 
 /**
  * POST /api/orgs/{org}/checks with `Accept: application/x-ndjson`: one line per app as soon as

@@ -24,7 +24,6 @@ const registryInput = z.looseObject({
 
 /** `KeyValueInput`: a header a remote takes. */
 const remoteHeader = registryInput.extend({ name: z.string({ error: "A header needs a name." }), variables: z.record(z.string(), registryInput).optional() });
-export type RemoteHeader = z.infer<typeof remoteHeader>;
 
 /** `RemoteTransport`: streamable-http or sse, its URL template, headers and variables. */
 const remote = z.looseObject({

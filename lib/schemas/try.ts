@@ -41,10 +41,10 @@ export const previewToolRequest = z.object({ url: appUrl, headers: appHeaders.op
 export type PreviewToolRequest = z.infer<typeof previewToolRequest>;
 
 /** A tool as the try form needs it: its title and policy (for the approval card) and its input schema. */
-export const toolToTry = z.object({ name: z.string(), title: z.string(), policy, inputSchema: z.unknown() });
+const toolToTry = z.object({ name: z.string(), title: z.string(), policy, inputSchema: z.unknown() });
 export type ToolToTry = z.infer<typeof toolToTry>;
 
-export const tryRefusalCode = z.enum([
+const tryRefusalCode = z.enum([
   ...unavailableCode.options,
   "unknown-tool",
   "answer-too-large",
@@ -57,7 +57,7 @@ export const tryRefusalCode = z.enum([
   "invalid-header",
 ]);
 export type TryRefusalCode = z.infer<typeof tryRefusalCode>;
-export const tryRefusal = z.object({ code: tryRefusalCode, message: z.string() });
+const tryRefusal = z.object({ code: tryRefusalCode, message: z.string() });
 
 /** GET …/apps/{app}/try?tool= and POST /api/try/tool: the tool, or (a live read only) why it could not be read. */
 export const toolToTryAnswer = z.object({ tool: toolToTry.nullable(), refused: tryRefusal.optional() });
@@ -144,7 +144,7 @@ const anyArguments = z.record(z.string(), z.unknown());
  * can read it, else property by property (a property it cannot read takes anything), else any
  * object. Formats are not checked (see `withoutFormats`).
  */
-export function argumentsSchema(inputSchema: unknown): z.ZodType {
+function argumentsSchema(inputSchema: unknown): z.ZodType {
   if (!isObject(inputSchema)) return anyArguments;
   const whole = fromJsonSchema(inputSchema);
   if (whole !== null) return anyArguments.and(whole);

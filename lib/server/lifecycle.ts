@@ -38,7 +38,7 @@ export async function startBackground(env = process.env): Promise<void> {
 }
 
 /** Drains the process (see above), then exits. */
-export async function shutdown(signal: string): Promise<void> {
+async function shutdown(signal: string): Promise<void> {
   if (!startDraining()) return;
   const grace = graceMs();
   // Whatever happens below (a log that cannot be written, a close that never answers), the process ends.
