@@ -87,6 +87,8 @@ interface Core {
   getBpeRankFromString(key: string): number | undefined;
   getBpeRankFromBytes(key: Uint8Array): number | undefined;
   bytePairEncode(piece: string): number[];
+  bytePairStringRankEncoder: Map<string, number>;
+  bytePairNonUtfSortedEncoder: [Uint8Array, number][];
 }
 
 // gpt-tokenizer 4.0.0 (pinned) merges a piece's byte pairs by scanning every pair after each merge:
@@ -107,9 +109,40 @@ export function countTokens(text: string): number {
   return count;
 }
 
-/** How many tokens byte-pair merging leaves of `bytes`: lowest rank first, the leftmost of equals, as tiktoken. */
+let longest: number | undefined;
+/** Tokens (ranks) and bytes that are none are all below this, so a pair of them is one exact number. */
+const TOKENS = 2 ** 21;
+const byteTokens = new Float64Array(256).fill(-1);
+
+/** A byte's token as one part: its rank, or (a byte that is no token) a number past every rank. */
+function byteToken(byte: number): number {
+  if (byteTokens[byte]! < 0) byteTokens[byte] = core.getBpeRankFromBytes(Uint8Array.of(byte)) ?? 2 ** 20 + byte;
+  return byteTokens[byte]!;
+}
+
+/** The most bytes of any one token of the encoding: a longer pair of parts has no rank. */
+function longestToken(): number {
+  if (longest !== undefined) return longest;
+  let most = 0;
+  for (const key of core.bytePairStringRankEncoder.keys()) most = Math.max(most, Buffer.byteLength(key));
+  for (const [key] of core.bytePairNonUtfSortedEncoder) most = Math.max(most, key.length);
+  return (longest = most);
+}
+
+/**
+ * How many tokens byte-pair merging leaves of `bytes`: lowest rank first, the leftmost of equals, as
+ * tiktoken. A pair longer than any token has no rank, and each distinct pair is looked up once (the
+ * library's look-up decodes the bytes each time): 200,000 characters of one repeated emoji or of
+ * zero-width spaces took seconds of the read's thread, where every other read waits.
+ */
 function mergedParts(bytes: Uint8Array): number {
   const n = bytes.length;
+  const most = longestToken();
+  // Each part is a token (a byte at first, then the pair it merged from): a pair's rank depends on
+  // its two tokens alone, so it is looked up once per distinct pair of tokens.
+  const token = new Float64Array(n);
+  for (let i = 0; i < n; i++) token[i] = byteToken(bytes[i]!);
+  const ranks = new Map<number, number>();
   // Parts as a linked list by their first byte; `end[i]` is where part i ends.
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
@@ -123,7 +156,11 @@ function mergedParts(bytes: Uint8Array): number {
     const j = next[i]!;
     if (j >= n) return Infinity;
     const end = next[j]!;
-    return core.getBpeRankFromBytes(bytes.subarray(i, end)) ?? Infinity;
+    if (end - i > most) return Infinity;
+    const key = token[i]! * TOKENS + token[j]!;
+    let found = ranks.get(key);
+    if (found === undefined) ranks.set(key, (found = core.getBpeRankFromBytes(bytes.subarray(i, end)) ?? Infinity));
+    return found;
   };
   const heap = new MinHeap();
   for (let i = 0; i < n; i++) {
@@ -138,6 +175,7 @@ function mergedParts(bytes: Uint8Array): number {
     if (alive[i] === 0 || rank[i] !== r) continue; // stale
     const j = next[i]!;
     alive[j] = 0;
+    token[i] = r;
     next[i] = next[j]!;
     if (next[i] < n) prev[next[i]] = i;
     parts -= 1;
@@ -155,51 +193,51 @@ function mergedParts(bytes: Uint8Array): number {
   return parts;
 }
 
-/** A binary heap of (rank, position), smallest rank first, then smallest position. */
+/** Positions below this fit beside a rank in one exact number (a rank is below 2^20, so the two below 2^53). */
+const POSITIONS = 2 ** 32;
+
+/**
+ * A binary heap of (rank, position), smallest rank first, then smallest position, each pair kept
+ * as one number, `rank × 2^32 + position`, so the order is the numbers' order.
+ */
 class MinHeap {
-  private readonly ranks: number[] = [];
-  private readonly at: number[] = [];
-
-  private less(a: number, b: number): boolean {
-    return this.ranks[a]! < this.ranks[b]! || (this.ranks[a] === this.ranks[b] && this.at[a]! < this.at[b]!);
-  }
-
-  private swap(a: number, b: number): void {
-    [this.ranks[a], this.ranks[b]] = [this.ranks[b]!, this.ranks[a]!];
-    [this.at[a], this.at[b]] = [this.at[b]!, this.at[a]!];
-  }
+  private readonly keys: number[] = [];
 
   push(rank: number, at: number): void {
-    this.ranks.push(rank);
-    this.at.push(at);
-    let i = this.ranks.length - 1;
+    const keys = this.keys;
+    const key = rank * POSITIONS + at;
+    let i = keys.length;
+    keys.push(key);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(i, parent)) break;
-      this.swap(i, parent);
+      if (keys[parent]! <= key) break;
+      keys[i] = keys[parent]!;
       i = parent;
     }
+    keys[i] = key;
   }
 
   pop(): [number, number] | undefined {
-    const size = this.ranks.length;
-    if (size === 0) return undefined;
-    const top: [number, number] = [this.ranks[0]!, this.at[0]!];
-    this.swap(0, size - 1);
-    this.ranks.pop();
-    this.at.pop();
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let least = i;
-      if (l < size - 1 && this.less(l, least)) least = l;
-      if (r < size - 1 && this.less(r, least)) least = r;
-      if (least === i) break;
-      this.swap(i, least);
-      i = least;
+    const keys = this.keys;
+    if (keys.length === 0) return undefined;
+    const top = keys[0]!;
+    const last = keys.pop()!;
+    const size = keys.length;
+    if (size > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const r = l + 1;
+        const least = r < size && keys[r]! < keys[l]! ? r : l;
+        if (keys[least]! >= last) break;
+        keys[i] = keys[least]!;
+        i = least;
+      }
+      keys[i] = last;
     }
-    return top;
+    const rank = Math.floor(top / POSITIONS);
+    return [rank, top - rank * POSITIONS];
   }
 }
 

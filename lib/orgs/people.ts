@@ -14,7 +14,8 @@ import { ENCODING, sentPrefix, sentSuffix, sentTool } from "@/lib/engine/tokens"
 import type { AppList, StoredApp } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
 import { namedScope, scopeList, type OrgContext } from "./apps";
-import { listIndex, processNames } from "./named";
+import { ByteLru } from "./byte-lru";
+import { listIndex, processNames, type Named } from "./named";
 import { keptListState, latestReads, listingOf, personalApps, requireOrg, scopeApps, tokenBudgetOf, type Scope } from "./store";
 
 /**
@@ -39,18 +40,39 @@ export async function personOf(access: OrgAccess, person: string): Promise<Membe
 /** The budget's answer (SPEC §21): null without a budget, else the budget and the tokens past it. */
 export const budgetOf = (budget: number | null, tokens: number) => (budget === null ? null : { tokens: budget, over: Math.max(0, tokens - budget) });
 
+/** Bytes of `sees` answers kept per process, one per person at most (a 50,000-tool answer is about 10 MB). */
+export const SEES_CACHE_BYTES = 64 * 2 ** 20;
+
+/** A person's answer, and what it was made from besides their named check: their address and the budget. */
+interface KeptSees {
+  named: Named;
+  email: string;
+  budget: number | null;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+const shared = globalThis as typeof globalThis & { __theoremSees?: ByteLru<KeptSees> };
+const keptSees = (shared.__theoremSees ??= new ByteLru<KeptSees>(SEES_CACHE_BYTES));
+const utf8 = new TextEncoder();
+
 /**
- * What Theorem sends the model with a person's next message (SPEC §21): the included tools of
- * their check, in order, each as sent with its characters and o200k_base tokens (counted when its
- * app was read, and where its name was made: nothing is tokenized here), with each app's sums.
+ * What Theorem sends the model with a person's next message (SPEC §21), as the UTF-8 JSON of
+ * `PersonSees`: the included tools of their check, in order, each as sent with its characters and
+ * o200k_base tokens (counted when its app was read, and where its name was made: nothing is
+ * tokenized here), with each app's sums. The answer is made from the person's named check alone
+ * (besides their address and the budget), so it is kept beside it, per person: until their list
+ * changes, a request finds it made (stringifying 50,000 tools per request took 19× the list's time).
  */
-export async function personSees(ctx: OrgContext, access: OrgAccess, person: string): Promise<PersonSees> {
+export async function personSeesBody(ctx: OrgContext, access: OrgAccess, person: string): Promise<Uint8Array<ArrayBuffer>> {
   const member = await personOf(access, person);
   const scope = { org: access.org.slug, person: member.userId };
-  const { apps } = await namedScope(ctx, scope, access.version);
+  const [{ apps, named }, budget] = await Promise.all([namedScope(ctx, scope, access.version), tokenBudgetOf(ctx.db, access.org.slug)]);
+  const key = `${access.org.slug}\n${member.id}`;
+  const kept = keptSees.get(key);
+  if (kept !== undefined && kept.named === named && kept.email === member.email && kept.budget === budget) return kept.body;
   const state = await keptListState(ctx.db, scope, access.version);
   const rows = new Map(state.apps.map((app) => [app.row.id, app]));
-  const tools: PersonSees["tools"] = [];
+  const tools: string[] = [];
   const sums: PersonSees["apps"] = [];
   for (const app of apps) {
     const result = app.lastCheck?.result;
@@ -58,6 +80,7 @@ export async function personSees(ctx: OrgContext, access: OrgAccess, person: str
     if (result === undefined || stored === undefined || !result.tools.some((t) => t.included)) continue;
     const { entries, promptChars } = await listingOf(ctx.db, stored.row, stored.read);
     const ref = { id: app.id, name: app.name, personal: app.personal };
+    const refText = JSON.stringify(ref);
     const sum = { ...ref, tools: 0, chars: 0, tokens: 0 };
     for (const tool of result.tools) {
       const entry = entries[tool.index];
@@ -65,7 +88,8 @@ export async function personSees(ctx: OrgContext, access: OrgAccess, person: str
       // Measured where it was read, beside its tokens; written here only for a snapshot stored before.
       const chars = (promptChars?.[tool.index] ?? sentPrefix(entry).length) + sentSuffix(tool.wholeName).length;
       const tokens = tool.tokens ?? 0;
-      tools.push({ ...sentTool(entry, tool.wholeName), app: ref, listedAs: tool.name, chars, tokens });
+      // As JSON.stringify writes `{...sentTool(entry, wholeName), app, listedAs, chars, tokens}`.
+      tools.push(`{"name":${JSON.stringify(tool.wholeName)}${sentPart(entries, tool.index, entry)},"app":${refText},"listedAs":${JSON.stringify(tool.name)},"chars":${chars},"tokens":${tokens}}`);
       sum.tools += 1;
       sum.chars += chars;
       sum.tokens += tokens;
@@ -73,7 +97,37 @@ export async function personSees(ctx: OrgContext, access: OrgAccess, person: str
     sums.push(sum);
   }
   const size = { chars: sums.reduce((n, a) => n + a.chars, 0), tokens: sums.reduce((n, a) => n + a.tokens, 0) };
-  return { person: { id: member.id, email: member.email }, encoding: ENCODING, tools, apps: sums, size, budget: budgetOf(await tokenBudgetOf(ctx.db, access.org.slug), size.tokens) };
+  const answer = { person: { id: member.id, email: member.email }, encoding: ENCODING, tools: [] as string[], apps: sums, size, budget: budgetOf(budget, size.tokens) };
+  // The answer as JSON.stringify writes it, its tools joined in place of the empty list.
+  const [head, tail] = JSON.stringify(answer).split(`"tools":[]`) as [string, string];
+  const body = utf8.encode(`${head}"tools":[${tools.join(",")}]${tail}`);
+  keptSees.set(key, { named, email: member.email, budget, body }, body.byteLength + 256);
+  return body;
+}
+
+/**
+ * A tool's description and input schema as JSON.stringify writes them in its place in `sees`:
+ * `,"description":…` (nothing when it has none) then `,"inputSchema":…`. Made once per parsed
+ * snapshot and kept while it is (keyed by its entries), so an answer made again after another
+ * app or the budget changed joins kept text.
+ */
+const sentParts = new WeakMap<readonly unknown[], (string | undefined)[]>();
+
+function sentPart(entries: readonly unknown[], index: number, entry: Record<string, unknown>): string {
+  let parts = sentParts.get(entries);
+  if (parts === undefined) sentParts.set(entries, (parts = new Array<string | undefined>(entries.length)));
+  let part = parts[index];
+  if (part === undefined) {
+    const { description, inputSchema } = sentTool(entry, "");
+    parts[index] = part = field("description", description) + field("inputSchema", inputSchema);
+  }
+  return part;
+}
+
+/** `,"<key>":<value>` as JSON.stringify writes a field of an object, nothing for a value it leaves out. */
+function field(key: string, value: unknown): string {
+  const text = value === undefined ? undefined : (JSON.stringify(value) as string | undefined);
+  return text === undefined ? "" : `,"${key}":${text}`;
 }
 
 /**

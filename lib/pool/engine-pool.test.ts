@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkListings } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
+import { promptTokens } from "@/lib/engine/tokens";
+import { serveMcpApp } from "@/test/apps/demo-apps";
 import { result, sendJson, startRawApp } from "@/test/apps/raw-apps";
 import { checkInPool, INLINE_ENTRIES, readInPool } from "./engine-pool";
 
@@ -47,4 +49,30 @@ describe("reads in the pool", () => {
       await app.close();
     }
   });
+
+  it("counts a tool's tokens where it is read, 200,000 zero-width characters or emoji of it, and none of an unavailable app", { timeout: 60_000 }, async () => {
+    const schema = { type: "object" };
+    const odd = [
+      { name: "zero_width", description: "\u200b".repeat(200_000), inputSchema: schema },
+      { name: "emoji", description: "😀".repeat(100_000), inputSchema: schema },
+    ];
+    // Past SPEC §7's 250,000 characters together: unavailable, so nothing of it is ever sent.
+    const huge = [
+      { name: "a", description: "😀".repeat(65_000), inputSchema: schema },
+      { name: "b", description: "\u200b".repeat(130_000), inputSchema: schema },
+      { name: "c", description: "x".repeat(130_000), inputSchema: schema },
+    ];
+    const apps = await Promise.all([serveMcpApp({ name: "Zero", tools: [odd[0]!] }), serveMcpApp({ name: "Emoji", tools: [odd[1]!] }), serveMcpApp({ name: "Huge", tools: huge })]);
+    const names = ["Zero", "Emoji", "Huge"];
+    try {
+      const [zero, emoji, big] = await Promise.all(apps.map((app, i) => readInPool({ name: names[i]!, url: app.url }, "127.0.0.1")));
+      expect(zero!.promptTokens).toEqual([promptTokens(odd[0])]);
+      expect(emoji!.promptTokens).toEqual([promptTokens(odd[1])]);
+      expect(checkListings([big!], resolveTheorem(undefined)).apps[0]!.status).toBe("unavailable");
+      expect(big!.promptTokens).toBeUndefined();
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+    }
+  });
 });
+

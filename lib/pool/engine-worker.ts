@@ -4,7 +4,8 @@
  * parsing a check request, naming and sizing every tool, serialising the answer — never
  * holds up the thread that answers requests.
  */
-import { checkListings, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
+import { checkListings, givenSizes, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
+import { LISTING_CHAR_LIMIT } from "@/lib/engine/limits";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { withHosts } from "@/lib/hosts-check";
 import { parseAllowList } from "@/lib/mcp/address";
@@ -75,9 +76,19 @@ async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing
   const listing = await readLiveApp(app, { allow: parseAllowList(allowHosts) });
   const readMs = performance.now() - started;
   const redacted = redactListing(listing, secretsOf(app));
-  // Counted here, as read (SPEC §21): never by a request that names the stored listing.
+  // Counted here, as read (SPEC §21): never by a request that names the stored listing. None of an
+  // unavailable app's tools is sent, so none is counted: what a listing read past its size bound holds
+  // would hold this thread, and every read on it, for nothing.
+  if (pastBounds(redacted)) return { ...redacted, readMs };
   const { tokens, chars } = countPromptTokens(redacted.entries);
   return { ...redacted, promptTokens: tokens, promptChars: chars, readMs };
+}
+
+/** Whether a listing is unavailable as read: it failed, or reading stopped at a bound, or its entries pass SPEC §7's size bound. */
+function pastBounds(listing: AppListing): boolean {
+  if (listing.unavailable !== null || listing.stopped === true) return true;
+  const sizes = givenSizes(listing);
+  return sizes !== undefined && sizes.reduce((n, size) => n + size, 0) > LISTING_CHAR_LIMIT;
 }
 
 async function triedTool(target: TryTarget, call: TryCall, options: Parameters<typeof tryTool>[2]): Promise<TryResult> {

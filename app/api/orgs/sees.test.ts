@@ -2,7 +2,7 @@ import canonicalize from "canonicalize";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditList } from "@/lib/schemas/access";
-import { storedApp } from "@/lib/schemas/orgs";
+import { appList, storedApp } from "@/lib/schemas/orgs";
 import { peopleList, personCheck, personSees } from "@/lib/schemas/people";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
@@ -158,6 +158,25 @@ describe("what a person's assistant is sent (SPEC §21)", { timeout: 60_000 }, (
       { from: "1000", to: "1000000" },
       { from: "none", to: "1000" },
     ]);
+  });
+
+  it("answers a changed list at once: a tool's new description is sent, a tool blocked meanwhile is not", async () => {
+    const before = personSees.parse(await (await sees(developer, "me")).json());
+    expect(before.tools.map((t) => t.name)).toEqual(["rota_find_shift", "rota_ping", "diary_write"]);
+    const rota = appList.parse(await (await appsRoute.GET(requestAs(leader, `${base}/apps`), orgParams("sees"))).json()).apps.find((a) => a.name === "Rota")!;
+    // Tools are sent without review again, so the changed one is sent at once.
+    expect((await patchSettings(leader, { newTools: "available" })).status).toBe(200);
+    rotaTools[4] = { name: "ping", description: "Answers pong. 🏓", inputSchema: { type: "object" } };
+    expect((await appCheckRoute.POST(requestAs(leader, `${base}/apps/${rota.id}/check`, { method: "POST" }), appParams("sees", rota.id))).status).toBe(200);
+    const after = personSees.parse(await (await sees(developer, "me")).json());
+    const ping = sent("rota_ping", { description: "Answers pong. 🏓", inputSchema: { type: "object" } });
+    expect(after.tools.find((t) => t.name === "rota_ping")).toMatchObject({ description: "Answers pong. 🏓", chars: ping.length, tokens: tokensOf(ping) });
+    // Rota's new tool no longer waits for review either.
+    expect(after.tools.map((t) => t.name)).toEqual(["rota_find_shift", "rota_ping", "rota_new_tool", "diary_write"]);
+    expect(after.size.tokens).toBe(after.tools.reduce((n, t) => n + t.tokens, 0));
+    const blocked = await appSettingsRoute.PATCH(requestAs(leader, `${base}/apps/${rota.id}/settings`, json("PATCH", { tools: { swap_shift: "blocked", find_shift: "blocked" } })), appParams("sees", rota.id));
+    expect(blocked.status).toBe(200);
+    expect(personSees.parse(await (await sees(developer, "me")).json()).tools.map((t) => t.name)).toEqual(["rota_ping", "rota_new_tool", "diary_write"]);
   });
 
   it.each([[999], [1_000_001], [1500.5], ["2000"], [-1]])("refuses a budget of %j with a 422", async (tokenBudget) => {
