@@ -6,7 +6,7 @@ import { lookupAnswer, peopleList, personCheck, personSees } from "@/lib/schemas
 import { orgAppSettings } from "@/lib/schemas/settings";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
-import { appParams, errorOf, json, memberParams, orgParams, patch, post, routeDatabase } from "@/test/route-tests";
+import { appParams, errorOf, memberParams, orgParams, patch, post, routeDatabase } from "@/test/route-tests";
 
 // Groups, an app's access and per-group tool settings (SPEC §23), as Next calls the routes, for
 // every role, on SQLite and PostgreSQL: what each person's check, `sees`, names and lookup become.
