@@ -119,9 +119,10 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
  * connection order, each with its tools' settings (SPEC §19). Review (SPEC §11) holds back the
  * organisation's apps only, each under its own `newTools` or the organisation's: a person's own
  * app is theirs to trust. Everything stored it needs comes from one statement (`listState`); only
- * a state not named yet reads snapshots.
+ * a state not named yet reads snapshots. A person's state (SPEC §23) is named over the apps they
+ * have, with their groups' settings: a preview may name an altered copy of one (nothing is stored).
  */
-async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
+export async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
   const { listed, hidden } = personsApps(state);
   const inputs: NamingInput[] = listed.map(({ row, read, newTools, settings, approvals, groupSettings }) => ({
     row,
@@ -168,7 +169,7 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
  * of the list of anyone in none of them, as if it were not connected (so it takes no name), and
  * said in `hidden` with the groups it is for. The organisation's own list has every app.
  */
-function personsApps(state: ListState): { listed: ListState["apps"]; hidden: HiddenApp[] } {
+export function personsApps(state: ListState): { listed: ListState["apps"]; hidden: HiddenApp[] } {
   if (state.groups === null) return { listed: state.apps, hidden: [] };
   const mine = new Set(state.groups);
   const hidden: HiddenApp[] = [];
