@@ -6,6 +6,7 @@ import { recordAudit } from "@/lib/audit/audit-log";
 import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
 import { invitation, member, organization, user } from "@/lib/db/tables";
 import { removePersonalApps } from "@/lib/orgs/apps";
+import { leaveGroups } from "@/lib/orgs/groups";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
 import type { Person } from "@/lib/schemas/people";
 import { revokeKeysOf } from "./keys";
@@ -256,6 +257,7 @@ export async function removeMember(access: OrgAccess, memberId: string): Promise
   return asLeader(access, async (tx, members) => {
     const before = memberIn(members, memberId);
     if (before.role === "leader" && leaders(members) <= 1) throw new ConflictError(keepsLeader);
+    await leaveGroups(tx, access.org.slug, memberId);
     await tx.delete(member).where(eq(member.id, memberId));
     await removePersonalApps(tx, access.org.slug, before.userId);
     const keys = await revokeKeysOf(tx, before.userId, access.org.slug);

@@ -13,10 +13,11 @@ import { isObject } from "@/lib/json-text";
 import { ENCODING, sentPrefix, sentSuffix, sentTool } from "@/lib/engine/tokens";
 import type { AppList, StoredApp } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
-import { namedScope, scopeList, type OrgContext } from "./apps";
+import { namedScope, personsApps, scopeList, type OrgContext } from "./apps";
 import { ByteLru } from "./byte-lru";
+import { groupsByMember } from "./groups";
 import { listIndex, processNames, type Named } from "./named";
-import { keptListState, latestReads, listingOf, personalApps, requireOrg, scopeApps, tokenBudgetOf, type Scope } from "./store";
+import { keptListState, latestReads, listingOf, personalApps, requireOrg, tokenBudgetOf, type Scope } from "./store";
 
 /**
  * People (SPEC §12): each member's assistant has the organisation's apps and the member's own,
@@ -48,6 +49,8 @@ interface KeptSees {
   named: Named;
   email: string;
   budget: number | null;
+  /** The apps hidden from them, as JSON. */
+  hidden: string;
   body: Uint8Array<ArrayBuffer>;
 }
 
@@ -66,10 +69,12 @@ const utf8 = new TextEncoder();
 export async function personSeesBody(ctx: OrgContext, access: OrgAccess, person: string): Promise<Uint8Array<ArrayBuffer>> {
   const member = await personOf(access, person);
   const scope = { org: access.org.slug, person: member.userId };
-  const [{ apps, named }, budget] = await Promise.all([namedScope(ctx, scope, access.version), tokenBudgetOf(ctx.db, access.org.slug)]);
+  const [{ apps, named, hidden }, budget] = await Promise.all([namedScope(ctx, scope, access.version), tokenBudgetOf(ctx.db, access.org.slug)]);
+  // The apps hidden from them (SPEC §23) are not in the check: their groups' names are compared too.
+  const hiddenText = JSON.stringify(hidden);
   const key = `${access.org.slug}\n${member.id}`;
   const kept = keptSees.get(key);
-  if (kept !== undefined && kept.named === named && kept.email === member.email && kept.budget === budget) return kept.body;
+  if (kept !== undefined && kept.named === named && kept.email === member.email && kept.budget === budget && kept.hidden === hiddenText) return kept.body;
   const state = await keptListState(ctx.db, scope, access.version);
   const rows = new Map(state.apps.map((app) => [app.row.id, app]));
   const tools: string[] = [];
@@ -97,11 +102,11 @@ export async function personSeesBody(ctx: OrgContext, access: OrgAccess, person:
     sums.push(sum);
   }
   const size = { chars: sums.reduce((n, a) => n + a.chars, 0), tokens: sums.reduce((n, a) => n + a.tokens, 0) };
-  const answer = { person: { id: member.id, email: member.email }, encoding: ENCODING, tools: [] as string[], apps: sums, size, budget: budgetOf(budget, size.tokens) };
+  const answer = { person: { id: member.id, email: member.email }, encoding: ENCODING, tools: [] as string[], apps: sums, size, budget: budgetOf(budget, size.tokens), hidden };
   // The answer as JSON.stringify writes it, its tools joined in place of the empty list.
   const [head, tail] = JSON.stringify(answer).split(`"tools":[]`) as [string, string];
   const body = utf8.encode(`${head}"tools":[${tools.join(",")}]${tail}`);
-  keptSees.set(key, { named, email: member.email, budget, body }, body.byteLength + 256);
+  keptSees.set(key, { named, email: member.email, budget, hidden: hiddenText, body }, body.byteLength + 256);
   return body;
 }
 
@@ -135,14 +140,14 @@ function field(key: string, value: unknown): string {
  * apps' `listing.tokens`, from their kept list) and how far past the organisation's budget.
  */
 export async function peopleWithTokens(ctx: OrgContext, access: OrgAccess): Promise<{ people: Person[]; tokenBudget: number | null }> {
-  const [members, people, budget] = await Promise.all([listMembers(access), listPeople(access), tokenBudgetOf(ctx.db, access.org.slug)]);
+  const [members, people, budget, groups] = await Promise.all([listMembers(access), listPeople(access), tokenBudgetOf(ctx.db, access.org.slug), groupsByMember(ctx.db, access.org.slug)]);
   const userOf = new Map(members.members.map((m) => [m.id, m.userId]));
   const counted = await Promise.all(
     people.map(async (p) => {
       const user = userOf.get(p.id);
-      if (user === undefined) return p;
+      if (user === undefined) return { ...p, groups: groups.get(p.id) ?? [] };
       const tokens = (await scopeList(ctx, { org: access.org.slug, person: user }, access.version)).reduce((n, app) => n + (app.lastCheck?.result.listing.tokens ?? 0), 0);
-      return { ...p, tokens, over: budgetOf(budget, tokens)?.over ?? null };
+      return { ...p, tokens, over: budgetOf(budget, tokens)?.over ?? null, groups: groups.get(p.id) ?? [] };
     }),
   );
   return { people: counted, tokenBudget: budget };
@@ -161,10 +166,11 @@ const asLookupApp = (app: StoredApp): LookupApp => ({ id: app.id, name: app.name
 /** One person's check, in the shape of §8 with each app's id and whether it is personal; `seen` as for `scopeList`. */
 export async function personCheck(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<PersonCheck> {
   await requireOrg(ctx.db, scope.org);
-  const list = await scopeList(ctx, scope, seen);
+  const { apps: list, hidden } = await namedScope(ctx, scope, seen);
   return {
     apps: list.flatMap((app) => (app.lastCheck === null ? [] : [{ id: app.id, personal: app.personal, ...app.lastCheck.result }])),
     unread: list.filter((app) => app.lastCheck === null).map((app) => ({ id: app.id, name: app.name, personal: app.personal })),
+    ...(scope.person === undefined ? {} : { hidden }),
   };
 }
 
@@ -183,7 +189,8 @@ async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: st
   for (const row of candidates) {
     const person = names.get(row.owner!);
     if (person === undefined) continue;
-    const list = await scopeApps(ctx.db, { org: scope.org, person: row.owner! });
+    // Named over the apps the owner has (SPEC §23: not those only for groups they are not in).
+    const list = personsApps(await keptListState(ctx.db, { org: scope.org, person: row.owner! }, access.version)).listed.map((app) => app.row);
     const short = assignShortNames(list.map((a) => a.name), connections)[list.findIndex((a) => a.id === row.id)]?.shortName;
     if (short === undefined) continue;
     for (const entry of (await listingOf(ctx.db, row, newest.get(row.id))).entries) {
@@ -198,16 +205,17 @@ async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: st
 
 /** The lookup in a scope (SPEC §12); at `access.version`, for a request that changed nothing (`scopeList`). */
 export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): Promise<LookupAnswer> {
-  const { apps, named } = await namedScope(ctx, scope, access.version);
+  const { apps, named, hidden } = await namedScope(ctx, scope, access.version);
   const list = apps.map(asLookupApp);
+  const notTheirs = hidden.map((app) => ({ id: app.id, name: app.name, onlyFor: app.onlyFor.map((g) => g.name) }));
   // The index is made once per named state, beside its check, from each app's kept one (lib/orgs/named.ts).
   const index = listIndex(ctx.names ?? processNames(), named, list);
   const theorem = resolveTheorem(undefined);
-  const first = lookup(q, list, theorem, [], index);
+  const first = lookup(q, list, theorem, [], index, notTheirs);
   // Someone else's personal apps are only checked when the list itself gives no tool of that name.
   if (first.answer === null) return first;
   const others = await elsewhere(ctx, access, scope, q);
-  return others.length === 0 ? first : lookup(q, list, theorem, others, index);
+  return others.length === 0 ? first : lookup(q, list, theorem, others, index, notTheirs);
 }
 
 /** The batch plan (SPEC §13) of `calls`, whole names in the model's order, in a scope; `seen` as for `scopeList`. */
