@@ -77,12 +77,11 @@ describe("trying a tool of an SDK app", () => {
   });
 
   it("stops a slow tool at the deadline it is given, and tells the app to stop", async () => {
-    const started = performance.now();
+    // The tool answers well after the deadline: a call that waited for it would come back answered, however busy the machine.
     const answer = answerOf(await tryTool({ name: "Zoo", url: sse.url }, { tool: "slow", arguments: { ms: 10_000 } }, { ...LOOPBACK, callTimeoutMs: 300 }));
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(answer.outcome).toBe("refused");
     expect(answer.refused).toEqual({ code: "call-timeout", message: expect.stringMatching(/^Zoo did not answer the call of slow within 0\.3 s, so it was stopped/) });
-    await expect.poll(() => sse.seen.some((s) => s.endsWith("notifications/cancelled")), { timeout: 2000 }).toBe(true);
+    await expect.poll(() => sse.seen.some((s) => s.endsWith("notifications/cancelled")), { timeout: 10_000 }).toBe(true);
   });
 
   it("refuses a tool the app no longer lists, before calling anything", async () => {
@@ -109,7 +108,7 @@ describe("trying a tool of an SDK app", () => {
   });
 
   it("ends its session in every outcome", async () => {
-    await expect.poll(() => (sse as Awaited<ReturnType<typeof startSdkApp>>).openSessions(), { timeout: 3000 }).toBe(0);
+    await expect.poll(() => (sse as Awaited<ReturnType<typeof startSdkApp>>).openSessions(), { timeout: 10_000 }).toBe(0);
   });
 
   it("describes a tool for the form: title, policy, schema", async () => {
