@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONNECT_TIMEOUT_MS } from "@/lib/engine/limits";
 import { ndjsonValues } from "@/lib/ndjson";
 import { auditList } from "@/lib/schemas/access";
 import { appList, changeList, checkHistory, RECHECK_STREAM_TYPE, trendList, recheckEvent, storedApp, type RecheckEvent } from "@/lib/schemas/orgs";
@@ -47,7 +46,8 @@ beforeAll(async () => {
     tools: [{ name: "report", inputSchema: { type: "object" } }],
     requireHeader: { name: "Authorization", value: SECRET },
   });
-  const slow = await serveMcpApp({ name: "Slow", tools: [{ name: "wait", inputSchema: { type: "object" } }], initializeDelayMs: 4000 });
+  // Answers initialize long after any read's connect deadline: every read of it is a connect-timeout, however busy the machine.
+  const slow = await serveMcpApp({ name: "Slow", tools: [{ name: "wait", inputSchema: { type: "object" } }], initializeDelayMs: 10 * 60_000 });
   servers.push(attendance, locked, slow);
   attendanceUrl = attendance.url;
   lockedUrl = locked.url;
@@ -164,9 +164,10 @@ describe("the organisation API, live", () => {
     const app = storedApp.parse(await response.json());
     // That app alone is read and recorded, not the slow one beside it...
     expect(await checkCount()).toBe(before + 1);
-    // ...and its record keeps its own read: any read of the slow app lasts its whole connect deadline.
-    expect(app.lastCheck!.durationMs).toBeLessThan(CONNECT_TIMEOUT_MS);
-    expect(app.lastCheck!.result.timings!.connectMs).toBeLessThan(CONNECT_TIMEOUT_MS);
+    // ...and its record is its own read, connected and listed (the time it keeps is the read's own:
+    // lib/orgs/apps.test.ts), not the slow app's, which never connects.
+    expect(app.lastCheck!.result).toMatchObject({ shortName: "attendance", status: "available" });
+    expect(app.lastCheck!.result.timings).not.toBeNull();
   });
 
   it("streams a line per app as its read ends, the quick ones before the slow one, then the list", { timeout: 20_000 }, async () => {
