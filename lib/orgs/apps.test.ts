@@ -251,7 +251,7 @@ describe("checks and their history", () => {
     expect(await history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 10, tools: 2, change: null })]);
   });
 
-  it("an app of 15,000 tools re-checked 20 times grows the database by less than its listing's size", { timeout: 60_000 }, async () => {
+  it("an app of 15,000 tools re-checked 20 times grows the database by less than its listing's size", { timeout: 240_000 }, async () => {
     const url = "http://big.test/mcp";
     listings[url] = Array.from({ length: 15_000 }, (_, i) => ({ name: `tool_${i}`, annotations: { readOnlyHint: true } }));
     try {
