@@ -180,7 +180,7 @@ describe("reading a live app", () => {
     expect(listing.entries.map((e) => (e as { name: string }).name)).toEqual(["clock_in", "list_shifts", "delete_shift"]);
     expect(listing.timings?.connectMs).toBeGreaterThan(0);
     expect(listing.timings?.listMs).toBeGreaterThan(0);
-    await expect.poll(() => good.seen.filter((s) => s.startsWith("DELETE")).length, { timeout: 2000 }).toBe(1);
+    await expect.poll(() => good.seen.filter((s) => s.startsWith("DELETE")).length, { timeout: 10_000 }).toBe(1);
     expect(good.openSessions()).toBe(0);
   });
 
