@@ -116,10 +116,12 @@ describe("scheduled re-checks as jobs, with two instances", () => {
     }
     for (const name of names) {
       const times = reads.filter((r) => r.url === `http://${name}.test/mcp`).map((r) => r.at - start);
-      // Placed somewhere in the first interval, then once each interval (±10 %), whichever instance runs it.
+      // Placed somewhere in the first interval, then due once each interval (±10 %), whichever
+      // instance runs it: read at the first step past each due time, so at least 0.9 of an
+      // interval less a step apart, two to four times in three intervals.
       expect(times.length, `${name} read at ${times.join(", ")} ms`).toBeGreaterThanOrEqual(2);
-      expect(times.length, `${name} read at ${times.join(", ")} ms`).toBeLessThanOrEqual(3);
-      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!, `${name} read at ${times.join(", ")} ms`).toBeGreaterThan(interval * 0.6);
+      expect(times.length, `${name} read at ${times.join(", ")} ms`).toBeLessThanOrEqual(4);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!, `${name} read at ${times.join(", ")} ms`).toBeGreaterThanOrEqual(0.9 * interval - step);
     }
     // Which instance runs a job is the queue's to say (the first worker to fetch it): that any
     // instance can run what another claimed is the test of a stopped instance below.
@@ -168,11 +170,10 @@ describe("scheduled re-checks as jobs, with two instances", () => {
     }
     // One job for the slow app, the one running: none queued behind it.
     expect(jobsOfSlow).toEqual([{ state: "active" }]);
-    // Meanwhile the others were read interval after interval: at 0 and about 1, 2, 3 (±10 %) and perhaps 4 intervals.
+    // Meanwhile the others were read interval after interval: at 0, then by about 1, 2 and 3 intervals (+10 %).
     for (const name of fast) {
       const times = reads.filter((r) => r.url === `http://${name}.test/mcp`).map((r) => r.at - start);
       expect(times.length, `${name} read at ${times.join(", ")} ms`).toBeGreaterThanOrEqual(4);
-      expect(times.length, `${name} read at ${times.join(", ")} ms`).toBeLessThanOrEqual(5);
     }
     expect(reads.filter((r) => r.url === "http://slow.test/mcp")).toHaveLength(1);
   });
