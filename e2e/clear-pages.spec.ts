@@ -116,17 +116,29 @@ test("/preview: one approval card at a time, an enum's sample chosen from its va
   await expect(result.getByRole("figure")).toHaveCount(1);
 });
 
+/** The newest check's "Took" on the app page open, in seconds. */
+async function newestTook(page: Page): Promise<number> {
+  const history = page.getByRole("table", { name: "Checks of this app, newest first" });
+  return Number(/(\d+\.\d\d) s/.exec(await history.getByRole("row").nth(1).getByRole("cell").last().innerText())![1]);
+}
+
+async function openApp(page: Page, name: string): Promise<void> {
+  await page.goto(connectionsPath);
+  await appRow(page, name).getByRole("link", { name, exact: true }).click();
+}
+
 test("a demo app's 'Took' is its own read, about its connect and list times, not the whole batch it was read in", async ({ page }) => {
+  // Slow Reports is read with the others and gives up at its 3 s connect deadline: a batch takes at least that.
+  await openApp(page, "Slow Reports");
+  const slowTook = await newestTook(page);
   for (const name of ["Attendance", "Calendar", "Memory"]) {
-    await page.goto(connectionsPath);
-    await appRow(page, name).getByRole("link", { name, exact: true }).click();
+    await openApp(page, name);
     const timings = page.getByText(/^Connected in \d+\.\d\d s of 3\.00 s; listed in \d+\.\d\d s of 8\.00 s\.$/);
     const [, connect, list] = /Connected in (\d+\.\d\d) s .* listed in (\d+\.\d\d) s/.exec(await timings.innerText())!;
-    const history = page.getByRole("table", { name: "Checks of this app, newest first" });
-    const took = Number(/(\d+\.\d\d) s/.exec(await history.getByRole("row").nth(1).getByRole("cell").last().innerText())![1]);
+    const took = await newestTook(page);
     // The read is connecting and listing, plus closing the session: never the other apps' reads or a wait for a worker.
     expect(took, name).toBeGreaterThanOrEqual(Number(connect) + Number(list) - 0.02);
-    expect(took, name).toBeLessThan(Number(connect) + Number(list) + 1);
+    expect(took, `${name} took ${took} s, Slow Reports ${slowTook} s`).toBeLessThan(slowTook);
   }
 });
 

@@ -291,7 +291,7 @@ test("when an app's tools change, its page says which and what it means for peop
   await expect(async () => {
     for (const x of [0.2, 0.5, 0.8, 0.95]) await page.mouse.move(box.x + box.width * x, box.y + box.height / 2, { steps: 3 });
     await expect(timings.locator(".recharts-tooltip-wrapper")).toContainText(/list.*\d+\.\d\d s/s, { timeout: 1000 });
-  }).toPass({ timeout: 10_000 });
+  }).toPass({ timeout: 30_000 });
 });
 
 test("review: with the setting on, a new tool waits with no name until the leader approves it", async ({ page, request, serveApp, addAppByApi }) => {

@@ -120,19 +120,21 @@ test("after each kind of change through one instance, the other's next list, app
 });
 
 test("scheduled re-checks read each app once per interval with two instances", async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const { apps } = (await (await a.fetch("/api/orgs/acme/apps", cookie)).json()) as Listed;
   const paths = apps.map((x) => new URL(x.url).pathname);
   const before = new Map(paths.map((p) => [p, readsOf(p)]));
-  const windowMs = 3 * INTERVAL_S * 1000;
-  await new Promise((r) => setTimeout(r, windowMs));
-  const counts = paths.map((p) => readsOf(p) - before.get(p)!);
-  // Three intervals: each app is read (three times on a quiet machine, fewer when it is busy: the
-  // rate is bench:capacity's to measure), and never more than once an interval, whichever instance claims it.
-  for (const [i, count] of counts.entries()) expect(count, `${paths[i]} was read ${count} times in ${windowMs} ms`).toBeGreaterThanOrEqual(1);
-  for (const [i, count] of counts.entries()) expect(count, `${paths[i]} was read ${count} times in ${windowMs} ms`).toBeLessThanOrEqual(4);
-  const total = counts.reduce((x, y) => x + y, 0);
-  expect(total).toBeLessThanOrEqual(apps.length * 3 + apps.length / 2);
+  const readsSince = () => paths.map((p) => readsOf(p) - before.get(p)!);
+  const started = Date.now();
+  // Each app is read again and again, however long a busy machine takes to get there...
+  await expect.poll(() => Math.min(...readsSince()), { timeout: 200_000, intervals: [500] }).toBeGreaterThanOrEqual(3);
+  const waitedMs = Date.now() - started;
+  const counts = readsSince();
+  // ...and never more than once an interval, whichever instance claims it: an app's due times are
+  // at least 0.9 of an interval apart (±10 % each), so in the time waited it is due at most this
+  // often, and one read claimed before may end within it. A busy machine reads less, never more.
+  const most = Math.floor(waitedMs / (0.9 * INTERVAL_S * 1000)) + 2;
+  for (const [i, count] of counts.entries()) expect(count, `${paths[i]} was read ${count} times in ${waitedMs} ms`).toBeLessThanOrEqual(most);
 });
 
 test("an instance killed mid-way loses no acknowledged app, and the other carries on", async () => {
@@ -147,7 +149,7 @@ test("an instance killed mid-way loses no acknowledged app, and the other carrie
       if (response?.status === 201) acknowledged.push(((await response.json()) as { id: string }).id);
       return { via: via.name, status: response?.status ?? "cut" };
     });
-    await expect.poll(() => slow.seen.filter((line) => line.endsWith("tools/list")).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+    await expect.poll(() => slow.seen.filter((line) => line.endsWith("tools/list")).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(10);
     b.process.kill("SIGKILL");
     const outcomes = await Promise.all(adds);
     expect(outcomes.filter((o) => o.via === "a").map((o) => o.status)).toEqual(Array.from({ length: 10 }, () => 201));
@@ -171,9 +173,9 @@ test("SIGTERM drains: health answers 503, the check under way finishes, the proc
   const slow = await slowApp(1500);
   try {
     const adding = a.fetch("/api/orgs/acme/apps", cookie, { method: "POST", body: { name: "Slow", url: slow.url } });
-    await expect.poll(() => slow.seen.some((line) => line.endsWith("tools/list")), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => slow.seen.some((line) => line.endsWith("tools/list")), { timeout: 60_000 }).toBe(true);
     a.process.kill("SIGTERM");
-    await expect.poll(async () => (await fetch(`${a.origin}/api/health`).catch(() => null))?.status ?? "closed", { timeout: 5_000 }).toBe(503);
+    await expect.poll(async () => (await fetch(`${a.origin}/api/health`).catch(() => null))?.status ?? "closed", { timeout: 30_000 }).toBe(503);
     const added = await adding;
     expect(added.status).toBe(201);
     expect(await a.exited).toBe(0);

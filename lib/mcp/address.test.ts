@@ -127,9 +127,8 @@ describe("an app that could never be read (refused before it is connected)", () 
 
   it("lets through what CHECK_ALLOW_HOSTS opens, and gives up waiting on DNS after the timeout", async () => {
     expect(await neverReadable("http://inside.example/mcp", resolve, parseAllowList("10.0.0.0/8"))).toBeNull();
+    // DNS that never answers: only the 50 ms timeout can end the wait (else the test's own timeout fails it).
     const never: Resolver = () => new Promise(() => {});
-    const started = performance.now();
     expect(await neverReadable("http://slow.example/mcp", never, none, 50)).toBeNull();
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

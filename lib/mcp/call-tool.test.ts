@@ -77,12 +77,11 @@ describe("trying a tool of an SDK app", () => {
   });
 
   it("stops a slow tool at the deadline it is given, and tells the app to stop", async () => {
-    const started = performance.now();
+    // The tool answers well after the deadline: a call that waited for it would come back answered, however busy the machine.
     const answer = answerOf(await tryTool({ name: "Zoo", url: sse.url }, { tool: "slow", arguments: { ms: 10_000 } }, { ...LOOPBACK, callTimeoutMs: 300 }));
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(answer.outcome).toBe("refused");
     expect(answer.refused).toEqual({ code: "call-timeout", message: expect.stringMatching(/^Zoo did not answer the call of slow within 0\.3 s, so it was stopped/) });
-    await expect.poll(() => sse.seen.some((s) => s.endsWith("notifications/cancelled")), { timeout: 2000 }).toBe(true);
+    await expect.poll(() => sse.seen.some((s) => s.endsWith("notifications/cancelled")), { timeout: 10_000 }).toBe(true);
   });
 
   it("refuses a tool the app no longer lists, before calling anything", async () => {
@@ -109,7 +108,7 @@ describe("trying a tool of an SDK app", () => {
   });
 
   it("ends its session in every outcome", async () => {
-    await expect.poll(() => (sse as Awaited<ReturnType<typeof startSdkApp>>).openSessions(), { timeout: 3000 }).toBe(0);
+    await expect.poll(() => (sse as Awaited<ReturnType<typeof startSdkApp>>).openSessions(), { timeout: 10_000 }).toBe(0);
   });
 
   it("describes a tool for the form: title, policy, schema", async () => {
@@ -377,13 +376,12 @@ describe("parameters mirrored into headers (SPEC §18, SEP-2243)", () => {
 describe("an event stream closed early (SEP-1699, the conformance suite's sse-retry)", () => {
   it("reconnects with GET after the app's retry, with Last-Event-ID, and takes the answer from there", async () => {
     let callId: number | null = null;
-    let closedAt = 0;
-    const resumed: { afterMs: number; lastEventId: string | undefined }[] = [];
+    const resumed: (string | undefined)[] = [];
     const app = await zoo(
       startRawApp({
         http: (req, res) => {
           if (req.method !== "GET" || callId === null) return;
-          resumed.push({ afterMs: Date.now() - closedAt, lastEventId: req.headers["last-event-id"] as string | undefined });
+          resumed.push(req.headers["last-event-id"] as string | undefined);
           res.writeHead(200, { "content-type": "text/event-stream" });
           res.end(`id: 2\n${sseEvent(result(callId, { content: [{ type: "text", text: "resumed" }] }))}`);
         },
@@ -393,14 +391,20 @@ describe("an event stream closed early (SEP-1699, the conformance suite's sse-re
           res.writeHead(200, { "content-type": "text/event-stream" });
           // A priming event (an id, no data) and the wait before reconnecting; then the stream closes.
           res.end("id: 1\nretry: 300\ndata: \n\n");
-          closedAt = Date.now();
         },
       }),
     );
-    const answer = answerOf(await tryTool({ name: "Resumer", url: app.url }, { tool: "dump", arguments: {} }, LOOPBACK));
+    // The wait is the test's clock: it is asked for, and ends when the test lets it (at once).
+    const waits: number[] = [];
+    const reconnectionScheduler = (reconnect: () => void, delay: number) => {
+      waits.push(delay);
+      expect(resumed).toEqual([]); // nothing asked again before the wait ends
+      setImmediate(reconnect);
+    };
+    const answer = answerOf(await tryTool({ name: "Resumer", url: app.url }, { tool: "dump", arguments: {} }, { ...LOOPBACK, reconnectionScheduler }));
     expect(answer).toMatchObject({ outcome: "answered", content: [{ type: "text", text: "resumed" }] });
-    expect(resumed.filter((r) => r.lastEventId === "1")).toHaveLength(1);
-    expect(resumed.find((r) => r.lastEventId === "1")!.afterMs).toBeGreaterThanOrEqual(250);
+    expect(waits).toEqual([300]);
+    expect(resumed).toEqual(["1"]);
   });
 });
 

@@ -24,7 +24,7 @@ import { GuardError } from "./guarded-fetch";
 import { listTools, noProgress, readBounds, type Progress } from "./read-app";
 import { Deadline, describeCallError, describeReadError, streamDisconnected, type ReadBounds, type ReadPhase } from "./read-errors";
 import { clip } from "./sentences";
-import { McpSession, type LiveApp } from "./session";
+import { McpSession, type LiveApp, type SessionOptions } from "./session";
 import { plural } from "@/lib/plural";
 
 /**
@@ -62,6 +62,8 @@ export interface TryOptions {
   eventByteLimit?: number;
   /** Bytes of content kept for display (default 64 KiB). */
   contentLimit?: number;
+  /** When a resumed event stream waits for the app's `retry:` (default: a timer; tests pass their own clock). */
+  reconnectionScheduler?: SessionOptions["reconnectionScheduler"];
 }
 
 export type TryResult =
@@ -124,6 +126,7 @@ class TrySession {
       responseByteLimit: this.responseLimit,
       eventByteLimit: options.eventByteLimit ?? EVENT_BYTE_LIMIT,
       resumeStreams: RESUMES,
+      ...(options.reconnectionScheduler !== undefined ? { reconnectionScheduler: options.reconnectionScheduler } : {}),
       finishNotifications: true,
       clientError: (e) => (this.phase === "call" && streamDisconnected(e) ? new Dropped(e.message) : null),
       watchAnswer: (body) =>

@@ -11,7 +11,7 @@ import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import type { FetchLike, JSONRPCMessage, jsonSchemaValidator, Transport } from "@modelcontextprotocol/client";
+import type { FetchLike, JSONRPCMessage, jsonSchemaValidator, ReconnectionScheduler, Transport } from "@modelcontextprotocol/client";
 import { Deadline, NoTransport, type EraAnswer } from "./read-errors";
 
 // The one way the reader (read-app.ts) and the tool call (call-tool.ts) open and end an MCP
@@ -61,6 +61,8 @@ interface ConnectTo {
    * `Last-Event-ID` after the app's `retry:`), at most this many times; a read never resumes.
    */
   resumeStreams?: number;
+  /** When a resume waits for the app's `retry:` (default: a timer; tests pass their own clock). */
+  reconnectionScheduler?: ReconnectionScheduler;
 }
 
 /** The JSON-RPC method of a request body, when it is one of those whose answers say which era a server speaks. */
@@ -121,7 +123,7 @@ export async function connectWithFallback(to: ConnectTo): Promise<Client> {
     return client;
   };
   const reconnectionOptions = to.resumeStreams === undefined ? NO_RETRY : { ...NO_RETRY, maxRetries: to.resumeStreams };
-  const streamable = () => new StreamableHTTPClientTransport(url, { fetch, requestInit, reconnectionOptions });
+  const streamable = () => new StreamableHTTPClientTransport(url, { fetch, requestInit, reconnectionOptions, ...(to.reconnectionScheduler ? { reconnectionScheduler: to.reconnectionScheduler } : {}) });
   let status: number | null;
   try {
     return await open(streamable(), "auto");

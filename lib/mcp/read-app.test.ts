@@ -18,6 +18,8 @@ import { calendarServer, cursorV2Server, startV2App } from "@/test/apps/v2-apps"
 import { zooClosedAfterAll } from "@/test/apps/zoo";
 
 const LOOPBACK: ReadOptions = { allow: parseAllowList("127.0.0.1") };
+/** A deadline past any test's own timeout: a read under it ends for its own reason, never at the deadline. */
+const NEVER_MS = 10 * 60_000;
 const zoo = zooClosedAfterAll();
 
 describe("a listing's cache hint, as the app said it", () => {
@@ -130,14 +132,16 @@ describe("what server/discover may answer (SPEC §18)", () => {
   });
 
   it("a slow server/discover is the connect deadline, which covers discovery and the fallback together", { timeout: 10_000 }, async () => {
+    // Discovery answers well after the deadline: a read that waited for it (or gave the fallback a
+    // deadline of its own) would come back connected, however busy the machine (timers fire in order).
     const app = await zoo(startRawApp({ discover: async (res, id) => {
-      await sleep(700);
-      sendJson(res, result(id, DISCOVERED));
+      await sleep(2000);
+      if (!res.destroyed) sendJson(res, result(id, DISCOVERED));
     } }));
-    const started = performance.now();
     const listing = await readLiveApp({ name: "Slow", url: app.url }, { ...LOOPBACK, connectTimeoutMs: 300 });
     expect(listing.unavailable).toEqual({ code: "connect-timeout", message: "Slow is unavailable: it did not finish connecting (MCP initialize) within 0.3 s." });
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(listing.timings).toBeNull();
+    expect(app.seen).toEqual(["POST /mcp server/discover"]);
   });
 
   it("reads the hostile zoo's listings in the 2026-07-28 era too: a repeated cursor", { timeout: 10_000 }, async () => {
@@ -176,7 +180,7 @@ describe("reading a live app", () => {
     expect(listing.entries.map((e) => (e as { name: string }).name)).toEqual(["clock_in", "list_shifts", "delete_shift"]);
     expect(listing.timings?.connectMs).toBeGreaterThan(0);
     expect(listing.timings?.listMs).toBeGreaterThan(0);
-    await expect.poll(() => good.seen.filter((s) => s.startsWith("DELETE")).length, { timeout: 2000 }).toBe(1);
+    await expect.poll(() => good.seen.filter((s) => s.startsWith("DELETE")).length, { timeout: 10_000 }).toBe(1);
     expect(good.openSessions()).toBe(0);
   });
 
@@ -217,10 +221,9 @@ describe("apps that break the protocol", () => {
     ["invalid JSON in an event", (res: ServerResponse) => void res.writeHead(200, { "content-type": "text/event-stream" }).end("event: message\ndata: {nope\n\n"), "is not valid JSON"],
   ])("says when tools/list is answered with %s", { timeout: 10_000 }, async (_what, answer, why) => {
     const app = await zoo(startRawApp({ list: answer }));
-    const started = performance.now();
-    const listing = await readLiveApp({ name: "Broken", url: app.url }, LOOPBACK);
+    // Said at once, not at the deadline: with no deadline within the test's time, only the bad answer can end the read.
+    const listing = await readLiveApp({ name: "Broken", url: app.url }, { ...LOOPBACK, listTimeoutMs: NEVER_MS });
     expect(listing.unavailable).toEqual({ code: "invalid-listing", message: `Broken is unavailable: its answer to tools/list ${why}.` });
-    expect(performance.now() - started).toBeLessThan(2000); // said at once, not at the deadline
   });
 
   it("reads a gzip-encoded answer", { timeout: 10_000 }, async () => {
@@ -240,14 +243,13 @@ describe("apps that break the protocol", () => {
     expect(listing.unavailable).toEqual({ code: "invalid-listing", message: "Odd is unavailable: page 1 of its tools/list has no `tools` array." });
   });
 
-  it("stops an endless cursor at the page cap", { timeout: 10_000 }, async () => {
+  it("stops an endless cursor at the page cap", { timeout: 30_000 }, async () => {
     const app = await zoo(startRawApp({ list: (res, id, page) => sendJson(res, result(id, { tools: [{ name: `t${page}` }], nextCursor: `c${page}` })) }));
-    const started = performance.now();
-    const listing = await readLiveApp({ name: "Endless", url: app.url }, { ...LOOPBACK, maxPages: 50 });
+    // The page cap ends the read, not the list deadline (none within the test's time), however long 50 pages take.
+    const listing = await readLiveApp({ name: "Endless", url: app.url }, { ...LOOPBACK, maxPages: 50, listTimeoutMs: NEVER_MS });
     expect(listing.unavailable).toEqual({ code: "invalid-listing", message: "Endless is unavailable: its tools/list went on past 50 pages (50 tools so far), so reading stopped." });
     expect(listing.entries).toHaveLength(50);
     expect(app.seen.filter((s) => s.endsWith("tools/list"))).toHaveLength(50);
-    expect(performance.now() - started).toBeLessThan(8000);
   });
 
   it("stops at a repeated cursor", { timeout: 10_000 }, async () => {

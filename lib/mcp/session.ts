@@ -1,5 +1,5 @@
 import "server-only";
-import type { Client, FetchLike, Transport } from "@modelcontextprotocol/client";
+import type { Client, FetchLike, ReconnectionScheduler, Transport } from "@modelcontextprotocol/client";
 import type { AllowList, Resolver } from "./address";
 import { allowListFromEnv, systemResolver } from "./address";
 import { connectWithFallback, RawChannel, TERMINATE_TIMEOUT_MS, terminateSession, within } from "./connect";
@@ -31,6 +31,7 @@ interface SessionOptions {
   watchAnswer?: GuardOptions["watchAnswer"];
   /** A call's event stream may be resumed this often (SEP-1699); a read never resumes. */
   resumeStreams?: number;
+  reconnectionScheduler?: ReconnectionScheduler;
   /** Closing waits briefly for notifications under way (a call's cancellation); a read does not. */
   finishNotifications?: boolean;
   /** Besides a garbled message, a client error that ends the session: the reason to stop with, or null. */
@@ -107,6 +108,7 @@ export class McpSession {
       },
       stopped: () => this.failure !== null,
       ...(this.options.resumeStreams !== undefined ? { resumeStreams: this.options.resumeStreams } : {}),
+      ...(this.options.reconnectionScheduler !== undefined ? { reconnectionScheduler: this.options.reconnectionScheduler } : {}),
       ...(this.options.finishNotifications === true ? { wrap: (transport: Transport) => this.tracked(transport) } : {}),
       opened: (opened, transport) => {
         this.client = opened;

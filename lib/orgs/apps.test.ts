@@ -194,6 +194,27 @@ describe("checks and their history", () => {
     expect(await history(ctx, "acme", undefined, 1)).toHaveLength(1);
   });
 
+  it("keeps each app's own read time, not its batch's: a quick app read beside a slow one keeps the quick read's time (SPEC §11)", { timeout: 10_000 }, async () => {
+    const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    const b = await addApp(ctx, "acme", { name: "Reports", url: "http://c.test/mcp" });
+    // The quick read ends only after the slow one: the batch lasts as long as the slow read.
+    let slowEnded = () => {};
+    const slowEnd = new Promise<void>((resolve) => (slowEnded = resolve));
+    const timed: AppReader = async (app) => {
+      if (app.url === "http://c.test/mcp") {
+        slowEnded();
+        return { name: app.name, entries: listings[app.url]!, readMs: 3000 };
+      }
+      await slowEnd;
+      return { name: app.name, entries: listings[app.url]!, readMs: 12 };
+    };
+    const list = await recheckOrg({ db, read: timed }, "acme");
+    expect(list.apps.map((app) => [app.id, app.lastCheck?.durationMs])).toEqual([
+      [a.id, 12],
+      [b.id, 3000],
+    ]);
+  });
+
   it("commits a re-check without waiting for the disk, and a leader's change only once it is on the disk", { timeout: 10_000 }, async () => {
     // SQLite's level at each COMMIT: 2 (FULL) waits for the disk, 1 (NORMAL) leaves it to the next that does.
     const commits: number[] = [];
@@ -230,7 +251,7 @@ describe("checks and their history", () => {
     expect(await history(ctx, "acme", a.id)).toEqual([expect.objectContaining({ count: 10, tools: 2, change: null })]);
   });
 
-  it("an app of 15,000 tools re-checked 20 times grows the database by less than its listing's size", { timeout: 60_000 }, async () => {
+  it("an app of 15,000 tools re-checked 20 times grows the database by less than its listing's size", { timeout: 240_000 }, async () => {
     const url = "http://big.test/mcp";
     listings[url] = Array.from({ length: 15_000 }, (_, i) => ({ name: `tool_${i}`, annotations: { readOnlyHint: true } }));
     try {

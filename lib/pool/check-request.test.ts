@@ -22,9 +22,9 @@ let slow: ZooApp;
 let mostHeld = 0;
 beforeAll(async () => {
   good = await startSdkApp(goodServer);
-  // Holds every initialize until AT_ONCE of them wait (or 2 s pass): read one after another, the
-  // apps would never be AT_ONCE at once. A count, not a stopwatch.
-  let held: (() => void)[] = [];
+  // Holds every initialize until AT_ONCE of them wait: read one after another, the apps would
+  // never be AT_ONCE at once, and each would meet its connect deadline. A count, not a stopwatch.
+  const held: (() => void)[] = [];
   slow = await startHttp(async (_req, res, body) => {
     const msg = body as { id?: number; method?: string } | undefined;
     if (msg?.id === undefined) return void res.writeHead(msg === undefined ? 405 : 202).end();
@@ -32,14 +32,7 @@ beforeAll(async () => {
       await new Promise<void>((release) => {
         held.push(release);
         mostHeld = Math.max(mostHeld, held.length);
-        if (held.length >= AT_ONCE) {
-          for (const r of held.splice(0)) r();
-        } else {
-          setTimeout(() => {
-            held = held.filter((r) => r !== release);
-            release();
-          }, 2000);
-        }
+        if (held.length >= AT_ONCE) for (const r of held.splice(0)) r();
       });
     }
     const result = msg.method === "initialize" ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "slow", version: "1" } } : { tools: [{ name: "wait", inputSchema: { type: "object" } }] };

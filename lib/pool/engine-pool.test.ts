@@ -29,9 +29,12 @@ describe("reads in the pool", () => {
   it("reads an app again after it closed the connections its last read left open", { timeout: 20_000 }, async () => {
     // An app that closes a connection left idle for 500 ms, sooner than its Keep-Alive says.
     const idle = new Map<unknown, NodeJS.Timeout>();
+    const open = new Set<unknown>();
     const app = await startRawApp({
       http: (req, res) => {
         clearTimeout(idle.get(req.socket));
+        if (!open.has(req.socket)) req.socket.once("close", () => open.delete(req.socket));
+        open.add(req.socket);
         res.on("finish", () => idle.set(req.socket, setTimeout(() => req.socket.destroy(), 500)));
       },
       list: (res, id) => sendJson(res, result(id, { tools: [{ name: "clock_in", inputSchema: { type: "object" } }] })),
@@ -41,8 +44,8 @@ describe("reads in the pool", () => {
         const listing = await readInPool({ name: "Closing", url: app.url }, "127.0.0.1");
         expect(listing.unavailable).toBeNull();
         expect(listing.entries).toHaveLength(1);
-        // Long enough for the app to close what the read left idle, while the pool's thread has nothing to do.
-        await new Promise((r) => setTimeout(r, 1500));
+        // The app closes what the read left idle, while the pool's thread has nothing to do.
+        await expect.poll(() => open.size, { timeout: 10_000 }).toBe(0);
       }
     } finally {
       for (const timer of idle.values()) clearTimeout(timer);

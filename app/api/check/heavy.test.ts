@@ -1,9 +1,21 @@
-import { monitorEventLoopDelay } from "node:perf_hooks";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { checkListings, readApp } from "@/lib/engine/check";
+import { parseCheckRequest } from "@/lib/pool/request-step";
 import { checkResult } from "@/lib/schemas/check";
 import { POST } from "./route";
 
 // SPEC §10: the engine works in a worker pool, so one huge check does not hold up this thread.
+// What this thread does is watched: the engine's steps and the body's parsing, as this thread
+// imports them (the worker is a bundle of its own, which these spies do not reach). How long the
+// thread is held meanwhile is a figure of the machine: `npm run bench:pool` prints it.
+vi.mock("@/lib/engine/check", async (original) => {
+  const engine = await original<typeof import("@/lib/engine/check")>();
+  return { ...engine, checkListings: vi.fn(engine.checkListings), readApp: vi.fn(engine.readApp) };
+});
+vi.mock("@/lib/pool/request-step", async (original) => {
+  const step = await original<typeof import("@/lib/pool/request-step")>();
+  return { ...step, parseCheckRequest: vi.fn(step.parseCheckRequest) };
+});
 
 const tools = (count: number, description = "Looks something up.") =>
   Array.from({ length: count }, (_, i) => ({ name: `tool_${i}`, description, inputSchema: { type: "object", properties: { q: { type: "string" } } } }));
@@ -13,19 +25,23 @@ function post(body: string) {
 }
 
 describe("a check too big for the request thread", () => {
-  it("checks 100,000 inline tools while this thread stays free (its longest pause a small part of the check)", { timeout: 120_000 }, async () => {
+  it("(the spies see this thread: a small body naming an app by URL is parsed here, and refused without an account)", async () => {
+    vi.clearAllMocks();
+    const response = await post(JSON.stringify({ apps: [{ name: "Rota", url: "http://127.0.0.1:1/mcp" }] }));
+    expect(response.status).toBe(401);
+    expect(vi.mocked(parseCheckRequest)).toHaveBeenCalledTimes(1);
+  });
+
+  it("checks 100,000 inline tools in the pool: this thread neither parses the body nor runs the engine", { timeout: 120_000 }, async () => {
     const body = JSON.stringify({ apps: [{ name: "Huge", tools: tools(100_000) }] });
     expect(body.length).toBeGreaterThan(1_500_000);
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    const started = performance.now();
+    vi.clearAllMocks();
     const response = await post(body);
-    const tookMs = performance.now() - started;
-    delay.disable();
     expect(response.status).toBe(200);
-    // The longest the thread answering requests was held while the check ran: were the check done
-    // on this thread, that would be the whole check. A ratio, so a loaded machine does not fail it.
-    expect(delay.max / 1e6).toBeLessThan(tookMs / 4);
+    // Were the check done on this thread, it would be held for the whole check.
+    expect(vi.mocked(parseCheckRequest)).not.toHaveBeenCalled();
+    expect(vi.mocked(checkListings)).not.toHaveBeenCalled();
+    expect(vi.mocked(readApp)).not.toHaveBeenCalled();
     const result = checkResult.parse(await response.json());
     // Over 250,000 characters: unavailable, but every tool is still accounted for in the listing.
     expect(result.apps[0]!.listing.entries).toBe(100_000);

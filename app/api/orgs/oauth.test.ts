@@ -357,7 +357,7 @@ describe("a change of address while a sign-in finishes", () => {
 
     // The callback waits for its token while the leader moves the app.
     const finishing = callback(back);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => server.seen.includes("POST /token"), { timeout: 20_000 }).toBe(true);
     const moved = await appRoute.PATCH(requestAs(leader, `${base}/acme/apps/${added.id}`, json("PATCH", { url: elsewhere.url })), appParams("acme", added.id));
     expect(moved.status).toBe(200);
     // It answers either way: the sign-in refused (the app moved), or no flow any more (the move forgot it).
