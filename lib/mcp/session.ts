@@ -21,7 +21,7 @@ export interface LiveApp {
   headers?: Record<string, string>;
 }
 
-interface SessionOptions {
+export interface SessionOptions {
   resolve?: Resolver;
   /** Private addresses that may be reached; default: `CHECK_ALLOW_HOSTS`. */
   allow?: AllowList;
