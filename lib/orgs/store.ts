@@ -1,7 +1,9 @@
 import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
-import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
+import { runPrepared, transaction, type Conn } from "@/lib/db/client";
+// `aggregate`: what a `jsonRows` aggregate answers, read the same on either dialect.
+import { jsonRows, parseJsonRows as aggregate, tieBreaker } from "@/lib/db/dialect";
 import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, orgVersionOf, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { givenPromptTokens, givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
@@ -59,10 +61,7 @@ export async function ensureOrg(db: Conn, slug: string, name: string): Promise<v
 
 const wholeMs = (ms: number | null | undefined): number | null => (ms === undefined || ms === null ? null : Math.round(ms));
 
-/**
- * Reads of one app newest first: by time, then (two reads in one millisecond) the one stored
- * last: SQLite's rowid, or on PostgreSQL the id (read ids are random: ties there are arbitrary).
- */
+/** Reads of one app newest first: by time, then (two reads in one millisecond) by the dialect's `tieBreaker`. */
 export function newestFirstIn(db: Conn, alias?: string) {
   return newestOrder(db, alias).map((column) => sql`${column} DESC`);
 }
@@ -70,7 +69,7 @@ export function newestFirstIn(db: Conn, alias?: string) {
 /** The columns `newestFirstIn` orders by: the time, then the one that breaks its ties. */
 function newestOrder(db: Conn, alias?: string): [SQL, SQL] {
   const column = (name: string) => (alias === undefined ? sql`${checkResults}.${sql.identifier(name)}` : sql`${sql.identifier(alias)}.${sql.identifier(name)}`);
-  return [column("checked_at"), column(isPostgres(db) ? "id" : "rowid")];
+  return [column("checked_at"), column(tieBreaker(db))];
 }
 
 /**
@@ -125,15 +124,6 @@ export interface ListState {
   riskyText: string | null;
   apps: ListedRow[];
   version: string | null;
-}
-
-/** A JSON aggregate as the driver answers it: text on SQLite, parsed on PostgreSQL. */
-const aggregate = <T>(value: unknown): T[] => (typeof value === "string" ? JSON.parse(value) : value) as T[];
-
-/** The rows of a subquery as one JSON array of arrays (`[]` for none), in `order`, on either dialect. */
-function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
-  const list = sql.join(columns, sql`, `);
-  return isPostgres(db) ? sql`coalesce(json_agg(json_build_array(${list}) ORDER BY ${order} COLLATE "C"), '[]'::json)` : sql`json_group_array(json_array(${list}) ORDER BY ${order})`;
 }
 
 /**
