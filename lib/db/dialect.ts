@@ -1,5 +1,5 @@
 import "server-only";
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { getTableColumns, sql, type SQL, type SQLWrapper, type Table } from "drizzle-orm";
 import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { isPostgres, type Conn, type Db } from "./client";
 
@@ -43,6 +43,22 @@ export const parseJsonRows = <T>(value: unknown): T[] => (typeof value === "stri
  */
 export function amongClaimed(db: Conn, column: SQLWrapper, choice: SQL): SQL {
   return isPostgres(db) ? sql`${column} = any(array(${choice} for update skip locked))` : sql`${column} in (${choice})`;
+}
+
+/**
+ * A select list of one row of `table`: each column the placeholder named as its key (or the
+ * value `given` for it), in the table's order, for `insert(table).select(sql\`select ${…} from … where …\`)`:
+ * a row stored only where the select finds one. On PostgreSQL each is cast to its column's type
+ * (it types a parameter in a select list as text, where SQLite stores what it is given).
+ */
+export function placeholderRow(db: Conn, table: Table, given: Record<string, SQL> = {}): SQL {
+  const typed = isPostgres(db);
+  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => {
+    if (given[key] !== undefined) return given[key];
+    const value = sql`${sql.param(sql.placeholder(key), column)}`;
+    return typed ? sql`cast(${value} as ${sql.raw(column.getSQLType())})` : value;
+  });
+  return sql.join(columns, sql`, `);
 }
 
 /**

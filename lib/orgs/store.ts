@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "dr
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
 import { runPrepared, transaction, type Conn } from "@/lib/db/client";
 // `aggregate`: what a `jsonRows` aggregate answers, read the same on either dialect.
-import { jsonRows, parseJsonRows as aggregate, tieBreaker } from "@/lib/db/dialect";
+import { jsonRows, parseJsonRows as aggregate, placeholderRow, tieBreaker } from "@/lib/db/dialect";
 import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, orgVersionOf, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { givenPromptTokens, givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
@@ -444,13 +444,13 @@ export function legacyEntries(read: ReadRow): unknown[] {
 /**
  * Stores reads, each listing once as a snapshot, and trims each app's history. A read of an app
  * removed meanwhile, or given another address or header meanwhile, is not stored: it is not what
- * the app is now (the change that moved it stores its own read).
+ * the app is now (the change that moved it stores its own read). Three statements a read: its
+ * snapshot and the read itself are each stored only where the app is still as it was read.
  */
 export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   await transaction(db, async (tx) => {
     for (const read of reads) {
-      const [now] = await runPrepared(tx, "theorem_read_as", () => tx.select({ url: apps.url, urlSecret: apps.urlSecret, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, sql.placeholder("app"))).limit(1), { app: read.app });
-      if (now === undefined || now.url !== read.readAs.url || now.urlSecret !== read.readAs.urlSecret || now.headerValue !== read.readAs.headerValue) continue;
+      const asRead = { app: read.app, url: read.readAs.url, urlSecret: read.readAs.urlSecret, headerValue: read.readAs.headerValue };
       const { listing } = read;
       // Nothing was listed when the app could not be reached: no snapshot then.
       const listed = listing.entries.length > 0 || !listing.unavailable;
@@ -464,13 +464,11 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         const given = givenPromptTokens(listing);
         const promptChars = listing.promptChars?.length === listing.entries.length ? listing.promptChars : undefined;
         const tokens = given === undefined ? null : JSON.stringify({ tokens: given, ...(promptChars === undefined ? {} : { chars: promptChars }) });
-        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tokens, tools: listing.entries.length, chars, createdAt: read.checkedAt });
-        // A snapshot stored before tokens were counted gains them from this read (SPEC §21).
-        if (tokens !== null) await runPrepared(tx, "theorem_snapshot_tokens", () => tx.update(snapshots).set({ tokens: sql`${sql.placeholder("tokens")}` }).where(and(eq(snapshots.hash, sql.placeholder("hash")), isNull(snapshots.tokens))), { hash, tokens });
+        await runPrepared(tx, "theorem_store_snapshot", () => storeSnapshot(tx), { ...asRead, hash, entries: snapshot.text, tokens, tools: listing.entries.length, chars, createdAt: read.checkedAt });
       }
-      await runPrepared(tx, "theorem_insert_read", () => insertRead(tx), {
+      await runPrepared(tx, "theorem_store_read", () => storeRead(tx), {
+        ...asRead,
         id: read.id,
-        app: read.app,
         checkedAt: read.checkedAt,
         durationMs: Math.round(read.durationMs),
         snapshot: hash,
@@ -490,18 +488,22 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   });
 }
 
-/** Stores a snapshot once (placeholders named as its columns). */
-const insertSnapshot = (db: Conn) =>
+/** The app (placeholder `app`) as it was read: at the address and header of placeholders `url`, `urlSecret` and `headerValue`. */
+const appAsRead = () =>
+  sql`${apps} where ${and(eq(apps.id, sql.placeholder("app")), eq(apps.url, sql.placeholder("url")), sql`${apps.urlSecret} is not distinct from ${sql.placeholder("urlSecret")}`, sql`${apps.headerValue} is not distinct from ${sql.placeholder("headerValue")}`)}`;
+
+/**
+ * Stores a snapshot once (placeholders named as its columns), where the app is as it was read; one
+ * stored before tokens were counted gains them from this read (SPEC §21).
+ */
+const storeSnapshot = (db: Conn) =>
   db
     .insert(snapshots)
-    .values({ hash: sql.placeholder("hash"), entries: sql.placeholder("entries"), tokens: sql.placeholder("tokens"), tools: sql.placeholder("tools"), chars: sql.placeholder("chars"), createdAt: sql.placeholder("createdAt") })
-    .onConflictDoNothing();
+    .select(sql`select ${placeholderRow(db, snapshots)} from ${appAsRead()}`)
+    .onConflictDoUpdate({ target: snapshots.hash, set: { tokens: sql`excluded.tokens` }, setWhere: sql`${snapshots.tokens} is null and excluded.tokens is not null` });
 
-/** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's). */
-const insertRead = (db: Conn) => {
-  const columns = ["id", "app", "checkedAt", "durationMs", "snapshot", "unavailable", "connectMs", "listMs", "stopped", "charsRead", "protocol", "cacheTtlMs", "cacheScope", "challenge"] as const;
-  return db.insert(checkResults).values({ ...Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])), result: null } as typeof checkResults.$inferInsert);
-};
+/** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's), where the app is as it was read. */
+const storeRead = (db: Conn) => db.insert(checkResults).select(sql`select ${placeholderRow(db, checkResults, { result: sql`null` })} from ${appAsRead()}`);
 
 /**
  * Deletes the reads of the app (placeholder `app`) past its newest HISTORY_PER_APP: those older
