@@ -445,7 +445,9 @@ export function legacyEntries(read: ReadRow): unknown[] {
  * Stores reads, each listing once as a snapshot, and trims each app's history. A read of an app
  * removed meanwhile, or given another address or header meanwhile, is not stored: it is not what
  * the app is now (the change that moved it stores its own read). Three statements a read: its
- * snapshot and the read itself are each stored only where the app is still as it was read.
+ * snapshot and the read itself are each stored only where the app is still as it was read, and
+ * its history trimmed; a fourth gives a stored snapshot the tokens it lacks, unless this process
+ * has read that snapshot with its tokens (they are never taken away).
  */
 export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   await transaction(db, async (tx) => {
@@ -465,6 +467,8 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         const promptChars = listing.promptChars?.length === listing.entries.length ? listing.promptChars : undefined;
         const tokens = given === undefined ? null : JSON.stringify({ tokens: given, ...(promptChars === undefined ? {} : { chars: promptChars }) });
         await runPrepared(tx, "theorem_store_snapshot", () => storeSnapshot(tx), { ...asRead, hash, entries: snapshot.text, tokens, tools: listing.entries.length, chars, createdAt: read.checkedAt });
+        // A snapshot stored before tokens were counted gains them from this read (SPEC §21).
+        if (tokens !== null && parsed.get(hash)?.tokens === undefined) await runPrepared(tx, "theorem_snapshot_tokens", () => snapshotTokens(tx), { ...asRead, hash, tokens });
       }
       await runPrepared(tx, "theorem_store_read", () => storeRead(tx), {
         ...asRead,
@@ -493,14 +497,17 @@ const appAsRead = () =>
   sql`${apps} where ${and(eq(apps.id, sql.placeholder("app")), eq(apps.url, sql.placeholder("url")), sql`${apps.urlSecret} is not distinct from ${sql.placeholder("urlSecret")}`, sql`${apps.headerValue} is not distinct from ${sql.placeholder("headerValue")}`)}`;
 
 /**
- * Stores a snapshot once (placeholders named as its columns), where the app is as it was read; one
- * stored before tokens were counted gains them from this read (SPEC §21).
+ * Stores a snapshot once (placeholders named as its columns), where the app is as it was read. A
+ * snapshot stored already is left as it is, unlocked: apps listing the same tools share it.
  */
-const storeSnapshot = (db: Conn) =>
+const storeSnapshot = (db: Conn) => db.insert(snapshots).select(sql`select ${placeholderRow(db, snapshots)} from ${appAsRead()}`).onConflictDoNothing();
+
+/** Gives the snapshot (placeholder `hash`) the `tokens` it lacks, where the app is as it was read. */
+const snapshotTokens = (db: Conn) =>
   db
-    .insert(snapshots)
-    .select(sql`select ${placeholderRow(db, snapshots)} from ${appAsRead()}`)
-    .onConflictDoUpdate({ target: snapshots.hash, set: { tokens: sql`excluded.tokens` }, setWhere: sql`${snapshots.tokens} is null and excluded.tokens is not null` });
+    .update(snapshots)
+    .set({ tokens: sql`${sql.placeholder("tokens")}` })
+    .where(and(eq(snapshots.hash, sql.placeholder("hash")), isNull(snapshots.tokens), sql`exists (select 1 from ${appAsRead()})`));
 
 /** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's), where the app is as it was read. */
 const storeRead = (db: Conn) => db.insert(checkResults).select(sql`select ${placeholderRow(db, checkResults, { result: sql`null` })} from ${appAsRead()}`);

@@ -8,7 +8,7 @@ const database = await routeDatabase("store-reads");
 
 const { getDb, orgTransaction } = await import("@/lib/db/client");
 const { apps } = await import("@/lib/db/tables");
-const { ensureOrg, insertReads } = await import("@/lib/orgs/store");
+const { ensureOrg, insertReads, snapshotEntries } = await import("@/lib/orgs/store");
 type NewRead = Parameters<typeof insertReads>[1][number];
 
 const db = getDb();
@@ -72,8 +72,12 @@ describe("storing reads", () => {
     expect(JSON.parse(String(await tokensOf()))).toEqual({ tokens: [7] });
   });
 
-  it("stores a re-check's read in three statements, and on PostgreSQL takes the organisation's lock as its transaction begins", async () => {
-    const read = readOf("plain", { url: "http://plain.test/mcp", urlSecret: null, headerValue: null }, ["hours", "clock_in"], [3, 4]);
+  it("stores a re-check's read of a listing read before in three statements, and on PostgreSQL takes the organisation's lock as its transaction begins", async () => {
+    const plain = { url: "http://plain.test/mcp", urlSecret: null, headerValue: null };
+    await insertReads(db, [readOf("plain", plain, ["hours", "clock_in"], [3, 4])]);
+    // Its names were given: the snapshot was read, with its tokens.
+    await snapshotEntries(db, String((await database.query("SELECT snapshot FROM check_results WHERE id = ?", [`read-${reads}`]))[0]!.snapshot));
+    const read = readOf("plain", plain, ["hours", "clock_in"], [3, 4]);
     const { statements } = await statementsDuring(() => orgTransaction(db, "acme", (tx) => insertReads(tx, [read]), "deferred"));
     // SQLite's BEGIN and COMMIT are not statements run through the driver's prepared ones.
     expect(statements).toHaveLength(database.dialect === "postgres" ? 5 : 3);
