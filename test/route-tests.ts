@@ -153,8 +153,29 @@ export async function statementsDuring<T>(work: () => Promise<T>): Promise<{ val
   if (isPostgres(db)) {
     const pool = db.$client as unknown as Record<string, unknown>;
     wrap(pool, "query", (_, [text]) => statements.push(typeof text === "string" ? text : String((text as { text?: string }).text)));
-    // A transaction takes a connection of its own: connect() without a callback (pool.query passes one).
-    wrap(pool, "connect", (_, args) => (dedicated += args.length === 0 ? 1 : 0));
+    // A transaction takes a connection of its own: connect() without a callback (pool.query passes
+    // one); its statements (BEGIN and COMMIT too) are that connection's.
+    const connect = pool.connect as (...args: unknown[]) => unknown;
+    pool.connect = function (this: unknown, ...args: unknown[]) {
+      if (args.length > 0) return connect.apply(this, args);
+      dedicated++;
+      return (connect.apply(this, args) as Promise<Record<string, unknown>>).then((connection) => {
+        const query = connection.query as (...args: unknown[]) => unknown;
+        connection.query = function (this: unknown, ...args: unknown[]) {
+          statements.push(typeof args[0] === "string" ? args[0] : String((args[0] as { text?: string }).text));
+          return query.apply(this, args);
+        };
+        // A pooled connection is handed out again after this: its own query comes back on release.
+        const release = connection.release as (...args: unknown[]) => unknown;
+        connection.release = function (this: unknown, ...args: unknown[]) {
+          connection.query = query;
+          connection.release = release;
+          return release.apply(this, args);
+        };
+        return connection;
+      });
+    };
+    restore.push(() => (pool.connect = connect));
   } else {
     const statement = Object.getPrototypeOf(db.$client.prepare("SELECT 1")) as Record<string, unknown>;
     for (const key of ["all", "get", "run", "iterate"]) wrap(statement, key, (self) => statements.push((self as { source: string }).source));

@@ -1,8 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { ApiError } from "@/lib/api/errors";
-import { isPostgres, type Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
+import { rateLimiter } from "@/lib/db/dialect";
 
 /**
  * Failed sign-ins, 10 a minute per client address and 10 a minute per account (by the address
@@ -18,12 +19,7 @@ const cache = globalThis as typeof globalThis & { __theoremSignInLimiters?: Limi
 function limiters(db: Db): Limiters {
   const current = cache.__theoremSignInLimiters;
   if (current?.db === db) return current;
-  const make = (keyPrefix: string) => {
-    const shared = { tableName: "check_rate_limits", tableCreated: true, keyPrefix, points: SIGN_IN_FAILURES_PER_MINUTE, duration: 60 } as const;
-    return isPostgres(db)
-      ? new RateLimiterPostgres({ storeClient: db.$client, storeType: "pool", ...shared })
-      : new RateLimiterSQLite({ storeClient: db.$client, storeType: "better-sqlite3", ...shared });
-  };
+  const make = (keyPrefix: string) => rateLimiter(db, { keyPrefix, points: SIGN_IN_FAILURES_PER_MINUTE, duration: 60 });
   const made = { db, address: make("sign-in-address"), account: make("sign-in-account") };
   cache.__theoremSignInLimiters = made;
   return made;

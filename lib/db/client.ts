@@ -8,9 +8,9 @@ import { PgDatabase, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
+import { drizzle as drizzlePostgres, NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
-import { Pool } from "pg";
+import { Pool, type PoolClient } from "pg";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { errorField, logger } from "../log";
 import { querySecrets, shownUrl } from "../orgs/redact";
@@ -223,10 +223,11 @@ export function isPostgres(db: Conn): boolean {
 const preparedQueries = new WeakMap<Conn, Map<string, { execute(values?: Record<string, unknown>): unknown }>>();
 
 /**
- * Runs the select `build` makes, with `values` for its `sql.placeholder`s, built once per
+ * Runs the statement `build` makes, with `values` for its `sql.placeholder`s, built once per
  * database: a hot query's building and compiling cost more than running it. On PostgreSQL it is
- * the named statement `name`, which each connection parses and plans once; on SQLite a compiled
- * statement kept with its SQL.
+ * the named statement `name`, which each connection parses and plans once, kept with the
+ * database and run on the connection of the transaction `db` is, when it is one; on SQLite a
+ * compiled statement kept with its SQL.
  */
 export async function runPrepared<P extends { execute(values?: Record<string, unknown>): unknown }>(
   db: Conn,
@@ -234,14 +235,19 @@ export async function runPrepared<P extends { execute(values?: Record<string, un
   build: () => { prepare(): P },
   values: Record<string, unknown>,
 ): Promise<Awaited<ReturnType<P["execute"]>>> {
-  let kept = preparedQueries.get(db);
-  if (kept === undefined) preparedQueries.set(db, (kept = new Map()));
+  const open = pgTransactions.get(db);
+  const keeper = open?.db ?? db;
+  let kept = preparedQueries.get(keeper);
+  if (kept === undefined) preparedQueries.set(keeper, (kept = new Map()));
   let query = kept.get(name) as P | undefined;
   if (query === undefined) {
     // PostgreSQL's builder takes the statement's name; SQLite's (whose types `Conn` has) takes none.
     query = (build() as unknown as { prepare(name: string): P }).prepare(name);
     kept.set(name, query);
   }
+  // A PostgreSQL statement runs on the connection it is given (drizzle's prepared query reads its
+  // `client` as it runs): the transaction's, or the pool's, whichever `db` it was built on.
+  if (isPostgres(keeper)) query = Object.create(query, { client: { value: open?.client ?? (keeper as unknown as PostgresDb).$client } }) as P;
   return (await query.execute(values)) as Awaited<ReturnType<P["execute"]>>;
 }
 
@@ -303,25 +309,12 @@ export interface TransactionOptions {
 export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const deferred = options.durability === "deferred";
   if (isPostgres(db)) {
-    // The lock, and (begun here, not inside another) a commit that answers before the log is
-    // flushed, which the next synced commit flushes too: one round trip.
-    const begin = async (tx: PgDatabase<never>, outermost: boolean) => {
-      const first = [
-        ...(options.lock === undefined ? [] : [sql`pg_advisory_xact_lock(hashtextextended(${options.lock}, 0))`]),
-        ...(outermost && deferred ? [sql`set_config('synchronous_commit', 'off', true)`] : []),
-      ];
-      if (first.length > 0) await tx.execute(sql`SELECT ${sql.join(first, sql`, `)}`);
-    };
     // One begun inside another is part of it, as on SQLite: no savepoint, two round trips fewer.
     if (is(db, PgTransaction)) {
-      await begin(db as unknown as PgDatabase<never>, false);
+      if (options.lock !== undefined) await (db as unknown as PgDatabase<never>).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${options.lock}, 0))`);
       return work(db);
     }
-    const pg = db as unknown as PgDatabase<never>;
-    return pg.transaction(async (tx) => {
-      await begin(tx, true);
-      return work(tx as unknown as Conn);
-    });
+    return postgresTransaction(db as unknown as PostgresDb, work, options);
   }
   const sqlite = (db as Partial<Db>).$client;
   if (sqlite === undefined || !(sqlite instanceof Database)) {
@@ -360,6 +353,45 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, o
  */
 export async function orgTransaction<T>(db: Conn, org: string, work: (tx: Conn) => Promise<T>, durability: Durability = "synced"): Promise<T> {
   return transaction(db, work, { durability, lock: `theorem.org:${org}` });
+}
+
+/** The PostgreSQL transactions `postgresTransaction` has open: the database each is on, and its connection. */
+const pgTransactions = new WeakMap<Conn, { db: Conn; client: PoolClient }>();
+
+/** What drizzle's own `transaction()` makes a transaction of (node-postgres/session.js), as `postgresTransaction` makes one. */
+interface PostgresInternals {
+  dialect: ConstructorParameters<typeof NodePgSession>[1];
+  session: { schema: ConstructorParameters<typeof NodePgSession>[2]; options: ConstructorParameters<typeof NodePgSession>[3] };
+}
+
+/**
+ * `transaction()` on PostgreSQL: a connection of the pool's, begun in the same round trip as it
+ * takes the lock and (`deferred`) turns off waiting for the log's flush for its commit (drizzle's
+ * own `transaction()` sends its BEGIN alone). The lock's key is sent as a quoted literal: several
+ * statements in one round trip take no parameters.
+ */
+async function postgresTransaction<T>(db: PostgresDb, work: (tx: Conn) => Promise<T>, options: TransactionOptions): Promise<T> {
+  const client = await db.$client.connect();
+  const { dialect, session } = db as unknown as PostgresInternals;
+  const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, session.schema, session.options), session.schema) as unknown as Conn;
+  pgTransactions.set(tx, { db, client });
+  const first = [
+    ...(options.lock === undefined ? [] : [`pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(options.lock)}, 0))`]),
+    ...(options.durability === "deferred" ? ["set_config('synchronous_commit', 'off', true)"] : []),
+  ];
+  let broken: Error | undefined;
+  try {
+    await client.query(first.length === 0 ? "BEGIN" : `BEGIN; SELECT ${first.join(", ")}`);
+    const result = await work(tx);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    // A connection that cannot roll back is not handed out again.
+    await client.query("ROLLBACK").catch((failed: unknown) => (broken = failed instanceof Error ? failed : new Error(String(failed))));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
 
 const current = new AsyncLocalStorage<Database.Database>();

@@ -1,8 +1,8 @@
 import "server-only";
-import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { getDb, isPostgres, type Db } from "@/lib/db/client";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { getDb, type Db } from "@/lib/db/client";
+import { rateLimiter } from "@/lib/db/dialect";
 import { LimitError } from "@/lib/errors";
-import { MAX_APPS_PER_ORG } from "@/lib/orgs/limits";
 
 /**
  * SPEC §10's check budget: per account `THEOREM_CHECKS_PER_MINUTE` (120), per client address
@@ -28,19 +28,29 @@ export function checkBudgetFromEnv(env = process.env): CheckBudget {
 /** What one request costs. */
 export const checkCost = (urlApps: number) => 1 + urlApps;
 
-type Limiters = { db: Db; budget: CheckBudget; account: RateLimiterAbstract; address: RateLimiterAbstract; recheckAll: RateLimiterAbstract };
-const cache = globalThis as typeof globalThis & { __theoremCheckLimiters?: Limiters };
+type Limiters = { db: Db; budget: CheckBudget; account: RateLimiterAbstract; address: RateLimiterAbstract };
+const cache = globalThis as typeof globalThis & { __theoremCheckLimiters?: Limiters; __theoremRecheckAllLimiter?: { db: Db; perMinute: number; limiter: RateLimiterAbstract } };
 
 function limiters(db: Db, budget: CheckBudget): Limiters {
   const current = cache.__theoremCheckLimiters;
   if (current !== undefined && current.db === db && current.budget.perAccount === budget.perAccount && current.budget.perAddress === budget.perAddress) return current;
-  const make = (keyPrefix: string, points: number) =>
-    isPostgres(db)
-      ? new RateLimiterPostgres({ storeClient: db.$client, storeType: "pool", tableName: "check_rate_limits", tableCreated: true, keyPrefix, points, duration: 60 })
-      : new RateLimiterSQLite({ storeClient: db.$client, storeType: "better-sqlite3", tableName: "check_rate_limits", tableCreated: true, keyPrefix, points, duration: 60 });
-  const made = { db, budget, account: make("account", budget.perAccount), address: make("address", budget.perAddress), recheckAll: make("recheck-all", RECHECK_ALL_READS_PER_MINUTE) };
+  const made = {
+    db,
+    budget,
+    account: rateLimiter(db, { keyPrefix: "account", points: budget.perAccount, duration: 60 }),
+    address: rateLimiter(db, { keyPrefix: "address", points: budget.perAddress, duration: 60 }),
+  };
   cache.__theoremCheckLimiters = made;
   return made;
+}
+
+/** The organisations' budget of reads by "re-check all", `perMinute` each. */
+function recheckAllLimiter(db: Db, perMinute: number): RateLimiterAbstract {
+  const current = cache.__theoremRecheckAllLimiter;
+  if (current !== undefined && current.db === db && current.perMinute === perMinute) return current.limiter;
+  const limiter = rateLimiter(db, { keyPrefix: "recheck-all", points: perMinute, duration: 60 });
+  cache.__theoremRecheckAllLimiter = { db, perMinute, limiter };
+  return limiter;
 }
 
 /** Spends `cost` of the caller's budget, or throws the `LimitError` (lib/api/errors.ts answers it 429 with `Retry-After`). */
@@ -67,24 +77,20 @@ export async function spendOrgChecks(account: string, apps: number): Promise<voi
   await spendChecks(getDb(), { account }, checkCost(apps));
 }
 
-/** How many apps one organisation's "re-check all" may read in a minute, whoever asks: five re-checks of the largest organisation. */
-export const RECHECK_ALL_READS_PER_MINUTE = 5 * MAX_APPS_PER_ORG;
-
 /**
- * "Re-check all" spends one of the actor's budget, whatever the number of apps (so that any
- * organisation the product allows can re-check all with the default budget), and its reads from
- * the organisation's own budget of RECHECK_ALL_READS_PER_MINUTE: what bounds the reads it makes
- * is the organisation, not the account.
+ * "Re-check all" spends one of the account's budget, whatever the number of apps (so that any
+ * organisation the product allows can re-check all with the default budget), and its `apps`
+ * reads from the organisation's own budget of `readsPerMinute` (lib/orgs/limits.ts
+ * `RECHECK_ALL_READS_PER_MINUTE`): what bounds the reads it makes is the organisation, not the account.
  */
-export async function spendRecheckAll(access: { actor: { id: string }; org: { id: string } }, apps: number): Promise<void> {
+export async function spendRecheckAll(who: { account: string; org: string }, apps: number, readsPerMinute: number): Promise<void> {
   const db = getDb();
-  await spendChecks(db, { account: access.actor.id }, checkCost(0));
-  const set = limiters(db, checkBudgetFromEnv());
+  await spendChecks(db, { account: who.account }, checkCost(0));
   try {
-    await set.recheckAll.consume(access.org.id, Math.max(1, apps));
+    await recheckAllLimiter(db, readsPerMinute).consume(who.org, Math.max(1, apps));
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
     const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    throw new LimitError(`This organisation's apps were re-checked all together too often: at most ${RECHECK_ALL_READS_PER_MINUTE} reads a minute. Try again in ${seconds} s.`, seconds);
+    throw new LimitError(`This organisation's apps were re-checked all together too often: at most ${readsPerMinute} reads a minute. Try again in ${seconds} s.`, seconds);
   }
 }

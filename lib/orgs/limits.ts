@@ -8,6 +8,8 @@ export const MAX_HISTORY = 100;
 export const MAX_APPS_PER_ORG = 200;
 /** A person may connect as many personal apps of their own, besides the organisation's (SPEC §12). */
 export const MAX_PERSONAL_APPS = 100;
+/** How many apps one organisation's "re-check all" may read in a minute, whoever asks: five re-checks of the largest organisation (lib/http/rate-limit.ts `spendRecheckAll`). */
+export const RECHECK_ALL_READS_PER_MINUTE = 5 * MAX_APPS_PER_ORG;
 
 /** The interval in milliseconds, or 0 when scheduled re-checks are off. */
 export function recheckInterval(value = process.env.THEOREM_RECHECK_MINUTES): number {

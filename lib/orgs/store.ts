@@ -1,7 +1,9 @@
 import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
-import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
+import { runPrepared, transaction, type Conn } from "@/lib/db/client";
+// `aggregate`: what a `jsonRows` aggregate answers, read the same on either dialect.
+import { jsonRows, parseJsonRows as aggregate, placeholderRow, tieBreaker } from "@/lib/db/dialect";
 import { appAccessGroups, apps, appSettings, appSignIns, checkResults, groupMembers, groups, groupToolSettings, organization, orgSettings, orgVersionOf, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { givenPromptTokens, givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
@@ -59,10 +61,7 @@ export async function ensureOrg(db: Conn, slug: string, name: string): Promise<v
 
 const wholeMs = (ms: number | null | undefined): number | null => (ms === undefined || ms === null ? null : Math.round(ms));
 
-/**
- * Reads of one app newest first: by time, then (two reads in one millisecond) the one stored
- * last: SQLite's rowid, or on PostgreSQL the id (read ids are random: ties there are arbitrary).
- */
+/** Reads of one app newest first: by time, then (two reads in one millisecond) by the dialect's `tieBreaker`. */
 export function newestFirstIn(db: Conn, alias?: string) {
   return newestOrder(db, alias).map((column) => sql`${column} DESC`);
 }
@@ -70,7 +69,7 @@ export function newestFirstIn(db: Conn, alias?: string) {
 /** The columns `newestFirstIn` orders by: the time, then the one that breaks its ties. */
 function newestOrder(db: Conn, alias?: string): [SQL, SQL] {
   const column = (name: string) => (alias === undefined ? sql`${checkResults}.${sql.identifier(name)}` : sql`${sql.identifier(alias)}.${sql.identifier(name)}`);
-  return [column("checked_at"), column(isPostgres(db) ? "id" : "rowid")];
+  return [column("checked_at"), column(tieBreaker(db))];
 }
 
 /**
@@ -126,15 +125,6 @@ export interface ListState {
   version: string | null;
   /** The ids of the person's groups (SPEC §23), for a person's list; null for the organisation's own. */
   groups: string[] | null;
-}
-
-/** A JSON aggregate as the driver answers it: text on SQLite, parsed on PostgreSQL. */
-const aggregate = <T>(value: unknown): T[] => (typeof value === "string" ? JSON.parse(value) : value) as T[];
-
-/** The rows of a subquery as one JSON array of arrays (`[]` for none), in `order`, on either dialect. */
-function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
-  const list = sql.join(columns, sql`, `);
-  return isPostgres(db) ? sql`coalesce(json_agg(json_build_array(${list}) ORDER BY ${order} COLLATE "C"), '[]'::json)` : sql`json_group_array(json_array(${list}) ORDER BY ${order})`;
 }
 
 /**
@@ -478,13 +468,15 @@ export function legacyEntries(read: ReadRow): unknown[] {
 /**
  * Stores reads, each listing once as a snapshot, and trims each app's history. A read of an app
  * removed meanwhile, or given another address or header meanwhile, is not stored: it is not what
- * the app is now (the change that moved it stores its own read).
+ * the app is now (the change that moved it stores its own read). Three statements a read: its
+ * snapshot and the read itself are each stored only where the app is still as it was read, and
+ * its history trimmed; a fourth gives a stored snapshot the tokens it lacks, unless this process
+ * has read that snapshot with its tokens (they are never taken away).
  */
 export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   await transaction(db, async (tx) => {
     for (const read of reads) {
-      const [now] = await runPrepared(tx, "theorem_read_as", () => tx.select({ url: apps.url, urlSecret: apps.urlSecret, headerValue: apps.headerValue }).from(apps).where(eq(apps.id, sql.placeholder("app"))).limit(1), { app: read.app });
-      if (now === undefined || now.url !== read.readAs.url || now.urlSecret !== read.readAs.urlSecret || now.headerValue !== read.readAs.headerValue) continue;
+      const asRead = { app: read.app, url: read.readAs.url, urlSecret: read.readAs.urlSecret, headerValue: read.readAs.headerValue };
       const { listing } = read;
       // Nothing was listed when the app could not be reached: no snapshot then.
       const listed = listing.entries.length > 0 || !listing.unavailable;
@@ -498,13 +490,13 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         const given = givenPromptTokens(listing);
         const promptChars = listing.promptChars?.length === listing.entries.length ? listing.promptChars : undefined;
         const tokens = given === undefined ? null : JSON.stringify({ tokens: given, ...(promptChars === undefined ? {} : { chars: promptChars }) });
-        await runPrepared(tx, "theorem_insert_snapshot", () => insertSnapshot(tx), { hash, entries: snapshot.text, tokens, tools: listing.entries.length, chars, createdAt: read.checkedAt });
+        await runPrepared(tx, "theorem_store_snapshot", () => storeSnapshot(tx), { ...asRead, hash, entries: snapshot.text, tokens, tools: listing.entries.length, chars, createdAt: read.checkedAt });
         // A snapshot stored before tokens were counted gains them from this read (SPEC §21).
-        if (tokens !== null) await runPrepared(tx, "theorem_snapshot_tokens", () => tx.update(snapshots).set({ tokens: sql`${sql.placeholder("tokens")}` }).where(and(eq(snapshots.hash, sql.placeholder("hash")), isNull(snapshots.tokens))), { hash, tokens });
+        if (tokens !== null && parsed.get(hash)?.tokens === undefined) await runPrepared(tx, "theorem_snapshot_tokens", () => snapshotTokens(tx), { ...asRead, hash, tokens });
       }
-      await runPrepared(tx, "theorem_insert_read", () => insertRead(tx), {
+      await runPrepared(tx, "theorem_store_read", () => storeRead(tx), {
+        ...asRead,
         id: read.id,
-        app: read.app,
         checkedAt: read.checkedAt,
         durationMs: Math.round(read.durationMs),
         snapshot: hash,
@@ -524,18 +516,25 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
   });
 }
 
-/** Stores a snapshot once (placeholders named as its columns). */
-const insertSnapshot = (db: Conn) =>
-  db
-    .insert(snapshots)
-    .values({ hash: sql.placeholder("hash"), entries: sql.placeholder("entries"), tokens: sql.placeholder("tokens"), tools: sql.placeholder("tools"), chars: sql.placeholder("chars"), createdAt: sql.placeholder("createdAt") })
-    .onConflictDoNothing();
+/** The app (placeholder `app`) as it was read: at the address and header of placeholders `url`, `urlSecret` and `headerValue`. */
+const appAsRead = () =>
+  sql`${apps} where ${and(eq(apps.id, sql.placeholder("app")), eq(apps.url, sql.placeholder("url")), sql`${apps.urlSecret} is not distinct from ${sql.placeholder("urlSecret")}`, sql`${apps.headerValue} is not distinct from ${sql.placeholder("headerValue")}`)}`;
 
-/** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's). */
-const insertRead = (db: Conn) => {
-  const columns = ["id", "app", "checkedAt", "durationMs", "snapshot", "unavailable", "connectMs", "listMs", "stopped", "charsRead", "protocol", "cacheTtlMs", "cacheScope", "challenge"] as const;
-  return db.insert(checkResults).values({ ...Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])), result: null } as typeof checkResults.$inferInsert);
-};
+/**
+ * Stores a snapshot once (placeholders named as its columns), where the app is as it was read. A
+ * snapshot stored already is left as it is, unlocked: apps listing the same tools share it.
+ */
+const storeSnapshot = (db: Conn) => db.insert(snapshots).select(sql`select ${placeholderRow(db, snapshots)} from ${appAsRead()}`).onConflictDoNothing();
+
+/** Gives the snapshot (placeholder `hash`) the `tokens` it lacks, where the app is as it was read. */
+const snapshotTokens = (db: Conn) =>
+  db
+    .update(snapshots)
+    .set({ tokens: sql`${sql.placeholder("tokens")}` })
+    .where(and(eq(snapshots.hash, sql.placeholder("hash")), isNull(snapshots.tokens), sql`exists (select 1 from ${appAsRead()})`));
+
+/** Stores a read (placeholders named as its columns; `result` is only ever a legacy read's), where the app is as it was read. */
+const storeRead = (db: Conn) => db.insert(checkResults).select(sql`select ${placeholderRow(db, checkResults, { result: sql`null` })} from ${appAsRead()}`);
 
 /**
  * Deletes the reads of the app (placeholder `app`) past its newest HISTORY_PER_APP: those older

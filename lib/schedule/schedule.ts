@@ -1,6 +1,7 @@
 import "server-only";
-import { and, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
-import { isPostgres, transaction, type Conn } from "@/lib/db/client";
+import { and, eq, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { transaction, type Conn } from "@/lib/db/client";
+import { amongClaimed } from "@/lib/db/dialect";
 import { apps, checkResults } from "@/lib/db/tables";
 import { newestFirstIn } from "@/lib/orgs/store";
 import { errorField, logger } from "@/lib/log";
@@ -105,10 +106,10 @@ export interface ClaimOptions {
  * fails or takes long is not started again by the next tick, and a claim beside this one (in
  * this process or another instance) finds none of them due.
  *
- * One statement: the apps due are chosen, moved to their next slot and answered together. On
- * PostgreSQL, rows another instance's claim holds are skipped rather than waited for (`SKIP
- * LOCKED`): claimed one by one, two instances' claims waited for each other, and the reads'
- * re-planning waited for both. SQLite's one writer already keeps claims apart.
+ * One statement: the apps due are chosen, moved to their next slot and answered together; apps
+ * another instance's claim holds are skipped rather than waited for (lib/db/dialect.ts
+ * `amongClaimed`): claimed one by one, two instances' claims waited for each other, and the
+ * reads' re-planning waited for both.
  */
 export async function claimDue(ctx: OrgContext, interval: number, now: number, options: ClaimOptions = {}): Promise<DueApp[]> {
   const { max = 50, onClaimed, busy } = options;
@@ -117,17 +118,14 @@ export async function claimDue(ctx: OrgContext, interval: number, now: number, o
   // Whole milliseconds, as due times are stored.
   const intervalMs = Math.max(1, Math.round(interval));
   return transaction(ctx.db, async (tx) => {
-    const due = sql`(select ${apps.id} from ${apps} where ${apps.nextCheckAt} <= ${now}${busy === undefined ? sql`` : sql` and not ${busy}`} order by ${apps.nextCheckAt} limit ${max}${isPostgres(tx) ? sql` for update skip locked` : sql``})`;
+    const due = sql`select ${apps.id} from ${apps} where ${apps.nextCheckAt} <= ${now}${busy === undefined ? sql`` : sql` and not ${busy}`} order by ${apps.nextCheckAt} limit ${max}`;
     // Keep its place in the spread: the next read is the first of its slots after now, so an app
     // overdue by several intervals (the server was down) is read once, not once per slot.
     const claimed = await tx
       .update(apps)
       .set({ nextCheckAt: sql`${apps.nextCheckAt} + ((cast(${now} as bigint) - ${apps.nextCheckAt}) / cast(${intervalMs} as bigint) + 1) * cast(${intervalMs} as bigint)` })
-      // On PostgreSQL the apps chosen are an array made once (an InitPlan). As `IN (…)`, a stale
-      // estimate once planned it as a semi-join that chose, and locked, again for every app due:
-      // 2 s a claim with 240 apps and 120 reads under way (bench:capacity), and more than `max`
-      // apps claimed (75 of 50 in lib/schedule/jobs.test.ts).
-      .where(and(isPostgres(tx) ? sql`${apps.id} = any(array${due})` : inArray(apps.id, due), lte(apps.nextCheckAt, now)))
+      // Chosen once, before any is moved (lib/db/dialect.ts: more than `max` apps were once claimed, 75 of 50 in lib/schedule/jobs.test.ts).
+      .where(and(amongClaimed(tx, apps.id, due), lte(apps.nextCheckAt, now)))
       .returning({ id: apps.id, org: apps.org });
     // In the same transaction: what the claim hands on (the jobs) is stored with it, or neither is.
     if (claimed.length > 0) await onClaimed?.(tx, claimed);

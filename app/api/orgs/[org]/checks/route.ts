@@ -3,6 +3,7 @@ import { withOrg } from "@/lib/auth/workspace";
 import { spendRecheckAll } from "@/lib/http/rate-limit";
 import { history, recheckOrg } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
+import { RECHECK_ALL_READS_PER_MINUTE } from "@/lib/orgs/limits";
 import { orgApps } from "@/lib/orgs/store";
 import { historyLimit } from "@/lib/orgs/query";
 import { holdShutdownFor } from "@/lib/server/drain";
@@ -22,7 +23,7 @@ export const GET = withOrg("view", async ({ request, access }) =>
 export const POST = withOrg("recheck", async ({ request, access, log }) => {
   const org = access.org.slug;
   const ctx = orgContext();
-  await spendRecheckAll(access, (await orgApps(ctx.db, org)).length);
+  await spendRecheckAll({ account: access.actor.id, org: access.org.id }, (await orgApps(ctx.db, org)).length, RECHECK_ALL_READS_PER_MINUTE);
   if (!(request.headers.get("accept") ?? "").includes(RECHECK_STREAM_TYPE)) return Response.json(await recheckOrg(ctx, org));
 
   const encoder = new TextEncoder();
