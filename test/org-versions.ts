@@ -31,6 +31,8 @@ export async function everyWrite(org: string): Promise<VersionedWrite[]> {
   const person = `${org}-person`;
   const app = `${org}-app`;
   const mine = `${org}-mine`;
+  const group = `${org}-group`;
+  const grouped = `${org}-grouped`;
   const writes: [VersionedTableName | "user", Op, string, () => Promise<unknown>][] = [
     ["organization", "insert", "organization: created", () => ensureOrg(db, org, "Versions")],
     ["organization", "update", "organization: renamed", () => db.update(t.organization).set({ name: "Versions, renamed" }).where(eq(t.organization.slug, org))],
@@ -54,6 +56,42 @@ export async function everyWrite(org: string): Promise<VersionedWrite[]> {
     ["app_sign_ins", "insert", "app_sign_ins: offered", () => db.insert(t.appSignIns).values({ app, state: "offered", updatedAt: now })],
     ["app_sign_ins", "update", "app_sign_ins: renewed", () => db.update(t.appSignIns).set({ state: "connected", expiresAt: now + 3_600_000, updatedAt: now + 1 }).where(eq(t.appSignIns.app, app))],
     ["app_sign_ins", "delete", "app_sign_ins: forgotten", () => db.delete(t.appSignIns).where(eq(t.appSignIns.app, app))],
+    ["groups", "insert", "groups: a group made", () => db.insert(t.groups).values({ id: group, org, name: "Nurses", nameKey: "nurses", createdAt: now })],
+    ["groups", "update", "groups: renamed", () => db.update(t.groups).set({ name: "Night nurses", nameKey: "night nurses" }).where(eq(t.groups.id, group))],
+    [
+      "group_members",
+      "insert",
+      "group_members: a member added to a group",
+      async () => {
+        const [found] = await db.select({ id: t.organization.id }).from(t.organization).where(eq(t.organization.slug, org));
+        await db.insert(t.user).values({ id: grouped, name: "Gus", email: `${grouped}@versions.test`, emailVerified: true, createdAt: new Date(), updatedAt: new Date() });
+        await db.insert(t.member).values({ id: grouped, organizationId: found!.id, userId: grouped, role: "support", createdAt: new Date() });
+        const before = await versionOf(org);
+        await db.insert(t.groupMembers).values({ group, member: grouped, person: grouped, org });
+        if ((await versionOf(org)) === before) throw new Error("Adding a member to a group did not change its organisation's version.");
+      },
+    ],
+    ["group_members", "update", "group_members: moved", () => db.update(t.groupMembers).set({ org }).where(eq(t.groupMembers.group, group))],
+    ["group_members", "delete", "group_members: a member taken out", () => db.delete(t.groupMembers).where(eq(t.groupMembers.group, group))],
+    ["app_access_groups", "insert", "app_access_groups: an app made only for a group", () => db.insert(t.appAccessGroups).values({ app, group })],
+    ["app_access_groups", "update", "app_access_groups: changed", () => db.update(t.appAccessGroups).set({ group }).where(eq(t.appAccessGroups.app, app))],
+    ["app_access_groups", "delete", "app_access_groups: for everyone again", () => db.delete(t.appAccessGroups).where(eq(t.appAccessGroups.app, app))],
+    ["group_tool_settings", "insert", "group_tool_settings: a tool blocked for a group", () => db.insert(t.groupToolSettings).values({ app, group, name: "add_event", setting: "blocked", setBy: "leader", setByEmail: "leader@versions.test", setAt: now })],
+    ["group_tool_settings", "update", "group_tool_settings: changed to ask first", () => db.update(t.groupToolSettings).set({ setting: "ask-first" }).where(eq(t.groupToolSettings.app, app))],
+    ["group_tool_settings", "delete", "group_tool_settings: back to default", () => db.delete(t.groupToolSettings).where(eq(t.groupToolSettings.app, app))],
+    [
+      "groups",
+      "delete",
+      "groups: removed, with its members, access and settings (cascades)",
+      async () => {
+        await db.insert(t.groupMembers).values({ group, member: grouped, person: grouped, org });
+        await db.insert(t.appAccessGroups).values({ app, group });
+        await db.insert(t.groupToolSettings).values({ app, group, name: "add_event", setting: "blocked", setBy: "leader", setByEmail: "leader@versions.test", setAt: now });
+        await db.delete(t.groups).where(eq(t.groups.id, group));
+        const left = [await db.select().from(t.groupMembers).where(eq(t.groupMembers.group, group)), await db.select().from(t.appAccessGroups).where(eq(t.appAccessGroups.group, group)), await db.select().from(t.groupToolSettings).where(eq(t.groupToolSettings.group, group))];
+        if (left.some((rows) => rows.length > 0)) throw new Error("Removing a group left its rows.");
+      },
+    ],
     [
       "apps",
       "delete",

@@ -96,12 +96,19 @@ function toolSettingText(e: AuditEntry): string {
   const from = detail(e, "from");
   const to = detail(e, "to");
   const what = tool !== null ? `the tool ${tool}` : "a tool";
-  const of = ` of ${app(e)}`;
+  const group = e.details?.["group"] as { name?: unknown } | undefined;
+  const of = ` of ${app(e)}${typeof group?.name === "string" ? ` for the group ${group.name}` : ""}`;
   const was = from === null ? "" : ` (was ${SETTING_WORDS[from] ?? from})`;
   if (to === "blocked") return `blocked ${what}${of}${was}`;
   if (to === "ask-first") return `made ${what}${of} ask first${was}`;
   if (to === "default") return `set ${what}${of} back to default${was}`;
   return `changed the setting of ${what}${of}`;
+}
+
+/** The group an entry names (SPEC §23): its name when it was changed. */
+function groupName(e: AuditEntry): string {
+  const group = e.details?.["group"] as { name?: unknown } | undefined;
+  return typeof group?.name === "string" ? group.name : "a group";
 }
 
 /** What an entry did, in words: `member.role-changed` → "changed the role of ann@x.test from support to developer". */
@@ -146,6 +153,14 @@ export function actionText(entry: AuditEntry): string {
       const to = typeof change?.to === "string" ? NEW_TOOLS_WORDS[change.to] ?? change.to : null;
       return `changed how new tools of ${app(entry)} are treated${to === null ? "" : `: ${to}`}`;
     }
+    case "app.access.changed":
+      return `changed who has ${app(entry)}`;
+    case "group.created":
+      return `created the group ${groupName(entry)}`;
+    case "group.changed":
+      return `changed the group ${groupName(entry)}`;
+    case "group.removed":
+      return `removed the group ${groupName(entry)}`;
     default: {
       const exhaustive: never = action;
       return exhaustive;

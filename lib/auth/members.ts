@@ -5,6 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError, onField } from "@/lib/err
 import { recordAudit } from "@/lib/audit/audit-log";
 import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
 import { apps, invitation, member, organization, user } from "@/lib/db/tables";
+import { leaveGroups } from "@/lib/orgs/groups";
 import { dropUnusedSnapshots } from "@/lib/orgs/store";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
 import type { Person } from "@/lib/schemas/people";
@@ -256,6 +257,7 @@ export async function removeMember(access: OrgAccess, memberId: string): Promise
   return asLeader(access, async (tx, members) => {
     const before = memberIn(members, memberId);
     if (before.role === "leader" && leaders(members) <= 1) throw new ConflictError(keepsLeader);
+    await leaveGroups(tx, access.org.slug, memberId);
     await tx.delete(member).where(eq(member.id, memberId));
     await tx.delete(apps).where(and(eq(apps.org, access.org.slug), eq(apps.owner, before.userId)));
     await dropUnusedSnapshots(tx);

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 // The PostgreSQL mirror of lib/db/schema.ts: same tables, columns, keys and index names, and the
 // same TypeScript row types (schema-parity.test.ts holds both to that), so the store is written once.
@@ -150,6 +150,8 @@ export const appSettings = pgTable("app_settings", {
     .primaryKey()
     .references(() => apps.id, { onDelete: "cascade" }),
   newTools: text("new_tools").notNull().default("org"),
+  /** Who has the app (SPEC §23): "everyone", or "groups" (the members of its `appAccessGroups`; none left: nobody). */
+  access: text("access").notNull().default("everyone"),
 });
 
 /**
@@ -171,6 +173,76 @@ export const toolSettings = pgTable(
     setAt: bigint("set_at", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.app, t.name] })],
+);
+
+/**
+ * Groups of an organisation's members (SPEC §23): unique by `nameKey` (the name lower-cased) in
+ * their organisation. A group's members, an app's access and per-group tool settings go with it.
+ */
+export const groups = pgTable(
+  "groups",
+  {
+    id: text("id").primaryKey(),
+    org: text("org")
+      .notNull()
+      .references(() => organization.slug, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    nameKey: text("name_key").notNull(),
+    /** Milliseconds since the epoch. */
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [uniqueIndex("groups_org_name_key").on(t.org, t.nameKey)],
+);
+
+/** A group's members, by member id (`member.id`, as GET …/people lists them) and account; `org` lets the version triggers find the organisation. */
+export const groupMembers = pgTable(
+  "group_members",
+  {
+    group: text("group")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    member: text("member")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    org: text("org").notNull(),
+    /** The member's account (`user.id`): a person's list finds their groups by it. */
+    person: text("person").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.group, t.member] }), index("group_members_person").on(t.org, t.person)],
+);
+
+/** The groups an org app is for, when its `appSettings.access` is "groups". */
+export const appAccessGroups = pgTable(
+  "app_access_groups",
+  {
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    group: text("group")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.app, t.group] })],
+);
+
+/** A group's setting on a tool of an org app (SPEC §23), as `toolSettings`: the strictest of a person's wins. */
+export const groupToolSettings = pgTable(
+  "group_tool_settings",
+  {
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    group: text("group")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    setting: text("setting").notNull(),
+    setBy: text("set_by").notNull(),
+    setByEmail: text("set_by_email").notNull(),
+    /** Milliseconds since the epoch. */
+    setAt: bigint("set_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.app, t.group, t.name] })],
 );
 
 // ---- Accounts (better-auth's tables: its drizzle adapter finds them by these export names) ----

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // No `server-only` here: drizzle-kit reads this file to generate the migrations in drizzle/.
 
@@ -146,6 +146,8 @@ export const appSettings = sqliteTable("app_settings", {
     .primaryKey()
     .references(() => apps.id, { onDelete: "cascade" }),
   newTools: text("new_tools").notNull().default("org"),
+  /** Who has the app (SPEC §23): "everyone", or "groups" (the members of its `appAccessGroups`; none left: nobody). */
+  access: text("access").notNull().default("everyone"),
 });
 
 /**
@@ -167,6 +169,76 @@ export const toolSettings = sqliteTable(
     setAt: integer("set_at", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.app, t.name] })],
+);
+
+/**
+ * Groups of an organisation's members (SPEC §23): unique by `nameKey` (the name lower-cased) in
+ * their organisation. A group's members, an app's access and per-group tool settings go with it.
+ */
+export const groups = sqliteTable(
+  "groups",
+  {
+    id: text("id").primaryKey(),
+    org: text("org")
+      .notNull()
+      .references(() => organization.slug, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    nameKey: text("name_key").notNull(),
+    /** Milliseconds since the epoch. */
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [uniqueIndex("groups_org_name_key").on(t.org, t.nameKey)],
+);
+
+/** A group's members, by member id (`member.id`, as GET …/people lists them) and account; `org` lets the version triggers find the organisation. */
+export const groupMembers = sqliteTable(
+  "group_members",
+  {
+    group: text("group")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    member: text("member")
+      .notNull()
+      .references(() => member.id, { onDelete: "cascade" }),
+    org: text("org").notNull(),
+    /** The member's account (`user.id`): a person's list finds their groups by it. */
+    person: text("person").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.group, t.member] }), index("group_members_person").on(t.org, t.person)],
+);
+
+/** The groups an org app is for, when its `appSettings.access` is "groups". */
+export const appAccessGroups = sqliteTable(
+  "app_access_groups",
+  {
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    group: text("group")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.app, t.group] })],
+);
+
+/** A group's setting on a tool of an org app (SPEC §23), as `toolSettings`: the strictest of a person's wins. */
+export const groupToolSettings = sqliteTable(
+  "group_tool_settings",
+  {
+    app: text("app")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    group: text("group")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    setting: text("setting").notNull(),
+    setBy: text("set_by").notNull(),
+    setByEmail: text("set_by_email").notNull(),
+    /** Milliseconds since the epoch. */
+    setAt: integer("set_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.app, t.group, t.name] })],
 );
 
 // ---- Accounts (better-auth's tables: its drizzle adapter finds them by these export names) ----

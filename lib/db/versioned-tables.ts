@@ -27,6 +27,10 @@ export const VERSIONED_TABLES = [
   { table: "tool_settings", org: { column: "app", app: true }, why: "a leader's setting of a tool (blocked, ask-first)" },
   { table: "tool_approvals", org: { column: "app", app: true }, why: "the approved fingerprints of an app that waits for review" },
   { table: "app_sign_ins", org: { column: "app", app: true }, why: "an app's OAuth sign-in state shown beside it" },
+  { table: "groups", org: { column: "org" }, why: "the groups (their names name a tool's blocker and an app's audience)" },
+  { table: "group_members", org: { column: "org" }, why: "a person's groups: which org apps they have, and which group settings apply to them" },
+  { table: "app_access_groups", org: { column: "app", app: true }, why: "the groups an org app is only for" },
+  { table: "group_tool_settings", org: { column: "app", app: true }, why: "a group's setting of a tool (blocked, ask-first): the strictest of a person's wins" },
 ] as const satisfies readonly VersionedTable[];
 
 export type VersionedTableName = (typeof VERSIONED_TABLES)[number]["table"];

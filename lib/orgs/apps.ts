@@ -7,6 +7,8 @@ import { readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
+import { strictestSettings } from "@/lib/engine/tool-settings";
+import type { HiddenApp } from "@/lib/schemas/groups";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
@@ -21,7 +23,7 @@ import { foldedHistory, readTrends } from "./history";
 import { filledUrl, querySecrets, shownUrl } from "./redact";
 import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NameCache, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
-import { namedSetting, waitsUnder } from "./settings";
+import { groupSetting, namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { AppRow, ListState, NewRead, Scope } from "./store";
 import {
@@ -113,34 +115,39 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
 }
 
 /**
- * The check of a list's stored state, `result.apps[i]` being `state.apps[i]`'s: the engine over
- * every app's newest read, in connection order, each with its tools' settings (SPEC §19). Review
- * (SPEC §11) holds back the organisation's apps only, each under its own `newTools` or the
- * organisation's: a person's own app is theirs to trust. Only a state not named yet reads its
- * snapshots and runs the engine (lib/orgs/named.ts).
+ * The check of a list's stored state, `named.result.apps[i]` being `listed[i]`'s: the engine over
+ * every app its person has (`personsApps`), newest reads in connection order, each with its tools'
+ * settings (SPEC §19, §23). Review (SPEC §11) holds back the organisation's apps only, each under
+ * its own `newTools` or the organisation's: a person's own app is theirs to trust. Only a state not
+ * named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
  */
-export async function namedState(ctx: OrgContext, state: ListState): Promise<Named> {
-  const inputs: NamingInput[] = state.apps.map(({ row, read, newTools, settings, approvals }) => ({
+export async function namedState(ctx: OrgContext, state: ListState): Promise<{ named: Named; listed: ListState["apps"]; hidden: HiddenApp[] }> {
+  const { listed, hidden } = personsApps(state);
+  const inputs: NamingInput[] = listed.map(({ row, read, newTools, settings, approvals, groupSettings }) => ({
     row,
     read,
-    settings: settings.flatMap((setting) => namedSetting(setting) ?? []),
+    // A person's: each tool's strictest of the organisation's setting and their groups' (SPEC §23).
+    settings: strictestSettings(
+      settings.flatMap((setting) => namedSetting(setting) ?? []),
+      groupSettings.flatMap((setting) => groupSetting(setting) ?? []),
+    ),
     // `listState` reads the approvals of every app that may wait: none read would hold back every tool.
     approvals: row.owner === null && waitsUnder(newTools, state.newTools) ? (approvals ?? new Map()) : null,
   }));
   const theorem = resolveTheorem(undefined);
   const options: NamingOptions = { riskyText: riskyTextModeOf(state.riskyText) };
-  return namedCheck(ctx.names ?? processNames(), inputs, theorem, options, storedEntries(ctx.db, inputs));
+  return { named: await namedCheck(ctx.names ?? processNames(), inputs, theorem, options, storedEntries(ctx.db, inputs)), listed, hidden };
 }
 
 /**
  * The apps of a list with their current results (`namedState`). Everything stored it needs comes
  * from one statement (`listState`); only a state not named yet reads snapshots.
  */
-async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named }> {
-  const named = await namedState(ctx, state);
+async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
+  const { named, listed, hidden } = await namedState(ctx, state);
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   // Only the app asked for, when one is (an app's page names the whole list, but answers one).
-  const shown = state.apps.flatMap((app, i) => (only === undefined || app.row.id === only ? [{ ...app, i }] : []));
+  const shown = listed.flatMap((app, i) => (only === undefined || app.row.id === only ? [{ ...app, i }] : []));
   const result = withOwnFacts({ apps: shown.map(({ i }) => named.result.apps[i]!) }, shown.map(({ read }) => ownFacts(read)));
   const apps = shown.map(({ row, read, signIn: stored }, j): StoredApp => {
     const signIn = stored === null ? null : signInSummary(stored);
@@ -160,7 +167,24 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
       source: sourceOf(row),
     };
   });
-  return { apps, named };
+  return { apps, named, hidden };
+}
+
+/**
+ * The apps of a list that its person has (SPEC §23): an org app only for some groups is left out
+ * of the list of anyone in none of them, as if it were not connected (so it takes no name), and
+ * said in `hidden` with the groups it is for. The organisation's own list has every app.
+ */
+function personsApps(state: ListState): { listed: ListState["apps"]; hidden: HiddenApp[] } {
+  if (state.groups === null) return { listed: state.apps, hidden: [] };
+  const mine = new Set(state.groups);
+  const hidden: HiddenApp[] = [];
+  const listed = state.apps.filter(({ row, access }) => {
+    if (access === "everyone" || access.groups.some(([id]) => mine.has(id))) return true;
+    hidden.push({ id: row.id, name: row.name, onlyFor: access.groups.map(([id, name]) => ({ id, name })) });
+    return false;
+  });
+  return { listed, hidden };
 }
 
 /**
@@ -173,7 +197,7 @@ export async function scopeList(ctx: OrgContext, scope: Scope, seen: string | nu
 }
 
 /** `scopeList`, with the kept check it was answered from. */
-export async function namedScope(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<{ apps: StoredApp[]; named: Named }> {
+export async function namedScope(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
   return namedList(ctx, await keptListState(ctx.db, scope, seen));
 }
 
@@ -460,13 +484,13 @@ export async function history(ctx: OrgContext, org: string, app: string | undefi
 export async function approveApp(ctx: OrgContext, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
   await requireOrg(ctx.db, org);
   await requireApp(ctx.db, org, id);
-  const { approved, snapshot } = await orgTransaction(ctx.db, org, (tx) => approveIn(tx, org, id, by, names));
+  const { approved, snapshot } = await approveIn(ctx.db, org, id, by, names);
   return { app: await getApp(ctx, org, id), approved, snapshot };
 }
 
-/** `approveApp`'s change itself, in the transaction `tx` (a preview's, lib/orgs/preview.ts, runs it too). */
-export async function approveIn(tx: Conn, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ approved: string[]; snapshot: string | null }> {
-  return orgTransaction(tx, org, async (tx) => {
+/** `approveApp`'s change itself, in its own transaction or in `db`'s (a preview's, lib/orgs/preview.ts, runs it too). */
+export async function approveIn(db: Conn, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ approved: string[]; snapshot: string | null }> {
+  return orgTransaction(db, org, async (tx) => {
     const row = await requireApp(tx, org, id);
     const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ConflictError("This app has not been read yet: re-check it first.");

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { listMembers } from "@/lib/auth/members";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { orgTransaction, type Conn } from "@/lib/db/client";
@@ -6,15 +7,17 @@ import { InvalidError } from "@/lib/errors";
 import { changesTools, diffTools, heldTools, type HeldTool, type ToolsDiff } from "@/lib/engine/people-diff";
 import type { PreviewAnswer, PreviewChange } from "@/lib/schemas/preview";
 import { approveIn, namedState, type OrgContext } from "./apps";
+import { changeGroup, createGroup, groupsByMember } from "./groups";
 import { changeAppSettings, changeOrgSettings } from "./settings";
-import { listState, personalApps, type ListState, type Scope } from "./store";
+import { listState, personalApps, type ListState } from "./store";
 
 /**
  * What a change would do (SPEC §23): the very change the save route makes, by the same function,
  * in a transaction that is always rolled back; every person's list read before and after it inside
  * that transaction, straight from the tables (never through the kept lists, which only a committed
  * version may fill), and named outside it, so the organisation's lock is held for the reads alone.
- * People whose lists have the same inputs (no personal apps) share one list and one comparison.
+ * People whose lists have the same inputs (the same groups, no personal apps) share one list and
+ * one comparison.
  */
 
 /** Carries the transaction's answer out of it, rolling it back. */
@@ -41,16 +44,20 @@ async function rolledBack<T>(db: Conn, org: string, work: (tx: Conn) => Promise<
   throw new Error("A rolled-back transaction answered nothing.");
 }
 
-/** Makes the change in `tx` as its save route does, by `actor`; a refusal names the field in the preview's body. */
-async function makeChange(tx: Conn, org: string, change: PreviewChange, actor: { id: string; email: string }): Promise<void> {
+/** Makes the change in `tx` as its save route does, by the leader of `access`; a refusal names the field in the preview's body. */
+async function makeChange(tx: Conn, access: OrgAccess, change: PreviewChange): Promise<void> {
+  const org = access.org.slug;
+  const actor = { id: access.actor.id, email: access.actor.email };
   if (change.org !== undefined) {
-    await changeOrgSettings(tx, org, change.org, actor);
+    await under(["org"], changeOrgSettings(tx, org, change.org, actor));
   } else if (change.app !== undefined) {
     await under(["app", "settings"], changeAppSettings({ db: tx }, { org, app: change.app.id, owner: null }, change.app.settings, actor));
   } else if (change.approve !== undefined) {
     await approveIn(tx, org, change.approve.app, actor, change.approve.tools);
-  } else {
-    throw new InvalidError("A group's members cannot be previewed yet: groups are not part of this organisation's lists.", [{ path: ["group"], message: "Groups are not available yet." }]);
+  } else if (change.group !== undefined) {
+    const { id, members } = change.group;
+    // A new group is for no app and sets no tool yet: only who is in it is checked (its name is never seen).
+    await under(["group"], id === undefined ? createGroup(tx, access, { name: `preview ${randomUUID()}`, members }) : changeGroup(tx, access, id, { members }));
   }
 }
 
@@ -64,19 +71,42 @@ async function under<T>(path: string[], work: Promise<T>): Promise<T> {
   }
 }
 
-/** Whose lists differ: one per person with personal apps (by account id), and the organisation's own for everyone else (""). */
-const scopeKey = (scope: Scope) => scope.person ?? "";
+type Member = { id: string; userId: string; email: string };
 
-async function statesOf(tx: Conn, scopes: readonly Scope[]): Promise<Map<string, ListState>> {
+/**
+ * Which list each member has (by member id): their own when they have personal apps, else the
+ * list of everyone in exactly their groups (SPEC §23: the same groups and no app of one's own,
+ * the same inputs, the same names).
+ */
+async function listKeys(tx: Conn, org: string, members: readonly Member[], owners: ReadonlySet<string>): Promise<Map<string, string>> {
+  const groupsOf = await groupsByMember(tx, org);
+  return new Map(
+    members.map((m) => [
+      m.id,
+      owners.has(m.userId)
+        ? `person:${m.userId}`
+        : `groups:${(groupsOf.get(m.id) ?? [])
+            .map((g) => g.id)
+            .sort()
+            .join(",")}`,
+    ]),
+  );
+}
+
+/** Each key's list state, read from the tables for one member who has it. */
+async function statesOf(tx: Conn, org: string, members: readonly Member[], keys: ReadonlyMap<string, string>): Promise<Map<string, ListState>> {
   const states = new Map<string, ListState>();
-  for (const scope of scopes) states.set(scopeKey(scope), await listState(tx, scope));
+  for (const member of members) {
+    const key = keys.get(member.id)!;
+    if (!states.has(key)) states.set(key, await listState(tx, { org, person: member.userId }));
+  }
   return states;
 }
 
 /** The tools a state's list sends, named (kept checks are shared: they are kept by their inputs). */
 async function toolsOf(ctx: OrgContext, state: ListState): Promise<HeldTool[]> {
-  const { result } = await namedState(ctx, state);
-  return heldTools(result, state.apps.map((app) => app.row.id));
+  const { named, listed } = await namedState(ctx, state);
+  return heldTools(named.result, listed.map((app) => app.row.id));
 }
 
 /**
@@ -87,25 +117,29 @@ async function toolsOf(ctx: OrgContext, state: ListState): Promise<HeldTool[]> {
 export async function previewChange(ctx: OrgContext, access: OrgAccess, change: PreviewChange): Promise<PreviewAnswer> {
   const org = access.org.slug;
   const { members } = await listMembers(access);
-  const actor = { id: access.actor.id, email: access.actor.email };
-  const { before, after } = await rolledBack(ctx.db, org, async (tx) => {
+  const read = await rolledBack(ctx.db, org, async (tx) => {
     const owners = new Set((await personalApps(tx, org)).map((row) => row.owner!));
-    const scopes: Scope[] = [{ org }, ...[...owners].map((person) => ({ org, person }))];
-    const before = await statesOf(tx, scopes);
-    await makeChange(tx, org, change, actor);
-    return { before, after: await statesOf(tx, scopes) };
+    const keysBefore = await listKeys(tx, org, members, owners);
+    const before = await statesOf(tx, org, members, keysBefore);
+    await makeChange(tx, access, change);
+    const keysAfter = await listKeys(tx, org, members, owners);
+    return { keysBefore, before, keysAfter, after: await statesOf(tx, org, members, keysAfter) };
   });
 
+  // Each list named once, each pair of lists compared once, however many people have them.
+  const tools = new Map<ListState, Promise<HeldTool[]>>();
+  const toolsOfState = (state: ListState) => tools.get(state) ?? tools.set(state, toolsOf(ctx, state)).get(state)!;
   const diffs = new Map<string, ToolsDiff>();
-  for (const [key, state] of before) {
-    const [was, now] = await Promise.all([toolsOf(ctx, state), toolsOf(ctx, after.get(key)!)]);
-    diffs.set(key, diffTools(was, now));
-  }
-
   const people: PreviewAnswer["people"] = [];
   let unchanged = 0;
   for (const member of members) {
-    const diff = diffs.get(diffs.has(member.userId) ? member.userId : "")!;
+    const [was, now] = [read.keysBefore.get(member.id)!, read.keysAfter.get(member.id)!];
+    const pair = `${was}\u0000${now}`;
+    let diff = diffs.get(pair);
+    if (diff === undefined) {
+      const [before, after] = await Promise.all([toolsOfState(read.before.get(was)!), toolsOfState(read.after.get(now)!)]);
+      diffs.set(pair, (diff = diffTools(before, after)));
+    }
     if (changesTools(diff)) people.push({ id: member.id, email: member.email, ...diff });
     else unchanged++;
   }

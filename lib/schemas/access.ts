@@ -71,6 +71,10 @@ export const auditAction = z.enum([
   "tool.tried",
   "tool.setting.changed",
   "app.settings.changed",
+  "app.access.changed",
+  "group.created",
+  "group.changed",
+  "group.removed",
 ]);
 export type AuditAction = z.infer<typeof auditAction>;
 

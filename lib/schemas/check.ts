@@ -128,6 +128,8 @@ export const leftOut = z.object({
   message: z.string(),
   /** Who holds the whole name: the app's name and the tool's, with their 0-based places (two apps may share a name). */
   takenBy: z.object({ app: z.string(), tool: z.string(), appIndex: z.number().int().nonnegative(), toolIndex: z.number().int().nonnegative() }).optional(),
+  /** SPEC §23: a tool blocked by one of the person's groups names the group. */
+  by: z.object({ group: z.object({ id: z.string(), name: z.string() }) }).optional(),
 });
 export type LeftOut = z.infer<typeof leftOut>;
 
@@ -158,7 +160,7 @@ export const policy = z.enum(["runs-freely", "asks-first"]);
 export type Policy = z.infer<typeof policy>;
 
 /** Where a tool's policy comes from (SPEC §19): its hints (§4), or a leader's (or, on a personal app, its owner's) "ask-first". */
-export const policyFrom = z.enum(["hints", "leader", "risky-text"]);
+export const policyFrom = z.enum(["hints", "leader", "group", "risky-text"]);
 export type PolicyFrom = z.infer<typeof policyFrom>;
 
 /**
@@ -174,6 +176,8 @@ export const leaderSetting = z.object({
   setting: toolSetting.exclude(["default"]),
   by: z.object({ id: z.string(), email: z.string() }).nullable(),
   at: z.string().nullable(), // ISO 8601
+  /** SPEC §23: set for one of the person's groups, not the whole organisation. */
+  group: z.object({ id: z.string(), name: z.string() }).optional(),
 });
 export type LeaderSetting = z.infer<typeof leaderSetting>;
 

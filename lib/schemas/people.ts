@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { appCheck, toolCheck } from "./check";
+import { groupRef, hiddenApp } from "./groups";
 
 /**
  * People, the lookup and the batch plan (SPEC §12–§13), as the routes answer and parse them
@@ -15,6 +16,8 @@ export const person = z.object({
   /** SPEC §21: the o200k_base tokens their assistant is sent with every message, and how far past the budget (null: no budget). */
   tokens: z.number().int().optional(),
   over: z.number().int().nullable().optional(),
+  /** SPEC §23: the groups they are in, by name. */
+  groups: z.array(groupRef).optional(),
 });
 export type Person = z.infer<typeof person>;
 export const peopleList = z.object({ people: z.array(person), tokenBudget: z.number().int().nullable().optional() });
@@ -23,6 +26,8 @@ export const peopleList = z.object({ people: z.array(person), tokenBudget: z.num
 export const personCheck = z.object({
   apps: z.array(appCheck.extend({ id: z.string(), personal: z.boolean() })),
   unread: z.array(z.object({ id: z.string(), name: z.string(), personal: z.boolean() })),
+  /** SPEC §23: org apps whose access leaves this person out, and the groups they are for. */
+  hidden: z.array(hiddenApp).optional(),
 });
 export type PersonCheck = z.infer<typeof personCheck>;
 
@@ -93,5 +98,7 @@ export const personSees = z.object({
   apps: z.array(z.object({ id: z.string(), name: z.string(), personal: z.boolean(), tools: z.number().int(), chars: z.number().int(), tokens: z.number().int() })),
   size: z.object({ chars: z.number().int(), tokens: z.number().int() }),
   budget: z.object({ tokens: z.number().int(), over: z.number().int() }).nullable(),
+  /** SPEC §23: org apps whose access leaves this person out, and the groups they are for. */
+  hidden: z.array(hiddenApp).optional(),
 });
 export type PersonSees = z.infer<typeof personSees>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { toolSetting } from "./check";
+import { appAccess, appAccessView, groupSettingsView, groupToolSettings } from "./groups";
 import { appNewTools } from "./orgs";
 
 /**
@@ -42,11 +43,15 @@ export const appSettingsUpdate = z
         }
       })
       .optional(),
+    /** SPEC §23 (an org app only): per group, per tool, `{"<group id>": {"<tool>": setting}}`. */
+    groups: groupToolSettings.optional(),
+    /** SPEC §23 (an org app only): "everyone", or `{"groups": [ids]}`. */
+    access: appAccess.optional(),
     /** Sets tools the app does not list now: the setting waits for them. */
     force: z.boolean().optional(),
   })
   .strict()
-  .refine((u) => u.newTools !== undefined || u.tools !== undefined, "Change `newTools` or `tools`.");
+  .refine((u) => u.newTools !== undefined || u.tools !== undefined || u.groups !== undefined || u.access !== undefined, "Change `newTools` or `tools` (or, of an org app, `groups` or `access`).");
 export type AppSettingsUpdate = z.infer<typeof appSettingsUpdate>;
 
 export const toolSettingView = z.object({
@@ -60,6 +65,9 @@ export const toolSettingView = z.object({
 
 export const appSettings = z.object({ newTools: appNewTools, tools: z.array(toolSettingView) });
 export type AppSettings = z.infer<typeof appSettings>;
+/** An org app's settings answer also says who has it and each group's settings (SPEC §23). */
+export const orgAppSettings = appSettings.extend({ access: appAccessView, groups: groupSettingsView });
+export type OrgAppSettings = z.infer<typeof orgAppSettings>;
 
 /** A settings file's tools: `{"name": setting}`, or the list GET …/settings answers (`[{name, setting, …}]`), read as the same. */
 const fileTools = z.preprocess(

@@ -21,6 +21,8 @@ const myAppsRoute = await import("./[org]/me/apps/route");
 const peopleRoute = await import("./[org]/people/route");
 const personCheckRoute = await import("./[org]/people/[person]/check/route");
 const previewRoute = await import("./[org]/preview-change/route");
+const groupsRoute = await import("./[org]/groups/route");
+const groupRoute = await import("./[org]/groups/[group]/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/store");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
@@ -55,6 +57,7 @@ const stored = async () => ({
   approvals: await database.count("SELECT count(*) FROM tool_approvals"),
   orgSettings: await database.query("SELECT org, new_tools, risky_text, token_budget FROM org_settings ORDER BY org"),
   versions: await database.query("SELECT org, version FROM org_versions ORDER BY org"),
+  groups: await database.query(`SELECT g.id, g.name, m.member FROM groups g LEFT JOIN group_members m ON m."group" = g.id ORDER BY g.id, m.member`),
   apps: await database.count("SELECT count(*) FROM apps"),
 });
 
@@ -82,9 +85,11 @@ function whatChanged(before: Awaited<ReturnType<typeof everyonesTools>>, after: 
   return { people, unchanged };
 }
 
-const save = async (body: { org?: object; app?: { id: string; settings: object }; approve?: { app: string; tools?: string[] } }) => {
+const save = async (body: { org?: object; app?: { id: string; settings: object }; approve?: { app: string; tools?: string[] }; group?: { id: string; members: string[] } }) => {
   const response =
-    body.org !== undefined
+    body.group !== undefined
+      ? await groupRoute.PATCH(requestAs(leader, `${base}/groups/${body.group.id}`, patch({ members: body.group.members })), { params: Promise.resolve({ org: "acme", group: body.group.id }) })
+      : body.org !== undefined
       ? await orgSettingsRoute.PATCH(requestAs(leader, `${base}/settings`, patch(body.org)), orgParams("acme"))
       : body.app !== undefined
         ? await settingsRoute.PATCH(requestAs(leader, `${base}/apps/${body.app.id}/settings`, patch(body.app.settings)), appParams("acme", body.app.id))
@@ -227,6 +232,68 @@ describe("bad input: a clear 4xx, nothing changed", () => {
   });
 });
 
+describe("groups (SPEC §23): per person, by their groups", () => {
+  let night = "";
+  const memberIds = async () => new Map(peopleList.parse(await (await peopleRoute.GET(requestAs(leader, `${base}/people`), orgParams("acme"))).json()).people.map((p) => [p.email, p.id]));
+  const makeGroup = async (who: TestAccount, org: string, name: string, members: string[]) => {
+    const response = await groupsRoute.POST(requestAs(who, `http://localhost/api/orgs/${org}/groups`, post({ name, members })), orgParams(org));
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  };
+
+  it("a group's block: only its members lose the tool; filling the group: only the new member", async () => {
+    const ids = await memberIds();
+    night = await makeGroup(leader, "acme", "Night shift", [ids.get("developer@preview.test")!]);
+    const block = { app: { id: rota.id, settings: { groups: { [night]: { swap: "blocked" } } } } };
+    const before = await stored();
+    const answer = await previewed(block);
+    expect(answer.people.map((p) => [p.email, p.loses])).toEqual([["developer@preview.test", ["rota_swap"]]]);
+    expect(answer.unchanged).toBe(2);
+    expect(await stored()).toEqual(before);
+
+    await save(block);
+    const saved = await stored();
+    const filled = await previewed({ group: { id: night, members: [ids.get("developer@preview.test")!, ids.get("support@preview.test")!] } });
+    expect(filled.people.map((p) => [p.email, p.loses])).toEqual([["support@preview.test", ["rota_swap"]]]);
+    const emptied = await previewed({ group: { id: night, members: [] } });
+    expect(emptied.people.map((p) => [p.email, p.gains])).toEqual([["developer@preview.test", ["rota_swap"]]]);
+    expect(await stored()).toEqual(saved);
+  });
+
+  it("an app only for the group: everyone else loses its tools, and Rota Delete's shift takes the name Rota's delete_shift had", async () => {
+    const answer = await previewed({ app: { id: rota.id, settings: { access: { groups: [night] } } } });
+    expect(answer.people.map((p) => p.email).sort()).toEqual(["leader@preview.test", "support@preview.test"]);
+    for (const person of answer.people) {
+      expect(person.loses).toEqual(expect.arrayContaining(["rota_swap", "rota_delete_shift"]));
+      expect(person.gains).toEqual(["rota_delete_shift"]);
+      expect(person.tokens.after).toBeLessThan(person.tokens.before);
+    }
+    expect(answer.unchanged).toBe(1);
+  });
+
+  it("a new group changes nobody's tools, and is not stored", async () => {
+    const ids = await memberIds();
+    const before = await stored();
+    expect(await previewed({ group: { members: [ids.get("support@preview.test")!] } })).toEqual({ people: [], unchanged: 3 });
+    expect(await stored()).toEqual(before);
+  });
+
+  it("refuses a non-member, another organisation's group, and a group removed while the preview was open", async () => {
+    const stranger = await preview(leader, { group: { id: night, members: ["no-such-member"] } });
+    expect(stranger.status).toBe(422);
+    expect((await errorOf(stranger)).issues?.[0]?.path).toEqual(["group", "members", 0]);
+    const theirs = await makeGroup(outsider, "other", "Theirs", []);
+    expect((await preview(leader, { group: { id: theirs, members: [] } })).status).toBe(404);
+    const gone = await makeGroup(leader, "acme", "Gone", []);
+    expect((await groupRoute.DELETE(requestAs(leader, `${base}/groups/${gone}`, { method: "DELETE" }), { params: Promise.resolve({ org: "acme", group: gone }) })).status).toBe(204);
+    const before = await stored();
+    const removed = await preview(leader, { group: { id: gone, members: [] } });
+    expect(removed.status).toBe(404);
+    expect((await errorOf(removed)).message).toBe(`There is no group "${gone}".`);
+    expect(await stored()).toEqual(before);
+  });
+});
+
 describe("a preview followed by the same change saved (property)", () => {
   const toolNames = ["swap", "delete_shift", "my_shifts", "cover"];
   const setting = fc.constantFrom("default", "ask-first", "blocked");
@@ -235,14 +302,20 @@ describe("a preview followed by the same change saved (property)", () => {
     fc.record({ org: fc.record({ riskyText: fc.constantFrom("warn", "ask-first", "block") }) }),
     fc.record({ org: fc.record({ newTools: fc.constantFrom("available", "wait-for-review", "wait-if-risky") }) }),
     fc.constant({ approve: { app: "rota" } }),
+    fc.record({ group: fc.record({ members: fc.subarray(["leader@preview.test", "developer@preview.test", "support@preview.test"]) }) }),
   );
 
   it("gives exactly the people and names it predicted", async () => {
     await fc.assert(
       fc.asyncProperty(change, async (drawn) => {
         const ids = { rota: rota.id, rotaDelete: rotaDelete.id } as Record<string, string>;
+        const { groups } = (await (await groupsRoute.GET(requestAs(leader, `${base}/groups`), orgParams("acme"))).json()) as { groups: { id: string; name: string }[] };
+        const night = groups.find((g) => g.name === "Night shift")!.id;
+        const people = new Map(peopleList.parse(await (await peopleRoute.GET(requestAs(leader, `${base}/people`), orgParams("acme"))).json()).people.map((p) => [p.email, p.id]));
         const body =
-          "app" in drawn
+          "group" in drawn
+            ? { group: { id: night, members: drawn.group.members.map((email) => people.get(email)!) } }
+            : "app" in drawn
             ? {
                 app: {
                   id: ids[drawn.app.id]!,
