@@ -1,6 +1,7 @@
 /**
- * Benchmark of what a change would do (`npm run bench:preview`, SPEC §23, issue 41): in
- * bench:lookup's organisation (25 apps × 2,000 tools, read inline) with 200 people in 5 groups,
+ * Benchmark of what a change would do (`npm run bench:preview`, SPEC §23, issue 41): at
+ * bench:lookup's size (25 apps × 2,000 tools, read inline, each app within SPEC §7's bound so that
+ * all 50,000 tools reach everyone) with 200 people in 5 groups,
  * POST …/preview-change of one group's block of one tool, beside GET …/apps and GET /api/health
  * in the same rounds. The first preview names every group's list for the first time; each later
  * one blocks another tool (so its lists after the change are new to the name cache), medians of 7.
@@ -42,12 +43,14 @@ const PEOPLE = 200;
 const GROUPS = 5;
 const REPS = 7;
 
+// Small enough that 2,000 fit SPEC §7's 250,000 characters: every app is available and every tool
+// reaches every person (bench:lookup's larger tools put its apps past the bound, so nothing of
+// theirs is sent and a block would change no one's tools).
 const tool = (app: number, i: number) => ({
   name: `action_${i}`,
-  title: `Action ${i} of app ${app}`,
-  description: "Does one thing of this app.",
-  inputSchema: { type: "object", properties: { recordId: { type: "string" }, note: { type: "string", title: "Note" } } },
-  annotations: i % 3 === 0 ? { readOnlyHint: true } : { destructiveHint: false, openWorldHint: true },
+  description: `Does thing ${i}.`,
+  inputSchema: { type: "object" },
+  annotations: i % 3 === 0 ? { readOnlyHint: true } : { openWorldHint: app > 100 },
 });
 
 const db = getDb();

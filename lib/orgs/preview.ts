@@ -7,6 +7,7 @@ import { InvalidError } from "@/lib/errors";
 import { changesTools, diffTools, heldTools, type HeldTool, type ToolsDiff } from "@/lib/engine/people-diff";
 import type { PreviewAnswer, PreviewChange } from "@/lib/schemas/preview";
 import { approveIn, namedState, type OrgContext } from "./apps";
+import type { Named } from "./named";
 import { changeGroup, createGroup, groupsByMember } from "./groups";
 import { changeAppSettings, changeOrgSettings } from "./settings";
 import { listState, personalApps, type ListState } from "./store";
@@ -103,10 +104,15 @@ async function statesOf(tx: Conn, org: string, members: readonly Member[], keys:
   return states;
 }
 
-/** The tools a state's list sends, named (kept checks are shared: they are kept by their inputs). */
-async function toolsOf(ctx: OrgContext, state: ListState): Promise<HeldTool[]> {
+/** The tools each kept check sends: one check is one list (its key covers its apps' ids), made once while it is kept. */
+const heldOf = new WeakMap<Named, HeldTool[]>();
+
+/** A state's list named (kept checks are shared: they are kept by their inputs), with the tools it sends. */
+async function toolsOf(ctx: OrgContext, state: ListState): Promise<{ named: Named; tools: HeldTool[] }> {
   const { named, listed } = await namedState(ctx, state);
-  return heldTools(named.result, listed.map((app) => app.row.id));
+  let tools = heldOf.get(named);
+  if (tools === undefined) heldOf.set(named, (tools = heldTools(named.result, listed.map((app) => app.row.id))));
+  return { named, tools };
 }
 
 /**
@@ -126,10 +132,11 @@ export async function previewChange(ctx: OrgContext, access: OrgAccess, change: 
     return { keysBefore, before, keysAfter, after: await statesOf(tx, org, members, keysAfter) };
   });
 
-  // Each list named once, each pair of lists compared once, however many people have them.
-  const tools = new Map<ListState, Promise<HeldTool[]>>();
-  const toolsOfState = (state: ListState) => tools.get(state) ?? tools.set(state, toolsOf(ctx, state)).get(state)!;
-  const diffs = new Map<string, ToolsDiff>();
+  // Each list named once, each pair of lists compared once, however many people have them; a list
+  // the change leaves with the same inputs is the same kept check, and changes nothing.
+  const named = new Map<ListState, Promise<{ named: Named; tools: HeldTool[] }>>();
+  const toolsOfState = (state: ListState) => named.get(state) ?? named.set(state, toolsOf(ctx, state)).get(state)!;
+  const diffs = new Map<string, ToolsDiff | null>();
   const people: PreviewAnswer["people"] = [];
   let unchanged = 0;
   for (const member of members) {
@@ -138,9 +145,10 @@ export async function previewChange(ctx: OrgContext, access: OrgAccess, change: 
     let diff = diffs.get(pair);
     if (diff === undefined) {
       const [before, after] = await Promise.all([toolsOfState(read.before.get(was)!), toolsOfState(read.after.get(now)!)]);
-      diffs.set(pair, (diff = diffTools(before, after)));
+      diff = before.named === after.named ? null : diffTools(before.tools, after.tools);
+      diffs.set(pair, diff);
     }
-    if (changesTools(diff)) people.push({ id: member.id, email: member.email, ...diff });
+    if (diff !== null && changesTools(diff)) people.push({ id: member.id, email: member.email, ...diff });
     else unchanged++;
   }
   return { people, unchanged };
