@@ -5,7 +5,9 @@
  * through its route handler as Next calls it (a signed-in leader's session, the JSON answer read
  * whole), in-process, and each figure is the median of 9 (after 2 warm-ups) beside
  * `GET /api/health` measured in the same rounds. One app is a live MCP app on 127.0.0.1 whose
- * listing changes before each re-check; the others' listings are read inline at setup.
+ * listing changes before each re-check; the others' listings are read inline at setup. Each
+ * organisation also has 200 people in 5 groups (SPEC §23): a group blocks a tool, another's
+ * tool asks first, and one app is only for two groups.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { register } from "node:module";
@@ -32,6 +34,11 @@ const { addApp } = await import("@/lib/orgs/apps");
 const { NameCache } = await import("@/lib/orgs/named");
 const { lookUpTool } = await import("@/lib/orgs/people");
 const { ensureOrg } = await import("@/lib/orgs/store");
+const { createGroup } = await import("@/lib/orgs/groups");
+const { changeAppSettings } = await import("@/lib/orgs/settings");
+const { membership } = await import("@/lib/auth/workspace");
+const { apps: appsTable, member: memberTable, organization, user: userTable } = await import("@/lib/db/tables");
+const { eq } = await import("drizzle-orm");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const { serveMcpApp } = await import("@/test/apps/demo-apps");
 const health = await import("@/app/api/health/route");
@@ -46,6 +53,9 @@ const { countPromptTokens } = await import("@/lib/pool/prompt-tokens");
 
 const TOOLS = 2500;
 const PEOPLE = 10;
+/** SPEC §23: people in groups beside the ten above, each in one of GROUPS groups (the first 40 in two). */
+const GROUPED = 200;
+const GROUPS = 5;
 const REPS = 9;
 const WARM = 2;
 
@@ -106,12 +116,13 @@ async function benchOrg(apps: number): Promise<void> {
     else await addApp(inline, slug, { name: `App ${a}`, url: `http://app-${a}.test/mcp` });
   }
   for (const person of people) await addApp(inline, slug, { name: "Diary", url: "http://diary.test/mcp" }, person, person);
-  console.log(`\nSet up ${apps} apps × ${TOOLS.toLocaleString("en-GB")} tools (${(apps * TOOLS).toLocaleString("en-GB")}) and ${PEOPLE} people with a personal app each in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  const grouped = await addGroups(slug, leader, apps);
+  console.log(`\nSet up ${apps} apps × ${TOOLS.toLocaleString("en-GB")} tools (${(apps * TOOLS).toLocaleString("en-GB")}), ${PEOPLE} people with a personal app each and ${GROUPED} people in ${GROUPS} groups in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 
   const org = { params: Promise.resolve({ org: slug }) };
   const ofApp = { params: Promise.resolve({ org: slug, app: target }) };
   const get = (path: string) => requestAs(leader, `${base}/${slug}${path}`);
-  const lookupOf = (q: string) => () => lookupRoute.GET(get(`/lookup?q=${encodeURIComponent(q)}`), org);
+  const lookupOf = (q: string, person?: string) => () => lookupRoute.GET(get(`/lookup?q=${encodeURIComponent(q)}${person === undefined ? "" : `&person=${person}`}`), org);
   const healthOf = () => health.GET(new Request("http://localhost/api/health"));
 
   const steady: [string, string, () => Promise<Response>][] = [
@@ -120,6 +131,7 @@ async function benchOrg(apps: number): Promise<void> {
     ["lookup of calendar_action_3 (the `_2` answer)", "", lookupOf("calendar_action_3")],
     ["lookup of diary_entry_1 (someone else's app)", "", lookupOf("diary_entry_1")],
     [`lookup of a title ${(apps * TOOLS).toLocaleString("en-GB")} tools match`, "", lookupOf("Action")],
+    ["lookup of a whole name for a person in 2 groups (person=…)", "", lookupOf("app_12_action_512", grouped)],
     ["GET …/apps", "≤ 150 ms", () => appsRoute.GET(get("/apps"), org)],
     ["GET …/apps/{app}", "≤ 150 ms", () => appRoute.GET(get(`/apps/${target}`), ofApp)],
   ];
@@ -173,6 +185,35 @@ async function benchOrg(apps: number): Promise<void> {
   console.log("|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.what} | ${r.ms.toFixed(0)} ms | ${r.goal} | ${r.health.toFixed(1)} ms |`);
   await served.close();
+}
+
+/**
+ * SPEC §23: `GROUPED` people in `GROUPS` groups (the first 40 in two), made directly in the
+ * database (no sign-up each); the first group blocks `app_12_action_512`, the second makes
+ * `app_12_action_513` ask first, and App 3 is only for the first two groups. Answers the member id
+ * of a person in the first two groups.
+ */
+async function addGroups(slug: string, leader: { id: string; email: string }, apps: number): Promise<string> {
+  const [org] = await db.select({ id: organization.id }).from(organization).where(eq(organization.slug, slug));
+  const members: string[] = [];
+  const now = new Date();
+  for (let p = 0; p < GROUPED; p++) {
+    const id = `grouped-${apps}-${p}`;
+    await db.insert(userTable).values({ id, name: `Grouped ${p}`, email: `${id}@bench.test`, emailVerified: true, createdAt: now, updatedAt: now });
+    await db.insert(memberTable).values({ id, organizationId: org!.id, userId: id, role: "developer", createdAt: now });
+    members.push(id);
+  }
+  const access = await membership(slug, { id: leader.id, email: leader.email, name: "Lee Leader", via: { kind: "session" } });
+  const groupIds: string[] = [];
+  for (let g = 0; g < GROUPS; g++) {
+    const inIt = members.filter((_, p) => p % GROUPS === g || (p < 40 && p % GROUPS === (g + GROUPS - 1) % GROUPS));
+    groupIds.push((await createGroup(db, access, { name: `Group ${g + 1}`, members: inIt })).id);
+  }
+  const byName = new Map((await db.select().from(appsTable).where(eq(appsTable.org, slug))).map((a) => [a.name, a.id]));
+  const app = (name: string) => ({ org: slug, app: byName.get(name)!, owner: null });
+  await changeAppSettings({ db }, app("App 12"), { groups: { [groupIds[0]!]: { action_512: "blocked" }, [groupIds[1]!]: { action_513: "ask-first" } } }, leader);
+  await changeAppSettings({ db }, app("App 3"), { access: { groups: [groupIds[0]!, groupIds[1]!] } }, leader);
+  return members[0]!;
 }
 
 /**

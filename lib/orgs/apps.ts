@@ -175,7 +175,7 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
  * of the list of anyone in none of them, as if it were not connected (so it takes no name), and
  * said in `hidden` with the groups it is for. The organisation's own list has every app.
  */
-function personsApps(state: ListState): { listed: ListState["apps"]; hidden: HiddenApp[] } {
+export function personsApps(state: ListState): { listed: ListState["apps"]; hidden: HiddenApp[] } {
   if (state.groups === null) return { listed: state.apps, hidden: [] };
   const mine = new Set(state.groups);
   const hidden: HiddenApp[] = [];

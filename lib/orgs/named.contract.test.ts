@@ -79,7 +79,9 @@ const settingArb: fc.Arbitrary<NamedSetting> = fc.record({
   setting: fc.constantFrom("blocked" as const, "ask-first" as const),
   by: fc.constantFrom({ id: "l1", email: "l1@x.test" }, { id: "l1", email: "other@x.test" }, { id: "l2", email: "l1@x.test" }),
   at: fc.constantFrom("2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z"),
-});
+  // A person's setting may be a group's (SPEC §23): its group's id and name reach the engine (`leftOut.by`, the message).
+  group: fc.constantFrom({ id: "g1", name: "Nurses" }, { id: "g1", name: "Ward nurses" }, { id: "g2", name: "Nurses" }),
+}, { requiredKeys: ["name", "setting", "by", "at"] });
 const settingsArb = fc.uniqueArray(settingArb, { selector: (s) => s.name, maxLength: 2 });
 /** The same settings or approvals in another order are the same inputs. */
 const listPair = <T>(arb: fc.Arbitrary<T[]>): fc.Arbitrary<[T[], T[]]> =>

@@ -13,10 +13,10 @@ import { isObject } from "@/lib/json-text";
 import { ENCODING, sentPrefix, sentSuffix, sentTool } from "@/lib/engine/tokens";
 import type { AppList, StoredApp } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
-import { namedScope, scopeList, type OrgContext } from "./apps";
+import { namedScope, personsApps, scopeList, type OrgContext } from "./apps";
 import { groupsByMember } from "./groups";
 import { listIndex, processNames } from "./named";
-import { keptListState, latestReads, listingOf, personalApps, requireOrg, scopeApps, tokenBudgetOf, type Scope } from "./store";
+import { keptListState, latestReads, listingOf, personalApps, requireOrg, tokenBudgetOf, type Scope } from "./store";
 
 /**
  * People (SPEC §12): each member's assistant has the organisation's apps and the member's own,
@@ -131,7 +131,8 @@ async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: st
   for (const row of candidates) {
     const person = names.get(row.owner!);
     if (person === undefined) continue;
-    const list = await scopeApps(ctx.db, { org: scope.org, person: row.owner! });
+    // Named over the apps the owner has (SPEC §23: not those only for groups they are not in).
+    const list = personsApps(await keptListState(ctx.db, { org: scope.org, person: row.owner! }, access.version)).listed.map((app) => app.row);
     const short = assignShortNames(list.map((a) => a.name), connections)[list.findIndex((a) => a.id === row.id)]?.shortName;
     if (short === undefined) continue;
     for (const entry of (await listingOf(ctx.db, row, newest.get(row.id))).entries) {

@@ -88,16 +88,6 @@ export async function orgApps(db: Conn, org: string): Promise<AppRow[]> {
   return db.select().from(apps).where(and(eq(apps.org, org), isNull(apps.owner))).orderBy(asc(apps.connectedAt), asc(apps.id));
 }
 
-/** The apps of a scope in connection order: a person's personal apps among the organisation's. */
-export async function scopeApps(db: Conn, scope: Scope): Promise<AppRow[]> {
-  if (scope.person === undefined) return orgApps(db, scope.org);
-  return db
-    .select()
-    .from(apps)
-    .where(and(eq(apps.org, scope.org), or(isNull(apps.owner), eq(apps.owner, scope.person))))
-    .orderBy(asc(apps.connectedAt), asc(apps.id));
-}
-
 /** A tool's setting as stored: name, setting, by (id, e-mail), at (milliseconds). */
 export type SettingRow = [name: string, setting: string, setBy: string, setByEmail: string, setAt: number];
 

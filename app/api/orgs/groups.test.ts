@@ -363,3 +363,33 @@ describe("groups of members (SPEC §23)", { timeout: 30_000 }, () => {
     });
   });
 });
+
+describe("a group change whose audit entry cannot be written is not stored (SPEC §9, §23)", () => {
+  /** Makes every insert into the audit log fail, as a full disk or a lost connection would at that statement. */
+  async function withAuditDown(change: () => Promise<Response>): Promise<void> {
+    const before = await counts();
+    if (database.dialect === "sqlite") {
+      await database.query("CREATE TRIGGER audit_down BEFORE INSERT ON audit_entries BEGIN SELECT RAISE(ABORT, 'the audit log is down'); END");
+    } else {
+      await database.query("CREATE OR REPLACE FUNCTION audit_down() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'the audit log is down'; END $$ LANGUAGE plpgsql");
+      await database.query("CREATE TRIGGER audit_down BEFORE INSERT ON audit_entries FOR EACH ROW EXECUTE FUNCTION audit_down()");
+    }
+    try {
+      expect((await change()).status).toBe(500);
+    } finally {
+      await database.query(database.dialect === "sqlite" ? "DROP TRIGGER IF EXISTS audit_down" : "DROP TRIGGER IF EXISTS audit_down ON audit_entries");
+    }
+    expect(await counts()).toEqual(before);
+  }
+
+  it("making, filling, renaming or removing a group, a group's setting, an app's access: nothing changes", async () => {
+    const kept = group.parse(await (await createGroup(leader, { name: "Kept", members: [ids[nurse.email]] })).json());
+    await withAuditDown(() => createGroup(leader, { name: "Never", members: [ids[nurse.email]] }));
+    await withAuditDown(() => changeGroup(leader, kept.id, { name: "Renamed", members: [] }));
+    await withAuditDown(() => removeGroup(leader, kept.id));
+    await withAuditDown(() => patchSettings(leader, rota.id, { groups: { [kept.id]: { swap: "blocked" } } }));
+    await withAuditDown(() => patchSettings(leader, rota.id, { access: { groups: [kept.id] } }));
+    expect((await listGroups()).find((g) => g.id === kept.id)).toEqual(kept);
+    expect((await getSettings(rota.id)).access).toBe("everyone");
+  });
+});
