@@ -104,6 +104,8 @@ beforeAll(async () => {
     await serveMcpApp({ name: "Rota Delete", tools: [destructive("shift")] }),
     await serveMcpApp({ name: "Diary", tools: [destructive("write"), readOnly("read")] }),
     await serveMcpApp({ name: "Elsewhere", tools: [destructive("x")] }),
+    // A second Rota: rota_2, until the first is not in someone's list.
+    await serveMcpApp({ name: "Rota", tools: [readOnly("extra")] }),
   ];
   servers.push(...served);
   await ensureOrg(getDb(), "acme", "Acme");
@@ -124,6 +126,7 @@ beforeAll(async () => {
   rota = await connect(leader, "acme", "Rota", served[0]!.url);
   rotaDelete = await connect(leader, "acme", "Rota Delete", served[1]!.url);
   elsewhere = await connect(outsider, "other", "Elsewhere", served[3]!.url);
+  await connect(leader, "acme", "Rota", served[4]!.url);
   // The developer's own app: their list (and tokens) is theirs alone.
   const mine = await myAppsRoute.POST(requestAs(developer, `${base}/me/apps`, post({ name: "Diary", url: served[2]!.url })), orgParams("acme"));
   expect(mine.status).toBe(201);
@@ -260,12 +263,14 @@ describe("groups (SPEC §23): per person, by their groups", () => {
     expect(await stored()).toEqual(saved);
   });
 
-  it("an app only for the group: everyone else loses its tools, and Rota Delete's shift takes the name Rota's delete_shift had", async () => {
+  it("an app only for the group: everyone else loses its tools, Rota Delete's shift takes the name Rota's delete_shift had, and the second Rota's tool is renamed", async () => {
     const answer = await previewed({ app: { id: rota.id, settings: { access: { groups: [night] } } } });
     expect(answer.people.map((p) => p.email).sort()).toEqual(["leader@preview.test", "support@preview.test"]);
     for (const person of answer.people) {
       expect(person.loses).toEqual(expect.arrayContaining(["rota_swap", "rota_delete_shift"]));
       expect(person.gains).toEqual(["rota_delete_shift"]);
+      // Without the first Rota, the second is named rota: its tool is renamed, not lost and gained.
+      expect(person.renamed).toEqual([{ from: "rota_2_extra", to: "rota_extra" }]);
       expect(person.tokens.after).toBeLessThan(person.tokens.before);
     }
     expect(answer.unchanged).toBe(1);
