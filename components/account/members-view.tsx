@@ -19,6 +19,7 @@ import { plural } from "@/lib/plural";
 import { cancelInvitationMutation, changeRoleMutation, inviteMutation, membersQuery, removeMemberMutation } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { invitationCreate, type InvitationView, type MemberView } from "@/lib/schemas/access";
+import { GroupsSection } from "@/components/groups/groups-section";
 import { setIssues } from "./form-issues";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
@@ -53,6 +54,7 @@ export function MembersView({ org, orgName, canManage, selfMemberId }: { org: st
       ) : (
         <>
           <MembersTable org={org} members={list.data.members} canManage={canManage} selfMemberId={selfMemberId} />
+          <GroupsSection org={org} members={list.data.members} canManage={canManage} />
           <InvitationsTable org={org} invitations={list.data.invitations} canManage={canManage} />
         </>
       )}

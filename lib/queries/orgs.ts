@@ -2,7 +2,7 @@ import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react
 import type { AppImport } from "@/lib/schemas/registry";
 import { ndjsonValues } from "@/lib/ndjson";
 import { listedApp } from "@/lib/schemas/summary";
-import { appSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
+import { appSettings, orgAppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
 import { ApiRequestError, appPath, callApi, orgPath, readApiAnswer, retryOnce, sendApi } from "@/lib/queries/api";
 import {
   appList,
@@ -195,10 +195,11 @@ export const recheckAllMutation = (client: QueryClient, org: string, onRead: (re
 export const appSettingsPath = (org: string, app: string, personal: boolean) =>
   personal ? `${orgPath(org)}/me/apps/${encodeURIComponent(app)}/settings` : `${appPath(org, app)}/settings`;
 
-export const appSettingsQuery = (org: string, app: string, personal = false) =>
+/** An org app's settings, with who has it and each group's settings (SPEC §23); no page reads a personal app's. */
+export const appSettingsQuery = (org: string, app: string) =>
   queryOptions({
     queryKey: [...orgKeys.app(org, app), "settings"] as const,
-    queryFn: async () => appSettings.parse(await callApi(appSettingsPath(org, app, personal))),
+    queryFn: async () => orgAppSettings.parse(await callApi(appSettingsPath(org, app, false))),
     retry: retryOnce,
   });
 
