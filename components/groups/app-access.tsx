@@ -6,7 +6,7 @@ import { useId, useState } from "react";
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TableHead } from "@/components/ui/table";
-import { groupNames } from "@/components/groups/group-words";
+import { accessWords, groupToolNames } from "@/components/groups/group-words";
 import { groupsQuery } from "@/lib/queries/groups";
 import { appSettingsMutation, appSettingsQuery } from "@/lib/queries/orgs";
 import { toolSetting, type AppCheck, type ToolSetting } from "@/lib/schemas/check";
@@ -61,7 +61,6 @@ export function AppGroupsSettings({ org, appId, appName, check, canManage }: { o
   );
 }
 
-const accessWords = (access: OrgAppSettings["access"]) => (access === "everyone" ? "Everyone in the organisation" : `Only ${groupNames(access.groups)}`);
 
 function AccessSetting({ org, appId, appName, settings, groups, canManage }: { org: string; appId: string; appName: string; settings: OrgAppSettings; groups: Group[]; canManage: boolean }) {
   const id = useId();
@@ -139,13 +138,6 @@ function AccessSetting({ org, appId, appName, settings, groups, canManage }: { o
 
 type Draft = Record<string, ToolSetting>;
 
-/** The tools a group may set: those the app lists, then those with a setting waiting for them to come back. */
-function toolNames(check: AppCheck | null, settings: OrgAppSettings): string[] {
-  const listed = (check?.tools ?? []).flatMap((t) => (t.name === null ? [] : [t.name]));
-  const waiting = settings.groups.flatMap((g) => g.tools.map((t) => t.name)).filter((n) => !listed.includes(n));
-  return [...listed, ...new Set(waiting)];
-}
-
 function GroupToolSettings({ org, appId, check, settings, groups, canManage }: { org: string; appId: string; check: AppCheck | null; settings: OrgAppSettings; groups: Group[]; canManage: boolean }) {
   const id = useId();
   const client = useQueryClient();
@@ -155,7 +147,7 @@ function GroupToolSettings({ org, appId, check, settings, groups, canManage }: {
   const group = groups.find((g) => g.id === groupId);
   const savedOf = (gid: string, tool: string): ToolSetting => settings.groups.find((g) => g.id === gid)?.tools.find((t) => t.name === tool)?.setting ?? "default";
   const orgSetting = (tool: string): ToolSetting => settings.tools.find((t) => t.name === tool)?.setting ?? "default";
-  const names = toolNames(check, settings);
+  const names = groupToolNames((check?.tools ?? []).map((t) => t.name), settings.groups);
   const changes = Object.entries(draft).filter(([tool, s]) => s !== savedOf(groupId, tool));
 
   return (

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { groupNames } from "@/components/groups/group-words";
+import { groupNames, hiddenWhy } from "@/components/groups/group-words";
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { groupsQuery } from "@/lib/queries/groups";
 import type { HiddenApp } from "@/lib/schemas/groups";
@@ -43,7 +43,7 @@ export function PersonGroups({ org, person, mine, hidden }: { org: string; perso
                 <Link href={`${orgBase}/connections/${encodeURIComponent(app.id)}`} className="font-medium text-indigo-800 underline-offset-2 hover:underline">
                   {app.name}
                 </Link>{" "}
-                <span className="text-slate-800">{app.onlyFor.length === 0 ? "is for no group now: the groups it was for were removed." : `is only for ${groupNames(app.onlyFor)}.`}</span>
+                <span className="text-slate-800">{hiddenWhy(app.onlyFor)}</span>
               </li>
             ))}
           </ul>
