@@ -61,7 +61,6 @@ export function AppGroupsSettings({ org, appId, appName, check, canManage }: { o
   );
 }
 
-
 function AccessSetting({ org, appId, appName, settings, groups, canManage }: { org: string; appId: string; appName: string; settings: OrgAppSettings; groups: Group[]; canManage: boolean }) {
   const id = useId();
   const client = useQueryClient();
@@ -79,7 +78,8 @@ function AccessSetting({ org, appId, appName, settings, groups, canManage }: { o
         {accessWords(settings.access)}.{" "}
         {settings.access !== "everyone" && "For everyone else it is as if it were not connected: their assistant has none of its tools, and its names are free for their other apps."}
       </p>
-      {canManage && groups.length > 0 && (
+      {/* Without groups there is nothing to choose, unless the groups it was for are gone and it is for no one. */}
+      {canManage && (groups.length > 0 || settings.access !== "everyone") && (
         <form
           aria-label={`Who has ${appName}`}
           onSubmit={(e) => {
