@@ -108,14 +108,13 @@ function NewGroupForm({ org }: { org: string }) {
 }
 
 function GroupRow({ org, group, members, canManage }: { org: string; group: Group; members: MemberView[]; canManage: boolean }) {
-  const id = useId();
   const [open, setOpen] = useState<"rename" | "members" | null>(null);
   const toggle = (what: "rename" | "members") => setOpen((o) => (o === what ? null : what));
   return (
     <li className="space-y-2 px-3 py-3" data-testid="group">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h3 id={`${id}-name`} className="font-medium break-words text-slate-900">
+          <h3 className="font-medium break-words text-slate-900">
             {group.name}
           </h3>
           <p className="text-sm text-slate-700">
