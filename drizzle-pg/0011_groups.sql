@@ -8,6 +8,7 @@ CREATE TABLE "group_members" (
 	"group" text NOT NULL,
 	"member" text NOT NULL,
 	"org" text NOT NULL,
+	"person" text NOT NULL,
 	CONSTRAINT "group_members_group_member_pk" PRIMARY KEY("group","member")
 );
 --> statement-breakpoint
@@ -38,7 +39,7 @@ ALTER TABLE "group_members" ADD CONSTRAINT "group_members_member_member_id_fk" F
 ALTER TABLE "group_tool_settings" ADD CONSTRAINT "group_tool_settings_app_apps_id_fk" FOREIGN KEY ("app") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "group_tool_settings" ADD CONSTRAINT "group_tool_settings_group_groups_id_fk" FOREIGN KEY ("group") REFERENCES "public"."groups"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "groups" ADD CONSTRAINT "groups_org_organization_slug_fk" FOREIGN KEY ("org") REFERENCES "public"."organization"("slug") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "group_members_org" ON "group_members" USING btree ("org","member");--> statement-breakpoint
+CREATE INDEX "group_members_person" ON "group_members" USING btree ("org","person");--> statement-breakpoint
 CREATE UNIQUE INDEX "groups_org_name_key" ON "groups" USING btree ("org","name_key");--> statement-breakpoint
 -- Generated from lib/db/versioned-tables.ts (versionTriggersMigration): every write to a listed table draws its organisation a new version.
 CREATE OR REPLACE FUNCTION "org_versions_draw"(changed text) RETURNS void LANGUAGE plpgsql AS $$

@@ -10,12 +10,13 @@ CREATE TABLE `group_members` (
 	`group` text NOT NULL,
 	`member` text NOT NULL,
 	`org` text NOT NULL,
+	`person` text NOT NULL,
 	PRIMARY KEY(`group`, `member`),
 	FOREIGN KEY (`group`) REFERENCES `groups`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`member`) REFERENCES `member`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `group_members_org` ON `group_members` (`org`,`member`);--> statement-breakpoint
+CREATE INDEX `group_members_person` ON `group_members` (`org`,`person`);--> statement-breakpoint
 CREATE TABLE `group_tool_settings` (
 	`app` text NOT NULL,
 	`group` text NOT NULL,

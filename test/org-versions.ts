@@ -67,7 +67,7 @@ export async function everyWrite(org: string): Promise<VersionedWrite[]> {
         await db.insert(t.user).values({ id: grouped, name: "Gus", email: `${grouped}@versions.test`, emailVerified: true, createdAt: new Date(), updatedAt: new Date() });
         await db.insert(t.member).values({ id: grouped, organizationId: found!.id, userId: grouped, role: "support", createdAt: new Date() });
         const before = await versionOf(org);
-        await db.insert(t.groupMembers).values({ group, member: grouped, org });
+        await db.insert(t.groupMembers).values({ group, member: grouped, person: grouped, org });
         if ((await versionOf(org)) === before) throw new Error("Adding a member to a group did not change its organisation's version.");
       },
     ],
@@ -84,7 +84,7 @@ export async function everyWrite(org: string): Promise<VersionedWrite[]> {
       "delete",
       "groups: removed, with its members, access and settings (cascades)",
       async () => {
-        await db.insert(t.groupMembers).values({ group, member: grouped, org });
+        await db.insert(t.groupMembers).values({ group, member: grouped, person: grouped, org });
         await db.insert(t.appAccessGroups).values({ app, group });
         await db.insert(t.groupToolSettings).values({ app, group, name: "add_event", setting: "blocked", setBy: "leader", setByEmail: "leader@versions.test", setAt: now });
         await db.delete(t.groups).where(eq(t.groups.id, group));

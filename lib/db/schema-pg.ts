@@ -194,7 +194,7 @@ export const groups = pgTable(
   (t) => [uniqueIndex("groups_org_name_key").on(t.org, t.nameKey)],
 );
 
-/** A group's members, by member id (`member.id`, as GET …/people lists them); `org` lets the version triggers find the organisation. */
+/** A group's members, by member id (`member.id`, as GET …/people lists them) and account; `org` lets the version triggers find the organisation. */
 export const groupMembers = pgTable(
   "group_members",
   {
@@ -205,8 +205,10 @@ export const groupMembers = pgTable(
       .notNull()
       .references(() => member.id, { onDelete: "cascade" }),
     org: text("org").notNull(),
+    /** The member's account (`user.id`): a person's list finds their groups by it. */
+    person: text("person").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.group, t.member] }), index("group_members_org").on(t.org, t.member)],
+  (t) => [primaryKey({ columns: [t.group, t.member] }), index("group_members_person").on(t.org, t.person)],
 );
 
 /** The groups an org app is for, when its `appSettings.access` is "groups". */

@@ -302,7 +302,8 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
       if (unavailable !== null) continue; // tools of an unavailable app take no names
       if (tool.leaderSetting?.setting === "blocked") {
         // Blocked: it never reaches the assistant, so its whole name is free for a later tool.
-        tool.leftOut = { code: "blocked", message: blockedMessage(named.wholeName, tool.leaderSetting) };
+        const group = tool.leaderSetting.group;
+        tool.leftOut = { code: "blocked", message: blockedMessage(named.wholeName, tool.leaderSetting), ...(group === undefined ? {} : { by: { group: { id: group.id, name: group.name } } }) };
         continue;
       }
       const effect = riskyText === "warn" ? "none" : riskyEffect(riskyText, tool.leaderSetting, [...tool.notes, ...(mentioned[appIndex]?.get(tool.index) ?? [])]);

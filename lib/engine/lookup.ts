@@ -29,6 +29,14 @@ export interface ElsewhereTool {
   wholeName: string;
 }
 
+/** An org app the person looking does not have (SPEC §23): it is only for groups they are not in. */
+export interface HiddenLookupApp {
+  id: string;
+  name: string;
+  /** The groups' names. */
+  onlyFor: readonly string[];
+}
+
 export interface LookupHit {
   app: { id: string; name: string; shortName: string; personal: boolean };
   tool: ToolCheck;
@@ -51,6 +59,9 @@ export const HIT_LIMIT = 100;
 const NAME_SHAPED = /^[A-Za-z0-9_-]{1,64}$/;
 
 const code = (text: string) => `\`${text}\``;
+
+/** Names as a sentence says them: "Nurses", "Nurses and Doctors", "Nurses, Doctors and Porters". */
+const joined = (names: readonly string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
 
 /** An unavailable app's reason without the app's name said twice ("X is unavailable: …" → "…"). */
 function reasonOf(app: LookupApp): string {
@@ -204,7 +215,7 @@ function toolFor(app: LookupApp, q: string, rest: string | null): ToolCheck | un
  * personal app; a name an app lists for its own view only; the app with that short name has no
  * such tool, or was never read; no app has that short name.
  */
-function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereTool[], hits: readonly LookupHit[]): { answer: string | null; about: LookupSubject } {
+function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereTool[], hits: readonly LookupHit[], hidden: readonly HiddenLookupApp[]): { answer: string | null; about: LookupSubject } {
   const none = { answer: null, about: null };
   if (!NAME_SHAPED.test(q)) return none;
   const lower = q.toLowerCase();
@@ -251,6 +262,13 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
     return { answer: `${shown} is a tool of ${theirs.app}, a personal app of ${theirs.person}: only their assistant has it.`, about: null };
   }
 
+  // 4b. An org app the person does not have: it is only for some groups (SPEC §23).
+  const notTheirs = hidden.find((app) => q.startsWith(`${baseShortName(app.name)}_`));
+  if (notTheirs !== undefined) {
+    const groups = notTheirs.onlyFor.length === 0 ? "no group any more" : joined(notTheirs.onlyFor);
+    return { answer: `${code(q)} would come from ${notTheirs.name}, but ${notTheirs.name} is only for ${groups}, so this assistant does not have it.`, about: { kind: "app", app: notTheirs.id } };
+  }
+
   // 5. A name an app lists for a tool that takes no whole name (for the app's own view only): the hits show it.
   for (const app of apps) {
     const tool = app.check?.tools.find((t) => t.wholeName === null && t.name?.toLowerCase() === lower);
@@ -295,7 +313,7 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
 }
 
 /** Looks `q` up (already trimmed and bounded) among `apps`, a list in connection order; `index` (`lookupIndex(apps)`) makes it faster, never different. */
-export function lookup(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereTool[] = [], index?: LookupIndex): LookupAnswer {
+export function lookup(q: string, apps: readonly LookupApp[], theorem: TheoremNames, elsewhere: readonly ElsewhereTool[] = [], index?: LookupIndex, hidden: readonly HiddenLookupApp[] = []): LookupAnswer {
   const { hits, total } = findHits(q, apps, index);
-  return { hits, total, ...explain(q, apps, theorem, elsewhere, hits) };
+  return { hits, total, ...explain(q, apps, theorem, elsewhere, hits, hidden) };
 }

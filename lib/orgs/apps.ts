@@ -7,6 +7,8 @@ import { readInPool } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
+import { strictestSettings } from "@/lib/engine/tool-settings";
+import type { HiddenApp } from "@/lib/schemas/groups";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
@@ -21,7 +23,7 @@ import { foldedHistory, readTrends } from "./history";
 import { filledUrl, querySecrets, shownUrl } from "./redact";
 import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NameCache, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
-import { namedSetting, waitsUnder } from "./settings";
+import { groupSetting, namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { AppRow, ListState, NewRead, Scope } from "./store";
 import {
@@ -119,11 +121,16 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
  * app is theirs to trust. Everything stored it needs comes from one statement (`listState`); only
  * a state not named yet reads snapshots.
  */
-async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named }> {
-  const inputs: NamingInput[] = state.apps.map(({ row, read, newTools, settings, approvals }) => ({
+async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
+  const { listed, hidden } = personsApps(state);
+  const inputs: NamingInput[] = listed.map(({ row, read, newTools, settings, approvals, groupSettings }) => ({
     row,
     read,
-    settings: settings.flatMap((setting) => namedSetting(setting) ?? []),
+    // A person's: each tool's strictest of the organisation's setting and their groups' (SPEC §23).
+    settings: strictestSettings(
+      settings.flatMap((setting) => namedSetting(setting) ?? []),
+      groupSettings.flatMap((setting) => groupSetting(setting) ?? []),
+    ),
     // `listState` reads the approvals of every app that may wait: none read would hold back every tool.
     approvals: row.owner === null && waitsUnder(newTools, state.newTools) ? (approvals ?? new Map()) : null,
   }));
@@ -133,7 +140,7 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
   const named = await namedCheck(ctx.names ?? processNames(), inputs, theorem, options, storedEntries(ctx.db, inputs));
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   // Only the app asked for, when one is (an app's page names the whole list, but answers one).
-  const shown = state.apps.flatMap((app, i) => (only === undefined || app.row.id === only ? [{ ...app, i }] : []));
+  const shown = listed.flatMap((app, i) => (only === undefined || app.row.id === only ? [{ ...app, i }] : []));
   const result = withOwnFacts({ apps: shown.map(({ i }) => named.result.apps[i]!) }, shown.map(({ read }) => ownFacts(read)));
   const apps = shown.map(({ row, read, signIn: stored }, j): StoredApp => {
     const signIn = stored === null ? null : signInSummary(stored);
@@ -153,7 +160,24 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
       source: sourceOf(row),
     };
   });
-  return { apps, named };
+  return { apps, named, hidden };
+}
+
+/**
+ * The apps of a list that its person has (SPEC §23): an org app only for some groups is left out
+ * of the list of anyone in none of them, as if it were not connected (so it takes no name), and
+ * said in `hidden` with the groups it is for. The organisation's own list has every app.
+ */
+function personsApps(state: ListState): { listed: ListState["apps"]; hidden: HiddenApp[] } {
+  if (state.groups === null) return { listed: state.apps, hidden: [] };
+  const mine = new Set(state.groups);
+  const hidden: HiddenApp[] = [];
+  const listed = state.apps.filter(({ row, access }) => {
+    if (access === "everyone" || access.groups.some(([id]) => mine.has(id))) return true;
+    hidden.push({ id: row.id, name: row.name, onlyFor: access.groups.map(([id, name]) => ({ id, name })) });
+    return false;
+  });
+  return { listed, hidden };
 }
 
 /**
@@ -166,7 +190,7 @@ export async function scopeList(ctx: OrgContext, scope: Scope, seen: string | nu
 }
 
 /** `scopeList`, with the kept check it was answered from. */
-export async function namedScope(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<{ apps: StoredApp[]; named: Named }> {
+export async function namedScope(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
   return namedList(ctx, await keptListState(ctx.db, scope, seen));
 }
 

@@ -81,11 +81,11 @@ export async function requireGroupsOf(db: Conn, org: string, ids: readonly strin
 }
 
 /** The members of the organisation `orgId` named by `ids`, by id: anyone else is a 422 naming `members`. */
-async function requireMembers(db: Conn, orgId: string, ids: readonly string[]): Promise<{ id: string; email: string }[]> {
+async function requireMembers(db: Conn, orgId: string, ids: readonly string[]): Promise<{ id: string; email: string; person: string }[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const rows = await db
-    .select({ id: member.id, email: user.email })
+    .select({ id: member.id, email: user.email, person: member.userId })
     .from(member)
     .innerJoin(user, eq(user.id, member.userId))
     .where(and(eq(member.organizationId, orgId), inArray(member.id, unique)));
@@ -118,8 +118,8 @@ export async function createGroup(db: Conn, access: OrgAccess, input: GroupCreat
     const id = randomUUID();
     const now = Date.now();
     await tx.insert(groups).values({ id, org, name: input.name, nameKey: groupNameKey(input.name), createdAt: now });
-    if (members.length > 0) await tx.insert(groupMembers).values(members.map((m) => ({ group: id, member: m.id, org })));
-    const created: Group = { id, name: input.name, members };
+    if (members.length > 0) await tx.insert(groupMembers).values(members.map((m) => ({ group: id, member: m.id, person: m.person, org })));
+    const created: Group = { id, name: input.name, members: members.map(({ id, email }) => ({ id, email })) };
     await recordAudit(tx, { org, actor, action: "group.created", details: { group: { id, name: input.name }, members: members.map((m) => m.email) } }, now);
     return created;
   });
@@ -145,9 +145,9 @@ export async function changeGroup(db: Conn, access: OrgAccess, id: string, updat
       const gone = [...was].filter((m) => !now.has(m));
       const added = members.filter((m) => !was.has(m.id));
       if (gone.length > 0) await tx.delete(groupMembers).where(and(eq(groupMembers.group, id), inArray(groupMembers.member, gone)));
-      if (added.length > 0) await tx.insert(groupMembers).values(added.map((m) => ({ group: id, member: m.id, org })));
+      if (added.length > 0) await tx.insert(groupMembers).values(added.map((m) => ({ group: id, member: m.id, person: m.person, org })));
       if (gone.length > 0 || added.length > 0) details["members"] = { from: before.members.map((m) => m.email), to: members.map((m) => m.email) };
-      after = { ...after, members };
+      after = { ...after, members: members.map(({ id, email }) => ({ id, email })) };
     }
     if ("name" in details || "members" in details) await recordAudit(tx, { org, actor, action: "group.changed", details });
     return after;

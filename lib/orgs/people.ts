@@ -14,6 +14,7 @@ import { ENCODING, sentPrefix, sentSuffix, sentTool } from "@/lib/engine/tokens"
 import type { AppList, StoredApp } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
 import { namedScope, scopeList, type OrgContext } from "./apps";
+import { groupsByMember } from "./groups";
 import { listIndex, processNames } from "./named";
 import { keptListState, latestReads, listingOf, personalApps, requireOrg, scopeApps, tokenBudgetOf, type Scope } from "./store";
 
@@ -47,7 +48,7 @@ export const budgetOf = (budget: number | null, tokens: number) => (budget === n
 export async function personSees(ctx: OrgContext, access: OrgAccess, person: string): Promise<PersonSees> {
   const member = await personOf(access, person);
   const scope = { org: access.org.slug, person: member.userId };
-  const { apps } = await namedScope(ctx, scope, access.version);
+  const { apps, hidden } = await namedScope(ctx, scope, access.version);
   const state = await keptListState(ctx.db, scope, access.version);
   const rows = new Map(state.apps.map((app) => [app.row.id, app]));
   const tools: PersonSees["tools"] = [];
@@ -73,7 +74,7 @@ export async function personSees(ctx: OrgContext, access: OrgAccess, person: str
     sums.push(sum);
   }
   const size = { chars: sums.reduce((n, a) => n + a.chars, 0), tokens: sums.reduce((n, a) => n + a.tokens, 0) };
-  return { person: { id: member.id, email: member.email }, encoding: ENCODING, tools, apps: sums, size, budget: budgetOf(await tokenBudgetOf(ctx.db, access.org.slug), size.tokens) };
+  return { person: { id: member.id, email: member.email }, encoding: ENCODING, tools, apps: sums, size, budget: budgetOf(await tokenBudgetOf(ctx.db, access.org.slug), size.tokens), hidden };
 }
 
 /**
@@ -81,14 +82,14 @@ export async function personSees(ctx: OrgContext, access: OrgAccess, person: str
  * apps' `listing.tokens`, from their kept list) and how far past the organisation's budget.
  */
 export async function peopleWithTokens(ctx: OrgContext, access: OrgAccess): Promise<{ people: Person[]; tokenBudget: number | null }> {
-  const [members, people, budget] = await Promise.all([listMembers(access), listPeople(access), tokenBudgetOf(ctx.db, access.org.slug)]);
+  const [members, people, budget, groups] = await Promise.all([listMembers(access), listPeople(access), tokenBudgetOf(ctx.db, access.org.slug), groupsByMember(ctx.db, access.org.slug)]);
   const userOf = new Map(members.members.map((m) => [m.id, m.userId]));
   const counted = await Promise.all(
     people.map(async (p) => {
       const user = userOf.get(p.id);
-      if (user === undefined) return p;
+      if (user === undefined) return { ...p, groups: groups.get(p.id) ?? [] };
       const tokens = (await scopeList(ctx, { org: access.org.slug, person: user }, access.version)).reduce((n, app) => n + (app.lastCheck?.result.listing.tokens ?? 0), 0);
-      return { ...p, tokens, over: budgetOf(budget, tokens)?.over ?? null };
+      return { ...p, tokens, over: budgetOf(budget, tokens)?.over ?? null, groups: groups.get(p.id) ?? [] };
     }),
   );
   return { people: counted, tokenBudget: budget };
@@ -107,10 +108,11 @@ const asLookupApp = (app: StoredApp): LookupApp => ({ id: app.id, name: app.name
 /** One person's check, in the shape of §8 with each app's id and whether it is personal; `seen` as for `scopeList`. */
 export async function personCheck(ctx: OrgContext, scope: Scope, seen: string | null = null): Promise<PersonCheck> {
   await requireOrg(ctx.db, scope.org);
-  const list = await scopeList(ctx, scope, seen);
+  const { apps: list, hidden } = await namedScope(ctx, scope, seen);
   return {
     apps: list.flatMap((app) => (app.lastCheck === null ? [] : [{ id: app.id, personal: app.personal, ...app.lastCheck.result }])),
     unread: list.filter((app) => app.lastCheck === null).map((app) => ({ id: app.id, name: app.name, personal: app.personal })),
+    ...(scope.person === undefined ? {} : { hidden }),
   };
 }
 
@@ -144,16 +146,17 @@ async function elsewhere(ctx: OrgContext, access: OrgAccess, scope: Scope, q: st
 
 /** The lookup in a scope (SPEC §12); at `access.version`, for a request that changed nothing (`scopeList`). */
 export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scope, q: string): Promise<LookupAnswer> {
-  const { apps, named } = await namedScope(ctx, scope, access.version);
+  const { apps, named, hidden } = await namedScope(ctx, scope, access.version);
   const list = apps.map(asLookupApp);
+  const notTheirs = hidden.map((app) => ({ id: app.id, name: app.name, onlyFor: app.onlyFor.map((g) => g.name) }));
   // The index is made once per named state, beside its check, from each app's kept one (lib/orgs/named.ts).
   const index = listIndex(ctx.names ?? processNames(), named, list);
   const theorem = resolveTheorem(undefined);
-  const first = lookup(q, list, theorem, [], index);
+  const first = lookup(q, list, theorem, [], index, notTheirs);
   // Someone else's personal apps are only checked when the list itself gives no tool of that name.
   if (first.answer === null) return first;
   const others = await elsewhere(ctx, access, scope, q);
-  return others.length === 0 ? first : lookup(q, list, theorem, others, index);
+  return others.length === 0 ? first : lookup(q, list, theorem, others, index, notTheirs);
 }
 
 /** The batch plan (SPEC §13) of `calls`, whole names in the model's order, in a scope; `seen` as for `scopeList`. */

@@ -3,16 +3,18 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { InvalidError, NotFoundError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/audit-log";
 import { orgTransaction, type Conn } from "@/lib/db/client";
-import { apps, appSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
+import { appAccessGroups, apps, appSettings, groups, groupToolSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { holdsBack } from "@/lib/engine/review";
 import { effectiveNewTools, type NamedSetting } from "@/lib/engine/tool-settings";
 import { isObject } from "@/lib/json-text";
 import type { ToolSetting } from "@/lib/schemas/check";
 import type { AppNewTools, OrgSettings, OrgSettingsUpdate } from "@/lib/schemas/orgs";
-import { TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
+import type { AppAccessView, GroupRef, GroupSettingsView } from "@/lib/schemas/groups";
+import { TOOL_NAME_MAX, TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdate, type OrgAppSettings } from "@/lib/schemas/settings";
+import { requireGroupsOf } from "./groups";
 import type { OrgContext } from "./apps";
 import { setReviewMode, settleReview } from "./review";
-import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf, type AppRow, type SettingRow } from "./store";
+import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf, type AppRow, type GroupSettingRow, type SettingRow } from "./store";
 
 /**
  * The leader's say per tool, and an app's own `newTools` (SPEC §19): stored by tool name, given
@@ -33,6 +35,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function namedSetting([name, setting, setBy, setByEmail, setAt]: SettingRow): NamedSetting | null {
   if (setting !== "ask-first" && setting !== "blocked") return null;
   return { name, setting, by: { id: setBy, email: setByEmail }, at: iso(setAt) };
+}
+
+/** A group's stored setting (SPEC §23) as the engine takes it: naming its group; null for one not in force. */
+export function groupSetting([group, groupName, ...rest]: GroupSettingRow): NamedSetting | null {
+  const setting = namedSetting(rest);
+  return setting === null ? null : { ...setting, group: { id: group, name: groupName } };
 }
 
 /** The settings in force on the tools of `appIds`, by app, as the engine takes them. */
@@ -74,9 +82,9 @@ async function listedNames(db: Conn, row: AppRow): Promise<Set<string>> {
 }
 
 /** The app (or its 404) with its own newTools, in one query. */
-async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newTools: AppNewTools }> {
+async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newTools: AppNewTools; access: "everyone" | "groups" }> {
   const [found] = await db
-    .select({ row: apps, newTools: appSettings.newTools })
+    .select({ row: apps, newTools: appSettings.newTools, access: appSettings.access })
     .from(apps)
     .leftJoin(appSettings, eq(appSettings.app, apps.id))
     .where(and(eq(apps.org, of.org), eq(apps.id, of.app), of.owner === null ? isNull(apps.owner) : eq(apps.owner, of.owner)))
@@ -85,7 +93,7 @@ async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newT
     await requireAppOf(db, of); // the 404 in the words of the app's kind
     throw new NotFoundError(`There is no app "${of.app}".`);
   }
-  return { row: found.row, newTools: appModeOf(found.newTools) };
+  return { row: found.row, newTools: appModeOf(found.newTools), access: found.access === "groups" ? "groups" : "everyone" };
 }
 
 /** The settings of one app as they are stored: its own newTools, and its tools' settings by name. */
@@ -103,10 +111,48 @@ function viewOf(stored: { newTools: AppNewTools; tools: Map<string, NamedSetting
   };
 }
 
-/** GET …/settings: the app's `newTools` and every setting it keeps, listed now or waiting for the tool. */
-export async function appSettingsOf(ctx: OrgContext, of: AppOf): Promise<AppSettings> {
-  const { row, newTools } = await appWithNewTools(ctx.db, of);
-  return viewOf(await storedOf(ctx.db, row, newTools), await listedNames(ctx.db, row));
+/** Who has an org app (SPEC §23): everyone, or its groups by name. */
+async function accessOf(db: Conn, app: string, mode: "everyone" | "groups"): Promise<AppAccessView> {
+  if (mode === "everyone") return "everyone";
+  const rows = await db.select({ id: groups.id, name: groups.name }).from(appAccessGroups).innerJoin(groups, eq(groups.id, appAccessGroups.group)).where(eq(appAccessGroups.app, app));
+  return { groups: rows.sort(byGroupName) };
+}
+
+const byGroupName = (a: GroupRef, b: GroupRef) => a.name.localeCompare(b.name, "en") || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Each group's settings of an org app's tools (SPEC §23), by group id, as the engine takes them (naming the group). */
+async function groupSettingsOf(db: Conn, app: string): Promise<Map<string, { group: GroupRef; tools: Map<string, NamedSetting> }>> {
+  const rows = await db
+    .select({ group: groups.id, groupName: groups.name, name: groupToolSettings.name, setting: groupToolSettings.setting, setBy: groupToolSettings.setBy, setByEmail: groupToolSettings.setByEmail, setAt: groupToolSettings.setAt })
+    .from(groupToolSettings)
+    .innerJoin(groups, eq(groups.id, groupToolSettings.group))
+    .where(eq(groupToolSettings.app, app));
+  const found = new Map<string, { group: GroupRef; tools: Map<string, NamedSetting> }>();
+  for (const row of rows) {
+    const setting = namedSetting([row.name, row.setting, row.setBy, row.setByEmail, row.setAt]);
+    if (setting === null) continue;
+    const group = { id: row.group, name: row.groupName };
+    const held = found.get(group.id) ?? { group, tools: new Map<string, NamedSetting>() };
+    held.tools.set(row.name, { ...setting, group });
+    found.set(group.id, held);
+  }
+  return found;
+}
+
+function groupsViewOf(stored: Map<string, { group: GroupRef; tools: Map<string, NamedSetting> }>, listed: Set<string>): GroupSettingsView {
+  return [...stored.values()]
+    .filter(({ tools }) => tools.size > 0)
+    .map(({ group, tools }) => ({ ...group, tools: viewOf({ newTools: "org", tools }, listed).tools }))
+    .sort(byGroupName);
+}
+
+/** GET …/settings: the app's `newTools` and every setting it keeps, listed now or waiting for the tool; of an org app also its `access` and its groups' settings (SPEC §23). */
+export async function appSettingsOf(ctx: OrgContext, of: AppOf): Promise<AppSettings | OrgAppSettings> {
+  const { row, newTools, access } = await appWithNewTools(ctx.db, of);
+  const listed = await listedNames(ctx.db, row);
+  const view = viewOf(await storedOf(ctx.db, row, newTools), listed);
+  if (of.owner !== null) return view;
+  return { ...view, access: await accessOf(ctx.db, row.id, access), groups: groupsViewOf(await groupSettingsOf(ctx.db, row.id), listed) };
 }
 
 const invalid = (message: string, path: string[]) => new InvalidError(message, [{ path, message }]);
@@ -119,24 +165,25 @@ const quoted = (names: readonly string[]) => names.slice(0, 10).map((n) => JSON.
  * personal app is never held for review: its `newTools` is `org` or `available`. An app removed
  * meanwhile is the 404, and nothing is stored.
  */
-export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppSettingsUpdate, actor: { id: string; email: string }): Promise<AppSettings> {
+export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppSettingsUpdate, actor: { id: string; email: string }): Promise<AppSettings | OrgAppSettings> {
+  if (of.owner !== null && (update.groups !== undefined || update.access !== undefined)) {
+    const field = update.groups !== undefined ? "groups" : "access";
+    throw invalid(`A personal app is only yours: it has no \`${field}\` (groups and access are of the organisation's apps).`, [field]);
+  }
   if (of.owner !== null && update.newTools !== undefined && update.newTools !== "org" && update.newTools !== "available") {
     throw invalid(`A personal app's new tools are never held for review (only you would approve them): its newTools is "org" or "available".`, ["newTools"]);
   }
   // Read, checked and written in one transaction under the organisation's lock: an app removed
   // meanwhile is the 404 and nothing is stored; the answer is made from what was read and written.
   return orgTransaction(ctx.db, of.org, async (tx) => {
-    const { row, newTools } = await appWithNewTools(tx, of);
+    const { row, newTools, access } = await appWithNewTools(tx, of);
     const wanted = Object.entries(update.tools ?? {});
     const listed = await listedNames(tx, row);
-    const unlisted = wanted.map(([name]) => name).filter((name) => !listed.has(name));
-    if (unlisted.length > 0 && update.force !== true) {
-      throw invalid(`${row.name} does not list ${quoted(unlisted)}: send "force": true to keep a setting for a tool it does not list now.`, ["tools", unlisted[0]!]);
-    }
-    const misshapen = unlisted.filter((name) => !TOOL_NAME_SHAPE.test(name));
-    if (misshapen.length > 0) {
-      throw invalid(`${quoted(misshapen)} cannot be a tool's name: a name is letters, digits, _, - and . (no /, % or space).`, ["tools", misshapen[0]!]);
-    }
+    refuseUnknownTools(row.name, listed, wanted.map(([name]) => name), ["tools"], update.force === true);
+    // SPEC §23: every group named is one of this organisation's, and each of its tools as above; checked before anything is written.
+    const groupsNamed = await requireGroupsOf(tx, of.org, Object.keys(update.groups ?? {}), (id) => ["groups", id]);
+    for (const [group, tools] of Object.entries(update.groups ?? {})) refuseUnknownTools(row.name, listed, Object.keys(tools), ["groups", group], update.force === true);
+    const accessGroups = update.access === undefined || update.access === "everyone" ? new Map<string, GroupRef>() : await requireGroupsOf(tx, of.org, update.access.groups, (id) => ["access", "groups", update.access !== "everyone" ? update.access!.groups.indexOf(id) : 0]);
 
     const stored = await storedOf(tx, row, newTools);
     const appRef = { id: row.id, name: row.name };
@@ -174,8 +221,65 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
       }
       await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
     }
-    return viewOf(stored, listed);
+    const view = viewOf(stored, listed);
+    if (of.owner !== null) return view;
+
+    // Per group, per tool (SPEC §23): as the organisation's, each change audited naming the group.
+    const byGroup = await groupSettingsOf(tx, row.id);
+    for (const [id, tools] of Object.entries(update.groups ?? {})) {
+      const group = groupsNamed.get(id)!;
+      const held = byGroup.get(id) ?? { group, tools: new Map<string, NamedSetting>() };
+      byGroup.set(id, held);
+      for (const [name, to] of Object.entries(tools)) {
+        const from: ToolSetting = held.tools.get(name)?.setting ?? "default";
+        if (from === to) continue;
+        const where = and(eq(groupToolSettings.app, row.id), eq(groupToolSettings.group, id), eq(groupToolSettings.name, name));
+        if (to === "default") {
+          await tx.delete(groupToolSettings).where(where);
+          held.tools.delete(name);
+        } else {
+          const set = { setting: to, setBy: actor.id, setByEmail: actor.email, setAt: now };
+          await tx.insert(groupToolSettings).values({ app: row.id, group: id, name, ...set }).onConflictDoUpdate({ target: [groupToolSettings.app, groupToolSettings.group, groupToolSettings.name], set });
+          held.tools.set(name, { name, setting: to, by: { id: actor.id, email: actor.email }, at: iso(now), group });
+        }
+        await recordAudit(tx, { org: of.org, actor, action: "tool.setting.changed", app: appRef, details: { tool: name, from, to, group } }, now);
+      }
+    }
+
+    // Who has the app (SPEC §23): everyone, or some groups.
+    const before = await accessOf(tx, row.id, access);
+    let after = before;
+    if (update.access !== undefined) {
+      const wantedAccess: AppAccessView = update.access === "everyone" ? "everyone" : { groups: [...accessGroups.values()].sort(byGroupName) };
+      if (accessKey(wantedAccess) !== accessKey(before)) {
+        const mode = wantedAccess === "everyone" ? "everyone" : "groups";
+        await tx.insert(appSettings).values({ app: row.id, access: mode }).onConflictDoUpdate({ target: appSettings.app, set: { access: mode } });
+        await tx.delete(appAccessGroups).where(eq(appAccessGroups.app, row.id));
+        if (wantedAccess !== "everyone") await tx.insert(appAccessGroups).values(wantedAccess.groups.map((g) => ({ app: row.id, group: g.id })));
+        await recordAudit(tx, { org: of.org, actor, action: "app.access.changed", app: appRef, details: { from: before, to: wantedAccess } }, now);
+        after = wantedAccess;
+      }
+    }
+    return { ...view, access: after, groups: groupsViewOf(byGroup, listed) };
   });
+}
+
+/** An access as compared: "everyone", or its group ids in order. */
+const accessKey = (access: AppAccessView) => (access === "everyone" ? "everyone" : JSON.stringify(access.groups.map((g) => g.id).sort()));
+
+/**
+ * Refuses (422 at `path` + the name) a name the app does not list now unless `force`; then it must
+ * be a tool's name (letters, digits, `_`, `-`, `.`, at most TOOL_NAME_MAX characters).
+ */
+function refuseUnknownTools(app: string, listed: Set<string>, names: readonly string[], path: string[], force: boolean): void {
+  const unlisted = names.filter((name) => !listed.has(name));
+  if (unlisted.length > 0 && !force) {
+    throw invalid(`${app} does not list ${quoted(unlisted)}: send "force": true to keep a setting for a tool it does not list now.`, [...path, unlisted[0]!]);
+  }
+  const misshapen = unlisted.filter((name) => !TOOL_NAME_SHAPE.test(name) || name.length > TOOL_NAME_MAX);
+  if (misshapen.length > 0) {
+    throw invalid(`${quoted(misshapen)} cannot be a tool's name: a name is letters, digits, _, - and . (no /, % or space), at most ${TOOL_NAME_MAX} characters.`, [...path, misshapen[0]!]);
+  }
 }
 
 /** GET /api/orgs/{org}/settings (SPEC §11, §20): the organisation's `newTools` and `riskyText`. */

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { ConflictError, NotFoundError, noOrg, noOrgApp } from "@/lib/errors";
 import { isPostgres, runPrepared, transaction, type Conn } from "@/lib/db/client";
-import { apps, appSettings, appSignIns, checkResults, organization, orgSettings, orgVersionOf, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
+import { appAccessGroups, apps, appSettings, appSignIns, checkResults, groupMembers, groups, groupToolSettings, organization, orgSettings, orgVersionOf, snapshots, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { givenPromptTokens, givenSizes, type AppListing } from "@/lib/engine/check";
 import { fingerprint, snapshotOf } from "@/lib/engine/changes";
 import { entryChars } from "@/lib/engine/listing-size";
@@ -101,6 +101,12 @@ export async function scopeApps(db: Conn, scope: Scope): Promise<AppRow[]> {
 /** A tool's setting as stored: name, setting, by (id, e-mail), at (milliseconds). */
 export type SettingRow = [name: string, setting: string, setBy: string, setByEmail: string, setAt: number];
 
+/** A group's setting of a tool as stored (SPEC §23): the group (id, name), then as `SettingRow`. */
+export type GroupSettingRow = [group: string, groupName: string, name: string, setting: string, setBy: string, setByEmail: string, setAt: number];
+
+/** Who has an org app (SPEC §23): everyone, or the members of `groups` (id, name; none left: nobody). */
+export type AccessRow = { groups: [id: string, name: string][] } | "everyone";
+
 /** One app of a list with every stored input of its names and its summary, as `listState` reads them. */
 export interface ListedRow {
   row: AppRow;
@@ -112,6 +118,9 @@ export interface ListedRow {
   approvals: Map<string, string> | null;
   /** Its sign-in, without secrets; `discovery` only when connected (the step-up it may ask for). */
   signIn: { state: string; issuer: string | null; connectedAt: number | null; expiresAt: number | null; discovery: string | null } | null;
+  /** A person's list only (SPEC §23): who has the app, and the settings of its tools for the person's groups. */
+  access: AccessRow;
+  groupSettings: GroupSettingRow[];
 }
 
 /**
@@ -125,6 +134,8 @@ export interface ListState {
   riskyText: string | null;
   apps: ListedRow[];
   version: string | null;
+  /** The ids of the person's groups (SPEC §23), for a person's list; null for the organisation's own. */
+  groups: string[] | null;
 }
 
 /** A JSON aggregate as the driver answers it: text on SQLite, parsed on PostgreSQL. */
@@ -144,7 +155,8 @@ function jsonRows(db: Conn, columns: SQL[], order: SQL): SQL {
  * Every table read here is in lib/db/versioned-tables.ts (list-state.contract.test.ts).
  */
 export async function listState(db: Conn, scope: Scope): Promise<ListState> {
-  if (!orgSlug.safeParse(scope.org).success) return { org: undefined, newTools: null, riskyText: null, apps: [], version: null };
+  const none: ListState = { org: undefined, newTools: null, riskyText: null, apps: [], version: null, groups: null };
+  if (!orgSlug.safeParse(scope.org).success) return none;
   const person = scope.person === undefined ? null : sql.placeholder("person");
   const build = () => {
     const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
@@ -154,6 +166,21 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
     const settingColumns = [toolSettings.name, toolSettings.setting, toolSettings.setBy, toolSettings.setByEmail, toolSettings.setAt].map((c) => sql`${c}`);
     const settings = sql<unknown>`(SELECT ${jsonRows(db, settingColumns, sql`${toolSettings.name}`)} FROM ${toolSettings} WHERE ${toolSettings.app} = ${apps.id})`;
     const approvals = sql<unknown>`CASE WHEN ${mayWait} THEN (SELECT ${jsonRows(db, [sql`${toolApprovals.name}`, sql`${toolApprovals.fingerprint}`], sql`${toolApprovals.name}`)} FROM ${toolApprovals} WHERE ${toolApprovals.app} = ${apps.id}) END`;
+    // A person's list only (SPEC §23): their groups, who has each org app, and their groups' settings of its tools.
+    // Read back through `extra` below: typed apart so the organisation's statement keeps its own type.
+    const forPerson: Record<never, never> =
+      person === null
+        ? {}
+        : {
+            personGroups: sql<unknown>`(SELECT ${jsonRows(db, [sql`${groupMembers.group}`], sql`${groupMembers.group}`)} FROM ${groupMembers} WHERE ${groupMembers.org} = ${organization.slug} AND ${groupMembers.person} = ${person})`,
+            access: sql<string | null>`${appSettings.access}`,
+            accessGroups: sql<unknown>`CASE WHEN ${appSettings.access} = 'groups' THEN (SELECT ${jsonRows(db, [sql`${groups.id}`, sql`${groups.name}`], sql`${groups.name}`)} FROM ${appAccessGroups} INNER JOIN ${groups} ON ${groups.id} = ${appAccessGroups.group} WHERE ${appAccessGroups.app} = ${apps.id}) END`,
+            groupSettings: sql<unknown>`(SELECT ${jsonRows(
+              db,
+              [groupToolSettings.group, groups.name, groupToolSettings.name, groupToolSettings.setting, groupToolSettings.setBy, groupToolSettings.setByEmail, groupToolSettings.setAt].map((c) => sql`${c}`),
+              sql`${groupToolSettings.name}`,
+            )} FROM ${groupToolSettings} INNER JOIN ${groups} ON ${groups.id} = ${groupToolSettings.group} INNER JOIN ${groupMembers} ON ${groupMembers.group} = ${groupToolSettings.group} WHERE ${groupToolSettings.app} = ${apps.id} AND ${groupMembers.person} = ${person})`,
+          };
     return db
       .select({
         slug: organization.slug,
@@ -171,6 +198,7 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
         signInAt: appSignIns.connectedAt,
         expiresAt: appSignIns.expiresAt,
         discovery: sql<string | null>`CASE WHEN ${appSignIns.state} = 'connected' THEN ${appSignIns.discovery} END`,
+        ...forPerson,
       })
       .from(organization)
       .leftJoin(orgSettings, eq(orgSettings.org, organization.slug))
@@ -183,7 +211,8 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
   };
   const rows = await runPrepared(db, person === null ? "theorem_list_state" : "theorem_list_state_person", build, { org: scope.org, person: scope.person });
   const first = rows[0];
-  if (first === undefined) return { org: undefined, newTools: null, riskyText: null, apps: [], version: null };
+  if (first === undefined) return none;
+  const extra = (r: (typeof rows)[number]) => r as typeof r & { personGroups?: unknown; access?: string | null; accessGroups?: unknown; groupSettings?: unknown };
   const listed = rows.flatMap((r): ListedRow[] =>
     r.app === null
       ? []
@@ -195,10 +224,15 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
             settings: r.settings === null ? [] : aggregate<SettingRow>(r.settings),
             approvals: r.approvals === null ? null : new Map(aggregate<[string, string]>(r.approvals)),
             signIn: r.signInState === null ? null : { state: r.signInState, issuer: r.issuer, connectedAt: r.signInAt, expiresAt: r.expiresAt, discovery: r.discovery },
+            // Only an org app is ever for some groups; a value no longer known counts as everyone's.
+            access: r.app.owner === null && extra(r).access === "groups" ? { groups: extra(r).accessGroups == null ? [] : aggregate<[string, string]>(extra(r).accessGroups) } : "everyone",
+            groupSettings: r.app.owner !== null || extra(r).groupSettings == null ? [] : aggregate<GroupSettingRow>(extra(r).groupSettings),
           },
         ],
   );
-  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, riskyText: first.orgRiskyText, apps: listed, version: first.version };
+  const personGroups = extra(first).personGroups;
+  const groupIds = scope.person === undefined ? null : personGroups == null ? [] : aggregate<[string]>(personGroups).map(([id]) => id);
+  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, riskyText: first.orgRiskyText, apps: listed, version: first.version, groups: groupIds };
 }
 
 /** What each process keeps of lists at most (estimated bytes): a larger organisation's is read each time. */
@@ -236,7 +270,7 @@ export async function keptListState(db: Conn, scope: Scope, seen: string | null)
 function stateBytes(state: ListState): number {
   let chars = 0;
   for (const app of state.apps) {
-    chars += JSON.stringify([app.row, app.read, app.newTools, app.settings, app.signIn]).length + 200;
+    chars += JSON.stringify([app.row, app.read, app.newTools, app.settings, app.signIn, app.access, app.groupSettings]).length + 200;
     for (const [name, fingerprint] of app.approvals ?? []) chars += name.length + fingerprint.length + 40;
   }
   return 2 * chars + 256;

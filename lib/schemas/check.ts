@@ -176,6 +176,8 @@ export const leaderSetting = z.object({
   setting: toolSetting.exclude(["default"]),
   by: z.object({ id: z.string(), email: z.string() }).nullable(),
   at: z.string().nullable(), // ISO 8601
+  /** SPEC §23: set for one of the person's groups, not the whole organisation. */
+  group: z.object({ id: z.string(), name: z.string() }).optional(),
 });
 export type LeaderSetting = z.infer<typeof leaderSetting>;
 
