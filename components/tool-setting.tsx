@@ -2,7 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useId, useState, type ReactNode } from "react";
+import { ChangePreview } from "@/components/confirm-change";
 import { errorMessage } from "@/components/ui/alert";
+import { ConfirmedSelect } from "@/components/ui/confirmed-select";
 import { settingWords } from "@/lib/engine/tool-settings";
 import { appSettingsMutation } from "@/lib/queries/orgs";
 import { toolSetting, type ToolCheck, type ToolSetting } from "@/lib/schemas/check";
@@ -58,25 +60,62 @@ function SettingMenu({ source, tool, name }: { source: ToolSettingsSource; tool:
   const shown = save.isPending && save.variables?.tools?.[name] !== undefined ? save.variables.tools[name] : current;
   const change = (to: ToolSetting, from: ToolSetting, undoable: boolean) =>
     save.mutate({ tools: { [name]: to } }, { onSuccess: () => setUndo(undoable ? { from, to } : null) });
+  const error = save.isError ? errorMessage(save.error, "something went wrong.") : null;
   return (
     <div className="mt-1 text-xs">
-      <label htmlFor={id} className="sr-only">
-        Setting of {tool.title}
-      </label>
-      <select
-        id={id}
-        value={shown}
-        disabled={save.isPending}
-        aria-describedby={`${id}-does`}
-        onChange={(e) => change(toolSetting.parse(e.target.value), current, true)}
-        className="max-w-full rounded border border-slate-300 bg-white px-1 py-0.5"
-      >
-        {toolSetting.options.map((o) => (
-          <option key={o} value={o}>
-            {SETTING_WORDS[o].label}
-          </option>
-        ))}
-      </select>
+      {source.personal ? (
+        <>
+          <label htmlFor={id} className="sr-only">
+            Setting of {tool.title}
+          </label>
+          <select
+            id={id}
+            value={shown}
+            disabled={save.isPending}
+            aria-describedby={`${id}-does`}
+            onChange={(e) => change(toolSetting.parse(e.target.value), current, true)}
+            className="max-w-full rounded border border-slate-300 bg-white px-1 py-0.5"
+          >
+            {toolSetting.options.map((o) => (
+              <option key={o} value={o}>
+                {SETTING_WORDS[o].label}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : (
+        // An org app's setting changes every person's tools: the dialog says whose, and how, before it is saved (SPEC §23).
+        <ConfirmedSelect
+          id={id}
+          label={`Setting of ${tool.title}`}
+          describedBy={`${id}-does`}
+          value={shown}
+          options={toolSetting.options}
+          optionLabel={(o) => SETTING_WORDS[o].label}
+          confirmLabel="Save for everyone"
+          pending={save.isPending}
+          error={error}
+          title={(chosen) => `${tool.title}: ${SETTING_WORDS[chosen].label.toLowerCase()}, for everyone?`}
+          body={(chosen) => (
+            <>
+              <p>{SETTING_WORDS[chosen].does}</p>
+              <ChangePreview org={source.org} change={{ app: { id: source.app, settings: { tools: { [name]: chosen } } } }} />
+            </>
+          )}
+          onOpen={() => save.reset()}
+          onConfirm={(chosen, close) =>
+            save.mutate(
+              { tools: { [name]: chosen } },
+              {
+                onSuccess: () => {
+                  setUndo({ from: current, to: chosen });
+                  close();
+                },
+              },
+            )
+          }
+        />
+      )}
       {/* What the choice does, whole: an option's text is cut to the width of a closed menu. */}
       <span id={`${id}-does`} className="mt-0.5 block max-w-72 text-slate-700" data-testid="setting-does">
         {SETTING_WORDS[shown].does}
@@ -95,7 +134,7 @@ function SettingMenu({ source, tool, name }: { source: ToolSettingsSource; tool:
       )}
       {save.isError && (
         <span role="alert" className="mt-1 block text-rose-900">
-          Not saved: {errorMessage(save.error, "something went wrong.")}
+          Not saved: {error}
         </span>
       )}
     </div>

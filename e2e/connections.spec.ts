@@ -312,6 +312,7 @@ test("review: with the setting on, a new tool waits with no name until the leade
     await expect(toolRow(page, "rota_swap_shift")).toContainText("Waiting for review");
 
     await review.getByRole("button", { name: "Approve it" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Approve", exact: true }).click();
     await expect(review.getByRole("status")).toHaveText("Approved: every tool of this app reaches the assistants.");
     await expect(toolRow(page, "rota_swap_shift")).not.toContainText("Waiting for review");
     await page.goto(`/orgs/demo/audit`);

@@ -50,6 +50,7 @@ test("the review panel ranks waiting tools by risk and leads with why; the chang
     await expect(changed.nth(1).getByRole("insertion")).toHaveText(["every note", "one"]);
 
     await review.getByRole("button", { name: "Approve all 3" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Approve", exact: true }).click();
     await expect(review.getByRole("status")).toHaveText("Approved: every tool of this app reaches the assistants.");
   } finally {
     expect((await request.patch("/api/orgs/demo/settings", { data: { newTools: "available" } })).status()).toBe(200);

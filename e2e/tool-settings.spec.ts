@@ -1,3 +1,4 @@
+import type { Locator, Page } from "@playwright/test";
 import { authFile } from "./accounts";
 import { connectionsPath, expect, ORG, test } from "./fixtures";
 
@@ -10,6 +11,15 @@ const SHIFTS = [
   { name: "my_shifts", title: "My shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
 ];
 
+/** Chooses a setting and confirms it in the dialog that says what it changes (SPEC §23). */
+async function choose(page: Page, menu: Locator, value: string) {
+  await menu.selectOption(value);
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByTestId("change-sentence")).toBeVisible();
+  await dialog.getByRole("button", { name: "Save for everyone" }).click();
+  await expect(dialog).toBeHidden();
+}
+
 test("a leader blocks a tool; support sees it blocked, without the control, and cannot change it", async ({ page, browser, serveApp, addAppByApi }) => {
   const app = await addAppByApi("Shifts", await serveApp({ name: "Shifts", tools: SHIFTS }));
   const appPage = `${connectionsPath}/${encodeURIComponent(app.id)}`;
@@ -21,13 +31,13 @@ test("a leader blocks a tool; support sees it blocked, without the control, and 
   await expect(menu).toHaveValue("default");
   await expect(menu.getByRole("option")).toHaveText(["Default", "Ask first", "Blocked"]);
   await expect(deleteRow.getByTestId("setting-does")).toHaveText(/^As the app's hints say: the assistant checks with the person unless the tool only reads, or changes nothing outside\.$/);
-  await menu.selectOption("blocked");
+  await choose(page, menu, "blocked");
   await expect(deleteRow.getByTestId("setting-does")).toHaveText("Never reaches the assistant; its whole name is free for another app's tool.");
   await expect(deleteRow.getByRole("link", { name: "Blocked" })).toBeVisible();
   await expect(deleteRow).toContainText(/shifts_delete_shift is blocked by leader@demo\.test on \d{1,2} [A-Z][a-z]{2} \d{4}\./);
   await expect(page.getByTestId("settings-count")).toHaveText("Set by a leader: 1 blocked");
 
-  await page.getByTestId("tool-row").filter({ hasText: "My shifts" }).getByLabel("Setting of My shifts").selectOption("ask-first");
+  await choose(page, page.getByTestId("tool-row").filter({ hasText: "My shifts" }).getByLabel("Setting of My shifts"), "ask-first");
   await expect(page.getByTestId("settings-count")).toHaveText("Set by a leader: 1 blocked · 1 made to ask first");
 
   // Support sees the same settings, and no control.
@@ -61,7 +71,7 @@ test("a leader blocks a tool; support sees it blocked, without the control, and 
 
   // Back to default: the tool is in again.
   await page.reload();
-  await deleteRow.getByLabel("Setting of Delete a shift").selectOption("default");
+  await choose(page, deleteRow.getByLabel("Setting of Delete a shift"), "default");
   await expect(deleteRow.getByRole("link", { name: "Asks first" })).toBeVisible();
   await expect(page.getByTestId("settings-count")).toHaveText("Set by a leader: 1 made to ask first");
 });
@@ -80,7 +90,7 @@ test("at 1280 px each setting's words are shown whole; a block is undone in one 
   const menu = row.getByLabel("Setting of Delete a shift");
   expect(await menu.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
 
-  await menu.selectOption("blocked");
+  await choose(page, menu, "blocked");
   await expect(row.getByRole("link", { name: "Blocked" })).toBeVisible();
   await expect(row.getByRole("status").filter({ hasText: "saved" })).toContainText("Blocked, saved.");
   await row.getByRole("button", { name: /^Undo/ }).click();

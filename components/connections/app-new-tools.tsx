@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
+import { ChangePreview } from "@/components/confirm-change";
 import { errorMessage } from "@/components/ui/alert";
 import { ConfirmedSelect } from "@/components/ui/confirmed-select";
 import { WHAT_IT_DOES } from "@/components/connections/review";
@@ -46,7 +47,12 @@ export function AppNewToolsSetting({ org, appId, appName, canManage }: { org: st
             pending={save.isPending}
             error={save.isError ? errorMessage(save.error, "The setting could not be saved.") : null}
             title={(chosen) => `New and changed tools of ${appName}: ${label(chosen).toLowerCase()}?`}
-            body={(chosen) => <p>For {appName}, in the assistant of everyone in the organisation: {whatItDoes(effective(chosen))}</p>}
+            body={(chosen) => (
+              <>
+                <p>For {appName}, in the assistant of everyone in the organisation: {whatItDoes(effective(chosen))}</p>
+                {chosen !== current && <ChangePreview org={org} change={{ app: { id: appId, settings: { newTools: chosen } } }} />}
+              </>
+            )}
             onOpen={() => save.reset()}
             onConfirm={(chosen, close) => save.mutate({ newTools: chosen }, { onSuccess: close })}
           />

@@ -4,7 +4,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { RiskBadge } from "@/components/connections/app-changes";
 import { whyWords } from "@/components/connections/change-words";
 import { byRisk } from "@/lib/engine/risk-order";
@@ -15,6 +14,7 @@ import type { AppCheck, ToolCheck } from "@/lib/schemas/check";
 import { newTools, type ChangeList, type NewTools, type Risk, type RiskWhy } from "@/lib/schemas/orgs";
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { ConfirmedSelect } from "@/components/ui/confirmed-select";
+import { ChangePreview, ConfirmChangeButton } from "@/components/confirm-change";
 
 /** The tools of a check that wait for a leader's review. */
 export const waitingTools = (check: AppCheck | null | undefined) => (check?.tools ?? []).filter((t) => t.leftOut?.code === "awaiting-review");
@@ -93,7 +93,14 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
             pending={save.isPending}
             error={save.isError ? errorMessage(save.error, "The setting could not be saved.") : null}
             title={(chosen) => `New and changed tools: ${CHOICES[chosen].toLowerCase()}, for the whole organisation?`}
-            body={(chosen) => newToolsChangeWords(current, chosen, waiting).map((line) => <p key={line}>{line}</p>)}
+            body={(chosen) => (
+              <>
+                {newToolsChangeWords(current, chosen, waiting).map((line) => (
+                  <p key={line}>{line}</p>
+                ))}
+                {chosen !== current && <ChangePreview org={org} change={{ org: { newTools: chosen } }} />}
+              </>
+            )}
             onOpen={() => save.reset()}
             onConfirm={(chosen, close) => save.mutate({ newTools: chosen }, { onSuccess: close })}
           />
@@ -147,6 +154,7 @@ export function ReviewPanel({ org, appId, check, canManage }: { org: string; app
   const changes = useQuery({ ...changesQuery(org, appId), enabled: waiting.length > 0 });
   if (waiting.length === 0 && !approve.isSuccess) return null;
   const ranked = rankWaiting(waiting, changes.data?.changes);
+  const approveError = approve.isError ? errorMessage(approve.error, "The approval could not be saved.") : null;
   return (
     <section aria-label="Review" className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
       {waiting.length === 0 ? (
@@ -162,18 +170,37 @@ export function ReviewPanel({ org, appId, check, canManage }: { org: string; app
               <li key={tool.index} className="flex flex-wrap items-center gap-x-1 gap-y-1">
                 {risk !== null && <RiskBadge risk={risk} />} {why.length > 0 && <span>{whyWords(why)}:</span>} <span className="font-medium">{tool.name}</span>
                 {canManage && waiting.length > 1 && (
-                  <Button variant="ghost" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId, tools: [tool.name!] })}>
-                    Approve {tool.name} only
-                  </Button>
+                  <ConfirmChangeButton
+                    label={`Approve ${tool.name} only`}
+                    variant="ghost"
+                    disabled={approve.isPending}
+                    org={org}
+                    change={{ approve: { app: appId, tools: [tool.name!] } }}
+                    title={`Approve ${tool.name}, for everyone?`}
+                    confirmLabel="Approve"
+                    pending={approve.isPending}
+                    error={approveError}
+                    onOpen={() => approve.reset()}
+                    onConfirm={(close) => approve.mutate({ app: appId, tools: [tool.name!] }, { onSuccess: close })}
+                  />
                 )}
               </li>
             ))}
           </ol>
           {canManage ? (
             <div className="flex flex-wrap gap-2">
-              <Button variant="secondary" disabled={approve.isPending} onClick={() => approve.mutate({ app: appId })}>
-                {approve.isPending ? "Approving…" : `Approve ${waiting.length === 1 ? "it" : `all ${waiting.length}`}`}
-              </Button>
+              <ConfirmChangeButton
+                label={approve.isPending ? "Approving…" : `Approve ${waiting.length === 1 ? "it" : `all ${waiting.length}`}`}
+                disabled={approve.isPending}
+                org={org}
+                change={{ approve: { app: appId } }}
+                title={`Approve ${waiting.length === 1 ? "this tool" : `these ${waiting.length} tools`}, for everyone?`}
+                confirmLabel="Approve"
+                pending={approve.isPending}
+                error={approveError}
+                onOpen={() => approve.reset()}
+                onConfirm={(close) => approve.mutate({ app: appId }, { onSuccess: close })}
+              />
             </div>
           ) : (
             <p>A leader of this organisation approves them.</p>

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId } from "react";
+import { ChangePreview } from "@/components/confirm-change";
 import { errorMessage } from "@/components/ui/alert";
 import { ConfirmedSelect } from "@/components/ui/confirmed-select";
 import { settingsMutation, settingsQuery } from "@/lib/queries/orgs";
@@ -39,6 +40,7 @@ export function RiskyTextSetting({ org, canManage }: { org: string; canManage: b
               <>
                 <p>{RISKY_TEXT_DOES[chosen]}</p>
                 <p>A tool a leader has set on its app&apos;s page (ask first or blocked) keeps its own setting.</p>
+                {chosen !== current && <ChangePreview org={org} change={{ org: { riskyText: chosen } }} />}
               </>
             )}
             onOpen={() => save.reset()}

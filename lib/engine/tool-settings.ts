@@ -18,7 +18,7 @@ const STRICTNESS = { "ask-first": 1, blocked: 2 } as const;
  * A person's settings of one app's tools (SPEC §23): for each tool the strictest of the
  * organisation's setting and the settings of the person's groups. Blocked by any beats ask-first
  * by any; between equals the organisation's wins, then the first group by name (then id), so
- * the answer does not hang on the order given. No group loosens: a group's `default` is no
+ * the answer (by tool name) does not hang on the order given. No group loosens: a group's `default` is no
  * setting at all. `org` are settings without a group; `groups` each name theirs.
  */
 export function strictestSettings(org: readonly NamedSetting[], groups: readonly NamedSetting[]): readonly NamedSetting[] {
@@ -36,7 +36,7 @@ export function strictestSettings(org: readonly NamedSetting[], groups: readonly
     const held = byName.get(setting.name);
     if (held === undefined || before(setting, held)) byName.set(setting.name, setting);
   }
-  return [...byName.values()];
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The settings of one app by tool name (a Map: a tool may be named `__proto__`). */

@@ -115,13 +115,13 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
 }
 
 /**
- * The apps of a list with their current results: the engine over every app's newest read, in
- * connection order, each with its tools' settings (SPEC §19). Review (SPEC §11) holds back the
- * organisation's apps only, each under its own `newTools` or the organisation's: a person's own
- * app is theirs to trust. Everything stored it needs comes from one statement (`listState`); only
- * a state not named yet reads snapshots.
+ * The check of a list's stored state, `named.result.apps[i]` being `listed[i]`'s: the engine over
+ * every app its person has (`personsApps`), newest reads in connection order, each with its tools'
+ * settings (SPEC §19, §23). Review (SPEC §11) holds back the organisation's apps only, each under
+ * its own `newTools` or the organisation's: a person's own app is theirs to trust. Only a state not
+ * named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
  */
-async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
+export async function namedState(ctx: OrgContext, state: ListState): Promise<{ named: Named; listed: ListState["apps"]; hidden: HiddenApp[] }> {
   const { listed, hidden } = personsApps(state);
   const inputs: NamingInput[] = listed.map(({ row, read, newTools, settings, approvals, groupSettings }) => ({
     row,
@@ -136,8 +136,15 @@ async function namedList(ctx: OrgContext, state: ListState, only?: string): Prom
   }));
   const theorem = resolveTheorem(undefined);
   const options: NamingOptions = { riskyText: riskyTextModeOf(state.riskyText) };
-  // Only a state not named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
-  const named = await namedCheck(ctx.names ?? processNames(), inputs, theorem, options, storedEntries(ctx.db, inputs));
+  return { named: await namedCheck(ctx.names ?? processNames(), inputs, theorem, options, storedEntries(ctx.db, inputs)), listed, hidden };
+}
+
+/**
+ * The apps of a list with their current results (`namedState`). Everything stored it needs comes
+ * from one statement (`listState`); only a state not named yet reads snapshots.
+ */
+async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
+  const { named, listed, hidden } = await namedState(ctx, state);
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   // Only the app asked for, when one is (an app's page names the whole list, but answers one).
   const shown = listed.flatMap((app, i) => (only === undefined || app.row.id === only ? [{ ...app, i }] : []));
@@ -477,7 +484,13 @@ export async function history(ctx: OrgContext, org: string, app: string | undefi
 export async function approveApp(ctx: OrgContext, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
   await requireOrg(ctx.db, org);
   await requireApp(ctx.db, org, id);
-  const { approved, snapshot } = await orgTransaction(ctx.db, org, async (tx) => {
+  const { approved, snapshot } = await approveIn(ctx.db, org, id, by, names);
+  return { app: await getApp(ctx, org, id), approved, snapshot };
+}
+
+/** `approveApp`'s change itself, in its own transaction or in `db`'s (a preview's, lib/orgs/preview.ts, runs it too). */
+export async function approveIn(db: Conn, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ approved: string[]; snapshot: string | null }> {
+  return orgTransaction(db, org, async (tx) => {
     const row = await requireApp(tx, org, id);
     const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ConflictError("This app has not been read yet: re-check it first.");
@@ -489,7 +502,6 @@ export async function approveApp(ctx: OrgContext, org: string, id: string, by: s
     }
     return { approved, snapshot: read.snapshot };
   });
-  return { app: await getApp(ctx, org, id), approved, snapshot };
 }
 
 /** The app's size and timings over its reads (lib/orgs/history.ts). */

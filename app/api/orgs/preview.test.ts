@@ -1,0 +1,337 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { changesTools, diffTools, heldTools, type HeldTool } from "@/lib/engine/people-diff";
+import { appList, storedApp, type StoredApp } from "@/lib/schemas/orgs";
+import { peopleList, personCheck } from "@/lib/schemas/people";
+import { previewAnswer, type PreviewAnswer } from "@/lib/schemas/preview";
+import type { ServedApp } from "@/test/apps/demo-apps";
+import { serveMcpApp } from "@/test/apps/demo-apps";
+import { appParams, errorOf, orgParams, patch, post, routeDatabase } from "@/test/route-tests";
+
+// What a change would do (SPEC §23), as Next calls the route, on SQLite and PostgreSQL: the people
+// and names it predicts, and that it saves nothing.
+const database = await routeDatabase("preview");
+
+const appsRoute = await import("./[org]/apps/route");
+const checkRoute = await import("./[org]/apps/[app]/check/route");
+const approveRoute = await import("./[org]/apps/[app]/approve/route");
+const settingsRoute = await import("./[org]/apps/[app]/settings/route");
+const orgSettingsRoute = await import("./[org]/settings/route");
+const myAppsRoute = await import("./[org]/me/apps/route");
+const peopleRoute = await import("./[org]/people/route");
+const personCheckRoute = await import("./[org]/people/[person]/check/route");
+const previewRoute = await import("./[org]/preview-change/route");
+const groupsRoute = await import("./[org]/groups/route");
+const groupRoute = await import("./[org]/groups/[group]/route");
+const { getDb } = await import("@/lib/db/client");
+const { ensureOrg } = await import("@/lib/orgs/store");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
+type TestAccount = Awaited<ReturnType<typeof signUp>>;
+
+const base = "http://localhost/api/orgs/acme";
+const destructive = (name: string) => ({ name, inputSchema: { type: "object", properties: { shift: { type: "string" } } }, annotations: { destructiveHint: true } });
+const readOnly = (name: string) => ({ name, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
+
+const servers: ServedApp[] = [];
+const rotaTools: object[] = [destructive("swap"), destructive("delete_shift"), readOnly("my_shifts")];
+let leader: TestAccount;
+let developer: TestAccount;
+let support: TestAccount;
+let outsider: TestAccount;
+let rota: StoredApp;
+let rotaDelete: StoredApp;
+let elsewhere: StoredApp;
+
+const preview = (who: TestAccount, body: unknown, org = "acme") => previewRoute.POST(requestAs(who, `http://localhost/api/orgs/${org}/preview-change`, post(body)), orgParams(org));
+const previewed = async (body: unknown): Promise<PreviewAnswer> => {
+  const response = await preview(leader, body);
+  expect(response.status).toBe(200);
+  return previewAnswer.parse(await response.json());
+};
+
+/** Everything a preview could leave behind: audit entries, settings, approvals, apps, the organisation's version. */
+const stored = async () => ({
+  audit: await database.count("SELECT count(*) FROM audit_entries"),
+  settings: await database.query("SELECT app, name, setting FROM tool_settings ORDER BY app, name"),
+  appSettings: await database.query("SELECT app, new_tools FROM app_settings ORDER BY app"),
+  approvals: await database.count("SELECT count(*) FROM tool_approvals"),
+  orgSettings: await database.query("SELECT org, new_tools, risky_text, token_budget FROM org_settings ORDER BY org"),
+  versions: await database.query("SELECT org, version FROM org_versions ORDER BY org"),
+  groups: await database.query(`SELECT g.id, g.name, m.member FROM groups g LEFT JOIN group_members m ON m."group" = g.id ORDER BY g.id, m.member`),
+  apps: await database.count("SELECT count(*) FROM apps"),
+});
+
+/** Each member's tools as their check answers them now, by member id. */
+async function everyonesTools(): Promise<Map<string, { email: string; tools: HeldTool[] }>> {
+  const { people } = peopleList.parse(await (await peopleRoute.GET(requestAs(leader, `${base}/people`), orgParams("acme"))).json());
+  const found = new Map<string, { email: string; tools: HeldTool[] }>();
+  for (const person of people) {
+    const response = await personCheckRoute.GET(requestAs(leader, `${base}/people/${person.id}/check`), { params: Promise.resolve({ org: "acme", person: person.id }) });
+    const check = personCheck.parse(await response.json());
+    found.set(person.id, { email: person.email, tools: heldTools({ apps: check.apps }, check.apps.map((a) => a.id)) });
+  }
+  return found;
+}
+
+/** What really changed between two readings of everyone's tools, in the preview's shape. */
+function whatChanged(before: Awaited<ReturnType<typeof everyonesTools>>, after: Awaited<ReturnType<typeof everyonesTools>>): PreviewAnswer {
+  const people: PreviewAnswer["people"] = [];
+  let unchanged = 0;
+  for (const [id, { email, tools }] of before) {
+    const diff = diffTools(tools, after.get(id)!.tools);
+    if (changesTools(diff)) people.push({ id, email, ...diff });
+    else unchanged++;
+  }
+  return { people, unchanged };
+}
+
+const save = async (body: { org?: object; app?: { id: string; settings: object }; approve?: { app: string; tools?: string[] }; group?: { id: string; members: string[] } }) => {
+  const response =
+    body.group !== undefined
+      ? await groupRoute.PATCH(requestAs(leader, `${base}/groups/${body.group.id}`, patch({ members: body.group.members })), { params: Promise.resolve({ org: "acme", group: body.group.id }) })
+      : body.org !== undefined
+      ? await orgSettingsRoute.PATCH(requestAs(leader, `${base}/settings`, patch(body.org)), orgParams("acme"))
+      : body.app !== undefined
+        ? await settingsRoute.PATCH(requestAs(leader, `${base}/apps/${body.app.id}/settings`, patch(body.app.settings)), appParams("acme", body.app.id))
+        : await approveRoute.POST(requestAs(leader, `${base}/apps/${body.approve!.app}/approve`, post(body.approve!.tools === undefined ? {} : { tools: body.approve!.tools })), appParams("acme", body.approve!.app));
+  expect(response.status).toBe(200);
+};
+
+beforeAll(async () => {
+  const served = [
+    await serveMcpApp({ name: "Rota", tools: rotaTools }),
+    // Its short name rota_delete makes its `shift` the whole name rota_delete_shift, as Rota's delete_shift.
+    await serveMcpApp({ name: "Rota Delete", tools: [destructive("shift")] }),
+    await serveMcpApp({ name: "Diary", tools: [destructive("write"), readOnly("read")] }),
+    await serveMcpApp({ name: "Elsewhere", tools: [destructive("x")] }),
+  ];
+  servers.push(...served);
+  await ensureOrg(getDb(), "acme", "Acme");
+  await ensureOrg(getDb(), "other", "Other");
+  leader = await signUp("leader@preview.test");
+  developer = await signUp("developer@preview.test");
+  support = await signUp("support@preview.test");
+  outsider = await signUp("outsider@preview.test");
+  await joinAs("acme", leader, "leader");
+  await joinAs("acme", developer, "developer");
+  await joinAs("acme", support, "support");
+  await joinAs("other", outsider, "leader");
+  const connect = async (who: TestAccount, org: string, name: string, url: string) => {
+    const response = await appsRoute.POST(requestAs(who, `http://localhost/api/orgs/${org}/apps`, post({ name, url })), orgParams(org));
+    expect(response.status).toBe(201);
+    return storedApp.parse(await response.json());
+  };
+  rota = await connect(leader, "acme", "Rota", served[0]!.url);
+  rotaDelete = await connect(leader, "acme", "Rota Delete", served[1]!.url);
+  elsewhere = await connect(outsider, "other", "Elsewhere", served[3]!.url);
+  // The developer's own app: their list (and tokens) is theirs alone.
+  const mine = await myAppsRoute.POST(requestAs(developer, `${base}/me/apps`, post({ name: "Diary", url: served[2]!.url })), orgParams("acme"));
+  expect(mine.status).toBe(201);
+}, 60_000);
+
+afterAll(() => database.close(servers));
+
+describe("who may preview a change", () => {
+  it.each([
+    ["developer", () => developer],
+    ["support", () => support],
+  ])("refuses a %s with 403 naming the leader", async (_role, who) => {
+    const response = await preview(who(), { app: { id: rota.id, settings: { tools: { swap: "blocked" } } } });
+    expect(response.status).toBe(403);
+    expect((await errorOf(response)).message).toMatch(/^Only a leader/);
+  });
+
+  it("answers a non-member 404, as for no organisation", async () => {
+    const response = await preview(outsider, { org: { riskyText: "block" } });
+    expect(response.status).toBe(404);
+    expect(await errorOf(response)).toMatchObject({ code: "not-found" });
+  });
+});
+
+describe("what a leader's change would do, saving nothing", () => {
+  it("blocking delete_shift: everyone loses Rota's rota_delete_shift and gains Rota Delete's; nothing is stored", async () => {
+    const before = await stored();
+    const listed = await (await appsRoute.GET(requestAs(leader, `${base}/apps`), orgParams("acme"))).json();
+    const answer = await previewed({ app: { id: rota.id, settings: { tools: { delete_shift: "blocked" } } } });
+    expect(answer.unchanged).toBe(0);
+    expect(answer.people.map((p) => p.email).sort()).toEqual(["developer@preview.test", "leader@preview.test", "support@preview.test"]);
+    for (const person of answer.people) {
+      expect(person).toMatchObject({ gains: ["rota_delete_shift"], loses: ["rota_delete_shift"], renamed: [], nowAsksFirst: [], nowRunsFreely: [] });
+      expect(person.tokens.before).toBeGreaterThan(0);
+    }
+    // The developer's Diary is sent too: more tokens than the others.
+    const tokens = (email: string) => answer.people.find((p) => p.email === email)!.tokens.before;
+    expect(tokens("developer@preview.test")).toBeGreaterThan(tokens("leader@preview.test"));
+    expect(tokens("support@preview.test")).toBe(tokens("leader@preview.test"));
+
+    expect(await stored()).toEqual(before);
+    // The list answered as before, from what is stored (no state of the preview's kept).
+    expect(await (await appsRoute.GET(requestAs(leader, `${base}/apps`), orgParams("acme"))).json()).toEqual(listed);
+    expect(appList.parse(listed).apps.find((a) => a.id === rota.id)).toBeDefined();
+  });
+
+  it("making a read-only tool ask first lists it under nowAsksFirst", async () => {
+    const answer = await previewed({ app: { id: rota.id, settings: { tools: { my_shifts: "ask-first" } } } });
+    expect(answer.people).toHaveLength(3);
+    for (const person of answer.people) expect(person).toMatchObject({ gains: [], loses: [], nowAsksFirst: ["rota_my_shifts"], nowRunsFreely: [] });
+  });
+
+  it("a budget changes nobody's tools", async () => {
+    expect(await previewed({ org: { tokenBudget: 5000 } })).toEqual({ people: [], unchanged: 3 });
+  });
+
+  it("approving a tool that waits for review: everyone gains it; nothing is approved", async () => {
+    await save({ org: { newTools: "wait-for-review" } });
+    rotaTools.push(destructive("cover"));
+    expect((await checkRoute.POST(requestAs(leader, `${base}/apps/${rota.id}/check`, { method: "POST" }), appParams("acme", rota.id))).status).toBe(200);
+    const before = await stored();
+    const answer = await previewed({ approve: { app: rota.id, tools: ["cover"] } });
+    expect(answer.people).toHaveLength(3);
+    for (const person of answer.people) expect(person).toMatchObject({ gains: ["rota_cover"], loses: [] });
+    expect(await stored()).toEqual(before);
+  });
+});
+
+describe("bad input: a clear 4xx, nothing changed", () => {
+  it.each([
+    ["no change", {}, 422],
+    ["an unknown kind", { members: [] }, 422],
+    ["two kinds at once", { org: { riskyText: "block" }, approve: { app: "x" } }, 422],
+    ["an org setting's unknown value", { org: { riskyText: "loud" } }, 422],
+    ["an empty org change", { org: {} }, 422],
+    ["an app setting's unknown value", { app: { id: "x", settings: { tools: { swap: "hidden" } } } }, 422],
+    ["an unknown app", { app: { id: "no-such-app", settings: { tools: { swap: "blocked" } } } }, 404],
+    ["an unknown app to approve", { approve: { app: "no-such-app" } }, 404],
+  ])("refuses %s", async (_what, body, status) => {
+    const before = await stored();
+    const response = await preview(leader, body);
+    expect(response.status).toBe(status);
+    expect(await stored()).toEqual(before);
+  });
+
+  it("refuses another organisation's app as not found", async () => {
+    const before = await stored();
+    for (const body of [{ app: { id: elsewhere.id, settings: { tools: { x: "blocked" } } } }, { approve: { app: elsewhere.id } }]) {
+      expect((await preview(leader, body)).status).toBe(404);
+    }
+    expect(await stored()).toEqual(before);
+  });
+
+  it("refuses a tool the app does not list as the save route does, naming it under the preview's field", async () => {
+    const saved = await settingsRoute.PATCH(requestAs(leader, `${base}/apps/${rota.id}/settings`, patch({ tools: { nope: "blocked" } })), appParams("acme", rota.id));
+    const response = await preview(leader, { app: { id: rota.id, settings: { tools: { nope: "blocked" } } } });
+    expect([saved.status, response.status]).toEqual([422, 422]);
+    const [error, savedError] = [await errorOf(response), await errorOf(saved)];
+    expect(error.message).toBe(savedError.message);
+    expect(error.issues?.[0]?.path).toEqual(["app", "settings", "tools", "nope"]);
+  });
+
+  it("refuses approving a tool the app no longer lists, as the save route does", async () => {
+    const response = await preview(leader, { approve: { app: rota.id, tools: ["gone"] } });
+    expect(response.status).toBe(409);
+  });
+});
+
+describe("groups (SPEC §23): per person, by their groups", () => {
+  let night = "";
+  const memberIds = async () => new Map(peopleList.parse(await (await peopleRoute.GET(requestAs(leader, `${base}/people`), orgParams("acme"))).json()).people.map((p) => [p.email, p.id]));
+  const makeGroup = async (who: TestAccount, org: string, name: string, members: string[]) => {
+    const response = await groupsRoute.POST(requestAs(who, `http://localhost/api/orgs/${org}/groups`, post({ name, members })), orgParams(org));
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  };
+
+  it("a group's block: only its members lose the tool; filling the group: only the new member", async () => {
+    const ids = await memberIds();
+    night = await makeGroup(leader, "acme", "Night shift", [ids.get("developer@preview.test")!]);
+    const block = { app: { id: rota.id, settings: { groups: { [night]: { swap: "blocked" } } } } };
+    const before = await stored();
+    const answer = await previewed(block);
+    expect(answer.people.map((p) => [p.email, p.loses])).toEqual([["developer@preview.test", ["rota_swap"]]]);
+    expect(answer.unchanged).toBe(2);
+    expect(await stored()).toEqual(before);
+
+    await save(block);
+    const saved = await stored();
+    const filled = await previewed({ group: { id: night, members: [ids.get("developer@preview.test")!, ids.get("support@preview.test")!] } });
+    expect(filled.people.map((p) => [p.email, p.loses])).toEqual([["support@preview.test", ["rota_swap"]]]);
+    const emptied = await previewed({ group: { id: night, members: [] } });
+    expect(emptied.people.map((p) => [p.email, p.gains])).toEqual([["developer@preview.test", ["rota_swap"]]]);
+    expect(await stored()).toEqual(saved);
+  });
+
+  it("an app only for the group: everyone else loses its tools, and Rota Delete's shift takes the name Rota's delete_shift had", async () => {
+    const answer = await previewed({ app: { id: rota.id, settings: { access: { groups: [night] } } } });
+    expect(answer.people.map((p) => p.email).sort()).toEqual(["leader@preview.test", "support@preview.test"]);
+    for (const person of answer.people) {
+      expect(person.loses).toEqual(expect.arrayContaining(["rota_swap", "rota_delete_shift"]));
+      expect(person.gains).toEqual(["rota_delete_shift"]);
+      expect(person.tokens.after).toBeLessThan(person.tokens.before);
+    }
+    expect(answer.unchanged).toBe(1);
+  });
+
+  it("a new group changes nobody's tools, and is not stored", async () => {
+    const ids = await memberIds();
+    const before = await stored();
+    expect(await previewed({ group: { members: [ids.get("support@preview.test")!] } })).toEqual({ people: [], unchanged: 3 });
+    expect(await stored()).toEqual(before);
+  });
+
+  it("refuses a non-member, another organisation's group, and a group removed while the preview was open", async () => {
+    const stranger = await preview(leader, { group: { id: night, members: ["no-such-member"] } });
+    expect(stranger.status).toBe(422);
+    expect((await errorOf(stranger)).issues?.[0]?.path).toEqual(["group", "members", 0]);
+    const theirs = await makeGroup(outsider, "other", "Theirs", []);
+    expect((await preview(leader, { group: { id: theirs, members: [] } })).status).toBe(404);
+    const gone = await makeGroup(leader, "acme", "Gone", []);
+    expect((await groupRoute.DELETE(requestAs(leader, `${base}/groups/${gone}`, { method: "DELETE" }), { params: Promise.resolve({ org: "acme", group: gone }) })).status).toBe(204);
+    const before = await stored();
+    const removed = await preview(leader, { group: { id: gone, members: [] } });
+    expect(removed.status).toBe(404);
+    expect((await errorOf(removed)).message).toBe(`There is no group "${gone}".`);
+    expect(await stored()).toEqual(before);
+  });
+});
+
+describe("a preview followed by the same change saved (property)", () => {
+  const toolNames = ["swap", "delete_shift", "my_shifts", "cover"];
+  const setting = fc.constantFrom("default", "ask-first", "blocked");
+  const change = fc.oneof(
+    fc.record({ app: fc.record({ id: fc.constantFrom("rota", "rotaDelete"), settings: fc.record({ tools: fc.dictionary(fc.constantFrom(...toolNames), setting, { minKeys: 1, maxKeys: 3 }) }) }) }),
+    fc.record({ org: fc.record({ riskyText: fc.constantFrom("warn", "ask-first", "block") }) }),
+    fc.record({ org: fc.record({ newTools: fc.constantFrom("available", "wait-for-review", "wait-if-risky") }) }),
+    fc.constant({ approve: { app: "rota" } }),
+    fc.record({ group: fc.record({ members: fc.subarray(["leader@preview.test", "developer@preview.test", "support@preview.test"]) }) }),
+  );
+
+  it("gives exactly the people and names it predicted", async () => {
+    await fc.assert(
+      fc.asyncProperty(change, async (drawn) => {
+        const ids = { rota: rota.id, rotaDelete: rotaDelete.id } as Record<string, string>;
+        const { groups } = (await (await groupsRoute.GET(requestAs(leader, `${base}/groups`), orgParams("acme"))).json()) as { groups: { id: string; name: string }[] };
+        const night = groups.find((g) => g.name === "Night shift")!.id;
+        const people = new Map(peopleList.parse(await (await peopleRoute.GET(requestAs(leader, `${base}/people`), orgParams("acme"))).json()).people.map((p) => [p.email, p.id]));
+        const body =
+          "group" in drawn
+            ? { group: { id: night, members: drawn.group.members.map((email) => people.get(email)!) } }
+            : "app" in drawn
+            ? {
+                app: {
+                  id: ids[drawn.app.id]!,
+                  // Rota Delete lists only `shift`; the others are kept for when it lists them.
+                  settings: drawn.app.id === "rota" ? drawn.app.settings : { tools: { shift: Object.values(drawn.app.settings.tools)[0]! }, force: true },
+                },
+              }
+            : "approve" in drawn
+              ? { approve: { app: rota.id } }
+              : drawn;
+        const before = await everyonesTools();
+        const predicted = await previewed(body);
+        await save(body);
+        expect(predicted).toEqual(whatChanged(before, await everyonesTools()));
+      }),
+      { numRuns: 12 },
+    );
+  }, 120_000);
+});
