@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { authFile, demoEmail } from "./accounts";
 import { connectionsPath, expect, ORG, test } from "./fixtures";
 
@@ -10,6 +11,14 @@ const ROTA = [
   { name: "delete_shift", title: "Delete a shift", inputSchema: { type: "object" }, annotations: { destructiveHint: true } },
   { name: "my_shifts", title: "My shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
 ];
+
+/** Reads what the change would do in the confirm dialog, then confirms it with `confirm`. */
+async function confirmChange(page: Page, confirm: string, says: string | RegExp) {
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByTestId("change-sentence")).toHaveText(says);
+  await dialog.getByRole("button", { name: confirm }).click();
+  await expect(dialog).toBeHidden();
+}
 
 test("a leader makes a group, fills it, limits an app to it; the person outside it sees the app hidden and why", async ({ page, browser, request, serveApp, addAppByApi }) => {
   const app = await addAppByApi("Rota", await serveApp({ name: "Rota", tools: ROTA }));
@@ -36,6 +45,8 @@ test("a leader makes a group, fills it, limits an app to it; the person outside 
     const picker = sales.getByRole("form", { name: "Members of Sales" });
     await picker.getByLabel(demoEmail("developer")).check();
     await picker.getByRole("button", { name: /^Save members/ }).click();
+    // Sales has no apps or settings yet: joining it changes no one's tools.
+    await confirmChange(page, "Save members", "Nobody's tools change.");
     await expect(sales).toContainText(`1 member: ${demoEmail("developer")}`);
 
     // On the app's page: only Sales has it, and Sales may not delete shifts.
@@ -45,11 +56,14 @@ test("a leader makes a group, fills it, limits an app to it; the person outside 
     await who.getByLabel("Only the groups chosen").check();
     await who.getByLabel("Sales").check();
     await who.getByRole("button", { name: "Save who has it" }).click();
+    // Everyone outside Sales loses Rota's two tools (the demo's leader and support at least).
+    await confirmChange(page, "Save who has it", /^\d+ people lose 2 tools\.$/);
     await expect(page.getByTestId("app-access")).toContainText("Who has it: Only Sales.");
 
     const perGroup = page.getByRole("form", { name: "Tool settings of a group" });
     await perGroup.getByLabel("delete_shift for Sales").selectOption("blocked");
     await perGroup.getByRole("button", { name: "Save 1 change for Sales" }).click();
+    await confirmChange(page, "Save for Sales", "1 person loses 1 tool.");
     await expect(page.getByRole("list", { name: "Settings of groups" })).toContainText("Sales: delete_shift blocked");
 
     // People says who is in which group; support's page says Rota is not theirs, and why.

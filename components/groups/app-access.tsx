@@ -4,9 +4,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Alert, errorMessage } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { TableHead } from "@/components/ui/table";
-import { accessWords, groupToolNames } from "@/components/groups/group-words";
+import { ConfirmChangeButton } from "@/components/confirm-change";
+import { accessWords, groupNames, groupToolNames } from "@/components/groups/group-words";
+import { plural } from "@/lib/plural";
 import { groupsQuery } from "@/lib/queries/groups";
 import { appSettingsMutation, appSettingsQuery } from "@/lib/queries/orgs";
 import { toolSetting, type AppCheck, type ToolSetting } from "@/lib/schemas/check";
@@ -82,10 +83,8 @@ function AccessSetting({ org, appId, appName, settings, groups, canManage }: { o
       {canManage && (groups.length > 0 || settings.access !== "everyone") && (
         <form
           aria-label={`Who has ${appName}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.mutate({ access });
-          }}
+          // Saved only through the confirm dialog, which says first whose tools this changes.
+          onSubmit={(e) => e.preventDefault()}
           className="space-y-2"
         >
           <fieldset aria-describedby={save.isError ? `${id}-error` : undefined} className="space-y-1">
@@ -126,9 +125,23 @@ function AccessSetting({ org, appId, appName, settings, groups, canManage }: { o
             </p>
           )}
           {changed && (
-            <Button type="submit" variant="secondary" className="px-3 py-1.5" disabled={save.isPending}>
-              {save.isPending ? "Saving…" : "Save who has it"}
-            </Button>
+            <ConfirmChangeButton
+              label="Save who has it"
+              org={org}
+              change={{ app: { id: appId, settings: { access } } }}
+              title={<>Change who has {appName}?</>}
+              confirmLabel="Save who has it"
+              pending={save.isPending}
+              error={save.isError ? errorMessage(save.error, "The change could not be saved.") : null}
+              onOpen={() => save.reset()}
+              onConfirm={(close) => save.mutate({ access }, { onSuccess: close })}
+            >
+              <p>
+                {access === "everyone"
+                  ? `Everyone in the organisation will have ${appName}.`
+                  : `Only members of ${groupNames(groups.filter((g) => access.groups.includes(g.id))) || "no group"} will have ${appName}; for everyone else it is as if it were not connected.`}
+              </p>
+            </ConfirmChangeButton>
           )}
         </form>
       )}
@@ -149,6 +162,7 @@ function GroupToolSettings({ org, appId, check, settings, groups, canManage }: {
   const orgSetting = (tool: string): ToolSetting => settings.tools.find((t) => t.name === tool)?.setting ?? "default";
   const names = groupToolNames((check?.tools ?? []).map((t) => t.name), settings.groups);
   const changes = Object.entries(draft).filter(([tool, s]) => s !== savedOf(groupId, tool));
+  const update = { [groupId]: Object.fromEntries(changes) };
 
   return (
     <div className="space-y-2">
@@ -177,10 +191,7 @@ function GroupToolSettings({ org, appId, check, settings, groups, canManage }: {
         <form
           aria-label="Tool settings of a group"
           aria-describedby={`${id}-rule`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.mutate({ groups: { [groupId]: Object.fromEntries(changes) } }, { onSuccess: () => setDraft({}) });
-          }}
+          onSubmit={(e) => e.preventDefault()}
           className="space-y-2"
         >
           <div className="flex flex-wrap items-center gap-2">
@@ -253,9 +264,32 @@ function GroupToolSettings({ org, appId, check, settings, groups, canManage }: {
             </p>
           )}
           {changes.length > 0 && (
-            <Button type="submit" variant="secondary" className="px-3 py-1.5" disabled={save.isPending}>
-              {save.isPending ? "Saving…" : `Save ${changes.length === 1 ? "1 change" : `${changes.length} changes`} for ${group.name}`}
-            </Button>
+            <ConfirmChangeButton
+              label={`Save ${plural(changes.length, "change")} for ${group.name}`}
+              org={org}
+              change={{ app: { id: appId, settings: { groups: update } } }}
+              title={<>Save {plural(changes.length, "change")} for {group.name}?</>}
+              confirmLabel={`Save for ${group.name}`}
+              pending={save.isPending}
+              error={save.isError ? errorMessage(save.error, "The settings could not be saved.") : null}
+              onOpen={() => save.reset()}
+              onConfirm={(close) =>
+                save.mutate(
+                  { groups: update },
+                  {
+                    onSuccess: () => {
+                      setDraft({});
+                      close();
+                    },
+                  },
+                )
+              }
+            >
+              <p>
+                {changes.map(([tool, setting]) => `${tool}: ${SETTING_WORDS[setting].label.toLowerCase()}`).join(", ")}, for the members of {group.name}. The strictest
+                of the organisation&apos;s setting and their groups&apos; still wins.
+              </p>
+            </ConfirmChangeButton>
           )}
         </form>
       )}

@@ -6,11 +6,11 @@ import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { setIssues } from "@/components/account/form-issues";
+import { ConfirmChangeButton } from "@/components/confirm-change";
 import { LoadError, Loading } from "@/components/connections/states";
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
-import { ConfirmButton } from "@/components/ui/confirm-button";
 import { FieldError, fieldClass } from "@/components/ui/field";
 import { plural } from "@/lib/plural";
 import { ApiRequestError } from "@/lib/queries/api";
@@ -209,10 +209,8 @@ function MembersForm({ org, group, members, onDone }: { org: string; group: Grou
   return (
     <form
       aria-label={`Members of ${group.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate({ id: group.id, change: { members: list } }, { onSuccess: onDone });
-      }}
+      // Saved only through the confirm dialog, which says first whose tools the new members change.
+      onSubmit={(e) => e.preventDefault()}
       className="space-y-2 rounded border border-slate-200 bg-slate-50 p-3"
     >
       <fieldset aria-describedby={save.isError ? `${id}-error` : undefined}>
@@ -233,9 +231,33 @@ function MembersForm({ org, group, members, onDone }: { org: string; group: Grou
           {errorMessage(save.error, "The members could not be saved.")}
         </Alert>
       )}
-      <Button type="submit" disabled={save.isPending}>
-        {save.isPending ? "Saving…" : `Save members (${list.length})`}
-      </Button>
+      <ConfirmChangeButton
+        label={`Save members (${list.length})`}
+        variant="primary"
+        org={org}
+        change={{ group: { id: group.id, members: list } }}
+        title={<>Save the members of {group.name}?</>}
+        confirmLabel="Save members"
+        pending={save.isPending}
+        error={save.isError ? errorMessage(save.error, "The members could not be saved.") : null}
+        onOpen={() => save.reset()}
+        onConfirm={(close) =>
+          save.mutate(
+            { id: group.id, change: { members: list } },
+            {
+              onSuccess: () => {
+                close();
+                onDone();
+              },
+            },
+          )
+        }
+      >
+        <p>
+          {list.length === 0 ? `${group.name} will have no members.` : `${group.name} will have ${plural(list.length, "member")}.`} Its apps and tool settings follow
+          its members at once.
+        </p>
+      </ConfirmChangeButton>
     </form>
   );
 }
@@ -244,12 +266,16 @@ function RemoveGroup({ org, group }: { org: string; group: Group }) {
   const client = useQueryClient();
   const remove = useMutation(removeGroupMutation(client, org));
   return (
-    <ConfirmButton
+    <ConfirmChangeButton
       label={
         <>
           Remove<span className="sr-only"> {group.name}</span>
         </>
       }
+      variant="danger"
+      org={org}
+      // Removed, a group gives its members what an empty group gives them: nothing. So its preview is the group emptied.
+      change={{ group: { id: group.id, members: [] } }}
       title={<>Remove the group {group.name}?</>}
       confirmLabel="Remove group"
       pending={remove.isPending}
@@ -257,7 +283,7 @@ function RemoveGroup({ org, group }: { org: string; group: Group }) {
       onOpen={() => remove.reset()}
       onConfirm={(close) => remove.mutate(group.id, { onSuccess: close })}
     >
-      Its members stay in the organisation; what the group gave them, apps only for it and its tool settings, no longer does.
-    </ConfirmButton>
+      <p>Its members stay in the organisation; what the group gave them, apps only for it and its tool settings, no longer does.</p>
+    </ConfirmChangeButton>
   );
 }
