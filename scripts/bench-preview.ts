@@ -1,0 +1,127 @@
+/**
+ * Benchmark of what a change would do (`npm run bench:preview`, SPEC §23, issue 41): in
+ * bench:lookup's organisation (25 apps × 2,000 tools, read inline) with 200 people in 5 groups,
+ * POST …/preview-change of one group's block of one tool, beside GET …/apps and GET /api/health
+ * in the same rounds. The first preview names every group's list for the first time; each later
+ * one blocks another tool (so its lists after the change are new to the name cache), medians of 7.
+ * Every request goes through its route handler as Next calls it, in-process.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { register } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+// Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
+register(
+  "data:text/javascript," +
+    encodeURIComponent(`export async function resolve(s, c, next) { return s === "server-only" ? { url: "data:text/javascript,", shortCircuit: true } : next(s, c); }`),
+);
+const dir = mkdtempSync(join(tmpdir(), "theorem-bench-preview-"));
+process.env["DATABASE_URL"] = join(dir, "bench.db");
+process.env["THEOREM_RECHECK_MINUTES"] = "0";
+process.env["THEOREM_CHECKS_PER_MINUTE"] = "100000";
+process.env["LOG_LEVEL"] ??= "warn";
+
+const { buildWorker } = await import("./build-worker.mjs");
+await buildWorker();
+const { getDb } = await import("@/lib/db/client");
+const { addApp } = await import("@/lib/orgs/apps");
+const { ensureOrg } = await import("@/lib/orgs/store");
+const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
+const health = await import("@/app/api/health/route");
+const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
+const peopleRoute = await import("@/app/api/orgs/[org]/people/route");
+const groupsRoute = await import("@/app/api/orgs/[org]/groups/route");
+const previewRoute = await import("@/app/api/orgs/[org]/preview-change/route");
+const { countPromptTokens } = await import("@/lib/pool/prompt-tokens");
+
+const APPS = 25;
+const TOOLS = 2000;
+const PEOPLE = 200;
+const GROUPS = 5;
+const REPS = 7;
+
+const tool = (app: number, i: number) => ({
+  name: `action_${i}`,
+  title: `Action ${i} of app ${app}`,
+  description: "Does one thing of this app.",
+  inputSchema: { type: "object", properties: { recordId: { type: "string" }, note: { type: "string", title: "Note" } } },
+  annotations: i % 3 === 0 ? { readOnlyHint: true } : { destructiveHint: false, openWorldHint: true },
+});
+
+const db = getDb();
+const inline = {
+  db,
+  read: async (app: { name: string; url: string }) => {
+    const n = Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0);
+    const entries = Array.from({ length: TOOLS }, (_, i) => tool(n, i));
+    const { tokens, chars } = countPromptTokens(entries);
+    return { name: app.name, entries, promptTokens: tokens, promptChars: chars };
+  },
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const slug = "bench-preview";
+const base = `http://localhost/api/orgs/${slug}`;
+const org = { params: Promise.resolve({ org: slug }) };
+
+async function timed(run: () => Promise<Response>): Promise<{ ms: number; body: string }> {
+  const t = performance.now();
+  const response = await run();
+  const body = await response.text();
+  if (!response.ok) throw new Error(`A request of the benchmark answered ${response.status}: ${body.slice(0, 300)}`);
+  return { ms: performance.now() - t, body };
+}
+
+const started = performance.now();
+await ensureOrg(db, slug, "Bench preview");
+const leader = await signUp("leader@bench-preview.test", "Lee Leader");
+await joinAs(slug, leader, "leader");
+for (let p = 0; p < PEOPLE - 1; p++) await joinAs(slug, await signUp(`person-${p}@bench-preview.test`, `Person ${p}`), "developer");
+let target = "";
+for (let a = 0; a < APPS; a++) {
+  const app = await addApp(inline, slug, { name: `App ${a}`, url: `http://app-${a}.test/mcp` });
+  if (a === 12) target = app.id;
+}
+const get = (path: string) => requestAs(leader, `${base}${path}`);
+const { people } = (await (await peopleRoute.GET(get("/people"), org)).json()) as { people: { id: string }[] };
+const groups: string[] = [];
+for (let g = 0; g < GROUPS; g++) {
+  const members = people.filter((_, i) => i % GROUPS === g).map((p) => p.id);
+  const response = await groupsRoute.POST(requestAs(leader, `${base}/groups`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: `Group ${g}`, members }) }), org);
+  groups.push(((await response.json()) as { id: string }).id);
+}
+console.log(`Set up ${APPS} apps × ${TOOLS.toLocaleString("en-GB")} tools and ${people.length} people in ${GROUPS} groups in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+
+const block = (i: number) => () =>
+  previewRoute.POST(
+    requestAs(leader, `${base}/preview-change`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ app: { id: target, settings: { groups: { [groups[0]!]: { [`action_${i}`]: "blocked" } } } } }) }),
+    org,
+  );
+const healthOf = () => health.GET(new Request("http://localhost/api/health"));
+
+await timed(() => appsRoute.GET(get("/apps"), org));
+const first = await timed(block(1));
+const answer = JSON.parse(first.body) as { people: { loses: string[] }[]; unchanged: number };
+if (answer.people.length !== PEOPLE / GROUPS || answer.unchanged !== PEOPLE - PEOPLE / GROUPS) throw new Error(`The preview named ${answer.people.length} people, ${answer.unchanged} unchanged`);
+
+const list: number[] = [];
+const preview: number[] = [];
+const beside: number[] = [];
+for (let i = 0; i < REPS; i++) {
+  beside.push((await timed(healthOf)).ms);
+  list.push((await timed(() => appsRoute.GET(get("/apps"), org))).ms);
+  preview.push((await timed(block(i + 2))).ms);
+}
+console.log(`\n${APPS} apps × ${TOOLS.toLocaleString("en-GB")} tools, ${PEOPLE} people in ${GROUPS} groups; medians of ${REPS}, in the same rounds:\n`);
+console.log("| request | time | goal |");
+console.log("|---|---|---|");
+console.log(`| POST …/preview-change, one group's block, first (every group's list named for the first time) | ${first.ms.toFixed(0)} ms | ≤ 1,000 ms |`);
+console.log(`| POST …/preview-change, one group's block of another tool each time | ${median(preview).toFixed(0)} ms | ≤ 1,000 ms |`);
+console.log(`| GET …/apps | ${median(list).toFixed(0)} ms | |`);
+console.log(`| GET /api/health | ${median(beside).toFixed(1)} ms | |`);
+
+db.$client.close();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
