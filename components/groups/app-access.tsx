@@ -30,10 +30,12 @@ export function AppGroupsSettings({ org, appId, appName, check, canManage }: { o
   else if (settings.isError) body = <Alert inline>{errorMessage(settings.error, "The app's settings could not be loaded.")}</Alert>;
   else if (groups.isError) body = <Alert inline>{errorMessage(groups.error, "The groups could not be loaded.")}</Alert>;
   else {
+    // An org app's answer always has both; the schema, shared with personal apps, leaves them optional.
+    const orgApp: OrgAppSettings = { ...settings.data, access: settings.data.access ?? "everyone", groups: settings.data.groups ?? [] };
     body = (
       <>
-        <AccessSetting org={org} appId={appId} appName={appName} settings={settings.data} groups={groups.data.groups} canManage={canManage} />
-        <GroupToolSettings org={org} appId={appId} check={check} settings={settings.data} groups={groups.data.groups} canManage={canManage} />
+        <AccessSetting org={org} appId={appId} appName={appName} settings={orgApp} groups={groups.data.groups} canManage={canManage} />
+        <GroupToolSettings org={org} appId={appId} check={check} settings={orgApp} groups={groups.data.groups} canManage={canManage} />
         {groups.data.groups.length === 0 && (
           <p className="text-slate-700">
             There are no groups yet{canManage ? (

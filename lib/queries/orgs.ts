@@ -2,7 +2,7 @@ import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react
 import type { AppImport } from "@/lib/schemas/registry";
 import { ndjsonValues } from "@/lib/ndjson";
 import { listedApp } from "@/lib/schemas/summary";
-import { appSettings, orgAppSettings, type AppSettingsUpdate } from "@/lib/schemas/settings";
+import { appSettingsAnswer, type AppSettingsUpdate } from "@/lib/schemas/settings";
 import { ApiRequestError, appPath, callApi, orgPath, readApiAnswer, retryOnce, sendApi } from "@/lib/queries/api";
 import {
   appList,
@@ -195,11 +195,10 @@ export const recheckAllMutation = (client: QueryClient, org: string, onRead: (re
 export const appSettingsPath = (org: string, app: string, personal: boolean) =>
   personal ? `${orgPath(org)}/me/apps/${encodeURIComponent(app)}/settings` : `${appPath(org, app)}/settings`;
 
-/** An org app's settings, with who has it and each group's settings (SPEC §23); no page reads a personal app's. */
-export const appSettingsQuery = (org: string, app: string) =>
+export const appSettingsQuery = (org: string, app: string, personal = false) =>
   queryOptions({
     queryKey: [...orgKeys.app(org, app), "settings"] as const,
-    queryFn: async () => orgAppSettings.parse(await callApi(appSettingsPath(org, app, false))),
+    queryFn: async () => appSettingsAnswer.parse(await callApi(appSettingsPath(org, app, personal))),
     retry: retryOnce,
   });
 
@@ -207,6 +206,6 @@ export const appSettingsQuery = (org: string, app: string) =>
 export const appSettingsMutation = (client: QueryClient, org: string, app: string, personal = false) =>
   mutationOptions({
     mutationKey: ["orgs", org, "apps", app, "settings"],
-    mutationFn: async (update: AppSettingsUpdate) => appSettings.parse(await callApi(appSettingsPath(org, app, personal), { method: "PATCH", body: update })),
+    mutationFn: async (update: AppSettingsUpdate) => appSettingsAnswer.parse(await callApi(appSettingsPath(org, app, personal), { method: "PATCH", body: update })),
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.all(org) }),
   });

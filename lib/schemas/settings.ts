@@ -68,6 +68,9 @@ export type AppSettings = z.infer<typeof appSettings>;
 /** An org app's settings answer also says who has it and each group's settings (SPEC §23). */
 export const orgAppSettings = appSettings.extend({ access: appAccessView, groups: groupSettingsView });
 export type OrgAppSettings = z.infer<typeof orgAppSettings>;
+/** Either answer, as the settings page reads it: `access` and `groups` absent for a personal app. */
+export const appSettingsAnswer = appSettings.extend({ access: appAccessView.optional(), groups: groupSettingsView.optional() });
+export type AppSettingsAnswer = z.infer<typeof appSettingsAnswer>;
 
 /** A settings file's tools: `{"name": setting}`, or the list GET …/settings answers (`[{name, setting, …}]`), read as the same. */
 const fileTools = z.preprocess(
