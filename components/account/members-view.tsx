@@ -19,6 +19,9 @@ import { plural } from "@/lib/plural";
 import { cancelInvitationMutation, changeRoleMutation, inviteMutation, membersQuery, removeMemberMutation } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { invitationCreate, type InvitationView, type MemberView } from "@/lib/schemas/access";
+import { groupNames } from "@/components/groups/group-words";
+import { GroupsSection } from "@/components/groups/groups-section";
+import { groupsQuery } from "@/lib/queries/groups";
 import { setIssues } from "./form-issues";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
@@ -53,6 +56,7 @@ export function MembersView({ org, orgName, canManage, selfMemberId }: { org: st
       ) : (
         <>
           <MembersTable org={org} members={list.data.members} canManage={canManage} selfMemberId={selfMemberId} />
+          <GroupsSection org={org} members={list.data.members} canManage={canManage} />
           <InvitationsTable org={org} invitations={list.data.invitations} canManage={canManage} />
         </>
       )}
@@ -143,11 +147,14 @@ const MEMBER_COLUMNS = (manage: boolean) =>
     { key: "email", label: "Email" },
     { key: "name", label: "Name" },
     { key: "role", label: "Role" },
+    { key: "groups", label: "Groups" },
     { key: "joined", label: "Joined" },
     ...(manage ? [{ key: "actions", label: <span className="sr-only">Actions</span> }] : []),
   ] as const;
 
 function MembersTable({ org, members, canManage, selfMemberId }: { org: string; members: MemberView[]; canManage: boolean; selfMemberId: string }) {
+  const groups = useQuery(groupsQuery(org));
+  const groupsOf = (member: string) => groups.data?.groups.filter((g) => g.members.some((m) => m.id === member)) ?? [];
   // The only leader can be neither re-roled nor removed (an organisation keeps a leader): no control offers it.
   const onlyLeader = (m: MemberView) => m.role === "leader" && members.filter((x) => x.role === "leader").length === 1;
   return (
@@ -170,6 +177,14 @@ function MembersTable({ org, members, canManage, selfMemberId }: { org: string; 
                 <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
                   {canManage && !onlyLeader(m) ? <RoleControl org={org} member={m} /> : m.role}
                   {canManage && onlyLeader(m) && <span className="block text-xs text-slate-600">The only leader: make someone else a leader to change this.</span>}
+                </td>
+                <td className="px-3 py-2 break-words max-sm:block max-sm:py-0.5" data-testid="member-groups">
+                  {groupsOf(m.id).length > 0 && (
+                    <>
+                      <span className="sm:sr-only">In </span>
+                      {groupNames(groupsOf(m.id))}
+                    </>
+                  )}
                 </td>
                 <td className="px-3 py-2 whitespace-nowrap max-sm:block max-sm:py-0.5">
                   <span className="sm:sr-only">Joined </span>

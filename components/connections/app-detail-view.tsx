@@ -11,6 +11,7 @@ import { EditAppForm } from "@/components/connections/edit-app-form";
 import { AppTrends } from "@/components/connections/app-trends";
 import { ReviewPanel } from "@/components/connections/review";
 import { AppNewToolsSetting } from "@/components/connections/app-new-tools";
+import { AppGroupsSettings } from "@/components/groups/app-access";
 import { CheckHistory } from "@/components/connections/check-history";
 import { HostPanel } from "@/components/host-panel";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
@@ -163,6 +164,8 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
       <SignInControls org={org} app={stored} canConnect={canManage} />
 
       <AppNewToolsSetting org={org} appId={stored.id} appName={stored.name} canManage={canManage} />
+
+      <AppGroupsSettings org={org} appId={stored.id} appName={stored.name} check={check} canManage={canManage} />
 
       <ReviewPanel org={org} appId={stored.id} check={check} canManage={canManage} />
 

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { LoadError, Loading } from "@/components/connections/states";
+import { groupNames } from "@/components/groups/group-words";
 import { Badge } from "@/components/ui/badge";
 import { peopleQuery } from "@/lib/queries/people";
 
@@ -38,6 +39,11 @@ export function PeopleView({ org, orgName, self }: { org: string; orgName: strin
                   {p.name || p.email}
                 </Link>{" "}
                 <span className="text-sm break-all text-slate-700">{p.email}</span> {p.id === self && <span className="text-sm text-slate-600">(you)</span>}
+                {p.groups !== undefined && p.groups.length > 0 && (
+                  <span className="block text-sm break-words text-slate-700" data-testid="person-groups">
+                    In {groupNames(p.groups)}
+                  </span>
+                )}
               </span>
               <span className="flex flex-wrap items-center gap-2">
                 {p.tokens !== undefined && (

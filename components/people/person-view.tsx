@@ -9,6 +9,7 @@ import { ToolSettingsProvider } from "@/components/tool-setting";
 import { AddAppForm } from "@/components/connections/add-app-form";
 import { BatchPlan } from "@/components/connections/batch-plan";
 import { HostPanel } from "@/components/host-panel";
+import { PersonGroups } from "@/components/groups/person-groups";
 import { SentTools } from "@/components/people/sent-tools";
 import { LookupBox } from "@/components/connections/lookup-box";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
@@ -83,6 +84,7 @@ export function PersonView({ org, person, name, mine }: { org: string; person: s
       {heading}
       <LookupBox org={org} person={person} />
       {mine && <AddAppForm org={org} personal existing={apps.map((a) => a.name)} />}
+      <PersonGroups org={org} person={person} mine={mine} hidden={check.data.hidden ?? []} />
       <section aria-labelledby="person-apps" className="space-y-2">
         <h2 id="person-apps" className="text-lg font-semibold text-slate-900">
           {plural(apps.length + unread.length, "app")}, {personal} of {mine ? "your" : "their"} own

@@ -9,10 +9,12 @@ import { getApp, listApps, trends } from "@/lib/orgs/apps";
 import { appChanges } from "@/lib/orgs/changes";
 import { orgContext } from "@/lib/orgs/context";
 import { ownList, peopleWithTokens, personCheck, scopeOf } from "@/lib/orgs/people";
+import { groupsOf } from "@/lib/orgs/groups";
 import { appSettingsOf, orgSettingsOf } from "@/lib/orgs/settings";
 import { auditQuery as auditParams } from "@/lib/schemas/access";
 import { auditQuery, keysQuery, membersQuery, type AuditFilter } from "./access";
 import { appQuery, appSettingsQuery, appsQuery, CHANGES_SHOWN, changesQuery, settingsQuery, TREND_POINTS, trendsQuery } from "./orgs";
+import { groupsQuery } from "./groups";
 import { myAppsQuery, peopleQuery, personCheckQuery } from "./people";
 
 /** One answer a page computes on the server, under the key its component's query asks for. */
@@ -42,6 +44,7 @@ export const pageQueries = {
     prefetch(changesQuery(access.org.slug, id), async () => ({ changes: await appChanges(orgContext(), access.org.slug, id, CHANGES_SHOWN) })),
   trends: (access: OrgAccess, id: string) => prefetch(trendsQuery(access.org.slug, id), async () => ({ points: await trends(orgContext(), access.org.slug, id, TREND_POINTS) })),
   members: (access: OrgAccess) => prefetch(membersQuery(access.org.slug), () => listMembers(access)),
+  groups: (access: OrgAccess) => prefetch(groupsQuery(access.org.slug), async () => ({ groups: await groupsOf(orgContext().db, access.org.slug) })),
   keys: (access: OrgAccess) => prefetch(keysQuery(access.org.slug), async () => ({ keys: await listKeys(access) })),
   audit: (access: OrgAccess, filter: AuditFilter) =>
     prefetch(auditQuery(access.org.slug, filter), async () => ({ entries: await auditEntriesOf(getDb(), access.org.slug, auditParams.parse(filter)) })),

@@ -13,7 +13,7 @@ export default async function MyAppsPage({ params }: Props) {
   const { org } = await params;
   const access = await pageOrgAccess(org);
   return (
-    <Prefetched queries={[pageQueries.personCheck(access, access.memberId), pageQueries.myApps(access)]}>
+    <Prefetched queries={[pageQueries.personCheck(access, access.memberId), pageQueries.groups(access), pageQueries.myApps(access)]}>
       <PersonView org={access.org.slug} person={access.memberId} name={access.actor.name} mine />
     </Prefetched>
   );

@@ -17,7 +17,7 @@ export default async function MembersPage({ params }: Props) {
   const { org } = await params;
   const access = await pageOrgAccess(org);
   return (
-    <Prefetched queries={[pageQueries.members(access)]}>
+    <Prefetched queries={[pageQueries.members(access), pageQueries.groups(access)]}>
       <MembersView org={access.org.slug} orgName={access.org.name} canManage={can(access.role, "manage")} selfMemberId={access.memberId} />
     </Prefetched>
   );

@@ -27,6 +27,7 @@ export default async function AppPage({ params }: Props) {
         pageQueries.app(access, id),
         pageQueries.settings(access),
         pageQueries.appSettings(access, id),
+        pageQueries.groups(access),
         pageQueries.changes(access, id),
         pageQueries.trends(access, id),
       ]}

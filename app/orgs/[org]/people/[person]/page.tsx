@@ -19,7 +19,7 @@ export default async function PersonPage({ params }: Props) {
   const access = await pageOrgAccess(org);
   const found = await pageMember(access, person);
   return (
-    <Prefetched queries={[pageQueries.personCheck(access, found.id), ...(found.id === access.memberId ? [pageQueries.myApps(access)] : [])]}>
+    <Prefetched queries={[pageQueries.personCheck(access, found.id), pageQueries.groups(access), ...(found.id === access.memberId ? [pageQueries.myApps(access)] : [])]}>
       <PersonView org={access.org.slug} person={found.id} name={found.name || found.email} mine={found.id === access.memberId} />
     </Prefetched>
   );
