@@ -33,7 +33,7 @@ const { buildWorker } = await import("./build-worker.mjs");
 await buildWorker();
 const { openDatabase } = await import("@/lib/db/client");
 const { addApp, listApps, recheckApp } = await import("@/lib/orgs/apps");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { changeAppSettings } = await import("@/lib/orgs/settings");
 const { readInPool } = await import("@/lib/pool/engine-pool");
 

@@ -28,7 +28,7 @@ const { buildWorker } = await import("./build-worker.mjs");
 await buildWorker();
 const { getDb } = await import("@/lib/db/client");
 const { addApp } = await import("@/lib/orgs/apps");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const health = await import("@/app/api/health/route");
 const appsRoute = await import("@/app/api/orgs/[org]/apps/route");

@@ -22,7 +22,7 @@ export interface VersionedWrite {
 }
 
 export async function everyWrite(org: string): Promise<VersionedWrite[]> {
-  const [{ getDb }, t, { ensureOrg }] = await Promise.all([import("@/lib/db/client"), import("@/lib/db/tables"), import("@/lib/orgs/store")]);
+  const [{ getDb }, t, { ensureOrg }] = await Promise.all([import("@/lib/db/client"), import("@/lib/db/tables"), import("@/lib/orgs/organisations")]);
   const db = getDb();
   const otherOrg = `${org}-other`;
   await ensureOrg(db, otherOrg, "Other");

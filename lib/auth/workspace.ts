@@ -35,7 +35,7 @@ export interface OrgAccess {
   /**
    * The organisation's version when this was read (lib/db/schema.ts `orgVersions`; null when
    * none is stored), in the same statement: what a request that changes nothing shows is kept
-   * per version (lib/orgs/store.ts `keptListState`), so reading it costs no round trip of its own.
+   * per version (lib/orgs/list-state.ts `keptListState`), so reading it costs no round trip of its own.
    */
   version: string | null;
 }

@@ -1,5 +1,5 @@
 /**
- * The tables a person's list is read from (lib/orgs/store.ts `listState`): every write to one of
+ * The tables a person's list is read from (lib/orgs/list-state.ts `listState`): every write to one of
  * their rows draws a new version for the row's organisation (`orgVersions`), which is what kept
  * lists are keyed by (`keptListState`). Both dialects' triggers are generated from this one list
  * (`sqliteVersionTriggers`, `pgVersionTriggers`); lib/db/versioned-tables.test.ts fails when the

@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { transaction, type Conn } from "@/lib/db/client";
 import { recordAudit } from "@/lib/audit/audit-log";
 import { account, auditEntries, member, organization, user } from "@/lib/db/tables";
-import { orgApps } from "@/lib/orgs/store";
+import { orgApps } from "@/lib/orgs/app-rows";
 import type { Role } from "@/lib/schemas/roles";
 import { DEMO_ORG } from "./seed";
 

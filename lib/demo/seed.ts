@@ -5,7 +5,8 @@ import { transaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import { logger } from "@/lib/log";
 import { appName, appUrl } from "@/lib/schemas/check";
-import { ensureOrg, orgApps } from "@/lib/orgs/store";
+import { ensureOrg } from "@/lib/orgs/organisations";
+import { orgApps } from "@/lib/orgs/app-rows";
 
 export const DEMO_ORG = { slug: "demo", name: "Demo organisation" } as const;
 

@@ -11,7 +11,7 @@ process.env.DATABASE_URL = join(dir, "store.db");
 
 const { getDb } = await import("@/lib/db/client");
 const { apps } = await import("@/lib/db/tables");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { FLOW_TTL_MS, loadSignIn, markExpired, saveConnected, saveFlow, saveRenewed, takeFlow, forgetSignIn } = await import("./sign-in-store");
 
 afterAll(async () => {

@@ -16,7 +16,9 @@ import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS } from "./limits";
 import { runDue } from "@/lib/schedule/schedule";
 import { decryptSecret } from "@/lib/secrets";
 import { changeAppSettings } from "./settings";
-import { checkInput, ensureOrg, HISTORY_PER_APP, requireApp } from "./store";
+import { ensureOrg } from "./organisations";
+import { checkInput, requireApp } from "./app-rows";
+import { HISTORY_PER_APP } from "./reads";
 
 // These tests read listings inline (the real engine, no network), keyed by URL, so that they
 // pin down what the store does with a check; the routes' tests check live apps over MCP.

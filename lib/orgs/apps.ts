@@ -26,27 +26,12 @@ import { settleReview } from "./review";
 import { groupSetting, namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { OrgContext } from "./context";
-import type { AppRow, ListState, NewRead, Scope } from "./store";
-import {
-  anyApp,
-  approveTools,
-  checkInput,
-  dropUnusedSnapshots,
-  insertReads,
-  lastConnectedAt,
-  latestReads,
-  moreHeaderNames,
-  listingOf,
-  keptListState,
-  orgApps,
-  ownFacts,
-  personalCount,
-  requireApp,
-  riskyTextModeOf,
-  requireOrg,
-  requirePersonalApp,
-  urlToRead,
-} from "./store";
+import { riskyTextModeOf, requireOrg } from "./organisations";
+import { anyApp, checkInput, lastConnectedAt, moreHeaderNames, orgApps, personalCount, requireApp, requirePersonalApp, urlToRead, type AppRow } from "./app-rows";
+import { keptListState, type ListState, type Scope } from "./list-state";
+import { dropUnusedSnapshots } from "./snapshots";
+import { insertReads, latestReads, listingOf, ownFacts, type NewRead } from "./reads";
+import { approveTools } from "./approvals";
 
 /**
  * What the Connections tab does to an organisation's apps (SPEC §11). Connecting, editing or

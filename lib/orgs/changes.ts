@@ -6,7 +6,10 @@ import { resolveTheorem } from "@/lib/engine/theorem";
 import type { SnapshotChange } from "@/lib/schemas/orgs";
 import type { OrgContext } from "./apps";
 import { settingsOfApps } from "./settings";
-import { latestReads, listingOf, orgApps, readHistory, requireApp, requireOrg, snapshotEntries } from "./store";
+import { requireOrg } from "./organisations";
+import { orgApps, requireApp } from "./app-rows";
+import { snapshotEntries } from "./snapshots";
+import { latestReads, listingOf, readHistory } from "./reads";
 
 /** How many changes the API answers by default, and at most. */
 export const DEFAULT_CHANGES = 10;

@@ -5,7 +5,8 @@ import { LISTING_CHAR_LIMIT } from "@/lib/engine/limits";
 import { listingTooLargeMessage } from "@/lib/engine/listing-size";
 import type { HistoryEntry, TrendPoint } from "@/lib/schemas/orgs";
 import { DEFAULT_HISTORY, MAX_HISTORY } from "./limits";
-import { legacyResult, parseUnavailable, readHistory, snapshotEntries, snapshotSizes, type ReadRow } from "./store";
+import { snapshotEntries, snapshotSizes } from "./snapshots";
+import { legacyResult, parseUnavailable, readHistory, type ReadRow } from "./reads";
 
 /**
  * History that shows change (SPEC §11): runs of reads with the same outcome fold into one

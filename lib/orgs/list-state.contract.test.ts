@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import { VERSIONED_TABLES } from "@/lib/db/versioned-tables";
-import { listState } from "./store";
+import { listState } from "./list-state";
 
 // A kept list answers while its organisation's version stays (`keptListState`): every table its
 // state is read from must draw a new version when written (lib/db/versioned-tables.ts), or a kept

@@ -5,7 +5,8 @@ import { fingerprint } from "@/lib/engine/changes";
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { riskyText } from "@/lib/schemas/check";
 import { appInput, engineListings, namingKey, partKey, type EntriesOf, type NamingInput, type NamingOptions } from "./named";
-import type { AppRow, ReadRow } from "./store";
+import type { AppRow } from "./app-rows";
+import type { ReadRow } from "./reads";
 import { resolveTheorem } from "@/lib/engine/theorem";
 
 // The contract of a list's kept check (README, "What a person's list depends on"): whatever of the

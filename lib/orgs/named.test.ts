@@ -16,7 +16,8 @@ import { changeOrgSettings } from "./settings";
 import { lookUpTool, personCheck } from "./people";
 import { setReviewMode } from "./review";
 import { changeAppSettings } from "./settings";
-import { ensureOrg, orgApps, type AppRow } from "./store";
+import { ensureOrg } from "./organisations";
+import { orgApps, type AppRow } from "./app-rows";
 
 // Two instances on one database: two handles on one SQLite file, each with the checks it keeps
 // (lib/orgs/named.ts), as two processes would have. Listings are read inline, keyed by URL.

@@ -7,7 +7,10 @@ import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { CheckResult, RiskyText } from "@/lib/schemas/check";
 import type { Conn } from "@/lib/db/client";
 import { ByteLru } from "./byte-lru";
-import { awaitingIn, legacyEntries, loadSnapshots, parseUnavailable, snapshotContents, type AppRow, type ReadRow } from "./store";
+import type { AppRow } from "./app-rows";
+import { loadSnapshots, snapshotContents } from "./snapshots";
+import { legacyEntries, parseUnavailable, type ReadRow } from "./reads";
+import { awaitingIn } from "./approvals";
 
 /**
  * A list's check, once per state (SPEC §11, §12). Naming every app's tools is a pure function of

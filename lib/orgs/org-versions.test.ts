@@ -25,55 +25,55 @@ describe("an organisation's version", () => {
 
 describe("the lists a process keeps (keptListState)", () => {
   it("answers the kept list at the version a request saw, and reads afresh once the version has changed", async () => {
-    const [{ getDb }, store] = await Promise.all([import("@/lib/db/client"), import("./store")]);
+    const [{ getDb }, { ensureOrg }, { keptListState, listState }] = await Promise.all([import("@/lib/db/client"), import("./organisations"), import("./list-state")]);
     const db = getDb();
-    await store.ensureOrg(db, "kept", "Kept");
-    const first = await store.keptListState(db, { org: "kept" }, null);
+    await ensureOrg(db, "kept", "Kept");
+    const first = await keptListState(db, { org: "kept" }, null);
     expect(first.version).not.toBeNull();
     // The version a request read answers from what was kept: the same object, no statement.
-    expect(await store.keptListState(db, { org: "kept" }, first.version)).toBe(first);
-    await store.ensureOrg(db, "kept", "Kept, renamed");
-    const after = await store.keptListState(db, { org: "kept" }, (await store.listState(db, { org: "kept" })).version);
+    expect(await keptListState(db, { org: "kept" }, first.version)).toBe(first);
+    await ensureOrg(db, "kept", "Kept, renamed");
+    const after = await keptListState(db, { org: "kept" }, (await listState(db, { org: "kept" })).version);
     expect(after).not.toBe(first);
     expect(after.org?.name).toBe("Kept, renamed");
-    expect(after).toEqual(await store.listState(db, { org: "kept" }));
+    expect(after).toEqual(await listState(db, { org: "kept" }));
     expect(after.version).not.toBe(first.version);
     // A request that read the version before the change reads afresh: what is kept is another version's.
-    expect(await store.keptListState(db, { org: "kept" }, first.version)).not.toBe(after);
+    expect(await keptListState(db, { org: "kept" }, first.version)).not.toBe(after);
     // Without a version (a request that changed something), always read.
-    expect(await store.keptListState(db, { org: "kept" }, null)).not.toBe(after);
+    expect(await keptListState(db, { org: "kept" }, null)).not.toBe(after);
   });
 
   it("keeps a person's list apart from the organisation's", async () => {
-    const [{ getDb }, store] = await Promise.all([import("@/lib/db/client"), import("./store")]);
+    const [{ getDb }, { ensureOrg }, { keptListState }] = await Promise.all([import("@/lib/db/client"), import("./organisations"), import("./list-state")]);
     const db = getDb();
-    await store.ensureOrg(db, "scoped", "Scoped");
-    const org = await store.keptListState(db, { org: "scoped" }, null);
-    const person = await store.keptListState(db, { org: "scoped", person: "someone" }, null);
-    expect(await store.keptListState(db, { org: "scoped" }, org.version)).toBe(org);
-    expect(await store.keptListState(db, { org: "scoped", person: "someone" }, org.version)).toBe(person);
+    await ensureOrg(db, "scoped", "Scoped");
+    const org = await keptListState(db, { org: "scoped" }, null);
+    const person = await keptListState(db, { org: "scoped", person: "someone" }, null);
+    expect(await keptListState(db, { org: "scoped" }, org.version)).toBe(org);
+    expect(await keptListState(db, { org: "scoped", person: "someone" }, org.version)).toBe(person);
   });
 
   it("keeps no list larger than its bound: a larger organisation's is read each time, and smaller ones are kept beside it", async () => {
-    const [{ getDb }, store, { apps: appsTable }] = await Promise.all([import("@/lib/db/client"), import("./store"), import("@/lib/db/tables")]);
+    const [{ getDb }, { ensureOrg }, { boundListStates, keptListState, LIST_STATE_BYTES }, { apps: appsTable }] = await Promise.all([import("@/lib/db/client"), import("./organisations"), import("./list-state"), import("@/lib/db/tables")]);
     const db = getDb();
-    store.boundListStates(db, 8 * 1024);
+    boundListStates(db, 8 * 1024);
     try {
       for (const [slug, apps] of [["small-a", 1], ["small-b", 1], ["large", 20]] as const) {
-        await store.ensureOrg(db, slug, slug);
+        await ensureOrg(db, slug, slug);
         for (let i = 0; i < apps; i++) await db.insert(appsTable).values({ id: `${slug}-${i}`, org: slug, name: `App ${i}`, url: `http://${slug}-${i}.test/mcp`, connectedAt: i + 1 });
       }
-      const large = await store.keptListState(db, { org: "large" }, null);
+      const large = await keptListState(db, { org: "large" }, null);
       expect(large.apps).toHaveLength(20);
       // Larger than the whole bound: read each time, never kept.
-      expect(await store.keptListState(db, { org: "large" }, large.version)).not.toBe(large);
-      expect(await store.keptListState(db, { org: "large" }, large.version)).toEqual(large);
-      const a = await store.keptListState(db, { org: "small-a" }, null);
-      const b = await store.keptListState(db, { org: "small-b" }, null);
-      expect(await store.keptListState(db, { org: "small-a" }, a.version)).toBe(a);
-      expect(await store.keptListState(db, { org: "small-b" }, b.version)).toBe(b);
+      expect(await keptListState(db, { org: "large" }, large.version)).not.toBe(large);
+      expect(await keptListState(db, { org: "large" }, large.version)).toEqual(large);
+      const a = await keptListState(db, { org: "small-a" }, null);
+      const b = await keptListState(db, { org: "small-b" }, null);
+      expect(await keptListState(db, { org: "small-a" }, a.version)).toBe(a);
+      expect(await keptListState(db, { org: "small-b" }, b.version)).toBe(b);
     } finally {
-      store.boundListStates(db, store.LIST_STATE_BYTES);
+      boundListStates(db, LIST_STATE_BYTES);
     }
   });
 });

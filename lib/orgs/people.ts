@@ -17,7 +17,10 @@ import { namedScope, personsApps, scopeList, type OrgContext } from "./apps";
 import { ByteLru } from "./byte-lru";
 import { groupsByMember } from "./groups";
 import { listIndex, processNames, type Named } from "./named";
-import { keptListState, latestReads, listingOf, personalApps, requireOrg, tokenBudgetOf, type Scope } from "./store";
+import { requireOrg, tokenBudgetOf } from "./organisations";
+import { personalApps } from "./app-rows";
+import { keptListState, type Scope } from "./list-state";
+import { latestReads, listingOf } from "./reads";
 
 /**
  * People (SPEC §12): each member's assistant has the organisation's apps and the member's own,

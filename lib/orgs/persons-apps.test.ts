@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { personsApps } from "./apps";
-import type { AccessRow, AppRow, ListState, ListedRow } from "./store";
+import type { AppRow } from "./app-rows";
+import type { AccessRow, ListState, ListedRow } from "./list-state";
 
 // Which org apps a person has (SPEC §23): an app for everyone, or for some groups, against every
 // set of groups a person may be in; the organisation's own list has every app.

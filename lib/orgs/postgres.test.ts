@@ -27,10 +27,18 @@ const listings: Record<string, unknown[]> = {
 };
 
 async function store() {
-  const [{ getDb, isPostgres }, apps, storeFns, oauth] = await Promise.all([import("@/lib/db/client"), import("./apps"), import("./store"), import("@/lib/oauth/sign-in-store")]);
+  const [{ getDb, isPostgres }, apps, organisations, appRows, reads, approvals, oauth] = await Promise.all([
+    import("@/lib/db/client"),
+    import("./apps"),
+    import("./organisations"),
+    import("./app-rows"),
+    import("./reads"),
+    import("./approvals"),
+    import("@/lib/oauth/sign-in-store"),
+  ]);
   const db = getDb();
   const ctx = { db, read: async (app: { name: string; url: string }) => ({ name: app.name, entries: listings[app.url] ?? [] }) };
-  return { db, isPostgres, ctx, ...apps, ...storeFns, ...oauth };
+  return { db, isPostgres, ctx, ...apps, ...organisations, ...appRows, ...reads, ...approvals, ...oauth };
 }
 
 describe("the store on PostgreSQL", () => {

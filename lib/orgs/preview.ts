@@ -10,7 +10,8 @@ import { approveIn, namedState, type OrgContext } from "./apps";
 import type { Named } from "./named";
 import { changeGroup, createGroup, groupsByMember } from "./groups";
 import { changeAppSettings, changeOrgSettings } from "./settings";
-import { listState, personalApps, type ListState } from "./store";
+import { personalApps } from "./app-rows";
+import { listState, type ListState } from "./list-state";
 
 /**
  * What a change would do (SPEC §23): the very change the save route makes, by the same function,

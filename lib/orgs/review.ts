@@ -10,7 +10,10 @@ import { isObject } from "@/lib/json-text";
 import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { NewTools } from "@/lib/schemas/orgs";
 import { partsOf, processNames, type NameCache } from "./named";
-import { approveTools, HISTORY_PER_APP, latestReads, listingOf, orgApps, readHistory, reviewModes, setNewTools, snapshotEntries } from "./store";
+import { orgApps } from "./app-rows";
+import { snapshotEntries } from "./snapshots";
+import { HISTORY_PER_APP, latestReads, listingOf, readHistory } from "./reads";
+import { approveTools, reviewModes, setNewTools } from "./approvals";
 
 /**
  * The tools an app lists now as a leader approved them: each approved tool's entry, found by its
@@ -97,7 +100,7 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
 }
 
 /**
- * Sets the organisation's `newTools` (lib/orgs/store.ts `setNewTools`), then lets through what the
+ * Sets the organisation's `newTools` (lib/orgs/approvals.ts `setNewTools`), then lets through what the
  * new mode need not hold: from "wait-for-review" to "wait-if-risky", the low and medium changes waiting now pass.
  */
 export async function setReviewMode(db: Conn, org: string, value: NewTools, by: string): Promise<void> {

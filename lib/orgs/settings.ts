@@ -14,7 +14,11 @@ import { TOOL_NAME_MAX, TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdat
 import type { OrgContext } from "./context";
 import { requireGroupsOf } from "./groups";
 import { setReviewMode, settleReview } from "./review";
-import { approveTools, appModeOf, listingOf, newToolsOf, orgModeOf, readHistory, requireApp, requirePersonalApp, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf, type AppRow, type GroupSettingRow, type SettingRow } from "./store";
+import { appModeOf, newToolsOf, orgModeOf, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
+import { requireApp, requirePersonalApp, type AppRow } from "./app-rows";
+import type { GroupSettingRow, SettingRow } from "./list-state";
+import { listingOf, readHistory } from "./reads";
+import { approveTools } from "./approvals";
 
 /**
  * The leader's say per tool, and an app's own `newTools` (SPEC §19): stored by tool name, given

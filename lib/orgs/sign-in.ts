@@ -11,7 +11,8 @@ import { finishSignIn, startSignIn, takeCallback, type Finished } from "@/lib/oa
 import { forgetSignIn } from "@/lib/oauth/sign-in-store";
 import type { SignInStart, StoredApp } from "@/lib/schemas/orgs";
 import { personalApp, recheckApp, recheckForSchedule, getApp, type OrgContext } from "./apps";
-import { anyApp, insertReads, readHistory, requireApp, requirePersonalApp, type AppRow } from "./store";
+import { anyApp, requireApp, requirePersonalApp, type AppRow } from "./app-rows";
+import { insertReads, readHistory } from "./reads";
 
 /**
  * What the Connect, Disconnect and callback routes do (SPEC §17), for an organisation's app

@@ -10,7 +10,8 @@ import { toolToTryOf, type TryCall, type TryResult, type TryTarget } from "@/lib
 import type { PreviewToolRequest, PreviewTryRequest, ToolToTry, ToolToTryAnswer, TryAnswer, TryRequest } from "@/lib/schemas/try";
 import { callSignedIn, type CallOutcome } from "@/lib/oauth/reads";
 import type { OrgContext } from "./apps";
-import { checkInput, latestReads, listingOf, requireApp } from "./store";
+import { checkInput, requireApp } from "./app-rows";
+import { latestReads, listingOf } from "./reads";
 import { openQuestion, sealQuestion, type TryOf } from "./try-rounds";
 
 /**

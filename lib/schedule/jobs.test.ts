@@ -19,7 +19,7 @@ const { openPostgres, sqlExecutor, transaction } = await import("@/lib/db/client
 const { claimDue } = await import("./schedule");
 const { addApp } = await import("@/lib/orgs/apps");
 const { hasJob, RECHECK_QUEUE, startRecheckJobs } = await import("./jobs");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 type Reader = (app: LiveApp) => Promise<{ name: string; entries: unknown[] }>;
 
 interface Instance {

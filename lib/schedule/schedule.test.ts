@@ -7,7 +7,8 @@ import type { LiveApp } from "@/lib/mcp/read-app";
 import { addApp, type AppReader, type OrgContext } from "@/lib/orgs/apps";
 import { recheckInterval, recheckReadsAtOnce } from "@/lib/orgs/limits";
 import { JITTER, MAX_WAIT_MS, nextDue, placeNewApps, runDue } from "./schedule";
-import { ensureOrg, requireApp } from "@/lib/orgs/store";
+import { ensureOrg } from "@/lib/orgs/organisations";
+import { requireApp } from "@/lib/orgs/app-rows";
 
 // Scheduled re-checks with a fake clock: `now` is passed in, and apps are read inline.
 const dir = mkdtempSync(join(tmpdir(), "theorem-schedule-"));

@@ -28,7 +28,7 @@ const routes = {
   callback: await import("@/app/api/oauth/callback/route"),
 };
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));

@@ -21,7 +21,7 @@ const keysRoute = await import("./[org]/keys/route");
 const keyRoute = await import("./[org]/keys/[key]/route");
 const invitationsRoute = await import("./[org]/invitations/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

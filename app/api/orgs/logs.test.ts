@@ -13,7 +13,7 @@ const appRoute = await import("./[org]/apps/[app]/route");
 const keysRoute = await import("./[org]/keys/route");
 const { sendLogsTo } = await import("@/lib/log");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

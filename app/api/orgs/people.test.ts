@@ -18,7 +18,7 @@ const lookupRoute = await import("./[org]/lookup/route");
 const planRoute = await import("./[org]/plan/route");
 const membersRoute = await import("./[org]/members/[member]/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

@@ -24,7 +24,7 @@ const previewRoute = await import("./[org]/preview-change/route");
 const groupsRoute = await import("./[org]/groups/route");
 const groupRoute = await import("./[org]/groups/[group]/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

@@ -18,7 +18,7 @@ const settingsRoute = await import("./[org]/settings/route");
 const auditRoute = await import("./[org]/audit/route");
 const registryRoute = await import("../registry/[token]/[...path]/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

@@ -15,7 +15,7 @@ const settingsRoute = await import("./[org]/settings/route");
 const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const appSettingsRoute = await import("./[org]/apps/[app]/settings/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const auditRoute = await import("./[org]/audit/route");
 

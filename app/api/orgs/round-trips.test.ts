@@ -7,7 +7,7 @@ import { appParams, orgParams, patch, post, routeDatabase, statementsDuring } fr
 // SPEC §16: a signed-in request asks the database once for who may do what and once for what it
 // shows, on SQLite and on PostgreSQL, whatever the organisation holds (settings, review, sign-ins);
 // and only once while the organisation is unchanged: who may do what comes with the
-// organisation's version, and the list kept at that version answers (lib/orgs/store.ts).
+// organisation's version, and the list kept at that version answers (lib/orgs/list-state.ts).
 const database = await routeDatabase("round-trips");
 
 const appsRoute = await import("./[org]/apps/route");
@@ -15,7 +15,7 @@ const appRoute = await import("./[org]/apps/[app]/route");
 const appSettingsRoute = await import("./[org]/apps/[app]/settings/route");
 const orgSettingsRoute = await import("./[org]/settings/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

@@ -20,7 +20,7 @@ const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const auditRoute = await import("./[org]/audit/route");
 const trendsRoute = await import("./[org]/apps/[app]/trends/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

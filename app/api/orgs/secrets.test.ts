@@ -209,7 +209,7 @@ describe("a URL's query secret, stored (SPEC §10)", () => {
   // SQLite's are encrypted as the file is opened (lib/orgs/apps.test.ts); PostgreSQL's as the server prepares its database.
   it.skipIf(database.dialect !== "postgres")("is encrypted where an older version stored it in the clear, on PostgreSQL", async () => {
     const { encryptPlainUrls, getDb } = await import("@/lib/db/client");
-    const { checkInput, requireApp } = await import("@/lib/orgs/store");
+    const { checkInput, requireApp } = await import("@/lib/orgs/app-rows");
     await database.query("INSERT INTO apps (id, org, name, url, connected_at) VALUES ('older', 'acme', 'Older', ?, ?)", [`${app.url}?sig=${QUERY_TOKEN}`, Date.now()]);
     await encryptPlainUrls(getDb() as unknown as Parameters<typeof encryptPlainUrls>[0]);
     const row = await requireApp(getDb(), "acme", "older");

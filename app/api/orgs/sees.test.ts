@@ -22,7 +22,7 @@ const seesRoute = await import("./[org]/people/[person]/sees/route");
 const settingsRoute = await import("./[org]/settings/route");
 const auditRoute = await import("./[org]/audit/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

@@ -25,7 +25,7 @@ const planRoute = await import("./[org]/plan/route");
 const personCheckRoute = await import("./[org]/people/[person]/check/route");
 const auditRoute = await import("./[org]/audit/route");
 const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 

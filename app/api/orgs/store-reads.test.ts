@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeDatabase, statementsDuring } from "@/test/route-tests";
 
-// How a re-check's reads are stored (lib/orgs/store.ts `insertReads`), on SQLite and on
+// How a re-check's reads are stored (lib/orgs/reads.ts `insertReads`), on SQLite and on
 // PostgreSQL alike (this file runs on both): only where the app is still as it was read, each
 // listing once, in three statements a read.
 const database = await routeDatabase("store-reads");
 
 const { getDb, orgTransaction } = await import("@/lib/db/client");
 const { apps } = await import("@/lib/db/tables");
-const { ensureOrg, insertReads, snapshotEntries } = await import("@/lib/orgs/store");
+const { ensureOrg } = await import("@/lib/orgs/organisations");
+const { snapshotEntries } = await import("@/lib/orgs/snapshots");
+const { insertReads } = await import("@/lib/orgs/reads");
 type NewRead = Parameters<typeof insertReads>[1][number];
 
 const db = getDb();

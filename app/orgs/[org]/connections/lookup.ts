@@ -1,7 +1,8 @@
 import "server-only";
 import { NotFoundError } from "@/lib/errors";
 import { orgContext } from "@/lib/orgs/context";
-import { findOrg, requireApp } from "@/lib/orgs/store";
+import { findOrg } from "@/lib/orgs/organisations";
+import { requireApp } from "@/lib/orgs/app-rows";
 import { orgSlug } from "@/lib/schemas/orgs";
 
 /**

@@ -4,7 +4,7 @@ import { spendRecheckAll } from "@/lib/http/rate-limit";
 import { history, recheckOrg } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { RECHECK_ALL_READS_PER_MINUTE } from "@/lib/orgs/limits";
-import { orgApps } from "@/lib/orgs/store";
+import { orgApps } from "@/lib/orgs/app-rows";
 import { historyLimit } from "@/lib/orgs/query";
 import { holdShutdownFor } from "@/lib/server/drain";
 import { RECHECK_STREAM_TYPE, type RecheckEvent } from "@/lib/schemas/orgs";

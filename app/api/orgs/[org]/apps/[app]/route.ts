@@ -2,7 +2,7 @@ import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
 import { assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
-import { requireApp } from "@/lib/orgs/store";
+import { requireApp } from "@/lib/orgs/app-rows";
 import { appUpdate } from "@/lib/schemas/orgs";
 
 export const dynamic = "force-dynamic";

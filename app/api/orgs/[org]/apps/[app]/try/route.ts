@@ -2,7 +2,7 @@ import { readJson } from "@/lib/api/body";
 import { ApiError } from "@/lib/api/errors";
 import { withOrg } from "@/lib/auth/workspace";
 import { orgContext } from "@/lib/orgs/context";
-import { requireApp } from "@/lib/orgs/store";
+import { requireApp } from "@/lib/orgs/app-rows";
 import { orgToolToTry, tryOrgApp } from "@/lib/orgs/try";
 import { tryRequest } from "@/lib/schemas/try";
 

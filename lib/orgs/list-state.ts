@@ -1,0 +1,196 @@
+import "server-only";
+import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import { runPrepared, type Conn } from "@/lib/db/client";
+// `aggregate`: what a `jsonRows` aggregate answers, read the same on either dialect.
+import { jsonRows, parseJsonRows as aggregate } from "@/lib/db/dialect";
+import { appAccessGroups, apps, appSettings, appSignIns, checkResults, groupMembers, groups, groupToolSettings, organization, orgSettings, orgVersionOf, toolApprovals, toolSettings } from "@/lib/db/tables";
+import { holdsBack } from "@/lib/engine/review";
+import type { Org } from "@/lib/schemas/orgs";
+import { newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
+import type { AppRow } from "./app-rows";
+import { ByteLru } from "./byte-lru";
+import { newestFirstIn, type ReadRow } from "./reads";
+
+/**
+ * A list's stored state (SPEC §12, §23): everything a scope's names and summaries are made from,
+ * read in one statement, and kept per process by the organisation's version.
+ */
+
+/**
+ * Whose list of apps (SPEC §12): the organisation's own (every member's assistant has them), or
+ * one person's, `person` being their account id: the organisation's apps and their own personal
+ * apps, together in connection order.
+ */
+export interface Scope {
+  org: string;
+  person?: string;
+}
+
+/** A tool's setting as stored: name, setting, by (id, e-mail), at (milliseconds). */
+export type SettingRow = [name: string, setting: string, setBy: string, setByEmail: string, setAt: number];
+
+/** A group's setting of a tool as stored (SPEC §23): the group (id, name), then as `SettingRow`. */
+export type GroupSettingRow = [group: string, groupName: string, name: string, setting: string, setBy: string, setByEmail: string, setAt: number];
+
+/** Who has an org app (SPEC §23): everyone, or the members of `groups` (id, name; none left: nobody). */
+export type AccessRow = { groups: [id: string, name: string][] } | "everyone";
+
+/** One app of a list with every stored input of its names and its summary, as `listState` reads them. */
+export interface ListedRow {
+  row: AppRow;
+  read: ReadRow | undefined;
+  /** Its own `newTools` as stored (null: none). */
+  newTools: string | null;
+  settings: SettingRow[];
+  /** Its approved fingerprints by tool name; null when it cannot wait for review (nothing was read). */
+  approvals: Map<string, string> | null;
+  /** Its sign-in, without secrets; `discovery` only when connected (the step-up it may ask for). */
+  signIn: { state: string; issuer: string | null; connectedAt: number | null; expiresAt: number | null; discovery: string | null } | null;
+  /** A person's list only (SPEC §23): who has the app, and the settings of its tools for the person's groups. */
+  access: AccessRow;
+  groupSettings: GroupSettingRow[];
+}
+
+/**
+ * A list's stored state: the organisation (undefined when there is none), its own `newTools` as
+ * stored, its apps, and the organisation's version they were read at (null: none stored).
+ */
+export interface ListState {
+  org: Org | undefined;
+  newTools: string | null;
+  /** Its `riskyText` as stored (null: none stored). */
+  riskyText: string | null;
+  apps: ListedRow[];
+  version: string | null;
+  /** The ids of the person's groups (SPEC §23), for a person's list; null for the organisation's own. */
+  groups: string[] | null;
+}
+
+/**
+ * A scope's apps in connection order, each with its newest read, its own `newTools`, its tools'
+ * settings, its approvals (when it may wait for review) and its sign-in, with the organisation
+ * and its `newTools`: everything a list's names and summaries are made from, in one statement
+ * (one round trip on PostgreSQL). `org` is undefined when there is no such organisation.
+ * Every table read here is in lib/db/versioned-tables.ts (list-state.contract.test.ts).
+ */
+export async function listState(db: Conn, scope: Scope): Promise<ListState> {
+  const none: ListState = { org: undefined, newTools: null, riskyText: null, apps: [], version: null, groups: null };
+  if (!orgSlug.safeParse(scope.org).success) return none;
+  const person = scope.person === undefined ? null : sql.placeholder("person");
+  const build = () => {
+    const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
+    // Approvals are read only for an app that may wait (the organisation's, under a mode that holds back): `waitsUnder` decides exactly.
+    const waiting = sql.join(newToolsSchema.options.filter(holdsBack).map((mode) => sql`${mode}`), sql`, `);
+    const mayWait = sql`${apps.owner} IS NULL AND coalesce(${appSettings.newTools}, 'org') <> 'available' AND (${appSettings.newTools} IN (${waiting}) OR ${orgSettings.newTools} IN (${waiting}))`;
+    const settingColumns = [toolSettings.name, toolSettings.setting, toolSettings.setBy, toolSettings.setByEmail, toolSettings.setAt].map((c) => sql`${c}`);
+    const settings = sql<unknown>`(SELECT ${jsonRows(db, settingColumns, sql`${toolSettings.name}`)} FROM ${toolSettings} WHERE ${toolSettings.app} = ${apps.id})`;
+    const approvals = sql<unknown>`CASE WHEN ${mayWait} THEN (SELECT ${jsonRows(db, [sql`${toolApprovals.name}`, sql`${toolApprovals.fingerprint}`], sql`${toolApprovals.name}`)} FROM ${toolApprovals} WHERE ${toolApprovals.app} = ${apps.id}) END`;
+    // A person's list only (SPEC §23): their groups, who has each org app, and their groups' settings of its tools.
+    // Read back through `extra` below: typed apart so the organisation's statement keeps its own type.
+    const forPerson: Record<never, never> =
+      person === null
+        ? {}
+        : {
+            personGroups: sql<unknown>`(SELECT ${jsonRows(db, [sql`${groupMembers.group}`], sql`${groupMembers.group}`)} FROM ${groupMembers} WHERE ${groupMembers.org} = ${organization.slug} AND ${groupMembers.person} = ${person})`,
+            access: sql<string | null>`${appSettings.access}`,
+            accessGroups: sql<unknown>`CASE WHEN ${appSettings.access} = 'groups' THEN (SELECT ${jsonRows(db, [sql`${groups.id}`, sql`${groups.name}`], sql`${groups.name}`)} FROM ${appAccessGroups} INNER JOIN ${groups} ON ${groups.id} = ${appAccessGroups.group} WHERE ${appAccessGroups.app} = ${apps.id}) END`,
+            groupSettings: sql<unknown>`(SELECT ${jsonRows(
+              db,
+              [groupToolSettings.group, groups.name, groupToolSettings.name, groupToolSettings.setting, groupToolSettings.setBy, groupToolSettings.setByEmail, groupToolSettings.setAt].map((c) => sql`${c}`),
+              sql`${groupToolSettings.name}`,
+            )} FROM ${groupToolSettings} INNER JOIN ${groups} ON ${groups.id} = ${groupToolSettings.group} INNER JOIN ${groupMembers} ON ${groupMembers.group} = ${groupToolSettings.group} WHERE ${groupToolSettings.app} = ${apps.id} AND ${groupMembers.person} = ${person})`,
+          };
+    return db
+      .select({
+        slug: organization.slug,
+        name: organization.name,
+        orgNewTools: orgSettings.newTools,
+        orgRiskyText: orgSettings.riskyText,
+        version: orgVersionOf(),
+        app: apps,
+        read: checkResults,
+        newTools: appSettings.newTools,
+        settings,
+        approvals,
+        signInState: appSignIns.state,
+        issuer: appSignIns.issuer,
+        signInAt: appSignIns.connectedAt,
+        expiresAt: appSignIns.expiresAt,
+        discovery: sql<string | null>`CASE WHEN ${appSignIns.state} = 'connected' THEN ${appSignIns.discovery} END`,
+        ...forPerson,
+      })
+      .from(organization)
+      .leftJoin(orgSettings, eq(orgSettings.org, organization.slug))
+      .leftJoin(apps, and(eq(apps.org, organization.slug), person === null ? isNull(apps.owner) : or(isNull(apps.owner), eq(apps.owner, person))))
+      .leftJoin(checkResults, eq(checkResults.id, newest))
+      .leftJoin(appSettings, eq(appSettings.app, apps.id))
+      .leftJoin(appSignIns, eq(appSignIns.app, apps.id))
+      .where(eq(organization.slug, sql.placeholder("org")))
+      .orderBy(asc(apps.connectedAt), asc(apps.id));
+  };
+  const rows = await runPrepared(db, person === null ? "theorem_list_state" : "theorem_list_state_person", build, { org: scope.org, person: scope.person });
+  const first = rows[0];
+  if (first === undefined) return none;
+  const extra = (r: (typeof rows)[number]) => r as typeof r & { personGroups?: unknown; access?: string | null; accessGroups?: unknown; groupSettings?: unknown };
+  const listed = rows.flatMap((r): ListedRow[] =>
+    r.app === null
+      ? []
+      : [
+          {
+            row: r.app,
+            read: r.read ?? undefined,
+            newTools: r.newTools,
+            settings: r.settings === null ? [] : aggregate<SettingRow>(r.settings),
+            approvals: r.approvals === null ? null : new Map(aggregate<[string, string]>(r.approvals)),
+            signIn: r.signInState === null ? null : { state: r.signInState, issuer: r.issuer, connectedAt: r.signInAt, expiresAt: r.expiresAt, discovery: r.discovery },
+            // Only an org app is ever for some groups; a value no longer known counts as everyone's.
+            access: r.app.owner === null && extra(r).access === "groups" ? { groups: extra(r).accessGroups == null ? [] : aggregate<[string, string]>(extra(r).accessGroups) } : "everyone",
+            groupSettings: r.app.owner !== null || extra(r).groupSettings == null ? [] : aggregate<GroupSettingRow>(extra(r).groupSettings),
+          },
+        ],
+  );
+  const personGroups = extra(first).personGroups;
+  const groupIds = scope.person === undefined ? null : personGroups == null ? [] : aggregate<[string]>(personGroups).map(([id]) => id);
+  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, riskyText: first.orgRiskyText, apps: listed, version: first.version, groups: groupIds };
+}
+
+/** What each process keeps of lists at most (estimated bytes): a larger organisation's is read each time. */
+export const LIST_STATE_BYTES = 64 * 2 ** 20;
+
+const keptStates = new WeakMap<Conn, ByteLru<ListState>>();
+
+/** Bounds what `db`'s lists may keep at `maxBytes` (tests; LIST_STATE_BYTES otherwise), forgetting what was kept. */
+export function boundListStates(db: Conn, maxBytes: number): void {
+  keptStates.set(db, new ByteLru<ListState>(maxBytes));
+}
+
+/**
+ * `listState`, answered from what this process kept when `seen` (the organisation's version, as
+ * the request's access read it: `OrgAccess.version`) is the version it was read at. Every change
+ * draws a new version in its own transaction, on whichever instance, and a state is kept with
+ * the version read in its own statement: so a kept state answers only while it is what the
+ * database holds at the version the request saw. Only for a request that has changed nothing
+ * yet (after a change `seen` is behind: pass null, and `listState` reads afresh). The newest
+ * read of a scope is kept, per database, least recently used first out within `LIST_STATE_BYTES`.
+ */
+export async function keptListState(db: Conn, scope: Scope, seen: string | null): Promise<ListState> {
+  let kept = keptStates.get(db);
+  if (kept === undefined) keptStates.set(db, (kept = new ByteLru<ListState>(LIST_STATE_BYTES)));
+  const key = `${scope.org}\u0000${scope.person ?? ""}`;
+  const found = kept.get(key);
+  if (seen !== null && found?.version === seen) return found;
+  const state = await listState(db, scope);
+  // No version: no such organisation, or none stored for it yet; nothing to key it by.
+  if (state.version !== null) kept.set(key, state, stateBytes(state));
+  return state;
+}
+
+/** A list state's estimated bytes: its rows' text (two bytes a character) and a little for each row and approval. */
+function stateBytes(state: ListState): number {
+  let chars = 0;
+  for (const app of state.apps) {
+    chars += JSON.stringify([app.row, app.read, app.newTools, app.settings, app.signIn, app.access, app.groupSettings]).length + 200;
+    for (const [name, fingerprint] of app.approvals ?? []) chars += name.length + fingerprint.length + 40;
+  }
+  return 2 * chars + 256;
+}

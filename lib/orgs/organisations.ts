@@ -1,0 +1,67 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { noOrg } from "@/lib/errors";
+import type { Conn } from "@/lib/db/client";
+import { organization, orgSettings } from "@/lib/db/tables";
+import { riskyText as riskyTextSchema, type RiskyText } from "@/lib/schemas/check";
+import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
+import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
+
+/**
+ * An organisation as stored: finding it, creating it, and its own settings (`newTools`,
+ * `riskyText`, `tokenBudget`) as read and written, with how a stored mode is read back.
+ */
+
+export async function findOrg(db: Conn, slug: string): Promise<Org | undefined> {
+  if (!orgSlug.safeParse(slug).success) return undefined;
+  const [found] = await db.select({ slug: organization.slug, name: organization.name }).from(organization).where(eq(organization.slug, slug)).limit(1);
+  return found;
+}
+
+export async function requireOrg(db: Conn, slug: string): Promise<Org> {
+  const found = await findOrg(db, slug);
+  if (found === undefined) throw noOrg(slug);
+  return found;
+}
+
+/** Creates the organisation, or renames it when it exists. */
+export async function ensureOrg(db: Conn, slug: string, name: string): Promise<void> {
+  const valid = orgSlug.parse(slug);
+  await db
+    .insert(organization)
+    .values({ id: valid, slug: valid, name, createdAt: new Date() })
+    .onConflictDoUpdate({ target: organization.slug, set: { name } });
+}
+
+/** The organisation's `newTools` as stored: `available` when none is stored, or one no longer known. */
+export const orgModeOf = (stored: string | null | undefined): NewTools => (newToolsSchema.options.find((mode) => mode === stored) ?? "available");
+/** An app's own `newTools` as stored: `org` when none is stored, or one no longer known. */
+export const appModeOf = (stored: string | null | undefined): AppNewTools => (appNewTools.options.find((mode) => mode === stored) ?? "org");
+
+/** The organisation's `riskyText` as stored: `warn` when none is stored, or one no longer known (SPEC §20). */
+export const riskyTextModeOf = (stored: string | null | undefined): RiskyText => (riskyTextSchema.options.find((mode) => mode === stored) ?? "warn");
+
+export async function riskyTextOf(db: Conn, org: string): Promise<RiskyText> {
+  const [row] = await db.select({ riskyText: orgSettings.riskyText }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
+  return riskyTextModeOf(row?.riskyText);
+}
+
+/** Sets `riskyText` (SPEC §20): the organisation's version changes with it (its triggers), so every kept list is named again. */
+export async function setRiskyText(db: Conn, org: string, value: RiskyText): Promise<void> {
+  await db.insert(orgSettings).values({ org, riskyText: value }).onConflictDoUpdate({ target: orgSettings.org, set: { riskyText: value } });
+}
+
+/** The organisation's `tokenBudget` (SPEC §21): null when none is set. */
+export async function tokenBudgetOf(db: Conn, org: string): Promise<number | null> {
+  const [row] = await db.select({ tokenBudget: orgSettings.tokenBudget }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
+  return row?.tokenBudget ?? null;
+}
+
+export async function setTokenBudget(db: Conn, org: string, value: number | null): Promise<void> {
+  await db.insert(orgSettings).values({ org, tokenBudget: value }).onConflictDoUpdate({ target: orgSettings.org, set: { tokenBudget: value } });
+}
+
+export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {
+  const [row] = await db.select({ newTools: orgSettings.newTools }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
+  return orgModeOf(row?.newTools);
+}
