@@ -67,11 +67,6 @@ export function awaitingIn(read: Pick<ReadRow, "snapshot"> | undefined, listing:
   return [...toolsOfListing(read, listing)].filter(([name, tool]) => approved.get(name) !== tool.fingerprint).map(([, tool]) => tool.index);
 }
 
-/** The entries of `listing` (an app's newest read) a leader has not approved as they are: new, or changed since. */
-export async function awaitingReview(db: Conn, appId: string, read: ReadRow | undefined, listing: AppListing): Promise<number[]> {
-  return awaitingIn(read, listing, (await approvalsOf(db, [appId])).get(appId)!);
-}
-
 /**
  * Approves tools of `listing` (an app's newest read) as they are: those named, or all. Answers
  * the names approved; names the listing does not have are refused (409) before anything is stored.
