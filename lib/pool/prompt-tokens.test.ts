@@ -4,7 +4,7 @@ import { setImmediate as turn } from "node:timers/promises";
 import { BroadcastChannel, Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { promptTokens, sentPrefix } from "@/lib/engine/tokens";
-import { CHANNEL, countPromptTokens } from "./prompt-tokens";
+import { CHANNEL, countPromptTokens, keepStored } from "./prompt-tokens";
 
 describe("tokens counted where an app is read (SPEC §21)", () => {
   it("counts each distinct tool once: a re-read of the same tools, or with a new title, counts nothing", () => {
@@ -21,6 +21,14 @@ describe("tokens counted where an app is read (SPEC §21)", () => {
     const changed = countPromptTokens([{ ...entries[0] as object, description: "Clocks in now." }]);
     expect(changed.counted).toBe(1);
     expect(changed.tokens[0]).toBe(promptTokens({ ...entries[0] as object, description: "Clocks in now." }));
+  });
+
+  it("counts nothing of a tool whose text a stored snapshot counted, in whatever order its keys come, and exactly what changed", () => {
+    // As a snapshot stores them: canonical JSON, keys sorted ("10" before "2"), counted by another process.
+    const stored = JSON.parse('[{"description":"Stored shift 🎉","inputSchema":{"properties":{"10":{},"2":{}},"type":"object"},"name":"a"},"not a tool",{"inputSchema":{},"name":"b"}]') as unknown[];
+    keepStored({ entries: stored, tokens: stored.map(promptTokens) });
+    const read = [{ name: "a", inputSchema: { type: "object", properties: { "2": {}, "10": {} } }, description: "Stored shift 🎉" }, { name: "b", inputSchema: {}, description: "Stored shift, now described" }];
+    expect(countPromptTokens(read)).toEqual({ tokens: read.map(promptTokens), chars: read.map((entry) => sentPrefix(entry).length), counted: 1 });
   });
 
   it("counts a tool once in the process, whichever read thread reads it: what one counts, the others keep", { timeout: 30_000 }, async () => {

@@ -3,7 +3,8 @@
  * not depend on its whole name (`promptTokens`), once per distinct tool while this process runs. A
  * re-read whose tools are unchanged counts nothing, whichever read thread it lands on: what one
  * thread counts it tells the others (`CHANNEL`), and a thread that starts counting asks them for
- * what they keep.
+ * what they keep. After a restart, or on another instance, a read is given the counts stored with
+ * its app's newest snapshot (`keepStored`), so it too counts only the tools whose text changed.
  *
  * Kept by what is counted, the tool's description and input schema as received (their JSON text: a
  * Map's key), not by the tool's fingerprint (SPEC §11): a fingerprint's canonical JSON and SHA-256
@@ -63,9 +64,37 @@ function keyOf(entry: Record<string, unknown>): string | null {
   }
 }
 
+/** Counts stored with a snapshot (SPEC §21): its entries and each one's `promptTokens` (null: not a tool), as some read counted them. */
+export interface StoredCounts {
+  entries: readonly unknown[];
+  tokens: readonly (number | null)[];
+}
+
+/**
+ * Keeps `stored`'s counts by the text each counted (`sentPrefix`, a key no JSON array is), so a tool
+ * read with the same text is not counted again: after a restart, or on another instance, the first
+ * re-read of an unchanged listing counts nothing. Kept by the counted text itself, not as received:
+ * a snapshot's entries are canonical JSON, a live read's keys come in the app's order.
+ */
+export function keepStored(stored: StoredCounts): void {
+  const share = joined();
+  const made: [string, number, number][] = [];
+  stored.entries.forEach((entry, i) => {
+    const tokens = stored.tokens[i];
+    if (typeof tokens !== "number" || !isTool(entry)) return;
+    const text = sentPrefix(entry);
+    if (kept.has(text) || text.length > KEPT_CHARS / 64) return;
+    keep(text, [tokens, text.length]);
+    made.push([text, tokens, text.length]);
+  });
+  if (made.length > 0) share.postMessage({ counted: made } satisfies Shared);
+}
+
+const isTool = (entry: unknown): entry is Record<string, unknown> => isObject(entry) && typeof entry["name"] === "string" && entry["name"] !== "";
+
 /**
  * Each entry's `promptTokens` and the characters of the same text (null: not a tool), and how many
- * tools had to be counted (not kept).
+ * tools had to be counted (neither kept as received nor by their text, `keepStored`).
  */
 export function countPromptTokens(entries: readonly unknown[]): { tokens: (number | null)[]; chars: (number | null)[]; counted: number } {
   const share = joined();
@@ -73,7 +102,7 @@ export function countPromptTokens(entries: readonly unknown[]): { tokens: (numbe
   let counted = 0;
   const chars: (number | null)[] = [];
   const tokens = entries.map((entry) => {
-    if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") {
+    if (!isTool(entry)) {
       chars.push(null);
       return null;
     }
@@ -81,8 +110,11 @@ export function countPromptTokens(entries: readonly unknown[]): { tokens: (numbe
     let found = key === null ? undefined : kept.get(key);
     if (found === undefined) {
       const text = sentPrefix(entry);
-      found = [countTokens(text), text.length];
-      counted += 1;
+      found = kept.get(text);
+      if (found === undefined) {
+        found = [countTokens(text), text.length];
+        counted += 1;
+      }
       if (key !== null && key.length <= KEPT_CHARS / 64) {
         keep(key, found);
         made.push([key, found[0], found[1]]);
