@@ -131,8 +131,8 @@ function storedSnapshot(db: Conn, hash: string | undefined): StoredSnapshot | un
   return {
     hash,
     counts: async () => {
-      const { entries, promptTokens } = await snapshotContents(db, hash);
-      return promptTokens === undefined ? undefined : { entries, tokens: promptTokens };
+      const { entries, promptTokens, promptChars } = await snapshotContents(db, hash);
+      return promptTokens === undefined ? undefined : { entries, tokens: promptTokens, ...(promptChars === undefined ? {} : { chars: promptChars }) };
     },
   };
 }

@@ -14,7 +14,7 @@ import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
 import { redactJson, redactListing, secretsOf } from "@/lib/orgs/redact";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
-import { countPromptTokens, keepStored, type StoredCounts } from "./prompt-tokens";
+import { countPromptTokens, type StoredCounts } from "./prompt-tokens";
 import { handListing, takeListing, type HandedListing } from "./listing-handoff";
 import { appsByUrl, errorAnswer, parseCheckRequest, type LiveAppToRead, type RequestAnswer } from "./request-step";
 
@@ -83,9 +83,8 @@ async function timedRead(app: LiveApp, allowHosts: string, stored?: StoredCounts
   // Counted here, as read (SPEC §21): never by a request that names the stored listing. None of an
   // unavailable app's tools is sent, so none is counted: what a listing read past its size bound holds
   // would hold this thread, and every read on it, for nothing.
-  if (stored !== undefined) keepStored(stored);
   if (pastBounds(redacted)) return { ...redacted, readMs };
-  const { tokens, chars, counted } = countPromptTokens(redacted.entries);
+  const { tokens, chars, counted } = countPromptTokens(redacted.entries, stored);
   return { ...redacted, promptTokens: tokens, promptChars: chars, readMs, tokensCounted: counted };
 }
 
