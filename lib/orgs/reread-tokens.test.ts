@@ -8,7 +8,7 @@ import { parseAllowList } from "@/lib/mcp/address";
 import { readLiveApp } from "@/lib/mcp/read-app";
 import { readInPool } from "@/lib/pool/engine-pool";
 import { serveMcpApp } from "@/test/apps/demo-apps";
-import { addApp, recheckApp, type AppReader } from "./apps";
+import { addApp, recheckApp, recheckOrg, type AppReader } from "./apps";
 import { ensureOrg, latestReads, snapshotContents } from "./store";
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-reread-tokens-"));
@@ -23,6 +23,7 @@ describe("tokens after a restart (SPEC §21, issue 40 point 5)", () => {
   it("a fresh pool re-reading an app counts none of the tools its newest snapshot stored counts for, and only a changed tool after", { timeout: 30_000 }, async () => {
     const tools = Array.from({ length: 20 }, (_, i) => tool(i));
     const app = await serveMcpApp({ name: "Rota", tools });
+    const other = await serveMcpApp({ name: "Shifts", tools: [{ name: "swap", description: "Swaps two shifts.", inputSchema: { type: "object" } }] });
     const db = openDatabase(join(dir, "orgs.db"));
     try {
       await ensureOrg(db, "acme", "Acme");
@@ -32,6 +33,7 @@ describe("tokens after a restart (SPEC §21, issue 40 point 5)", () => {
         return { ...listing, promptTokens: listing.entries.map(promptTokens), promptChars: listing.entries.map((entry) => sentPrefix(entry as Record<string, unknown>).length) };
       };
       const { id } = await addApp({ db, read: before }, "acme", { name: "Rota", url: app.url });
+      await addApp({ db, read: before }, "acme", { name: "Shifts", url: other.url });
       // This file's pool is new: its read threads have counted nothing yet.
       const counted: (number | undefined)[] = [];
       const pooled: AppReader = async (live, snapshot) => {
@@ -41,19 +43,19 @@ describe("tokens after a restart (SPEC §21, issue 40 point 5)", () => {
       };
       const storedTokens = async () => (await snapshotContents(db, (await latestReads(db, "acme")).get(id)!.snapshot!)).promptTokens;
 
-      await recheckApp({ db, read: pooled }, "acme", id);
-      expect(counted).toEqual([0]);
+      await recheckOrg({ db, read: pooled }, "acme");
+      expect(counted).toEqual([0, 0]);
       expect(await storedTokens()).toEqual(tools.map(promptTokens));
 
       // One description changed, one title given (not in the text counted): only the first is counted.
       tools[3] = { ...tool(3), description: "Clocks shift 3 out." };
       tools[7] = { ...tool(7), title: "Shift seven" } as ReturnType<typeof tool>;
       await recheckApp({ db, read: pooled }, "acme", id);
-      expect(counted).toEqual([0, 1]);
+      expect(counted).toEqual([0, 0, 1]);
       expect(await storedTokens()).toEqual(tools.map(promptTokens));
     } finally {
       db.$client.close();
-      await app.close();
+      await Promise.all([app.close(), other.close()]);
     }
   });
 });
