@@ -114,11 +114,25 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
   );
 }
 
-/** The snapshot of each app's newest read, by app id (an app never read, or last unavailable, has none). */
+/** Reads looked through for an app's newest snapshot when its newest read listed nothing (it was unreachable). */
+const SNAPSHOT_LOOKBACK = 20;
+
+/** Each app's newest snapshot, by app id: its newest read's, or (unreachable then) the newest of its recent reads; an app never read has none. */
 async function newestSnapshots(db: Conn, rows: AppRow[]): Promise<Map<string, string>> {
   if (rows.length === 0) return new Map();
-  const reads = rows.length === 1 ? await readHistory(db, { org: rows[0]!.org, app: rows[0]!.id }, 1) : [...(await latestReads(db, rows[0]!.org)).values()];
-  return new Map(reads.flatMap((read) => (read.snapshot === null ? [] : [[read.app, read.snapshot] as const])));
+  const found = new Map<string, string>();
+  const newest = rows.length === 1 ? [] : [...(await latestReads(db, rows[0]!.org)).values()];
+  const unlisted = new Set<string>();
+  for (const read of newest) {
+    if (read.snapshot !== null) found.set(read.app, read.snapshot);
+    else unlisted.add(read.app);
+  }
+  const rest = rows.length === 1 ? rows : rows.filter((row) => unlisted.has(row.id));
+  for (const row of rest) {
+    const listed = (await readHistory(db, { org: row.org, app: row.id }, SNAPSHOT_LOOKBACK)).find((read) => read.snapshot !== null);
+    if (listed !== undefined) found.set(row.id, listed.snapshot!);
+  }
+  return found;
 }
 
 /**

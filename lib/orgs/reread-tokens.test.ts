@@ -23,7 +23,8 @@ describe("tokens after a restart (SPEC §21, issue 40 point 5)", () => {
   it("a fresh pool re-reading an app counts none of the tools its newest snapshot stored counts for, and only a changed tool after", { timeout: 30_000 }, async () => {
     const tools = Array.from({ length: 20 }, (_, i) => tool(i));
     const app = await serveMcpApp({ name: "Rota", tools });
-    const other = await serveMcpApp({ name: "Shifts", tools: [{ name: "swap", description: "Swaps two shifts.", inputSchema: { type: "object" } }] });
+    const shifts = [{ name: "swap", description: "Swaps two shifts.", inputSchema: { type: "object" } }];
+    let other = await serveMcpApp({ name: "Shifts", tools: shifts });
     const db = openDatabase(join(dir, "orgs.db"));
     try {
       await ensureOrg(db, "acme", "Acme");
@@ -33,7 +34,12 @@ describe("tokens after a restart (SPEC §21, issue 40 point 5)", () => {
         return { ...listing, promptTokens: listing.entries.map(promptTokens), promptChars: listing.entries.map((entry) => sentPrefix(entry as Record<string, unknown>).length) };
       };
       const { id } = await addApp({ db, read: before }, "acme", { name: "Rota", url: app.url });
-      await addApp({ db, read: before }, "acme", { name: "Shifts", url: other.url });
+      const shiftsApp = await addApp({ db, read: before }, "acme", { name: "Shifts", url: other.url });
+      // Then unreachable at its newest read (nothing listed, no snapshot stored), and back: its newest snapshot is the one before.
+      const port = Number(new URL(other.url).port);
+      await other.close();
+      expect((await recheckApp({ db, read: before }, "acme", shiftsApp.id)).lastCheck?.result.status).toBe("unavailable");
+      other = await serveMcpApp({ name: "Shifts", tools: shifts, port });
       // This file's pool is new: its read threads have counted nothing yet.
       const counted: (number | undefined)[] = [];
       const pooled: AppReader = async (live, snapshot) => {
@@ -55,7 +61,7 @@ describe("tokens after a restart (SPEC §21, issue 40 point 5)", () => {
       expect(await storedTokens()).toEqual(tools.map(promptTokens));
     } finally {
       db.$client.close();
-      await Promise.all([app.close(), other.close()]);
+      await Promise.all([app.close(), other.close().catch(() => undefined)]);
     }
   });
 });
