@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { recordAudit, type AuditRecord } from "@/lib/audit/audit-log";
 import { ConflictError, InvalidError, noOrg, noOrgApp, onField } from "@/lib/errors";
-import { readInPool } from "@/lib/pool/engine-pool";
+import { readInPool, type StoredSnapshot } from "@/lib/pool/engine-pool";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
@@ -29,8 +29,8 @@ import type { OrgContext } from "./context";
 import { riskyTextModeOf, requireOrg } from "./organisations";
 import { anyApp, checkInput, lastConnectedAt, moreHeaderNames, orgApps, personalCount, requireApp, requirePersonalApp, urlToRead, type AppRow } from "./app-rows";
 import { keptListState, type ListState, type Scope } from "./list-state";
-import { dropUnusedSnapshots } from "./snapshots";
-import { insertReads, latestReads, listingOf, ownFacts, type NewRead } from "./reads";
+import { dropUnusedSnapshots, snapshotContents } from "./snapshots";
+import { insertReads, latestReads, listingOf, ownFacts, readHistory, type NewRead } from "./reads";
 import { approveTools } from "./approvals";
 
 /**
@@ -72,16 +72,18 @@ function storeRechecks(db: Conn, org: string, reads: NewRead[]): Promise<void> {
 
 /** Reads `rows` live, each timed on its own, and answers one record per app. */
 async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, options: SignedInReadOptions = {}): Promise<NewRead[]> {
-  const reader = ctx.read ?? ((app: LiveApp) => readInPool(app));
+  const reader = ctx.read ?? ((app: LiveApp, snapshot?: StoredSnapshot) => readInPool(app, undefined, snapshot));
   const checkedAt = Date.now();
+  const newest = await newestSnapshots(ctx.db, rows);
   return Promise.all(
     rows.map(async (row) => {
+      const snapshot = storedSnapshot(ctx.db, newest.get(row.id));
       // The app's own read (SPEC §11): its time in a worker, summed when a renewed sign-in reads it twice; not the wait for a free worker, nor the storage around it.
       let ownMs = 0;
       const read = async (app: LiveApp) => {
         const started = performance.now();
         // What an app answers may quote what it was sent: the pool answers its header, token and query secrets as `…` (lib/pool/engine-worker.ts).
-        const { readMs, ...listing } = await reader(app);
+        const { readMs, ...listing } = await reader(app, snapshot);
         ownMs += readMs ?? performance.now() - started;
         return listing;
       };
@@ -93,6 +95,43 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
       return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing, readAs: row };
     }),
   );
+}
+
+/** Reads looked through for an app's newest snapshot when its newest read listed nothing (it was unreachable). */
+const SNAPSHOT_LOOKBACK = 20;
+
+/** Each app's newest snapshot, by app id: its newest read's, or (unreachable then) the newest of its recent reads; an app never read has none. */
+async function newestSnapshots(db: Conn, rows: AppRow[]): Promise<Map<string, string>> {
+  if (rows.length === 0) return new Map();
+  const found = new Map<string, string>();
+  const newest = rows.length === 1 ? [] : [...(await latestReads(db, rows[0]!.org)).values()];
+  const unlisted = new Set<string>();
+  for (const read of newest) {
+    if (read.snapshot !== null) found.set(read.app, read.snapshot);
+    else unlisted.add(read.app);
+  }
+  const rest = rows.length === 1 ? rows : rows.filter((row) => unlisted.has(row.id));
+  for (const row of rest) {
+    const listed = (await readHistory(db, { org: row.org, app: row.id }, SNAPSHOT_LOOKBACK)).find((read) => read.snapshot !== null);
+    if (listed !== undefined) found.set(row.id, listed.snapshot!);
+  }
+  return found;
+}
+
+/**
+ * An app's newest snapshot for its next read: the tokens stored with it are not counted again
+ * (SPEC §21, issue 40 point 5), after a restart too; they are fetched only when the read's pool
+ * has not been given them.
+ */
+function storedSnapshot(db: Conn, hash: string | undefined): StoredSnapshot | undefined {
+  if (hash === undefined) return undefined;
+  return {
+    hash,
+    counts: async () => {
+      const { entries, promptTokens, promptChars } = await snapshotContents(db, hash);
+      return promptTokens === undefined ? undefined : { entries, tokens: promptTokens, ...(promptChars === undefined ? {} : { chars: promptChars }) };
+    },
+  };
 }
 
 /**

@@ -2,10 +2,15 @@ import "server-only";
 import { getDb, type Conn } from "@/lib/db/client";
 import type { AppListing } from "@/lib/engine/check";
 import type { LiveApp } from "@/lib/mcp/read-app";
+import type { StoredSnapshot } from "@/lib/pool/engine-pool";
 import type { NameCache } from "./named";
 
-/** Reads one app over MCP; tests may read listings some other way. `readMs`, when given, is the read itself without any wait for its turn. */
-export type AppReader = (app: LiveApp) => Promise<AppListing & { readMs?: number }>;
+/**
+ * Reads one app over MCP; tests may read listings some other way. `readMs`, when given, is the read
+ * itself without any wait for its turn. `snapshot` is the app's newest, whose stored token counts
+ * the read need not count again (SPEC §21).
+ */
+export type AppReader = (app: LiveApp, snapshot?: StoredSnapshot) => Promise<AppListing & { readMs?: number }>;
 
 /** What every operation on an organisation takes: its database, and how apps are read and checks kept. */
 export interface OrgContext {

@@ -10,6 +10,7 @@ import type { LiveApp } from "@/lib/mcp/read-app";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import type { EngineAnswer, EngineTask, EngineTaskKind, TimedListing } from "./engine-worker";
 import type { HandedListing } from "./listing-handoff";
+import type { StoredCounts } from "./prompt-tokens";
 import { appsByUrl, errorAnswer, PARSED_HERE_BYTES, parseCheckRequest, type LiveAppToRead, type RequestAnswer } from "./request-step";
 
 /**
@@ -69,9 +70,36 @@ function run<K extends EngineTaskKind>(on: Piscina, task: EngineTask<K>): Promis
   return on.run(task) as Promise<EngineAnswer<K>>;
 }
 
-/** Reads one app over MCP in a worker, within the process's 64 reads at once; `readMs` is the read itself, without its wait for a free worker. */
-export function readInPool(app: LiveApp, allowHosts = allowHostsFromEnv()): Promise<TimedListing> {
-  return run(pools().reads, { kind: "read", app, allowHosts });
+/** An app's newest snapshot, by its hash, and the counts stored with it (SPEC §21), fetched only when the pool needs them. */
+export interface StoredSnapshot {
+  hash: string;
+  counts: () => Promise<StoredCounts | undefined>;
+}
+
+/** Snapshots whose counts a pool's read threads have been given (they share them), newest last; a new pool, as after a restart, has none. */
+const givenTo = new WeakMap<Piscina, Set<string>>();
+const GIVEN_SNAPSHOTS = 4096;
+
+/** `snapshot`'s counts when `on` has not been given them: each snapshot's are sent to a pool once, not with every read. */
+async function countsToGive(on: Piscina, snapshot: StoredSnapshot | undefined): Promise<StoredCounts | undefined> {
+  if (snapshot === undefined) return undefined;
+  let given = givenTo.get(on);
+  if (given === undefined) givenTo.set(on, (given = new Set()));
+  if (given.has(snapshot.hash)) return undefined;
+  given.add(snapshot.hash);
+  if (given.size > GIVEN_SNAPSHOTS) given.delete(given.values().next().value!);
+  return snapshot.counts();
+}
+
+/**
+ * Reads one app over MCP in a worker, within the process's 64 reads at once; `readMs` is the read
+ * itself, without its wait for a free worker. Given the app's newest snapshot, its tools whose
+ * counted text is unchanged are not counted again (`tokensCounted`), whichever process stored it.
+ */
+export async function readInPool(app: LiveApp, allowHosts = allowHostsFromEnv(), snapshot?: StoredSnapshot): Promise<TimedListing> {
+  const on = pools().reads;
+  const stored = await countsToGive(on, snapshot);
+  return run(on, { kind: "read", app, allowHosts, ...(stored === undefined ? {} : { stored }) });
 }
 
 /** `readInPool` for the engine's worker (`POST /api/check`): the listing as `handListing` hands it on, for `runRequestTask`. */

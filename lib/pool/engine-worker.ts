@@ -14,7 +14,7 @@ import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
 import { redactJson, redactListing, secretsOf } from "@/lib/orgs/redact";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
-import { countPromptTokens } from "./prompt-tokens";
+import { countPromptTokens, type StoredCounts } from "./prompt-tokens";
 import { handListing, takeListing, type HandedListing } from "./listing-handoff";
 import { appsByUrl, errorAnswer, parseCheckRequest, type LiveAppToRead, type RequestAnswer } from "./request-step";
 
@@ -37,9 +37,10 @@ interface EngineTasks {
   "read-apps": { input: { listings: AppListing[] }; answer: ReadApp[] };
   /**
    * One app read over MCP (many at once per worker): a flood of events is parsed here, not on the
-   * request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it.
+   * request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it; `stored`, the counts
+   * stored with the app's newest snapshot, when this pool has not been given them yet.
    */
-  read: { input: { app: LiveApp; allowHosts: string }; answer: TimedListing };
+  read: { input: { app: LiveApp; allowHosts: string; stored?: StoredCounts }; answer: TimedListing };
   /** `read` for another worker (`POST /api/check`): its entries as JSON text (`handListing`). */
   "read-handed": { input: { app: LiveApp; allowHosts: string }; answer: HandedListing<TimedListing> };
   /**
@@ -63,15 +64,18 @@ export type EngineAnswer<K extends EngineTaskKind> = EngineTasks[K]["answer"];
 /** Bodies up to this size come back parsed with `read-live`, to be handed on rather than parsed again; a larger one is cheaper to parse again than to copy twice. */
 const PARSED_BACK_BYTES = 64 * 1024;
 
-/** A live read with how long it took from when this worker began it (SPEC §11: an app's own read, not its wait for a worker). */
-export type TimedListing = AppListing & { readMs?: number };
+/**
+ * A live read with how long it took from when this worker began it (SPEC §11: an app's own read,
+ * not its wait for a worker), and how many of its tools had their tokens counted (not kept).
+ */
+export type TimedListing = AppListing & { readMs?: number; tokensCounted?: number };
 
 /**
  * What leaves this worker of an app never holds the secrets it was sent (SPEC §10): its header
  * values, token and URL query secrets are `…` wherever the app's text repeats them, for stored
  * apps and for what a caller gives `/api/check` and `/api/try` alike.
  */
-async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing> {
+async function timedRead(app: LiveApp, allowHosts: string, stored?: StoredCounts): Promise<TimedListing> {
   const started = performance.now();
   const listing = await readLiveApp(app, { allow: parseAllowList(allowHosts) });
   const readMs = performance.now() - started;
@@ -80,8 +84,8 @@ async function timedRead(app: LiveApp, allowHosts: string): Promise<TimedListing
   // unavailable app's tools is sent, so none is counted: what a listing read past its size bound holds
   // would hold this thread, and every read on it, for nothing.
   if (pastBounds(redacted)) return { ...redacted, readMs };
-  const { tokens, chars } = countPromptTokens(redacted.entries);
-  return { ...redacted, promptTokens: tokens, promptChars: chars, readMs };
+  const { tokens, chars, counted } = countPromptTokens(redacted.entries, stored);
+  return { ...redacted, promptTokens: tokens, promptChars: chars, readMs, tokensCounted: counted };
 }
 
 /** Whether a listing is unavailable as read: it failed, or reading stopped at a bound, or its entries pass SPEC §7's size bound. */
@@ -107,7 +111,7 @@ const handlers: { [K in EngineTaskKind]: (task: EngineTask<K>) => EngineAnswer<K
   request: requestTask,
   listings: (task) => checkListings(task.listings, task.theorem),
   "read-apps": (task) => task.listings.map((listing) => readApp(listing)),
-  read: (task) => timedRead(task.app, task.allowHosts),
+  read: (task) => timedRead(task.app, task.allowHosts, task.stored),
   "read-handed": (task) => handedRead(task.app, task.allowHosts),
   "read-and-check": (task) => readAndCheck(task.request, task.app, task.allowHosts),
   try: (task) => triedTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) }),

@@ -2,7 +2,9 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { setImmediate as turn } from "node:timers/promises";
 import { BroadcastChannel, Worker } from "node:worker_threads";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { snapshotOf } from "@/lib/engine/changes";
 import { promptTokens, sentPrefix } from "@/lib/engine/tokens";
 import { CHANNEL, countPromptTokens } from "./prompt-tokens";
 
@@ -21,6 +23,31 @@ describe("tokens counted where an app is read (SPEC §21)", () => {
     const changed = countPromptTokens([{ ...entries[0] as object, description: "Clocks in now." }]);
     expect(changed.counted).toBe(1);
     expect(changed.tokens[0]).toBe(promptTokens({ ...entries[0] as object, description: "Clocks in now." }));
+  });
+
+  it("counts nothing of a tool whose text a stored snapshot counted, in whatever order its keys come, and exactly what changed", () => {
+    // As a snapshot stores them: canonical JSON, keys sorted ("10" before "2"), counted by another process.
+    const stored = JSON.parse('[{"description":"Stored shift 🎉","inputSchema":{"properties":{"10":{},"2":{}},"type":"object"},"name":"a"},"not a tool",{"inputSchema":{},"name":"b"}]') as unknown[];
+    const given = { entries: stored, tokens: stored.map(promptTokens) };
+    const read = [{ name: "a", inputSchema: { type: "object", properties: { "2": {}, "10": {} } }, description: "Stored shift 🎉" }, { name: "b", inputSchema: {}, description: "Stored shift, now described" }];
+    expect(countPromptTokens(read, given)).toEqual({ tokens: read.map(promptTokens), chars: read.map((entry) => sentPrefix(entry).length), counted: 1 });
+    // Another name's stored counts are never taken for a tool: the same text under a new name is counted.
+    expect(countPromptTokens([{ name: "c", inputSchema: { properties: { "10": {}, "2": {} }, type: "object" }, description: "Stored shift 🎉" }], given).counted).toBe(1);
+  });
+
+  it("takes a stored count only for the same text: the counts are those of counting it, whatever was stored", () => {
+    let run = 0;
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), fc.option(fc.jsonValue(), { nil: undefined }), fc.boolean(), (description, inputSchema, other, sameTool) => {
+        // New to this thread each run, so the stored counts (not what it keeps) are what is tried.
+        const entry = { name: "tool", description: { run: (run += 1), description }, inputSchema };
+        const was = sameTool ? (JSON.parse(snapshotOf([entry]).text) as unknown[])[0]! : { name: "tool", description: { run, description: other }, inputSchema };
+        const { tokens, chars, counted } = countPromptTokens([entry], { entries: [was], tokens: [promptTokens(was)] });
+        expect([tokens[0], chars[0]]).toEqual([promptTokens(entry), sentPrefix(entry).length]);
+        if (sameTool) expect(counted).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("counts a tool once in the process, whichever read thread reads it: what one counts, the others keep", { timeout: 30_000 }, async () => {
