@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { freshDatabase, startPostgres } from "@/test/postgres";
+import { eq } from "drizzle-orm";
 import { databasePath, openDatabase, openPostgres, orgTransaction, transaction, type Conn } from "./client";
+import { organization } from "./schema";
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,6 +80,44 @@ describe("a deferred commit (Durability)", () => {
     } finally {
       await db.$client.end();
       await server.stop();
+    }
+  });
+});
+
+describe("a statement outside a transaction on SQLite's one connection", () => {
+  it("neither reads what the open transaction has not committed nor is undone by its rollback", { timeout: 10_000 }, async () => {
+    const db = openDatabase(join(dir, "isolation.db"));
+    const add = (id: string) => db.insert(organization).values({ id, slug: id, name: id, createdAt: new Date(1) });
+    const slugs = async () => (await db.select({ slug: organization.slug }).from(organization).orderBy(organization.slug)).map((row) => row.slug);
+    try {
+      await add("kept");
+      let carryOn!: () => void;
+      const paused = new Promise<void>((resolve) => (carryOn = resolve));
+      let written!: () => void;
+      const wrote = new Promise<void>((resolve) => (written = resolve));
+      // A change that is never committed (as a preview's), paused between its statements.
+      const pretend = transaction(db, async (tx) => {
+        await tx.update(organization).set({ name: "pretend" }).where(eq(organization.slug, "kept"));
+        await tx.insert(organization).values({ id: "pretend", slug: "pretend", name: "pretend", createdAt: new Date(1) });
+        written();
+        await paused;
+        throw new Error("rolled back");
+      });
+      await wrote;
+      // Another request, meanwhile: its read and its write wait for the transaction.
+      const read = db.select({ name: organization.name }).from(organization).where(eq(organization.slug, "kept")).then((rows) => rows.map((row) => row.name));
+      const other = add("other").then(() => "stored");
+      const seen = slugs();
+      carryOn();
+      await expect(pretend).rejects.toThrow("rolled back");
+      expect(await read).toEqual(["kept"]);
+      expect(await other).toBe("stored");
+      expect(await seen).toEqual(["kept", "other"]);
+      expect(await slugs()).toEqual(["kept", "other"]);
+      // Inside a transaction, a statement is part of it and runs at once.
+      expect(await transaction(db, async (tx) => (await tx.insert(organization).values({ id: "inside", slug: "inside", name: "x", createdAt: new Date(1) }), slugs()))).toEqual(["inside", "kept", "other"]);
+    } finally {
+      db.$client.close();
     }
   });
 });

@@ -70,6 +70,7 @@ function openSqlite(path: string): BetterSQLite3Database<typeof schema> & { $cli
     }
   }
   sqlite.pragma("foreign_keys = ON");
+  statementsWaitForTransactions(db, sqlite);
   try {
     encryptPlainSecrets(sqlite);
   } catch (error) {
@@ -396,3 +397,44 @@ async function postgresTransaction<T>(db: PostgresDb, work: (tx: Conn) => Promis
 
 const current = new AsyncLocalStorage<Database.Database>();
 const turns = new WeakMap<Database.Database, Promise<void>>();
+
+/**
+ * Whether the caller is inside a SQLite transaction's work (`transaction()` above): a statement
+ * made there is part of it, one made outside waits for it (`statementsWaitForTransactions`).
+ */
+export function inSqliteTransaction(): boolean {
+  return current.getStore() !== undefined;
+}
+
+/** The methods a statement of drizzle's runs by (sqlite-core/session.js): every query builder's `execute` calls one. */
+const STATEMENT_METHODS = ["run", "all", "get", "values"] as const;
+type Statement = Record<(typeof STATEMENT_METHODS)[number], (values?: unknown) => unknown>;
+
+/**
+ * SQLite's process has one connection, so a transaction open on it (awaiting between its
+ * statements) would take in another request's statement too: that request would read what the
+ * transaction has not committed (a preview's pretend change, SPEC §23) and its write would be
+ * undone with the transaction's rollback. So a statement made outside every transaction waits
+ * for the transactions open or waiting their turn, then runs alone, as PostgreSQL gives each its
+ * own connection. A statement inside one is run at once (a nested call of another method of the
+ * same statement finds no transaction open and is run at once too).
+ */
+function statementsWaitForTransactions(db: BetterSQLite3Database<typeof schema>, sqlite: Database.Database): void {
+  const session = (db as unknown as { session: { prepareQuery: (...args: unknown[]) => Statement } }).session;
+  const prepare = session.prepareQuery.bind(session);
+  session.prepareQuery = (...args) => {
+    const statement = prepare(...args);
+    for (const method of STATEMENT_METHODS) {
+      const run = statement[method].bind(statement);
+      statement[method] = (values) => afterTransactions(sqlite, () => run(values));
+    }
+    return statement;
+  };
+}
+
+function afterTransactions<T>(sqlite: Database.Database, run: () => T): T | Promise<T> {
+  if (current.getStore() === sqlite) return run();
+  const open = turns.get(sqlite);
+  if (open === undefined) return run();
+  return open.then(() => afterTransactions(sqlite, run));
+}

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrgAccess } from "@/lib/auth/workspace";
-import { openDatabase, type Db } from "@/lib/db/client";
+import { openDatabase, transaction, type Db } from "@/lib/db/client";
 import { eq } from "drizzle-orm";
 import { organization, orgVersionOf, user } from "@/lib/db/tables";
 import { resolveTheorem } from "@/lib/engine/theorem";
@@ -74,6 +74,29 @@ async function view(ctx: OrgContext, org: string, queries: readonly string[], ke
 
 /** What a fresh instance (nothing kept: its own handle, its lists read afresh, its names made again) answers: the memoised answers must be exactly this. */
 const fresh = (org: string, queries: readonly string[]) => view({ db: reference, read, names: new NameCache() }, org, queries, false);
+
+describe("a kept check and a SQLite transaction", () => {
+  it("is computed inside the transaction rather than awaited from a request outside it, which waits for the transaction", { timeout: 10_000 }, async () => {
+    const cache = new NameCache();
+    const named = (where: string) => ({ result: { apps: [] }, parts: [where] });
+    let outsideBegun!: () => void;
+    const begun = new Promise<void>((resolve) => (outsideBegun = resolve));
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const inside = transaction(first, async (tx) => {
+      opened();
+      await begun;
+      return cache.get("same state", async () => (await tx.select({ id: user.id }).from(user), named("inside")));
+    });
+    await open;
+    // A request outside begins the same check; its statement waits for the transaction.
+    const outside = cache.get("same state", async () => (await first.select({ id: user.id }).from(user), named("outside")));
+    outsideBegun();
+    expect((await inside).parts).toEqual(["inside"]);
+    expect((await outside).parts).toEqual(["outside"]);
+    expect(cache.computed).toBe(2);
+  });
+});
 
 describe("a list's check named once per state", () => {
   it("answers every list, app page and lookup after a change from one computation, and a person's view from its own", async () => {

@@ -5,7 +5,7 @@ import { appLookupIndex, type AppLookupIndex, type LookupApp, type LookupIndex }
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { CheckResult, RiskyText } from "@/lib/schemas/check";
-import type { Conn } from "@/lib/db/client";
+import { inSqliteTransaction, type Conn } from "@/lib/db/client";
 import { ByteLru } from "./byte-lru";
 import type { AppRow } from "./app-rows";
 import { loadSnapshots, snapshotContents } from "./snapshots";
@@ -82,7 +82,8 @@ export class NameCache {
       this.reused++;
       return found;
     }
-    const running = this.running.get(key);
+    // One begun outside a SQLite transaction may be waiting for this one's turn: from inside, never wait on it.
+    const running = inSqliteTransaction() ? undefined : this.running.get(key);
     if (running !== undefined) {
       this.reused++;
       return running;
