@@ -8,8 +8,8 @@ import { orgSlug } from "./orgs";
  * and answer, and what the forms validate with.
  */
 
-export const email = z.string().trim().toLowerCase().email("Give an email address.").max(254, "An email address is at most 254 characters.");
-export const password = z.string().min(8, "A password is at least 8 characters.").max(128, "A password is at most 128 characters.");
+const email = z.string().trim().toLowerCase().email("Give an email address.").max(254, "An email address is at most 254 characters.");
+const password = z.string().min(8, "A password is at least 8 characters.").max(128, "A password is at most 128 characters.");
 
 export const signIn = z.object({ email, password: z.string().min(1, "Give your password.") });
 /** POST /api/auth/change-password, from the account page: every other session is signed out. */

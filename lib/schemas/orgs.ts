@@ -29,7 +29,7 @@ export type AppCreate = z.infer<typeof appCreate>;
 export const appUpdate = appCreate.partial().refine((u) => Object.keys(u).length > 0, "Change at least one field.");
 export type AppUpdate = z.infer<typeof appUpdate>;
 
-export const checkRecord = z.object({
+const checkRecord = z.object({
   id: z.string(),
   appId: z.string(),
   checkedAt: z.string(), // ISO 8601
@@ -154,7 +154,7 @@ export type HistoryEntry = z.infer<typeof historyEntry>;
 export const newTools = z.enum(["available", "wait-for-review", "wait-if-risky"]);
 export type NewTools = z.infer<typeof newTools>;
 /** SPEC §21: the o200k_base tokens a person's assistant may be sent (People marks who is over); null: none. */
-export const tokenBudget = z.number().int("A token budget is a whole number.").min(1000, "A token budget is at least 1,000.").max(1_000_000, "A token budget is at most 1,000,000.").nullable();
+const tokenBudget = z.number().int("A token budget is a whole number.").min(1000, "A token budget is at least 1,000.").max(1_000_000, "A token budget is at most 1,000,000.").nullable();
 export const orgSettings = z.object({ newTools, riskyText, tokenBudget });
 export type OrgSettings = z.infer<typeof orgSettings>;
 /** PATCH …/settings: one setting or several; an unknown value is a 422 naming its field. */
