@@ -30,7 +30,7 @@ export interface ElsewhereTool {
 }
 
 /** An org app the person looking does not have (SPEC §23): it is only for groups they are not in. */
-export interface HiddenLookupApp {
+interface HiddenLookupApp {
   id: string;
   name: string;
   /** The groups' names. */
