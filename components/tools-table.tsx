@@ -33,7 +33,7 @@ const toolColumns = (byTokens: boolean, sortByTokens: (on: boolean) => void) => 
   { key: "details", label: <span className="sr-only">Details</span> },
 ];
 
-export type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "risky" | "warnings" | "set-by-leader";
+type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "risky" | "warnings" | "set-by-leader";
 
 /** The notes that ask the app's developer to change something; the others only say how a name or title was made. Risky text (SPEC §20) is apart: the first, red line of its row. */
 const WARNING_CODES: ReadonlySet<string> = new Set(["characters-replaced", "name-cut", "hint-not-boolean", "card-empty", "card-cut", "schema-not-object", "annotations-not-object", "description-long"]);

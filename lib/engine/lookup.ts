@@ -37,13 +37,13 @@ interface HiddenLookupApp {
   onlyFor: readonly string[];
 }
 
-export interface LookupHit {
+interface LookupHit {
   app: { id: string; name: string; shortName: string; personal: boolean };
   tool: ToolCheck;
 }
 
 /** What the answer is about, so a page can link it: a tool of an app, an app, or Theorem's own names. */
-export type LookupSubject = { kind: "tool"; app: string; tool: number } | { kind: "app"; app: string } | { kind: "theorem" } | null;
+type LookupSubject = { kind: "tool"; app: string; tool: number } | { kind: "app"; app: string } | { kind: "theorem" } | null;
 
 export interface LookupAnswer {
   hits: LookupHit[];

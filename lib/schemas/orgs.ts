@@ -89,11 +89,11 @@ export const storedApp = z.object({
 });
 export type StoredApp = z.infer<typeof storedApp>;
 
-export const org = z.object({ slug: orgSlug, name: z.string() });
+const org = z.object({ slug: orgSlug, name: z.string() });
 export type Org = z.infer<typeof org>;
 
 /** An app's check as the list shows it: every field but the tools, and their counts (lib/schemas/summary.ts). */
-export const appSummary = appCheck.omit({ tools: true }).extend({
+const appSummary = appCheck.omit({ tools: true }).extend({
   counts: z.object({
     tools: z.number().int(),
     included: z.number().int(),
@@ -107,7 +107,7 @@ export const appSummary = appCheck.omit({ tools: true }).extend({
   }),
 });
 export type AppSummary = z.infer<typeof appSummary>;
-export const listedApp = storedApp.extend({ lastCheck: checkRecord.extend({ result: appSummary }).nullable() });
+const listedApp = storedApp.extend({ lastCheck: checkRecord.extend({ result: appSummary }).nullable() });
 export type ListedApp = z.infer<typeof listedApp>;
 
 /** GET /api/orgs/{org}/apps: each app with its check's summary (its page has the tools). */
@@ -177,7 +177,7 @@ export const approveRequest = z
   .strict();
 
 /** GET /api/orgs/{org}/apps/{app}/trends?limit=N: each read's size and timings, oldest first, for the app page's charts. */
-export const trendPoint = z.object({
+const trendPoint = z.object({
   at: z.string(),
   status: z.enum(["available", "unavailable"]),
   chars: z.number().int().nullable(),
@@ -191,7 +191,7 @@ export const trendList = z.object({ points: z.array(trendPoint) });
 const toolPrint = z.object({ name: z.string(), fingerprint: z.string() });
 
 /** SPEC §20: how risky a new or changed tool is for people (lib/engine/risk.ts), and why, highest first. */
-export const risk = z.enum(["high", "medium", "low"]);
+const risk = z.enum(["high", "medium", "low"]);
 export type Risk = z.infer<typeof risk>;
 export const riskWhy = z.enum([
   // high
@@ -214,7 +214,7 @@ export type RiskWhy = z.infer<typeof riskWhy>;
 const riskOf = { risk, why: z.array(riskWhy) };
 
 /** GET /api/orgs/{org}/apps/{app}/changes (SPEC §11): what changed between snapshots, newest first. */
-export const snapshotChange = z.object({
+const snapshotChange = z.object({
   /** When the app first listed `to`. */
   at: z.string(),
   from: z.string(),

@@ -8,7 +8,7 @@ import { groupRef, hiddenApp } from "./groups";
  */
 
 /** GET /api/orgs/{org}/people */
-export const person = z.object({
+const person = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string(),

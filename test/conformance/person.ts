@@ -16,7 +16,7 @@ type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise
 type OrgP = { org: string };
 type AppP = { org: string; app: string };
 
-export interface Routes {
+interface Routes {
   apps: { POST: Handler<OrgP> };
   app: { GET: Handler<AppP> };
   check: { POST: Handler<AppP> };
