@@ -35,7 +35,7 @@ export function StatusPill({ status }: { status: AppCheck["status"] }) {
 }
 
 
-export function TimingsLine({ timings }: { timings: Timings }) {
+function TimingsLine({ timings }: { timings: Timings }) {
   return (
     <p className="text-sm text-slate-700">
       Connected in <span className={timings.connectMs > CONNECT_TIMEOUT_MS ? "font-semibold text-rose-800" : ""}>{formatSeconds(timings.connectMs)}</span> of{" "}
@@ -52,7 +52,7 @@ export function TimingsLine({ timings }: { timings: Timings }) {
 }
 
 /** The MCP revision agreed with the app and how long its list stays valid (SPEC §18); nothing for an inline listing. */
-export function ProtocolLine({ app }: { app: Pick<AppCheck, "protocol" | "listing"> }) {
+function ProtocolLine({ app }: { app: Pick<AppCheck, "protocol" | "listing"> }) {
   const words = protocolWords(app);
   if (words === null) return null;
   return <p className="text-sm text-slate-700">MCP {words}.</p>;

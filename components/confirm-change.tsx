@@ -63,7 +63,7 @@ type DialogProps = ComponentProps<typeof ConfirmDialog>;
  * A `ConfirmDialog` that says what `change` would do before it is confirmed; `change` is null
  * while there is nothing to ask (closed), so that nothing is asked of the server then.
  */
-export function ConfirmChangeDialog({ org, change, children, ...dialog }: Omit<DialogProps, "children"> & { org: string; change: PreviewChange | null; children?: ReactNode }) {
+function ConfirmChangeDialog({ org, change, children, ...dialog }: Omit<DialogProps, "children"> & { org: string; change: PreviewChange | null; children?: ReactNode }) {
   return (
     <ConfirmDialog {...dialog}>
       {children}

@@ -1,5 +1,5 @@
 /** Characters of a description shown before "Show more". */
-export const DESCRIPTION_SHOWN = 600;
+const DESCRIPTION_SHOWN = 600;
 
 /**
  * The start of a long description, cut where a sentence ends (or else between words) at most

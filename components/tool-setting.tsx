@@ -15,7 +15,7 @@ import { SETTING_WORDS } from "@/lib/schemas/settings";
  * viewer may set (a leader on an org app, the owner on their personal app); everyone else sees
  * the setting without the control.
  */
-export interface ToolSettingsSource {
+interface ToolSettingsSource {
   org: string;
   app: string;
   personal: boolean;

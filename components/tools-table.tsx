@@ -14,7 +14,7 @@ import { CodeText } from "@/components/code-text";
 import { descriptionStart } from "@/components/description-text";
 import { plural } from "@/lib/plural";
 
-export const TOOLS_PAGE_SIZE = 50;
+const TOOLS_PAGE_SIZE = 50;
 
 /** The columns, the tokens' header a button that sorts by them (SPEC §21: largest first) or back to listing order. */
 const toolColumns = (byTokens: boolean, sortByTokens: (on: boolean) => void) => [
@@ -33,15 +33,15 @@ const toolColumns = (byTokens: boolean, sortByTokens: (on: boolean) => void) => 
   { key: "details", label: <span className="sr-only">Details</span> },
 ];
 
-export type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "risky" | "warnings" | "set-by-leader";
+type Filter = "all" | "asks-first" | "runs-freely" | "left-out" | "risky" | "warnings" | "set-by-leader";
 
 /** The notes that ask the app's developer to change something; the others only say how a name or title was made. Risky text (SPEC §20) is apart: the first, red line of its row. */
 const WARNING_CODES: ReadonlySet<string> = new Set(["characters-replaced", "name-cut", "hint-not-boolean", "card-empty", "card-cut", "schema-not-object", "annotations-not-object", "description-long"]);
 // Imported from the schema, not the scanner: its tables stay out of the browser's bundle.
 const RISKY_CODES: ReadonlySet<string> = new Set(riskyNoteCode.options);
-export const warningsOf = (tool: ToolCheck) => tool.notes.filter((n) => WARNING_CODES.has(n.code));
+const warningsOf = (tool: ToolCheck) => tool.notes.filter((n) => WARNING_CODES.has(n.code));
 /** Text aimed at the assistant rather than the person (SPEC §20). */
-export const riskyOf = (tool: ToolCheck) => tool.notes.filter((n) => RISKY_CODES.has(n.code));
+const riskyOf = (tool: ToolCheck) => tool.notes.filter((n) => RISKY_CODES.has(n.code));
 
 /** A name that may wrap after each `_` (never mid-word), so a long whole name does not squeeze the columns beside it. */
 function Breakable({ name }: { name: string }) {

@@ -13,7 +13,7 @@ export const UNAVAILABLE_HEADING: Record<UnavailableCode, string> = {
 };
 
 /** What the app's developer or the organisation's leader does about it, said first. */
-export const UNAVAILABLE_TO_DO: Record<UnavailableCode, string> = {
+const UNAVAILABLE_TO_DO: Record<UnavailableCode, string> = {
   "connect-timeout": "Make the app finish the MCP initialize handshake within 3 s, then check it again.",
   "list-timeout": "Make every page of its tools/list answer within 8 s (fewer tools per page, or a faster answer), then check it again.",
   "connect-failed": "Check its URL, and that the app is running and speaks MCP over HTTP, then check it again.",

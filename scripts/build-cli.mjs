@@ -7,7 +7,7 @@ import { basename, dirname, join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const outdir = join(root, ".theorem-build", "cli");
-export const cliBundle = join(outdir, "theorem-check.mjs");
+const cliBundle = join(outdir, "theorem-check.mjs");
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -17,7 +17,7 @@ function newest(path) {
 }
 
 /** Whether the bundle is missing or older than a source it is made from. */
-export function cliStale() {
+function cliStale() {
   if (!existsSync(cliBundle)) return true;
   const sources = ["lib", "config", "package.json", "package-lock.json", "scripts/build-cli.mjs"].map((p) => join(root, p));
   return statSync(cliBundle).mtimeMs < Math.max(...sources.map(newest));

@@ -1,5 +1,3 @@
-/** The file a build folder records its sources' digest in. */
-export const STAMP_FILE: string;
 /** SHA-256 of the sources under `root` (files and folders; missing ones left out). */
 export function sourcesDigest(root: string, sources: readonly string[]): string;
 /** Whether the build in `dir` (complete once `marker` exists) was made from `sources` as they are now. */

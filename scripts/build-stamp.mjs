@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join, relative, sep } from "node:path";
 
 /** The file a build folder records its sources' digest in. */
-export const STAMP_FILE = "theorem-sources.sha256";
+const STAMP_FILE = "theorem-sources.sha256";
 
 /** What is never a source: installed packages, dot folders and files, unit tests. */
 const skipped = (entry) => entry === "node_modules" || entry.startsWith(".") || entry.endsWith(".test.ts");

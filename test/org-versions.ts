@@ -11,7 +11,7 @@ import type { VersionedTableName } from "@/lib/db/versioned-tables";
 
 type Op = "insert" | "update" | "delete";
 
-export interface VersionedWrite {
+interface VersionedWrite {
   write: string;
   table: VersionedTableName | "user";
   op: Op;

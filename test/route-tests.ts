@@ -13,9 +13,9 @@ import { join } from "node:path";
  * server (test/postgres.ts), migrated, with the secret key every PostgreSQL instance must be given.
  */
 
-export type Dialect = "sqlite" | "postgres";
+type Dialect = "sqlite" | "postgres";
 
-export interface RouteDatabase {
+interface RouteDatabase {
   dir: string;
   dialect: Dialect;
   /** Runs `text` (with `?` for each parameter, on either dialect) and answers its rows. */
@@ -28,7 +28,7 @@ export interface RouteDatabase {
   close(servers?: readonly { close(): Promise<void> }[]): Promise<void>;
 }
 
-export const testDialect = (): Dialect => (process.env.THEOREM_TEST_DIALECT === "postgres" ? "postgres" : "sqlite");
+const testDialect = (): Dialect => (process.env.THEOREM_TEST_DIALECT === "postgres" ? "postgres" : "sqlite");
 
 interface PgClient {
   query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
@@ -124,7 +124,7 @@ export const json = (method: string, body: unknown) => ({
 export const post = (body: unknown) => json("POST", body);
 export const patch = (body: unknown) => json("PATCH", body);
 
-export interface ErrorBody {
+interface ErrorBody {
   code: string;
   message: string;
   issues?: { path: unknown[]; message: string }[];

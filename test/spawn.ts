@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 
-export interface Ran {
+interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;

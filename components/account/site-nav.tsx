@@ -18,7 +18,7 @@ const TABS = [
 type Org = { slug: string; name: string };
 
 /** `/orgs/acme/members/…` → { org: "acme", tab: "members" }; anything else → nulls. */
-export function whereAmI(pathname: string): { org: string | null; tab: string | null } {
+function whereAmI(pathname: string): { org: string | null; tab: string | null } {
   const [, first, org, tab] = pathname.split("/");
   if (first !== "orgs" || org === undefined || org === "" || org === "new") return { org: null, tab: null };
   let decoded = org;

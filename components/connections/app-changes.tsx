@@ -45,7 +45,7 @@ export function AppChanges({ org, appId }: { org: string; appId: string }) {
 type Changed = SnapshotChange["changed"][number];
 
 /** A changed description, word by word: removed words struck through, added ones marked. */
-export function DescriptionDiff({ descriptions }: { descriptions: NonNullable<Changed["descriptions"]> }) {
+function DescriptionDiff({ descriptions }: { descriptions: NonNullable<Changed["descriptions"]> }) {
   const parts = wordDiff(descriptions.from ?? "", descriptions.to ?? "");
   return (
     <p className="mt-1 rounded border border-slate-200 bg-slate-50 p-2 text-slate-800 whitespace-pre-wrap break-words">

@@ -192,7 +192,7 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
 }
 
 /** What a re-check found, said once it is done: when, and whether the app is available with its counts. */
-export function recheckedText(app: StoredApp): string {
+function recheckedText(app: StoredApp): string {
   const last = app.lastCheck;
   if (last === null) return "Re-checked: nothing was read.";
   const at = formatWhen(last.checkedAt);
@@ -238,7 +238,7 @@ function AppReadings({ org, app }: { org: string; app: StoredApp }) {
 }
 
 /** Why there is nothing to show of an app never read: not checked yet, or its last check's reason. */
-export function neverReadText(app: StoredApp): string {
+function neverReadText(app: StoredApp): string {
   const lead = `${app.name} has not been read successfully yet, so it has no changes, size or timings to show`;
   const message = app.lastCheck?.result.unavailable?.message;
   if (app.lastCheck === null || message === undefined) return `${lead}: it has not been checked yet.`;

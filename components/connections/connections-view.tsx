@@ -153,7 +153,7 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
 }
 
 /** The organisation at a glance: how many apps reach the assistant, and how many tools. */
-export function summaryText(apps: readonly ListedApp[]): string {
+function summaryText(apps: readonly ListedApp[]): string {
   const read = apps.filter((a) => a.lastCheck !== null);
   const available = read.filter((a) => a.lastCheck!.result.status === "available");
   const tools = available.reduce((n, a) => n + a.lastCheck!.result.counts.included, 0);

@@ -16,7 +16,7 @@ import { lookupQuery, type LookupAnswer } from "@/lib/schemas/people";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** Where a tool or app of the list is shown: the app's page, or the person's view for a list of one person. */
-export function placeOf(org: string, person: string | undefined) {
+function placeOf(org: string, person: string | undefined) {
   const orgBase = `/orgs/${encodeURIComponent(org)}`;
   return {
     tool: (app: string, tool: number | null, personal: boolean) =>

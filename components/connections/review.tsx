@@ -17,7 +17,7 @@ import { ConfirmedSelect } from "@/components/ui/confirmed-select";
 import { ChangePreview, ConfirmChangeButton } from "@/components/confirm-change";
 
 /** The tools of a check that wait for a leader's review. */
-export const waitingTools = (check: AppCheck | null | undefined) => (check?.tools ?? []).filter((t) => t.leftOut?.code === "awaiting-review");
+const waitingTools = (check: AppCheck | null | undefined) => (check?.tools ?? []).filter((t) => t.leftOut?.code === "awaiting-review");
 
 const tools = (n: number) => plural(n, "tool");
 
@@ -130,14 +130,14 @@ export function NewToolsSetting({ org, canManage, waiting }: { org: string; canM
 }
 
 /** A waiting tool with the risk and why of its newest change (SPEC §20), when the changes tell it. */
-export interface RankedTool {
+interface RankedTool {
   tool: ToolCheck;
   risk: Risk | null;
   why: RiskWhy[];
 }
 
 /** Waiting tools, riskiest first: each with the risk of the newest change that added or changed it (unknown ones last, in listing order). */
-export function rankWaiting(waiting: readonly ToolCheck[], changes: ChangeList["changes"] | undefined): RankedTool[] {
+function rankWaiting(waiting: readonly ToolCheck[], changes: ChangeList["changes"] | undefined): RankedTool[] {
   const known = new Map<string, { risk: Risk; why: RiskWhy[] }>();
   for (const change of changes ?? []) {
     for (const tool of [...change.added, ...change.changed]) if (!known.has(tool.name)) known.set(tool.name, { risk: tool.risk, why: tool.why });

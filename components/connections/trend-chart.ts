@@ -10,7 +10,7 @@ export interface Bound {
   label: string;
 }
 
-export interface TrendScale {
+interface TrendScale {
   /** The top of the value axis. */
   max: number;
   /** The bounds drawn across the chart. */
@@ -46,7 +46,7 @@ export function shareText(share: number, bound: Bound): string {
 }
 
 /** A check's figures as the trends draw them (lib/schemas/orgs.ts `TrendPoint`). */
-export interface TrendReading {
+interface TrendReading {
   status: "available" | "unavailable";
   chars: number | null;
   connectMs: number | null;

@@ -5,7 +5,7 @@
  * shown as removed, then added. So it stays linear in the texts' length for any input.
  */
 
-export type DiffPart = { op: "same" | "removed" | "added"; text: string };
+type DiffPart = { op: "same" | "removed" | "added"; text: string };
 
 const MAX_EDITS = 200;
 

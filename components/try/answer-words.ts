@@ -6,7 +6,7 @@ import type { BadgeTone } from "@/components/ui/badge";
 import { formatSeconds } from "@/components/connections/format";
 
 /** How a try went, as the page tells it apart: the tool's own error is an answer, not a refusal. */
-export type TryOutcome = "answered" | "tool-error" | "refused" | "input-required";
+type TryOutcome = "answered" | "tool-error" | "refused" | "input-required";
 
 export function outcomeOf(answer: TryAnswer): TryOutcome {
   if (answer.outcome === "refused") return "refused";

@@ -10,7 +10,7 @@ import { TryPanel } from "./try-panel";
  * only, so the tools table shows a Try control where it is given and nothing where it is not
  * (support sees none).
  */
-export const TrySourceContext = createContext<TrySource | null>(null);
+const TrySourceContext = createContext<TrySource | null>(null);
 
 /** Lets the tools below be tried through `source` (null: no Try control). A server page may render it around client views. */
 export function TrySourceProvider({ source, children }: { source: TrySource | null; children: ReactNode }) {

@@ -9,9 +9,9 @@
  */
 
 /** How a row finds its organisation: a column holding the organisation's slug, or a column holding an app's id (`apps.org` is then the organisation). */
-export type OrgOf = { column: string } | { column: string; app: true };
+type OrgOf = { column: string } | { column: string; app: true };
 
-export interface VersionedTable {
+interface VersionedTable {
   table: string;
   org: OrgOf;
   /** What of a person's list its rows change. */
@@ -93,7 +93,7 @@ const PG_DRAW_BODY = [
   "END ",
 ].join("\n");
 
-export interface PgVersionTriggers {
+interface PgVersionTriggers {
   /** Each function's body (as pg_proc.prosrc keeps it), by name: `org_versions_draw` and one per way of finding the organisation. */
   functions: Map<string, string>;
   /** Each trigger's table and function, by name: AFTER INSERT OR UPDATE OR DELETE, FOR EACH ROW. */

@@ -10,9 +10,9 @@ import { highestRisk, toolRisk, type Risk, type RiskWhy } from "./risk";
  * (which fields), and what that does for people. Pure: the two sides' results are given.
  */
 
-export type ChangedField = "title" | "description" | "inputSchema" | "outputSchema" | "annotations" | "other";
-export type EffectKind = "wholeName" | "policy" | "runsTogether" | "card" | "leftOut";
-export interface ToolEffect {
+type ChangedField = "title" | "description" | "inputSchema" | "outputSchema" | "annotations" | "other";
+type EffectKind = "wholeName" | "policy" | "runsTogether" | "card" | "leftOut";
+interface ToolEffect {
   what: EffectKind;
   from: string | null;
   to: string | null;
@@ -42,7 +42,7 @@ export interface SnapshotChanges {
   changed: ToolChange[];
 }
 /** One side of a diff: the snapshot's entries, and the app's result with them (null: effects are not told). */
-export interface SnapshotSide {
+interface SnapshotSide {
   entries: readonly unknown[];
   check: AppCheck | null;
 }
@@ -118,7 +118,7 @@ const toolIn = (check: AppCheck | null, name: string) => check?.tools.find((tool
 /** A side's check: the given one, or the app alone with no names reserved (for the risk of its texts and hints). */
 const checkOf = (side: SnapshotSide): AppCheck => side.check ?? checkListings([{ name: "App", entries: side.entries }], { connections: [], tools: [] }).apps[0]!;
 /** Descriptions sent for a word diff are cut here: a change list stays small whatever an app lists. */
-export const DESCRIPTION_SHOWN = 10_000;
+const DESCRIPTION_SHOWN = 10_000;
 function descriptionsOf(old: Record<string, unknown>, now: Record<string, unknown>): NonNullable<ToolChange["descriptions"]> {
   const [from, to] = [old["description"], now["description"]].map((d) => (typeof d === "string" ? d : null));
   const cut = (from?.length ?? 0) > DESCRIPTION_SHOWN || (to?.length ?? 0) > DESCRIPTION_SHOWN;

@@ -73,7 +73,7 @@ export interface TheoremNames {
   tools: readonly string[];
 }
 
-export interface CheckOptions {
+interface CheckOptions {
   /** Read every tool's texts for risky text (SPEC §20); on unless a benchmark compares without it. */
   scan?: boolean;
   /** What a risky-text note does to its tool (SPEC §20): `warn` (the default) notes it only. */

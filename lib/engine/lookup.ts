@@ -30,20 +30,20 @@ export interface ElsewhereTool {
 }
 
 /** An org app the person looking does not have (SPEC §23): it is only for groups they are not in. */
-export interface HiddenLookupApp {
+interface HiddenLookupApp {
   id: string;
   name: string;
   /** The groups' names. */
   onlyFor: readonly string[];
 }
 
-export interface LookupHit {
+interface LookupHit {
   app: { id: string; name: string; shortName: string; personal: boolean };
   tool: ToolCheck;
 }
 
 /** What the answer is about, so a page can link it: a tool of an app, an app, or Theorem's own names. */
-export type LookupSubject = { kind: "tool"; app: string; tool: number } | { kind: "app"; app: string } | { kind: "theorem" } | null;
+type LookupSubject = { kind: "tool"; app: string; tool: number } | { kind: "app"; app: string } | { kind: "theorem" } | null;
 
 export interface LookupAnswer {
   hits: LookupHit[];

@@ -32,7 +32,7 @@ export function baseShortName(appName: string): string {
   return cutTrailing(uncut(appName), SHORT_NAME_MAX);
 }
 
-export interface ShortNameAssignment {
+interface ShortNameAssignment {
   shortName: string;
   notes: Note[];
 }

@@ -16,7 +16,7 @@ import { isObject } from "@/lib/json-text";
 export const ENCODING = "o200k_base" as const;
 
 /** A tool as sent to the model: its whole name, its description as listed (absent when it has none) and its input schema as listed. */
-export interface SentTool {
+interface SentTool {
   name: string;
   description?: unknown;
   inputSchema: unknown;

@@ -2,7 +2,7 @@ export const WHOLE_NAME_MAX = 64;
 
 const ALLOWED = /^[A-Za-z0-9_-]*$/;
 
-export interface WholeName {
+interface WholeName {
   wholeName: string;
   /** The characters that became `_`, one per code point, in order. */
   replaced: string[];
@@ -33,7 +33,7 @@ export function wholeName(shortName: string, toolName: string): WholeName {
 }
 
 /** Who holds a whole name: the app (by its place in the person's list), the tool's own name and its place in the app's listing. */
-export interface HeldName {
+interface HeldName {
   app: number;
   tool: string;
   index: number;

@@ -11,7 +11,7 @@ import { LimitError } from "@/lib/errors";
  * the budget holds across instances.
  */
 
-export interface CheckBudget {
+interface CheckBudget {
   perAccount: number;
   perAddress: number;
 }
@@ -21,7 +21,7 @@ function perMinute(value: string | undefined, fallback: number): number {
   return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
-export function checkBudgetFromEnv(env = process.env): CheckBudget {
+function checkBudgetFromEnv(env = process.env): CheckBudget {
   return { perAccount: perMinute(env.THEOREM_CHECKS_PER_MINUTE, 120), perAddress: perMinute(env.THEOREM_ANON_CHECKS_PER_MINUTE, 60) };
 }
 

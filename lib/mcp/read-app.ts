@@ -13,7 +13,7 @@ import { McpSession, type LiveApp } from "./session";
 export type { LiveApp } from "./session";
 
 /** Pages of tools/list a read follows (SPEC §10): it bounds the requests an endless cursor gets, not the tools (a page may hold any number). */
-export const MAX_PAGES = 100;
+const MAX_PAGES = 100;
 
 export interface ReadOptions {
   resolve?: Resolver;

@@ -59,7 +59,7 @@ export interface Flow {
 /** A flow lives this long: the person signs in within it, or starts again. */
 export const FLOW_TTL_MS = 10 * 60 * 1000;
 
-export const stateHash = (state: string) => createHash("sha256").update(state, "utf8").digest("hex");
+const stateHash = (state: string) => createHash("sha256").update(state, "utf8").digest("hex");
 
 const sealed = (value: unknown) => encryptSecret(JSON.stringify(value));
 
@@ -99,7 +99,7 @@ export async function loadSignIn(db: Conn, app: string): Promise<SignIn | null> 
 }
 
 /** A sign-in as a list's summary shows it (no secret is decrypted). */
-export interface SignInSummary {
+interface SignInSummary {
   state: SignInState;
   issuer: string | null;
   connectedAt: number | null;

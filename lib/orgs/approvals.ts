@@ -53,15 +53,6 @@ function toolsOfListing(read: Pick<ReadRow, "snapshot"> | undefined, listing: Ap
   return namedTools(listing.entries);
 }
 
-/** The approved fingerprint of each approved tool of `appIds`, by app and name, in one query. */
-export async function approvalsOf(db: Conn, appIds: readonly string[]): Promise<Map<string, Map<string, string>>> {
-  const found = new Map<string, Map<string, string>>(appIds.map((id) => [id, new Map()]));
-  if (appIds.length === 0) return found;
-  const rows = await db.select({ app: toolApprovals.app, name: toolApprovals.name, fingerprint: toolApprovals.fingerprint }).from(toolApprovals).where(inArray(toolApprovals.app, [...appIds]));
-  for (const row of rows) found.get(row.app)?.set(row.name, row.fingerprint);
-  return found;
-}
-
 /** The entries of `listing` (an app's newest read) not approved as they are in `approved`: new, or changed since. */
 export function awaitingIn(read: Pick<ReadRow, "snapshot"> | undefined, listing: AppListing, approved: ReadonlyMap<string, string>): number[] {
   return [...toolsOfListing(read, listing)].filter(([name, tool]) => approved.get(name) !== tool.fingerprint).map(([, tool]) => tool.index);

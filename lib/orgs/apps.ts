@@ -45,7 +45,7 @@ import { approveTools } from "./approvals";
  * change and its audit entry in one transaction: both are stored, or neither. Given only an
  * account id (tests, benchmarks, the schedule), it records nothing.
  */
-export type Doer = AuditRecord["actor"];
+type Doer = AuditRecord["actor"];
 const doerOf = (by: string | Doer | null): Doer | null => (by === null || typeof by === "string" ? null : { id: by.id, email: by.email });
 const idOf = (by: string | Doer | null): string | null => (by === null || typeof by === "string" ? by : by.id);
 
@@ -53,7 +53,7 @@ const idOf = (by: string | Doer | null): string | null => (by === null || typeof
 export type { AppReader, OrgContext } from "./context";
 
 /** Told of each app of a re-check as soon as it has been read: its id and the read's outcome. */
-export type OnAppRead = (app: string, listing: AppListing) => void;
+type OnAppRead = (app: string, listing: AppListing) => void;
 
 /** Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC §11, §19, §20). */
 async function storeReads(tx: Conn, org: string, reads: NewRead[]): Promise<void> {

@@ -48,12 +48,6 @@ export async function groupOf(db: Conn, org: string, id: string): Promise<Group>
   return requireGroup(db, org, id);
 }
 
-/** The ids of the groups `memberId` (a member id) is in, in `org`. */
-export async function groupIdsOfMember(db: Conn, org: string, memberId: string): Promise<string[]> {
-  const rows = await db.select({ group: groupMembers.group }).from(groupMembers).where(and(eq(groupMembers.org, org), eq(groupMembers.member, memberId)));
-  return rows.map((r) => r.group).sort();
-}
-
 /** Each member's groups (by member id), as GET …/people answers them. */
 export async function groupsByMember(db: Conn, org: string): Promise<Map<string, GroupRef[]>> {
   const rows = await db

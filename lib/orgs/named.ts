@@ -54,7 +54,7 @@ export interface Named {
 }
 
 /** Bytes of checks kept per process by default (as many again for apps' parts, a quarter for indexes): about 300,000 tools of the benchmark's kind. */
-export const NAME_CACHE_BYTES = 256 * 2 ** 20;
+const NAME_CACHE_BYTES = 256 * 2 ** 20;
 
 /** One instance's kept checks and apps' parts (tests make several, as several instances would have). */
 export class NameCache {
@@ -115,7 +115,7 @@ export function processNames(): NameCache {
  * tools, counted as 400 per tool plus 2 per character of its entry, and a little more for the
  * lookup's index built beside it.
  */
-export function estimatedBytes(result: CheckResult): number {
+function estimatedBytes(result: CheckResult): number {
   let bytes = 1024;
   for (const app of result.apps) {
     bytes += 2048 + app.tools.length * 500;
@@ -138,7 +138,7 @@ export interface EntriesAt {
  * An app's own facts of its read (timings, protocol, cache hint) are not here: they name
  * nothing and are laid over the kept check (`withOwnFacts`).
  */
-export interface AppInput {
+interface AppInput {
   name: string;
   /** Its newest read; null when it was never read. */
   read: (EntriesAt & { unavailable: string | null; stopped: boolean; charsRead: number | null }) | null;
@@ -178,7 +178,7 @@ export function appInput({ row, read, settings, approvals }: NamingInput): AppIn
 export type ReadContents = Pick<AppListing, "entries" | "promptTokens" | "promptChars">;
 
 /** The engine's listing of one app, from its `AppInput` and what its read points at, and from nothing else. */
-export function engineListing(input: AppInput, contents: ReadContents): AppListing {
+function engineListing(input: AppInput, contents: ReadContents): AppListing {
   const { name, read, settings, approvals } = input;
   const { entries } = contents;
   const counts = { ...(contents.promptTokens === undefined ? {} : { promptTokens: contents.promptTokens }), ...(contents.promptChars === undefined ? {} : { promptChars: contents.promptChars }) };
@@ -222,7 +222,7 @@ const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 
  * they are large) and kept; then the whole list is named in one pass. Answers what
  * `checkListings(listings, theorem, options)` answers.
  */
-export async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames, options: NamingOptions): Promise<Omit<Named, "index">> {
+async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames, options: NamingOptions): Promise<Omit<Named, "index">> {
   const { keys, parts } = await partsOf(cache, inputs, listings);
   return { result: nameApps(listings, parts, theorem, options), parts: keys };
 }

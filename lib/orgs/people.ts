@@ -34,7 +34,7 @@ export async function scopeOf(access: OrgAccess, person?: string): Promise<Scope
 }
 
 /** A member by id as `GET …/people` lists them, or `me` (the caller); 404 for anyone else. */
-export async function personOf(access: OrgAccess, person: string): Promise<MemberView> {
+async function personOf(access: OrgAccess, person: string): Promise<MemberView> {
   if (person !== "me") return findMember(access, person);
   const mine = (await listMembers(access)).members.find((m) => m.userId === access.actor.id);
   if (mine === undefined) throw new NotFoundError("There is no such member.");
@@ -42,10 +42,10 @@ export async function personOf(access: OrgAccess, person: string): Promise<Membe
 }
 
 /** The budget's answer (SPEC §21): null without a budget, else the budget and the tokens past it. */
-export const budgetOf = (budget: number | null, tokens: number) => (budget === null ? null : { tokens: budget, over: Math.max(0, tokens - budget) });
+const budgetOf = (budget: number | null, tokens: number) => (budget === null ? null : { tokens: budget, over: Math.max(0, tokens - budget) });
 
 /** Bytes of `sees` answers kept per process, one per person at most (a 50,000-tool answer is about 10 MB). */
-export const SEES_CACHE_BYTES = 64 * 2 ** 20;
+const SEES_CACHE_BYTES = 64 * 2 ** 20;
 
 /** A person's answer, and what it was made from besides their named check: their address and the budget. */
 interface KeptSees {
@@ -157,7 +157,7 @@ export async function peopleWithTokens(ctx: OrgContext, access: OrgAccess): Prom
 }
 
 /** The caller's own scope: the organisation's apps and their personal ones. */
-export const ownScope = (access: OrgAccess): Scope => ({ org: access.org.slug, person: access.actor.id });
+const ownScope = (access: OrgAccess): Scope => ({ org: access.org.slug, person: access.actor.id });
 
 /** The caller's own list (GET …/me/apps), in connection order, as the organisation's list answers its apps; at `access.version`, for a request that changed nothing (`scopeList`). */
 export async function ownList(ctx: OrgContext, access: OrgAccess): Promise<AppList> {

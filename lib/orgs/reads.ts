@@ -68,7 +68,7 @@ export function parseUnavailable(text: string | null): Unavailable | null {
 }
 
 /** The revision and cache hint a read stored (SPEC §18). */
-export function protocolOf(read: ReadRow): Pick<AppListing, "protocol" | "cache"> {
+function protocolOf(read: ReadRow): Pick<AppListing, "protocol" | "cache"> {
   const cache = read.cacheTtlMs === null ? null : { ttlMs: read.cacheTtlMs, scope: read.cacheScope === "public" ? ("public" as const) : ("private" as const) };
   return { protocol: read.protocol, cache };
 }

@@ -27,7 +27,7 @@ import { approveTools } from "./approvals";
  */
 
 /** Whose app: the organisation's (`owner` null, leaders change it) or a person's own. */
-export interface AppOf {
+interface AppOf {
   org: string;
   app: string;
   owner: string | null;

@@ -21,7 +21,7 @@ interface ParsedSnapshot {
 }
 
 /** Bytes of parsed snapshots kept per process (estimated: parsed JSON takes about 1.4 bytes per character, counted as 2). */
-export const SNAPSHOT_CACHE_BYTES = 128 * 2 ** 20;
+const SNAPSHOT_CACHE_BYTES = 128 * 2 ** 20;
 const snapshotBytes = (text: string) => 2 * text.length + 256;
 // Snapshots never change once stored: each is parsed once per process, while it is used.
 const shared = globalThis as typeof globalThis & { __theoremSnapshots?: ByteLru<ParsedSnapshot> };

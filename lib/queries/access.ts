@@ -18,7 +18,7 @@ import { z } from "zod";
  * Accounts, members, keys and the audit log as the pages use them (SPEC §9). Keys nest under
  * `["orgs", org]` like the Connections queries, so one invalidation refreshes an organisation.
  */
-export const accessKeys = {
+const accessKeys = {
   members: (org: string) => ["orgs", org, "members"] as const,
   keys: (org: string) => ["orgs", org, "keys"] as const,
   audit: (org: string, filter: AuditFilter) => ["orgs", org, "audit", filter] as const,

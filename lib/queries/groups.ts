@@ -4,7 +4,7 @@ import { orgKeys } from "@/lib/queries/orgs";
 import { group, groupList, type GroupCreate, type GroupUpdate } from "@/lib/schemas/groups";
 
 /** Groups of members (SPEC §23), under the organisation's keys. */
-export const groupKeys = {
+const groupKeys = {
   groups: (org: string) => [...orgKeys.all(org), "groups"] as const,
 };
 

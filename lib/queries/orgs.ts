@@ -192,7 +192,7 @@ export const recheckAllMutation = (client: QueryClient, org: string, onRead: (re
   });
 
 /** Where an app's settings are (SPEC §19): an org app's, or one of the caller's own personal apps'. */
-export const appSettingsPath = (org: string, app: string, personal: boolean) =>
+const appSettingsPath = (org: string, app: string, personal: boolean) =>
   personal ? `${orgPath(org)}/me/apps/${encodeURIComponent(app)}/settings` : `${appPath(org, app)}/settings`;
 
 export const appSettingsQuery = (org: string, app: string, personal = false) =>

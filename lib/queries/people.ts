@@ -6,7 +6,7 @@ import { appList, storedApp, type AppCreate } from "@/lib/schemas/orgs";
 import { lookupAnswer, peopleList, personCheck, personSees, planAnswer } from "@/lib/schemas/people";
 
 /** People, one's own apps, the lookup and the batch plan (SPEC §12–§13), under the organisation's keys. */
-export const peopleKeys = {
+const peopleKeys = {
   people: (org: string) => [...orgKeys.all(org), "people"] as const,
   person: (org: string, person: string) => [...orgKeys.all(org), "people", person] as const,
   mine: (org: string) => [...orgKeys.all(org), "me"] as const,

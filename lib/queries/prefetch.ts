@@ -27,7 +27,7 @@ export interface Prefetch {
  * Pairs a query (its factory's key, typed with its data) with the server's way to the same data:
  * a loader that answers another shape than the browser's query would does not compile.
  */
-export function prefetch<T>(query: { queryKey: DataTag<QueryKey, T, Error> }, load: () => Promise<T>): Prefetch {
+function prefetch<T>(query: { queryKey: DataTag<QueryKey, T, Error> }, load: () => Promise<T>): Prefetch {
   return { key: query.queryKey, load };
 }
 

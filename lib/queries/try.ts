@@ -11,7 +11,7 @@ import { toolToTryAnswer, tryAnswer, type TryAnswer } from "@/lib/schemas/try";
 /** Where a try goes: one of the organisation's apps, or a URL of the preview. */
 export type TrySource = { kind: "org"; org: string; app: string } | { kind: "preview"; url: string; name: string; headers?: Record<string, string> };
 
-export const tryKeys = {
+const tryKeys = {
   tool: (source: TrySource, tool: string) =>
     source.kind === "org" ? (["orgs", source.org, "apps", source.app, "try", tool] as const) : (["try", source.url, Object.keys(source.headers ?? {}).join(","), tool] as const),
 };

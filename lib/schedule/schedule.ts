@@ -20,9 +20,9 @@ export const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
 /** Every due time moves by up to this share either way, so that apps read together drift apart. */
 export const JITTER = 0.1;
 
-export type DueWhy = "interval" | "app-asked" | "back-off";
+type DueWhy = "interval" | "app-asked" | "back-off";
 
-export interface NextDue {
+interface NextDue {
   at: number;
   why: DueWhy;
   /** Scheduled reads failed in a row, this one counted. */
@@ -91,7 +91,7 @@ export interface DueApp {
   org: string;
 }
 
-export interface ClaimOptions {
+interface ClaimOptions {
   /** The most apps claimed at once (50). */
   max?: number;
   /** Runs in the claim's transaction with every app claimed (none: not called). */

@@ -8,8 +8,8 @@ import { orgSlug } from "./orgs";
  * and answer, and what the forms validate with.
  */
 
-export const email = z.string().trim().toLowerCase().email("Give an email address.").max(254, "An email address is at most 254 characters.");
-export const password = z.string().min(8, "A password is at least 8 characters.").max(128, "A password is at most 128 characters.");
+const email = z.string().trim().toLowerCase().email("Give an email address.").max(254, "An email address is at most 254 characters.");
+const password = z.string().min(8, "A password is at least 8 characters.").max(128, "A password is at most 128 characters.");
 
 export const signIn = z.object({ email, password: z.string().min(1, "Give your password.") });
 /** POST /api/auth/change-password, from the account page: every other session is signed out. */
@@ -49,7 +49,7 @@ export const invitationAccept = z.object({ secret: z.string({ error: "Give the s
 export const memberUpdate = z.object({ role });
 
 export const apiKeyCreate = z.object({ name: plainName(z.string().trim().min(1, "Give the key a name.").max(32, "A key's name is at most 32 characters.")) });
-export const apiKeyView = z.object({ id: z.string(), name: z.string().nullable(), start: z.string().nullable(), createdAt: z.string(), expiresAt: z.string().nullable() });
+const apiKeyView = z.object({ id: z.string(), name: z.string().nullable(), start: z.string().nullable(), createdAt: z.string(), expiresAt: z.string().nullable() });
 export type ApiKeyView = z.infer<typeof apiKeyView>;
 /** POST /api/orgs/{org}/keys answers the key itself, once. */
 export const apiKeyCreated = apiKeyView.extend({ key: z.string() });
@@ -78,7 +78,7 @@ export const auditAction = z.enum([
 ]);
 export type AuditAction = z.infer<typeof auditAction>;
 
-export const auditEntry = z.object({
+const auditEntry = z.object({
   at: z.string(),
   actor: z.object({ id: z.string(), email: z.string() }),
   action: auditAction,

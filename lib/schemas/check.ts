@@ -78,7 +78,7 @@ export const theoremNames = z.object({
 export type TheoremNamesInput = z.infer<typeof theoremNames>;
 
 /** One request reads at most this many apps by URL (SPEC §10): each is several outbound requests. */
-export const MAX_URL_APPS = 100;
+const MAX_URL_APPS = 100;
 
 /**
  * What a risky-text note (SPEC §20) does to a tool: `warn` (the note only, §4 decides), `ask-first`

@@ -7,13 +7,13 @@ import { plainName } from "./names";
  * routes parse and answer, and what the forms validate with.
  */
 
-export const GROUP_NAME_MAX = 60;
+const GROUP_NAME_MAX = 60;
 /** At most this many groups in one organisation, and members named in one PATCH. */
 export const MAX_GROUPS = 200;
-export const MAX_GROUP_MEMBERS = 10_000;
+const MAX_GROUP_MEMBERS = 10_000;
 
 /** A group's name: 1–60 characters once trimmed, unique in its organisation ignoring case. */
-export const groupName = plainName(
+const groupName = plainName(
   z
     .string({ error: "Give the group a name." })
     .trim()
@@ -47,7 +47,6 @@ export const group = groupRef.extend({ members: z.array(z.object({ id: z.string(
 export type Group = z.infer<typeof group>;
 /** GET /api/orgs/{org}/groups, by name. */
 export const groupList = z.object({ groups: z.array(group) });
-export type GroupList = z.infer<typeof groupList>;
 
 /** An org app's access (SPEC §23): everyone (the default), or only members of some groups. */
 export const appAccess = z.union([
@@ -65,14 +64,13 @@ export type AppAccess = z.infer<typeof appAccess>;
 
 /** The per-group tool settings a PATCH of §19's app settings takes: `{"<group id>": {"<tool>": setting}}`. */
 export const groupToolSettings = z.record(z.string().min(1).max(200), z.record(z.string(), toolSetting));
-export type GroupToolSettings = z.infer<typeof groupToolSettings>;
 
 /** How an app's access is answered: the groups with their names. */
 export const appAccessView = z.union([z.literal("everyone"), z.object({ groups: z.array(groupRef) })]);
 export type AppAccessView = z.infer<typeof appAccessView>;
 
 /** A group's setting on one tool as GET …/settings answers it (as §19's, with `listed`). */
-export const groupToolSettingView = z.object({
+const groupToolSettingView = z.object({
   name: z.string(),
   setting: toolSetting.exclude(["default"]),
   by: z.object({ id: z.string(), email: z.string() }),

@@ -29,7 +29,7 @@ export type AppCreate = z.infer<typeof appCreate>;
 export const appUpdate = appCreate.partial().refine((u) => Object.keys(u).length > 0, "Change at least one field.");
 export type AppUpdate = z.infer<typeof appUpdate>;
 
-export const checkRecord = z.object({
+const checkRecord = z.object({
   id: z.string(),
   appId: z.string(),
   checkedAt: z.string(), // ISO 8601
@@ -89,11 +89,11 @@ export const storedApp = z.object({
 });
 export type StoredApp = z.infer<typeof storedApp>;
 
-export const org = z.object({ slug: orgSlug, name: z.string() });
+const org = z.object({ slug: orgSlug, name: z.string() });
 export type Org = z.infer<typeof org>;
 
 /** An app's check as the list shows it: every field but the tools, and their counts (lib/schemas/summary.ts). */
-export const appSummary = appCheck.omit({ tools: true }).extend({
+const appSummary = appCheck.omit({ tools: true }).extend({
   counts: z.object({
     tools: z.number().int(),
     included: z.number().int(),
@@ -107,7 +107,7 @@ export const appSummary = appCheck.omit({ tools: true }).extend({
   }),
 });
 export type AppSummary = z.infer<typeof appSummary>;
-export const listedApp = storedApp.extend({ lastCheck: checkRecord.extend({ result: appSummary }).nullable() });
+const listedApp = storedApp.extend({ lastCheck: checkRecord.extend({ result: appSummary }).nullable() });
 export type ListedApp = z.infer<typeof listedApp>;
 
 /** GET /api/orgs/{org}/apps: each app with its check's summary (its page has the tools). */
@@ -154,7 +154,7 @@ export type HistoryEntry = z.infer<typeof historyEntry>;
 export const newTools = z.enum(["available", "wait-for-review", "wait-if-risky"]);
 export type NewTools = z.infer<typeof newTools>;
 /** SPEC §21: the o200k_base tokens a person's assistant may be sent (People marks who is over); null: none. */
-export const tokenBudget = z.number().int("A token budget is a whole number.").min(1000, "A token budget is at least 1,000.").max(1_000_000, "A token budget is at most 1,000,000.").nullable();
+const tokenBudget = z.number().int("A token budget is a whole number.").min(1000, "A token budget is at least 1,000.").max(1_000_000, "A token budget is at most 1,000,000.").nullable();
 export const orgSettings = z.object({ newTools, riskyText, tokenBudget });
 export type OrgSettings = z.infer<typeof orgSettings>;
 /** PATCH …/settings: one setting or several; an unknown value is a 422 naming its field. */
@@ -177,7 +177,7 @@ export const approveRequest = z
   .strict();
 
 /** GET /api/orgs/{org}/apps/{app}/trends?limit=N: each read's size and timings, oldest first, for the app page's charts. */
-export const trendPoint = z.object({
+const trendPoint = z.object({
   at: z.string(),
   status: z.enum(["available", "unavailable"]),
   chars: z.number().int().nullable(),
@@ -191,7 +191,7 @@ export const trendList = z.object({ points: z.array(trendPoint) });
 const toolPrint = z.object({ name: z.string(), fingerprint: z.string() });
 
 /** SPEC §20: how risky a new or changed tool is for people (lib/engine/risk.ts), and why, highest first. */
-export const risk = z.enum(["high", "medium", "low"]);
+const risk = z.enum(["high", "medium", "low"]);
 export type Risk = z.infer<typeof risk>;
 export const riskWhy = z.enum([
   // high
@@ -214,7 +214,7 @@ export type RiskWhy = z.infer<typeof riskWhy>;
 const riskOf = { risk, why: z.array(riskWhy) };
 
 /** GET /api/orgs/{org}/apps/{app}/changes (SPEC §11): what changed between snapshots, newest first. */
-export const snapshotChange = z.object({
+const snapshotChange = z.object({
   /** When the app first listed `to`. */
   at: z.string(),
   from: z.string(),

@@ -8,7 +8,7 @@ import { groupRef, hiddenApp } from "./groups";
  */
 
 /** GET /api/orgs/{org}/people */
-export const person = z.object({
+const person = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string(),
@@ -31,7 +31,7 @@ export const personCheck = z.object({
 });
 export type PersonCheck = z.infer<typeof personCheck>;
 
-export const QUERY_MAX = 200;
+const QUERY_MAX = 200;
 
 /** GET /api/orgs/{org}/lookup?q=…[&person=…] */
 export const lookupQuery = z.object({
@@ -43,7 +43,7 @@ export const lookupQuery = z.object({
   person: z.string().min(1).max(200).optional(),
 });
 
-export const lookupSubject = z
+const lookupSubject = z
   .discriminatedUnion("kind", [
     z.object({ kind: z.literal("tool"), app: z.string(), tool: z.number().int() }),
     z.object({ kind: z.literal("app"), app: z.string() }),
@@ -66,7 +66,7 @@ export const lookupAnswer = z.object({
 });
 export type LookupAnswer = z.infer<typeof lookupAnswer>;
 
-export const PLAN_MAX_CALLS = 10_000;
+const PLAN_MAX_CALLS = 10_000;
 
 /** POST /api/orgs/{org}/plan */
 export const planRequest = z
@@ -82,7 +82,7 @@ export const planAnswer = z.object({ groups: z.array(z.array(z.number().int())),
 export type PlanAnswer = z.infer<typeof planAnswer>;
 
 /** GET /api/orgs/{org}/people/{person}/sees (SPEC §21): what the model is sent with that person's next message. */
-export const sentToolView = z.object({
+const sentToolView = z.object({
   name: z.string(),
   description: z.unknown().optional(),
   inputSchema: z.unknown(),

@@ -33,7 +33,7 @@ export type PreviewChange = z.infer<typeof previewChange>;
 const wholeNames = z.array(z.string());
 
 /** One person whose tools the change would change. */
-export const personChange = z.object({
+const personChange = z.object({
   /** The member's id, as GET …/people lists it. */
   id: z.string(),
   email: z.string(),

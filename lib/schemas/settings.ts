@@ -20,7 +20,7 @@ export const TOOL_NAME_MAX = 128;
 export const TOOL_NAME_SHAPE = /^[A-Za-z0-9_.-]+$/;
 
 /** At most this many tools in one PATCH. */
-export const MAX_SETTINGS_PER_PATCH = 1000;
+const MAX_SETTINGS_PER_PATCH = 1000;
 
 /** What each setting does, in the words the menu and the help show. */
 export const SETTING_WORDS: Record<z.infer<typeof toolSetting>, { label: string; does: string }> = {
@@ -54,7 +54,7 @@ export const appSettingsUpdate = z
   .refine((u) => u.newTools !== undefined || u.tools !== undefined || u.groups !== undefined || u.access !== undefined, "Change `newTools` or `tools` (or, of an org app, `groups` or `access`).");
 export type AppSettingsUpdate = z.infer<typeof appSettingsUpdate>;
 
-export const toolSettingView = z.object({
+const toolSettingView = z.object({
   name: z.string(),
   setting: toolSetting.exclude(["default"]),
   by: z.object({ id: z.string(), email: z.string() }),
@@ -70,7 +70,6 @@ export const orgAppSettings = appSettings.extend({ access: appAccessView, groups
 export type OrgAppSettings = z.infer<typeof orgAppSettings>;
 /** Either answer, as the settings page reads it: `access` and `groups` absent for a personal app. */
 export const appSettingsAnswer = appSettings.extend({ access: appAccessView.optional(), groups: groupSettingsView.optional() });
-export type AppSettingsAnswer = z.infer<typeof appSettingsAnswer>;
 
 /** A settings file's tools: `{"name": setting}`, or the list GET …/settings answers (`[{name, setting, …}]`), read as the same. */
 const fileTools = z.preprocess(

@@ -7,10 +7,10 @@
 import { madeTools, pagedServer, startSdkApp } from "./sdk-apps";
 import { modern, modernResult, result, sendJson, sleep, startRawApp } from "./raw-apps";
 
-export const BIG_TOOLS = 1000;
-export const BIG_PAGE = 100;
-export const SLOW_APPS = 50;
-export const slowDelay = (i: number) => 50 + Math.round((200 * i) / (SLOW_APPS - 1));
+const BIG_TOOLS = 1000;
+const BIG_PAGE = 100;
+const SLOW_APPS = 50;
+const slowDelay = (i: number) => 50 + Math.round((200 * i) / (SLOW_APPS - 1));
 
 const big = await startSdkApp(pagedServer(madeTools(BIG_TOOLS), BIG_PAGE));
 // The same listing from an app of the 2026-07-28 revision only: server/discover, then pages with their cache hint.

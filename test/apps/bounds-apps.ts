@@ -20,7 +20,7 @@ export const OVERSIZED: Record<OversizedKind, string> = {
   under: "a 10 MiB JSON answer, under the 16 MiB bound",
 };
 
-export interface OversizedApp {
+interface OversizedApp {
   behaviour: RawBehaviour;
   /** Bytes handed to the socket so far, over every answer. */
   written: () => number;
@@ -34,7 +34,7 @@ function* counted<T extends string | Buffer>(chunks: Iterable<T>, add: (bytes: n
 }
 
 /** One small tool of the `tools` listing. */
-export const smallTool = (i: number) => JSON.stringify({ name: `tool_${i}`, description: "d".repeat(200), inputSchema: { type: "object" } });
+const smallTool = (i: number) => JSON.stringify({ name: `tool_${i}`, description: "d".repeat(200), inputSchema: { type: "object" } });
 
 function* smallTools(id: number, bytes: number): Generator<string> {
   yield `{"jsonrpc":"2.0","id":${id},"result":{"tools":[${smallTool(0)}`;

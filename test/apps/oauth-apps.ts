@@ -101,7 +101,7 @@ export async function startDemoOAuthApp(options: { ports?: { app?: number; auth?
   return { url: mcpUrl.href, issuer: issuerUrl.href, ports: [mcpPort, authPort], seen, close: async () => void (await Promise.all([closeAuth(), closeMcp()])) };
 }
 
-export interface OidcOptions {
+interface OidcOptions {
   /** The metadata names this issuer instead of its own. */
   issuer?: string;
   /** The metadata leaves out `code_challenge_methods_supported`. */
@@ -396,7 +396,7 @@ export async function startStepUpApp(options: StepUpOptions = {}): Promise<StepU
   };
 }
 
-export interface MigratingApp extends OAuthApp {
+interface MigratingApp extends OAuthApp {
   /** The second authorization server's issuer, named by the metadata after `migrate()`. */
   nextIssuer: string;
   /** From now on the app's metadata names the second server, and only its tokens are taken. */

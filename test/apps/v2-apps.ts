@@ -10,9 +10,9 @@ import { paramHeaders, rpcMethod } from "./http";
 // (SPEC §18): `createMcpHandler` per request, strict (`legacy: "reject"`, modern only) or default
 // (`"stateless"`: it answers 2025 clients too).
 
-export type Era = "strict" | "default";
+type Era = "strict" | "default";
 
-export interface V2Options {
+interface V2Options {
   /** `legacy: "reject"` (modern only) or the default, which also answers 2025 clients. */
   era?: Era;
   /** The `tools/list` cache hint; none: the SDK's own (`ttlMs: 0`, `private`). */

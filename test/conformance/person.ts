@@ -16,7 +16,7 @@ type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise
 type OrgP = { org: string };
 type AppP = { org: string; app: string };
 
-export interface Routes {
+interface Routes {
   apps: { POST: Handler<OrgP> };
   app: { GET: Handler<AppP> };
   check: { POST: Handler<AppP> };
@@ -56,7 +56,7 @@ const TIMEOUTS = new Set(["connect-timeout", "list-timeout"]);
 const SIGN_INS = 4;
 
 /** A value a person types into a form field of this schema: its default, its first choice, or one of its type. */
-export function typed(schema: unknown): unknown {
+function typed(schema: unknown): unknown {
   if (typeof schema !== "object" || schema === null) return "conformance";
   const s = schema as Record<string, unknown>;
   if ("default" in s) return s["default"];
@@ -81,7 +81,7 @@ export function typed(schema: unknown): unknown {
 }
 
 /** Every property of an object schema, filled as a person would (`typed`). */
-export function filled(schema: unknown): Record<string, unknown> {
+function filled(schema: unknown): Record<string, unknown> {
   const properties = typeof schema === "object" && schema !== null ? (schema as { properties?: unknown }).properties : undefined;
   if (typeof properties !== "object" || properties === null) return {};
   return Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, typed(property)]));
