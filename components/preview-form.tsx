@@ -180,23 +180,8 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
             </div>
           ) : (
             <div className="grid gap-3 md:grid-cols-3">
-              <TextField
-                id={f("url")}
-                label="App URL"
-                error={errorOf("url")}
-                className="md:col-span-3"
-                type="url"
-                placeholder="https://mcp.example.com/mcp"
-                {...form.register("url")}
-              />
-              <TextField
-                id={f("header-name")}
-                label="Header name (optional)"
-                error={errorOf("headerName")}
-                autoComplete="off"
-                placeholder="Authorization"
-                {...form.register("headerName")}
-              />
+              <TextField id={f("url")} label="App URL" error={errorOf("url")} className="md:col-span-3" type="url" placeholder="https://mcp.example.com/mcp" {...form.register("url")} />
+              <TextField id={f("header-name")} label="Header name (optional)" error={errorOf("headerName")} autoComplete="off" placeholder="Authorization" {...form.register("headerName")} />
               <TextField
                 id={f("header-value")}
                 label="Header value (optional, never shown again)"

@@ -76,15 +76,7 @@ function CreateKeyForm({ org }: { org: string }) {
     <Card className="space-y-3" aria-labelledby={`${id}-title`}>
       <CardTitle id={`${id}-title`}>Create a key</CardTitle>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Create a key" className="flex flex-wrap items-start gap-3">
-        <TextField
-          id={`${id}-name`}
-          label="Name"
-          error={errors.name?.message}
-          className="min-w-0 flex-1 basis-56"
-          autoComplete="off"
-          placeholder="CI"
-          {...form.register("name")}
-        />
+        <TextField id={`${id}-name`} label="Name" error={errors.name?.message} className="min-w-0 flex-1 basis-56" autoComplete="off" placeholder="CI" {...form.register("name")} />
         <Button type="submit" disabled={isSubmitting} className="sm:mt-6">
           {isSubmitting ? "Creating…" : "Create key"}
         </Button>
