@@ -7,7 +7,7 @@ import { AppCheckView, StatusPill } from "@/components/app-check-view";
 import { HostPanel } from "@/components/host-panel";
 import { jsonBytes } from "@/lib/engine/hosts";
 import { Button } from "@/components/ui/button";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { FieldError, TextField, fieldClass } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
 import { TrySourceProvider } from "@/components/try/try-slot";
 import { ATTENDANCE_LISTING } from "@/lib/examples";
@@ -136,13 +136,7 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
     <div className="space-y-6">
       <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4" aria-label="Preview a listing">
         <Card className="space-y-4">
-          <div>
-            <label htmlFor={f("name")} className="block text-sm font-medium text-slate-800">
-              App name
-            </label>
-            <input id={f("name")} className={fieldClass} placeholder="Attendance" {...form.register("name")} {...invalid("name")} />
-            <FieldError id={`${f("name")}-error`} message={errorOf("name")} />
-          </div>
+          <TextField id={f("name")} label="App name" error={errorOf("name")} placeholder="Attendance" {...form.register("name")} />
 
           <fieldset>
             <legend className="text-sm font-medium text-slate-800">Where its tools come from</legend>
@@ -186,34 +180,17 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
             </div>
           ) : (
             <div className="grid gap-3 md:grid-cols-3">
-              <div className="md:col-span-3">
-                <label htmlFor={f("url")} className="block text-sm font-medium text-slate-800">
-                  App URL
-                </label>
-                <input id={f("url")} type="url" className={fieldClass} placeholder="https://mcp.example.com/mcp" {...form.register("url")} {...invalid("url")} />
-                <FieldError id={`${f("url")}-error`} message={errorOf("url")} />
-              </div>
-              <div>
-                <label htmlFor={f("header-name")} className="block text-sm font-medium text-slate-800">
-                  Header name (optional)
-                </label>
-                <input id={f("header-name")} className={fieldClass} autoComplete="off" placeholder="Authorization" {...form.register("headerName")} {...invalid("headerName")} />
-                <FieldError id={`${f("headerName")}-error`} message={errorOf("headerName")} />
-              </div>
-              <div className="md:col-span-2">
-                <label htmlFor={f("header-value")} className="block text-sm font-medium text-slate-800">
-                  Header value (optional, never shown again)
-                </label>
-                <input
-                  id={f("header-value")}
-                  type="password"
-                  autoComplete="off"
-                  className={fieldClass}
-                  {...form.register("headerValue")}
-                  {...invalid("headerValue")}
-                />
-                <FieldError id={`${f("headerValue")}-error`} message={errorOf("headerValue")} />
-              </div>
+              <TextField id={f("url")} label="App URL" error={errorOf("url")} className="md:col-span-3" type="url" placeholder="https://mcp.example.com/mcp" {...form.register("url")} />
+              <TextField id={f("header-name")} label="Header name (optional)" error={errorOf("headerName")} autoComplete="off" placeholder="Authorization" {...form.register("headerName")} />
+              <TextField
+                id={f("header-value")}
+                label="Header value (optional, never shown again)"
+                error={errorOf("headerValue")}
+                className="md:col-span-2"
+                type="password"
+                autoComplete="off"
+                {...form.register("headerValue")}
+              />
             </div>
           )}
           <div>
@@ -241,13 +218,7 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
           </p>
           {others.fields.map((o, i) => (
             <div key={o.id} className="grid gap-2 rounded border border-slate-200 p-3 md:grid-cols-[1fr_2fr_auto]">
-              <div>
-                <label htmlFor={f(`others.${i}.name`)} className="block text-sm font-medium text-slate-800">
-                  Earlier app {i + 1}: name
-                </label>
-                <input id={f(`others.${i}.name`)} className={fieldClass} {...form.register(`others.${i}.name`)} {...invalid(`others.${i}.name`)} />
-                <FieldError id={`${f(`others.${i}.name`)}-error`} message={errorOf(`others.${i}.name`)} />
-              </div>
+              <TextField id={f(`others.${i}.name`)} label={<>Earlier app {i + 1}: name</>} error={errorOf(`others.${i}.name`)} {...form.register(`others.${i}.name`)} />
               <div>
                 <label htmlFor={f(`others.${i}.listing`)} className="block text-sm font-medium text-slate-800">
                   Earlier app {i + 1}: listing (optional)

@@ -9,31 +9,13 @@
  * organisation also has 200 people in 5 groups (SPEC §23): a group blocks a tool, another's
  * tool asks first, and one app is only for two groups.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { register } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { appNumber, inlineReader, median, orgLedBy, startRouteBench } from "./bench-routes";
 
-// Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
-register(
-  "data:text/javascript," +
-    encodeURIComponent(`export async function resolve(s, c, next) { return s === "server-only" ? { url: "data:text/javascript,", shortCircuit: true } : next(s, c); }`),
-);
-const dir = mkdtempSync(join(tmpdir(), "theorem-bench-lookup-"));
-process.env["DATABASE_URL"] = join(dir, "bench.db");
-process.env["THEOREM_RECHECK_MINUTES"] = "0";
-process.env["CHECK_ALLOW_HOSTS"] = "127.0.0.1";
-process.env["THEOREM_CHECKS_PER_MINUTE"] = "100000";
-process.env["LOG_LEVEL"] ??= "warn";
-
-const { buildWorker } = await import("./build-worker.mjs");
-await buildWorker();
-const { getDb } = await import("@/lib/db/client");
+const bench = await startRouteBench("lookup", { CHECK_ALLOW_HOSTS: "127.0.0.1" });
 const { addApp } = await import("@/lib/orgs/apps");
 const { NameCache } = await import("@/lib/orgs/named");
 const { lookUpTool } = await import("@/lib/orgs/people");
-const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { createGroup } = await import("@/lib/orgs/groups");
 const { changeAppSettings } = await import("@/lib/orgs/settings");
 const { membership } = await import("@/lib/auth/workspace");
@@ -50,7 +32,6 @@ const peopleRoute = await import("@/app/api/orgs/[org]/people/route");
 const personCheckRoute = await import("@/app/api/orgs/[org]/people/[person]/check/route");
 const seesRoute = await import("@/app/api/orgs/[org]/people/[person]/sees/route");
 const settingsRoute = await import("@/app/api/orgs/[org]/settings/route");
-const { countPromptTokens } = await import("@/lib/pool/prompt-tokens");
 
 const TOOLS = 2500;
 const PEOPLE = 10;
@@ -70,19 +51,10 @@ const tool = (app: number, i: number, round = 0) => ({
 const listingOfApp = (app: number) => Array.from({ length: TOOLS }, (_, i) => tool(app, i));
 const diary = Array.from({ length: 10 }, (_, i) => ({ name: `entry_${i}`, inputSchema: { type: "object" } }));
 
-const db = getDb();
-// Read inline, counted as the read's worker counts them (SPEC §21: a GET never tokenizes a listing).
-const inline = {
-  db,
-  read: async (app: { name: string; url: string }) => {
-    const entries = app.url.startsWith("http://diary.") ? diary : listingOfApp(Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0));
-    const { tokens, chars } = countPromptTokens(entries);
-      return { name: app.name, entries, promptTokens: tokens, promptChars: chars };
-  },
-};
+const inline = await inlineReader((app) => (app.url.startsWith("http://diary.") ? diary : listingOfApp(appNumber(app.url))));
+const { db } = inline;
 const live = { db };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const base = "http://localhost/api/orgs";
 
 /** A request's time until its handler has answered: its answer made, not yet read. */
@@ -106,9 +78,7 @@ async function timed(run: () => Promise<Response>, asBytes = false): Promise<num
 
 async function benchOrg(apps: number): Promise<void> {
   const slug = `bench-${apps}`;
-  await ensureOrg(db, slug, `Bench ${apps}`);
-  const leader = await signUp(`leader-${apps}@bench.test`, "Lee Leader");
-  await joinAs(slug, leader, "leader");
+  const leader = await orgLedBy(slug, `Bench ${apps}`, `leader-${apps}@bench.test`);
   const people: string[] = [];
   for (let p = 0; p < PEOPLE; p++) {
     const person = await signUp(`person-${apps}-${p}@bench.test`, `Person ${p}`);
@@ -235,19 +205,9 @@ async function addGroups(slug: string, leader: { id: string; email: string }, ap
  */
 async function benchSees(): Promise<void> {
   const slug = "bench-sees";
-  await ensureOrg(db, slug, "Bench sees");
-  const leader = await signUp("leader-sees@bench.test", "Lee Leader");
-  await joinAs(slug, leader, "leader");
+  const leader = await orgLedBy(slug, "Bench sees", "leader-sees@bench.test");
   const started = performance.now();
-  const reader = {
-    db,
-    read: async (app: { name: string; url: string }) => {
-      const n = Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0);
-      const entries = Array.from({ length: 500 }, (_, i) => tool(n, i));
-      const { tokens, chars } = countPromptTokens(entries);
-      return { name: app.name, entries, promptTokens: tokens, promptChars: chars };
-    },
-  };
+  const reader = await inlineReader((app) => Array.from({ length: 500 }, (_, i) => tool(appNumber(app.url), i)));
   for (let a = 0; a < 100; a++) await addApp(reader, slug, { name: `App ${a}`, url: `http://app-${a}.test/mcp` });
   const org = { params: Promise.resolve({ org: slug }) };
   const get = (path: string) => requestAs(leader, `${base}/${slug}${path}`);
@@ -301,6 +261,4 @@ async function benchSees(): Promise<void> {
 for (const apps of (process.env["BENCH_LOOKUP_APPS"] ?? "20,40").split(",").map(Number).filter((n) => n > 0)) await benchOrg(apps);
 await benchSees();
 
-db.$client.close();
-rmSync(dir, { recursive: true, force: true });
-process.exit(0);
+await bench.finish();

@@ -7,35 +7,17 @@
  * one blocks another tool (so its lists after the change are new to the name cache), medians of 7.
  * Every request goes through its route handler as Next calls it, in-process.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { register } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { appNumber, inlineReader, median, orgLedBy, startRouteBench } from "./bench-routes";
 
-// Outside Next, `server-only` throws on import; here it is the marker it is in a server bundle.
-register(
-  "data:text/javascript," +
-    encodeURIComponent(`export async function resolve(s, c, next) { return s === "server-only" ? { url: "data:text/javascript,", shortCircuit: true } : next(s, c); }`),
-);
-const dir = mkdtempSync(join(tmpdir(), "theorem-bench-preview-"));
-process.env["DATABASE_URL"] = join(dir, "bench.db");
-process.env["THEOREM_RECHECK_MINUTES"] = "0";
-process.env["THEOREM_CHECKS_PER_MINUTE"] = "100000";
-process.env["LOG_LEVEL"] ??= "warn";
-
-const { buildWorker } = await import("./build-worker.mjs");
-await buildWorker();
-const { getDb } = await import("@/lib/db/client");
+const bench = await startRouteBench("preview");
 const { addApp } = await import("@/lib/orgs/apps");
-const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const health = await import("@/app/api/health/route");
 const appsRoute = await import("@/app/api/orgs/[org]/apps/route");
 const peopleRoute = await import("@/app/api/orgs/[org]/people/route");
 const groupsRoute = await import("@/app/api/orgs/[org]/groups/route");
 const previewRoute = await import("@/app/api/orgs/[org]/preview-change/route");
-const { countPromptTokens } = await import("@/lib/pool/prompt-tokens");
 
 const APPS = 25;
 const TOOLS = 2000;
@@ -53,18 +35,7 @@ const tool = (app: number, i: number) => ({
   annotations: i % 3 === 0 ? { readOnlyHint: true } : { openWorldHint: app > 100 },
 });
 
-const db = getDb();
-const inline = {
-  db,
-  read: async (app: { name: string; url: string }) => {
-    const n = Number(/app-(\d+)/.exec(app.url)?.[1] ?? 0);
-    const entries = Array.from({ length: TOOLS }, (_, i) => tool(n, i));
-    const { tokens, chars } = countPromptTokens(entries);
-    return { name: app.name, entries, promptTokens: tokens, promptChars: chars };
-  },
-};
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const inline = await inlineReader((app) => Array.from({ length: TOOLS }, (_, i) => tool(appNumber(app.url), i)));
 const slug = "bench-preview";
 const base = `http://localhost/api/orgs/${slug}`;
 const org = { params: Promise.resolve({ org: slug }) };
@@ -78,9 +49,7 @@ async function timed(run: () => Promise<Response>): Promise<{ ms: number; body: 
 }
 
 const started = performance.now();
-await ensureOrg(db, slug, "Bench preview");
-const leader = await signUp("leader@bench-preview.test", "Lee Leader");
-await joinAs(slug, leader, "leader");
+const leader = await orgLedBy(slug, "Bench preview", "leader@bench-preview.test");
 for (let p = 0; p < PEOPLE - 1; p++) await joinAs(slug, await signUp(`person-${p}@bench-preview.test`, `Person ${p}`), "developer");
 let target = "";
 for (let a = 0; a < APPS; a++) {
@@ -125,6 +94,4 @@ console.log(`| POST …/preview-change, one group's block of another tool each t
 console.log(`| GET …/apps | ${median(list).toFixed(0)} ms | |`);
 console.log(`| GET /api/health | ${median(beside).toFixed(1)} ms | |`);
 
-db.$client.close();
-rmSync(dir, { recursive: true, force: true });
-process.exit(0);
+await bench.finish();

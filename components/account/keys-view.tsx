@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import type { Role } from "@/lib/schemas/roles";
 import { createKeyMutation, keysQuery, revokeKeyMutation } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
@@ -76,21 +76,7 @@ function CreateKeyForm({ org }: { org: string }) {
     <Card className="space-y-3" aria-labelledby={`${id}-title`}>
       <CardTitle id={`${id}-title`}>Create a key</CardTitle>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Create a key" className="flex flex-wrap items-start gap-3">
-        <div className="min-w-0 flex-1 basis-56">
-          <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-800">
-            Name
-          </label>
-          <input
-            id={`${id}-name`}
-            autoComplete="off"
-            placeholder="CI"
-            className={fieldClass}
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={errors.name !== undefined ? `${id}-name-error` : undefined}
-            {...form.register("name")}
-          />
-          <FieldError id={`${id}-name-error`} message={errors.name?.message} />
-        </div>
+        <TextField id={`${id}-name`} label="Name" error={errors.name?.message} className="min-w-0 flex-1 basis-56" autoComplete="off" placeholder="CI" {...form.register("name")} />
         <Button type="submit" disabled={isSubmitting} className="sm:mt-6">
           {isSubmitting ? "Creating…" : "Create key"}
         </Button>

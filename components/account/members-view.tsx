@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { FieldError, TextField, fieldClass } from "@/components/ui/field";
 import { TableHead } from "@/components/ui/table";
 import { role as roleSchema, type Role } from "@/lib/schemas/roles";
 import { plural } from "@/lib/plural";
@@ -89,21 +89,7 @@ function InviteForm({ org }: { org: string }) {
     <Card className="space-y-3" aria-labelledby={`${id}-title`}>
       <CardTitle id={`${id}-title`}>Invite someone</CardTitle>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Invite someone" className="grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-start">
-        <div>
-          <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-800">
-            Email
-          </label>
-          <input
-            id={`${id}-email`}
-            type="email"
-            autoComplete="off"
-            className={fieldClass}
-            aria-invalid={errors.email !== undefined}
-            aria-describedby={errors.email !== undefined ? `${id}-email-error` : undefined}
-            {...form.register("email")}
-          />
-          <FieldError id={`${id}-email-error`} message={errors.email?.message} />
-        </div>
+        <TextField id={`${id}-email`} label="Email" error={errors.email?.message} type="email" autoComplete="off" {...form.register("email")} />
         <div>
           <label htmlFor={`${id}-role`} className="block text-sm font-medium text-slate-800">
             Role

@@ -8,7 +8,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { createOrgMutation } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { orgCreate } from "@/lib/schemas/access";
@@ -52,43 +52,18 @@ export function NewOrgForm() {
       <h1 className="text-xl font-semibold text-slate-900">New organisation</h1>
       <p className="text-sm text-slate-700">You become its first leader: you can then connect apps and invite the others.</p>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="New organisation" className="space-y-3">
-        <div>
-          <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-800">
-            Name
-          </label>
-          <input
-            id={`${id}-name`}
-            autoComplete="organization"
-            className={fieldClass}
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={errors.name !== undefined ? `${id}-name-error` : undefined}
-            {...name}
-          />
-          <FieldError id={`${id}-name-error`} message={errors.name?.message} />
-        </div>
-        <div>
-          <label htmlFor={`${id}-slug`} className="block text-sm font-medium text-slate-800">
-            Address
-          </label>
-          <div className="flex items-baseline gap-1">
-            <span className="shrink-0 text-sm text-slate-600" aria-hidden="true">
-              /orgs/
-            </span>
-            <input
-              id={`${id}-slug`}
-              autoComplete="off"
-              spellCheck={false}
-              className={`${fieldClass} font-mono`}
-              aria-invalid={errors.slug !== undefined}
-              aria-describedby={`${id}-slug-hint${errors.slug !== undefined ? ` ${id}-slug-error` : ""}`}
-              {...slug}
-            />
-          </div>
-          <p id={`${id}-slug-hint`} className="mt-1 text-xs text-slate-600">
-            Lower-case letters, digits and -. It never changes.
-          </p>
-          <FieldError id={`${id}-slug-error`} message={errors.slug?.message} />
-        </div>
+        <TextField id={`${id}-name`} label="Name" error={errors.name?.message} autoComplete="organization" {...name} />
+        <TextField
+          id={`${id}-slug`}
+          label="Address"
+          error={errors.slug?.message}
+          hint="Lower-case letters, digits and -. It never changes."
+          prefix="/orgs/"
+          autoComplete="off"
+          spellCheck={false}
+          inputClassName="font-mono"
+          {...slug}
+        />
         {shownError !== null && (
           <Alert>
             {errorMessage(shownError, "The organisation could not be created.")}

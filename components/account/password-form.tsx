@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { authPost } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { passwordChange } from "@/lib/schemas/access";
@@ -45,21 +45,7 @@ export function PasswordForm() {
 
   const f = (name: keyof Input) => `${id}-${name}`;
   const field = (name: keyof Input, label: string, autoComplete: string) => (
-    <div>
-      <label htmlFor={f(name)} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <input
-        id={f(name)}
-        type="password"
-        autoComplete={autoComplete}
-        className={fieldClass}
-        aria-invalid={errors[name] !== undefined}
-        aria-describedby={errors[name] !== undefined ? `${f(name)}-error` : undefined}
-        {...form.register(name)}
-      />
-      <FieldError id={`${f(name)}-error`} message={errors[name]?.message} />
-    </div>
+    <TextField id={f(name)} label={label} error={errors[name]?.message} type="password" autoComplete={autoComplete} {...form.register(name)} />
   );
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Change password" className="space-y-3">

@@ -8,7 +8,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { authPost } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { signIn } from "@/lib/schemas/access";
@@ -54,37 +54,17 @@ export function SignInForm({ next, signUpHref, demoAccounts = [] }: { next: stri
     <Card className="mx-auto max-w-sm space-y-4">
       <h1 className="text-xl font-semibold text-slate-900">Sign in</h1>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Sign in" className="space-y-3">
-        <div>
-          <label htmlFor={f("email")} className="block text-sm font-medium text-slate-800">
-            Email
-          </label>
-          <input
-            id={f("email")}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            className={fieldClass}
-            aria-invalid={errors.email !== undefined}
-            aria-describedby={errors.email !== undefined ? `${f("email")}-error` : undefined}
-            {...form.register("email")}
-          />
-          <FieldError id={`${f("email")}-error`} message={errors.email?.message} />
-        </div>
-        <div>
-          <label htmlFor={f("password")} className="block text-sm font-medium text-slate-800">
-            Password
-          </label>
-          <input
-            id={f("password")}
-            type="password"
-            autoComplete="current-password"
-            className={fieldClass}
-            aria-invalid={errors.password !== undefined || refusal !== null}
-            aria-describedby={[errors.password !== undefined ? `${f("password")}-error` : "", refusal !== null ? `${id}-refusal` : ""].join(" ").trim() || undefined}
-            {...form.register("password")}
-          />
-          <FieldError id={`${f("password")}-error`} message={errors.password?.message} />
-        </div>
+        <TextField id={f("email")} label="Email" error={errors.email?.message} type="email" autoComplete="email" inputMode="email" {...form.register("email")} />
+        <TextField
+          id={f("password")}
+          label="Password"
+          error={errors.password?.message}
+          invalid={refusal !== null}
+          describedBy={refusal !== null ? `${id}-refusal` : undefined}
+          type="password"
+          autoComplete="current-password"
+          {...form.register("password")}
+        />
         {refusal !== null && (
           <Alert id={`${id}-refusal`}>
             {refusal}

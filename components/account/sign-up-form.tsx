@@ -8,7 +8,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { authPost } from "@/lib/queries/access";
 import { ApiRequestError } from "@/lib/queries/api";
 import { signUp } from "@/lib/schemas/access";
@@ -53,30 +53,17 @@ export function SignUpForm({ next, signInHref }: { next: string; signInHref: str
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Create an account" className="space-y-3">
         {FIELDS.map((name) => {
           const spec = LABELS[name];
-          const fid = `${id}-${name}`;
-          const error = errors[name]?.message;
-          const described = [spec.hint !== undefined ? `${fid}-hint` : "", error !== undefined ? `${fid}-error` : ""].join(" ").trim();
           return (
-            <div key={name}>
-              <label htmlFor={fid} className="block text-sm font-medium text-slate-800">
-                {spec.label}
-              </label>
-              <input
-                id={fid}
-                type={spec.type}
-                autoComplete={spec.autoComplete}
-                className={fieldClass}
-                aria-invalid={error !== undefined}
-                aria-describedby={described === "" ? undefined : described}
-                {...form.register(name)}
-              />
-              {spec.hint !== undefined && (
-                <p id={`${fid}-hint`} className="mt-1 text-xs text-slate-600">
-                  {spec.hint}
-                </p>
-              )}
-              <FieldError id={`${fid}-error`} message={error} />
-            </div>
+            <TextField
+              key={name}
+              id={`${id}-${name}`}
+              label={spec.label}
+              error={errors[name]?.message}
+              hint={spec.hint}
+              type={spec.type}
+              autoComplete={spec.autoComplete}
+              {...form.register(name)}
+            />
           );
         })}
         {refusal !== null && (

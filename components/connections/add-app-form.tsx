@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import { useForm, type Resolver } from "react-hook-form";
 import { CodeText } from "@/components/code-text";
 import { Button } from "@/components/ui/button";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { Card, CardTitle } from "@/components/ui/card";
 import { ApiRequestError } from "@/lib/queries/api";
 import { addAppMutation } from "@/lib/queries/orgs";
@@ -191,11 +191,9 @@ function AddAppByUrlForm({
 
   const fieldProps = (field: Field) => ({
     id: f(field),
+    error: errors[field],
     // A header's name is checked again when its value changes: a value needs a name.
     ...form.register(field, field === "headerValue" ? { deps: ["headerName"] } : {}),
-    "aria-invalid": errors[field] !== undefined,
-    "aria-describedby": errors[field] !== undefined ? `${f(field)}-error` : undefined,
-    className: fieldClass,
   });
 
   return (
@@ -207,34 +205,10 @@ function AddAppByUrlForm({
           : "It is connected after the others and checked once before it appears in the list."}
       </p>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={title} className="grid gap-3 md:grid-cols-2">
-        <div>
-          <label htmlFor={f("name")} className="block text-sm font-medium text-slate-800">
-            Name
-          </label>
-          <input autoComplete="off" placeholder="Attendance" {...fieldProps("name")} />
-          <FieldError id={`${f("name")}-error`} message={errors.name} />
-        </div>
-        <div>
-          <label htmlFor={f("url")} className="block text-sm font-medium text-slate-800">
-            URL
-          </label>
-          <input type="url" inputMode="url" autoComplete="off" placeholder="https://mcp.example.com/mcp" {...fieldProps("url")} />
-          <FieldError id={`${f("url")}-error`} message={errors.url} />
-        </div>
-        <div>
-          <label htmlFor={f("headerName")} className="block text-sm font-medium text-slate-800">
-            Header name (optional)
-          </label>
-          <input autoComplete="off" placeholder="Authorization" {...fieldProps("headerName")} />
-          <FieldError id={`${f("headerName")}-error`} message={errors.headerName} />
-        </div>
-        <div>
-          <label htmlFor={f("headerValue")} className="block text-sm font-medium text-slate-800">
-            Header value (optional, never shown again)
-          </label>
-          <input type="password" autoComplete="off" {...fieldProps("headerValue")} />
-          <FieldError id={`${f("headerValue")}-error`} message={errors.headerValue} />
-        </div>
+        <TextField label="Name" autoComplete="off" placeholder="Attendance" {...fieldProps("name")} />
+        <TextField label="URL" type="url" inputMode="url" autoComplete="off" placeholder="https://mcp.example.com/mcp" {...fieldProps("url")} />
+        <TextField label="Header name (optional)" autoComplete="off" placeholder="Authorization" {...fieldProps("headerName")} />
+        <TextField label="Header value (optional, never shown again)" type="password" autoComplete="off" {...fieldProps("headerValue")} />
         <div className="flex flex-wrap items-center gap-3 md:col-span-2">
           <Button type="submit" disabled={add.isPending}>
             {add.isPending ? "Adding and checking…" : "Add app"}

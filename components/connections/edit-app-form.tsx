@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { baseShortName } from "@/lib/engine/short-name";
 import { ApiRequestError } from "@/lib/queries/api";
 import { updateAppMutation } from "@/lib/queries/orgs";
@@ -108,13 +108,7 @@ export function EditAppForm({ org, app, onDone }: { org: string; app: StoredApp;
     );
   });
 
-  const field = (name: Field) => ({
-    id: f(name),
-    ...form.register(name),
-    "aria-invalid": errors[name] !== undefined,
-    "aria-describedby": errors[name] !== undefined ? `${f(name)}-error` : undefined,
-    className: fieldClass,
-  });
+  const field = (name: Field) => ({ id: f(name), error: errors[name]?.message, ...form.register(name) });
   const serverError = update.error instanceof ApiRequestError && update.error.status !== 422 ? update.error.message : update.isError && !(update.error instanceof ApiRequestError) ? "Something went wrong reading the answer." : null;
 
   return (
@@ -122,39 +116,22 @@ export function EditAppForm({ org, app, onDone }: { org: string; app: StoredApp;
       <CardTitle id={`${id}-title`}>Edit {app.name}</CardTitle>
       <p className="text-sm text-slate-700">It keeps its place in the connection order, and is read again once saved.</p>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={`Edit ${app.name}`} className="grid gap-3 md:grid-cols-2">
-        <div>
-          <label htmlFor={f("name")} className="block text-sm font-medium text-slate-800">
-            Name
-          </label>
-          <input autoComplete="off" {...field("name")} />
-          <FieldError id={`${f("name")}-error`} message={errors.name?.message} />
+        <TextField label="Name" autoComplete="off" {...field("name")}>
           {renames !== null && (
             <p className="mt-1 text-sm text-amber-900" data-testid="rename-effect">
               {renames}
             </p>
           )}
-        </div>
-        <div>
-          <label htmlFor={f("url")} className="block text-sm font-medium text-slate-800">
-            URL
-          </label>
-          <input type="url" inputMode="url" autoComplete="off" {...field("url")} />
-          <FieldError id={`${f("url")}-error`} message={errors.url?.message} />
-        </div>
-        <div>
-          <label htmlFor={f("headerName")} className="block text-sm font-medium text-slate-800">
-            Header name
-          </label>
-          <input autoComplete="off" placeholder="Authorization" disabled={removing} {...field("headerName")} />
-          <FieldError id={`${f("headerName")}-error`} message={errors.headerName?.message} />
-        </div>
-        <div>
-          <label htmlFor={f("headerValue")} className="block text-sm font-medium text-slate-800">
-            Header value {app.header?.set ? "(blank keeps the stored one)" : ""}
-          </label>
-          <input type="password" autoComplete="off" disabled={removing} {...field("headerValue")} />
-          <FieldError id={`${f("headerValue")}-error`} message={errors.headerValue?.message} />
-        </div>
+        </TextField>
+        <TextField label="URL" type="url" inputMode="url" autoComplete="off" {...field("url")} />
+        <TextField label="Header name" autoComplete="off" placeholder="Authorization" disabled={removing} {...field("headerName")} />
+        <TextField
+          label={<>Header value {app.header?.set ? "(blank keeps the stored one)" : ""}</>}
+          type="password"
+          autoComplete="off"
+          disabled={removing}
+          {...field("headerValue")}
+        />
         {app.header !== null && (
           <label className="flex items-center gap-2 text-sm text-slate-800 md:col-span-2">
             <input type="checkbox" {...form.register("removeHeader")} /> Remove the header {app.header.name}

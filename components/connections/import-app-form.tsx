@@ -7,7 +7,7 @@ import { useFieldArray, useForm, useWatch, type FieldErrors, type Resolver } fro
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { FieldError, TextField, fieldClass } from "@/components/ui/field";
 import { ApiRequestError } from "@/lib/queries/api";
 import { addAppMutation } from "@/lib/queries/orgs";
 import { addMyAppMutation } from "@/lib/queries/people";
@@ -203,15 +203,22 @@ export function ImportAppForm({ org, personal = false, onAdded }: { org: string;
     fields.map((row, i) => {
       const path = `${kind}.${i}.value`;
       return (
-        <div key={row.id}>
-          <label htmlFor={f(path)} className="block text-sm font-medium text-slate-800">
-            {kind === "variables" ? `URL variable {${row.name}}` : `Header ${row.name}`}
-            {row.required ? "" : " (optional)"}
-            {row.secret ? " (secret, never shown again)" : ""}
-          </label>
-          <input type={row.secret || kind === "headers" ? "password" : "text"} autoComplete="off" placeholder={row.description} {...described(path)} {...form.register(`${kind}.${i}.value` as const)} />
-          <FieldError id={`${f(path)}-error`} message={errorAt(errors, path)} />
-        </div>
+        <TextField
+          key={row.id}
+          id={f(path)}
+          label={
+            <>
+              {kind === "variables" ? `URL variable {${row.name}}` : `Header ${row.name}`}
+              {row.required ? "" : " (optional)"}
+              {row.secret ? " (secret, never shown again)" : ""}
+            </>
+          }
+          error={errorAt(errors, path)}
+          type={row.secret || kind === "headers" ? "password" : "text"}
+          autoComplete="off"
+          placeholder={row.description}
+          {...form.register(`${kind}.${i}.value` as const)}
+        />
       );
     });
 
@@ -266,37 +273,21 @@ export function ImportAppForm({ org, personal = false, onAdded }: { org: string;
           </>
         ) : (
           <div className="grid gap-3 md:grid-cols-3">
-            <div>
-              <label htmlFor={f("registryUrl")} className="block text-sm font-medium text-slate-800">
-                Registry URL
-              </label>
-              <input type="url" autoComplete="off" placeholder="https://registry.modelcontextprotocol.io" {...described("registryUrl")} {...form.register("registryUrl")} />
-              <FieldError id={`${f("registryUrl")}-error`} message={errorAt(errors, "registryUrl")} />
-            </div>
-            <div>
-              <label htmlFor={f("serverName")} className="block text-sm font-medium text-slate-800">
-                Server name
-              </label>
-              <input autoComplete="off" placeholder="io.github.user/weather" {...described("serverName")} {...form.register("serverName")} />
-              <FieldError id={`${f("serverName")}-error`} message={errorAt(errors, "serverName")} />
-            </div>
-            <div>
-              <label htmlFor={f("version")} className="block text-sm font-medium text-slate-800">
-                Version (optional: latest)
-              </label>
-              <input autoComplete="off" {...described("version")} {...form.register("version")} />
-              <FieldError id={`${f("version")}-error`} message={errorAt(errors, "version")} />
-            </div>
+            <TextField
+              id={f("registryUrl")}
+              label="Registry URL"
+              error={errorAt(errors, "registryUrl")}
+              type="url"
+              autoComplete="off"
+              placeholder="https://registry.modelcontextprotocol.io"
+              {...form.register("registryUrl")}
+            />
+            <TextField id={f("serverName")} label="Server name" error={errorAt(errors, "serverName")} autoComplete="off" placeholder="io.github.user/weather" {...form.register("serverName")} />
+            <TextField id={f("version")} label="Version (optional: latest)" error={errorAt(errors, "version")} autoComplete="off" {...form.register("version")} />
           </div>
         )}
         <div className="grid gap-3 md:grid-cols-2">
-          <div>
-            <label htmlFor={f("name")} className="block text-sm font-medium text-slate-800">
-              Name (optional: the entry&apos;s title)
-            </label>
-            <input autoComplete="off" {...described("name")} {...form.register("name")} />
-            <FieldError id={`${f("name")}-error`} message={errorAt(errors, "name")} />
-          </div>
+          <TextField id={f("name")} label={"Name (optional: the entry's title)"} error={errorAt(errors, "name")} autoComplete="off" {...form.register("name")} />
           {rows("variables", variables.fields)}
           {rows("headers", headers.fields)}
         </div>

@@ -11,7 +11,7 @@ import { LoadError, Loading } from "@/components/connections/states";
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
-import { FieldError, fieldClass } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { plural } from "@/lib/plural";
 import { ApiRequestError } from "@/lib/queries/api";
 import { createGroupMutation, groupsQuery, removeGroupMutation, updateGroupMutation } from "@/lib/queries/groups";
@@ -79,20 +79,7 @@ function NewGroupForm({ org }: { org: string }) {
     <Card className="space-y-3" aria-labelledby={`${id}-title`}>
       <CardTitle id={`${id}-title`}>Make a group</CardTitle>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Make a group" className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start">
-        <div>
-          <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-800">
-            Group name
-          </label>
-          <input
-            id={`${id}-name`}
-            autoComplete="off"
-            className={fieldClass}
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={errors.name !== undefined ? `${id}-name-error` : undefined}
-            {...form.register("name")}
-          />
-          <FieldError id={`${id}-name-error`} message={errors.name?.message} />
-        </div>
+        <TextField id={`${id}-name`} label="Group name" error={errors.name?.message} autoComplete="off" {...form.register("name")} />
         <Button type="submit" disabled={isSubmitting} className="sm:mt-6">
           {isSubmitting ? "Making…" : "Make group"}
         </Button>
@@ -165,20 +152,7 @@ function RenameForm({ org, group, onDone }: { org: string; group: Group; onDone:
 
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={`Rename ${group.name}`} className="grid gap-2 sm:grid-cols-[1fr_auto] sm:items-start">
-      <div>
-        <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-800">
-          New name of {group.name}
-        </label>
-        <input
-          id={`${id}-name`}
-          autoComplete="off"
-          className={fieldClass}
-          aria-invalid={errors.name !== undefined}
-          aria-describedby={errors.name !== undefined ? `${id}-name-error` : undefined}
-          {...form.register("name")}
-        />
-        <FieldError id={`${id}-name-error`} message={errors.name?.message} />
-      </div>
+      <TextField id={`${id}-name`} label={<>New name of {group.name}</>} error={errors.name?.message} autoComplete="off" {...form.register("name")} />
       <Button type="submit" disabled={isSubmitting} className="sm:mt-6">
         {isSubmitting ? "Saving…" : "Save name"}
       </Button>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { changesTools, diffTools, heldTools, type HeldTool } from "@/lib/engine/people-diff";
-import { appList, storedApp, type StoredApp } from "@/lib/schemas/orgs";
+import { appList, type StoredApp } from "@/lib/schemas/orgs";
 import { peopleList, personCheck } from "@/lib/schemas/people";
 import { previewAnswer, type PreviewAnswer } from "@/lib/schemas/preview";
 import type { ServedApp } from "@/test/apps/demo-apps";
@@ -17,7 +17,6 @@ const checkRoute = await import("./[org]/apps/[app]/check/route");
 const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const settingsRoute = await import("./[org]/apps/[app]/settings/route");
 const orgSettingsRoute = await import("./[org]/settings/route");
-const myAppsRoute = await import("./[org]/me/apps/route");
 const peopleRoute = await import("./[org]/people/route");
 const personCheckRoute = await import("./[org]/people/[person]/check/route");
 const previewRoute = await import("./[org]/preview-change/route");
@@ -26,11 +25,10 @@ const groupRoute = await import("./[org]/groups/[group]/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
+const { connect, destructive, readOnly, rotaOrg } = await import("@/test/rota-org");
 type TestAccount = Awaited<ReturnType<typeof signUp>>;
 
 const base = "http://localhost/api/orgs/acme";
-const destructive = (name: string) => ({ name, inputSchema: { type: "object", properties: { shift: { type: "string" } } }, annotations: { destructiveHint: true } });
-const readOnly = (name: string) => ({ name, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
 
 const servers: ServedApp[] = [];
 const rotaTools: object[] = [destructive("swap"), destructive("delete_shift"), readOnly("my_shifts")];
@@ -98,38 +96,24 @@ const save = async (body: { org?: object; app?: { id: string; settings: object }
 };
 
 beforeAll(async () => {
-  const served = [
-    await serveMcpApp({ name: "Rota", tools: rotaTools }),
-    // Its short name rota_delete makes its `shift` the whole name rota_delete_shift, as Rota's delete_shift.
-    await serveMcpApp({ name: "Rota Delete", tools: [destructive("shift")] }),
-    await serveMcpApp({ name: "Diary", tools: [destructive("write"), readOnly("read")] }),
-    await serveMcpApp({ name: "Elsewhere", tools: [destructive("x")] }),
-    // A second Rota: rota_2, until the first is not in someone's list.
-    await serveMcpApp({ name: "Rota", tools: [readOnly("extra")] }),
-  ];
-  servers.push(...served);
-  await ensureOrg(getDb(), "acme", "Acme");
-  await ensureOrg(getDb(), "other", "Other");
-  leader = await signUp("leader@preview.test");
-  developer = await signUp("developer@preview.test");
-  support = await signUp("support@preview.test");
-  outsider = await signUp("outsider@preview.test");
-  await joinAs("acme", leader, "leader");
-  await joinAs("acme", developer, "developer");
-  await joinAs("acme", support, "support");
-  await joinAs("other", outsider, "leader");
-  const connect = async (who: TestAccount, org: string, name: string, url: string) => {
-    const response = await appsRoute.POST(requestAs(who, `http://localhost/api/orgs/${org}/apps`, post({ name, url })), orgParams(org));
-    expect(response.status).toBe(201);
-    return storedApp.parse(await response.json());
-  };
-  rota = await connect(leader, "acme", "Rota", served[0]!.url);
-  rotaDelete = await connect(leader, "acme", "Rota Delete", served[1]!.url);
-  elsewhere = await connect(outsider, "other", "Elsewhere", served[3]!.url);
-  await connect(leader, "acme", "Rota", served[4]!.url);
-  // The developer's own app: their list (and tokens) is theirs alone.
-  const mine = await myAppsRoute.POST(requestAs(developer, `${base}/me/apps`, post({ name: "Diary", url: served[2]!.url })), orgParams("acme"));
-  expect(mine.status).toBe(201);
+  ({ leader, developer, support, rota, rotaDelete } = await rotaOrg({
+    domain: "preview.test",
+    rotaTools,
+    servers,
+    beforeDiary: async (acme) => {
+      const served = [
+        await serveMcpApp({ name: "Elsewhere", tools: [destructive("x")] }),
+        // A second Rota: rota_2, until the first is not in someone's list.
+        await serveMcpApp({ name: "Rota", tools: [readOnly("extra")] }),
+      ];
+      servers.push(...served);
+      await ensureOrg(getDb(), "other", "Other");
+      outsider = await signUp("outsider@preview.test");
+      await joinAs("other", outsider, "leader");
+      elsewhere = await connect(outsider, "other", "Elsewhere", served[0]!.url);
+      await connect(acme.leader, "acme", "Rota", served[1]!.url);
+    },
+  }));
 }, 60_000);
 
 afterAll(() => database.close(servers));

@@ -4,8 +4,8 @@ import { changeList, storedApp, type StoredApp } from "@/lib/schemas/orgs";
 import { lookupAnswer, peopleList, personCheck, planAnswer } from "@/lib/schemas/people";
 import { appSettings, type AppSettings } from "@/lib/schemas/settings";
 import type { ServedApp } from "@/test/apps/demo-apps";
-import { serveMcpApp } from "@/test/apps/demo-apps";
 import { appParams, errorOf, json, orgParams, patch, post, routeDatabase } from "@/test/route-tests";
+import type { TestAccount } from "@/test/test-accounts";
 
 // The leader's say per tool (SPEC §19), as Next calls the routes, for every role, on SQLite and PostgreSQL.
 const database = await routeDatabase("settings");
@@ -15,7 +15,6 @@ const appRoute = await import("./[org]/apps/[app]/route");
 const settingsRoute = await import("./[org]/apps/[app]/settings/route");
 const changesRoute = await import("./[org]/apps/[app]/changes/route");
 const checkRoute = await import("./[org]/apps/[app]/check/route");
-const myAppsRoute = await import("./[org]/me/apps/route");
 const myAppRoute = await import("./[org]/me/apps/[app]/route");
 const peopleRoute = await import("./[org]/people/route");
 const mySettingsRoute = await import("./[org]/me/apps/[app]/settings/route");
@@ -24,14 +23,10 @@ const lookupRoute = await import("./[org]/lookup/route");
 const planRoute = await import("./[org]/plan/route");
 const personCheckRoute = await import("./[org]/people/[person]/check/route");
 const auditRoute = await import("./[org]/audit/route");
-const { getDb } = await import("@/lib/db/client");
-const { ensureOrg } = await import("@/lib/orgs/organisations");
-const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
-type TestAccount = Awaited<ReturnType<typeof signUp>>;
+const { requestAs } = await import("@/test/test-accounts");
+const { destructive, readOnly, rotaOrg } = await import("@/test/rota-org");
 
 const base = "http://localhost/api/orgs/acme";
-const destructive = (name: string) => ({ name, inputSchema: { type: "object", properties: { shift: { type: "string" } } }, annotations: { destructiveHint: true } });
-const readOnly = (name: string) => ({ name, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
 
 const servers: ServedApp[] = [];
 // Rota's listing: a test adds a tool to it to see a waiting setting apply.
@@ -61,30 +56,7 @@ const mySettings = (who: TestAccount, method: "GET" | "PATCH", body?: unknown) =
 const shown = (s: AppSettings) => s.tools.map((t) => [t.name, t.setting, t.by.email, t.listed]);
 
 beforeAll(async () => {
-  const served = [
-    await serveMcpApp({ name: "Rota", tools: rotaTools }),
-    // Its short name rota_delete makes its `shift` the whole name rota_delete_shift, as Rota's delete_shift.
-    await serveMcpApp({ name: "Rota Delete", tools: [destructive("shift")] }),
-    await serveMcpApp({ name: "Diary", tools: [destructive("write"), readOnly("read")] }),
-  ];
-  servers.push(...served);
-  await ensureOrg(getDb(), "acme", "Acme");
-  leader = await signUp("leader@settings.test");
-  developer = await signUp("developer@settings.test");
-  support = await signUp("support@settings.test");
-  await joinAs("acme", leader, "leader");
-  await joinAs("acme", developer, "developer");
-  await joinAs("acme", support, "support");
-  const connect = async (name: string, url: string) => {
-    const response = await appsRoute.POST(requestAs(leader, `${base}/apps`, post({ name, url })), orgParams("acme"));
-    expect(response.status).toBe(201);
-    return storedApp.parse(await response.json());
-  };
-  rota = await connect("Rota", served[0]!.url);
-  rotaDelete = await connect("Rota Delete", served[1]!.url);
-  const mine = await myAppsRoute.POST(requestAs(developer, `${base}/me/apps`, post({ name: "Diary", url: served[2]!.url })), orgParams("acme"));
-  expect(mine.status).toBe(201);
-  diary = storedApp.parse(await mine.json());
+  ({ leader, developer, support, rota, rotaDelete, diary } = await rotaOrg({ domain: "settings.test", rotaTools, servers }));
 }, 60_000);
 
 afterAll(() => database.close(servers));
