@@ -41,7 +41,7 @@ const FIELD_KEY: Record<string, string> = { name: "name", url: "url", headers: "
  * for the second earlier app's listing): the listings read as /preview reads them, then the
  * request checked by the route's own schema.
  */
-export function buildPreview(v: PreviewValues): { request: CheckRequest } | { errors: Errors } {
+function buildPreview(v: PreviewValues): { request: CheckRequest } | { errors: Errors } {
   const found: Errors = {};
   const apps: CheckAppInput[] = v.others.map((o, i) => {
     if (o.listing.trim() === "") return { name: o.name, tools: [] };

@@ -16,11 +16,11 @@ import { Alert } from "@/components/ui/alert";
 
 type Input = z.input<typeof signIn>;
 
-export const WRONG_CREDENTIALS = "That email and password do not match.";
+const WRONG_CREDENTIALS = "That email and password do not match.";
 export const TOO_MANY = "Too many attempts: wait a minute and try again.";
 
 /** What a refused sign-in or sign-up says: never which of email and password was wrong. */
-export function refusalText(error: unknown): string {
+function refusalText(error: unknown): string {
   if (!(error instanceof ApiRequestError)) return "Something went wrong: try again.";
   if (error.status === 429) return TOO_MANY;
   if (error.status === 401) return WRONG_CREDENTIALS;

@@ -48,7 +48,7 @@ function validate(v: Values): { input: AppCreate } | { errors: Errors } {
  * is not its own base short name: whether Theorem holds the base, the earlier apps of the same
  * base with their short names, and the short name it will get. Null when it gets its base.
  */
-export function shortNameClash(existing: readonly string[], name: string): { theorem: boolean; earlier: { name: string; shortName: string }[]; shortName: string } | null {
+function shortNameClash(existing: readonly string[], name: string): { theorem: boolean; earlier: { name: string; shortName: string }[]; shortName: string } | null {
   const { connections } = resolveTheorem(undefined);
   const base = baseShortName(name);
   const assigned = assignShortNames([...existing, name], connections);
@@ -59,7 +59,7 @@ export function shortNameClash(existing: readonly string[], name: string): { the
 }
 
 /** The question asked before connecting an app that will not get its base short name. */
-export function clashQuestion(name: string, clash: NonNullable<ReturnType<typeof shortNameClash>>): string {
+function clashQuestion(name: string, clash: NonNullable<ReturnType<typeof shortNameClash>>): string {
   const base = baseShortName(name);
   const earlier = clash.earlier.map((e) => `${e.name} is \`${e.shortName}\``).join(", ");
   const why = clash.theorem

@@ -12,7 +12,7 @@ import { planRequest, type PlanAnswer } from "@/lib/schemas/people";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
 /** The calls typed, one whole name per line; blank lines are not calls. */
-export function callsOf(text: string): string[] {
+function callsOf(text: string): string[] {
   return text
     .split("\n")
     .map((line) => line.trim())
@@ -20,7 +20,7 @@ export function callsOf(text: string): string[] {
 }
 
 /** Why a call runs where it does (SPEC §5), in the person's words. */
-export function whyAlone(tool: ToolCheck | undefined): string {
+function whyAlone(tool: ToolCheck | undefined): string {
   if (tool === undefined) return "its tool's hints are not known here";
   if (tool.runsTogether) return "read-only, with no read-only call next to it";
   return tool.policy === "runs-freely" ? "runs freely, but is not read-only, so it runs alone" : "asks first and is not read-only, so it runs alone";

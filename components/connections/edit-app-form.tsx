@@ -22,7 +22,7 @@ interface Values {
 type Field = Exclude<keyof Values, "removeHeader">;
 
 /** Which field shows an issue of `appUpdate` (the form's and the route's 422 alike). */
-export function editFieldOf(path: readonly PropertyKey[]): Field {
+function editFieldOf(path: readonly PropertyKey[]): Field {
   const [first, second] = path;
   if (first === "name") return "name";
   if (first === "header") return second === "name" ? "headerName" : "headerValue";
@@ -33,7 +33,7 @@ export function editFieldOf(path: readonly PropertyKey[]): Field {
  * The change the form asks for, only what differs from the app: a header is changed only with
  * its value given again (the stored value is never shown), or removed. Null when nothing changes.
  */
-export function changeOf(app: StoredApp, v: Values): { change: unknown } | { error: { field: Field; message: string } } | null {
+function changeOf(app: StoredApp, v: Values): { change: unknown } | { error: { field: Field; message: string } } | null {
   const change: Record<string, unknown> = {};
   if (v.name !== app.name) change["name"] = v.name;
   if (v.url !== app.url) change["url"] = v.url;

@@ -35,7 +35,7 @@ const POSTGRES_MIGRATIONS_FOLDER = join(process.cwd(), "drizzle-pg");
 
 import { databasePath, isPostgresUrl } from "./path";
 
-export { databasePath, DEFAULT_DATABASE_PATH, isPostgresUrl } from "./path";
+export { databasePath, isPostgresUrl } from "./path";
 
 /**
  * Opens (creating its folder) and migrates a database. WAL lets pages read while a check
@@ -156,7 +156,7 @@ export async function oneAtATime<T>(db: PostgresDb, key: string, work: () => Pro
 }
 
 /** Applies PostgreSQL's migrations (drizzle-pg/); instances starting at once take turns. */
-export async function migratePostgresDb(db: PostgresDb): Promise<void> {
+async function migratePostgresDb(db: PostgresDb): Promise<void> {
   await oneAtATime(db, "theorem:migrations", () => migratePostgres(db as unknown as Parameters<typeof migratePostgres>[0], { migrationsFolder: POSTGRES_MIGRATIONS_FOLDER }));
 }
 
@@ -253,7 +253,7 @@ export async function runPrepared<P extends { execute(values?: Record<string, un
 }
 
 /** What a library that writes SQL of its own needs to write in our transaction (pg-boss's `db` option). */
-export interface SqlExecutor {
+interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
@@ -286,10 +286,10 @@ export function sqlExecutor(tx: Conn): SqlExecutor {
  *   again) and the schedule's plan made from it. On a disk shared with others, a synced commit
  *   waited 0.3–1.2 ms for the disk, most of what storing a re-check costs beyond its read.
  */
-export type Durability = "synced" | "deferred";
+type Durability = "synced" | "deferred";
 
 /** How a transaction is begun: when its commit is on the disk, and the lock it holds (`orgTransaction`). */
-export interface TransactionOptions {
+interface TransactionOptions {
   durability?: Durability;
   /**
    * A lock held for the rest of the transaction across every instance on the database:

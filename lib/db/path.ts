@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 
 // No `server-only` here: `npm start` (scripts/start.mjs) reads the same path, from a bundle of this file.
 
-export const DEFAULT_DATABASE_PATH = "data/theorem.db";
+const DEFAULT_DATABASE_PATH = "data/theorem.db";
 
 /** Whether `DATABASE_URL` names a PostgreSQL database (`postgres://` or `postgresql://`) rather than a SQLite file. */
 export function isPostgresUrl(url = process.env.DATABASE_URL): boolean {
