@@ -37,7 +37,11 @@ export function ConfirmDialog({
       ref={dialogRef}
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-text`}
-      onClose={onClose}
+      // A close event comes a task after close(): one that finds the dialog open again (a quick
+      // second choice on a busy machine) is of the earlier opening, and must not empty this one.
+      onClose={() => {
+        if (dialogRef.current?.open !== true) onClose?.();
+      }}
       className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-slate-300 bg-white p-5 shadow-xl backdrop:bg-slate-900/40"
     >
       <h2 id={`${id}-title`} className="text-lg font-semibold break-words text-slate-900">
