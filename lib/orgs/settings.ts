@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { InvalidError, NotFoundError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/audit-log";
-import { orgTransaction, type Conn } from "@/lib/db/client";
+import { orgTransaction, runPrepared, type Conn } from "@/lib/db/client";
 import { appAccessGroups, apps, appSettings, groups, groupToolSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { holdsBack } from "@/lib/engine/review";
 import { effectiveNewTools, type NamedSetting } from "@/lib/engine/tool-settings";
@@ -51,8 +51,7 @@ export function groupSetting([group, groupName, ...rest]: GroupSettingRow): Name
 export async function settingsOfApps(db: Conn, appIds: readonly string[]): Promise<Map<string, NamedSetting[]>> {
   const found = new Map<string, NamedSetting[]>();
   if (appIds.length === 0) return found;
-  const rows = await db.select().from(toolSettings).where(inArray(toolSettings.app, [...appIds]));
-  for (const row of rows) {
+  for (const row of await db.select().from(toolSettings).where(inArray(toolSettings.app, [...appIds]))) {
     const setting = namedSetting([row.name, row.setting, row.setBy, row.setByEmail, row.setAt]);
     if (setting === null) continue;
     const list = found.get(row.app) ?? [];
@@ -87,12 +86,15 @@ async function listedNames(db: Conn, row: AppRow): Promise<Set<string>> {
 
 /** The app (or its 404) with its own newTools, in one query. */
 async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newTools: AppNewTools; access: "everyone" | "groups" }> {
-  const [found] = await db
-    .select({ row: apps, newTools: appSettings.newTools, access: appSettings.access })
-    .from(apps)
-    .leftJoin(appSettings, eq(appSettings.app, apps.id))
-    .where(and(eq(apps.org, of.org), eq(apps.id, of.app), of.owner === null ? isNull(apps.owner) : eq(apps.owner, of.owner)))
-    .limit(1);
+  const personal = of.owner !== null;
+  const build = () =>
+    db
+      .select({ row: apps, newTools: appSettings.newTools, access: appSettings.access })
+      .from(apps)
+      .leftJoin(appSettings, eq(appSettings.app, apps.id))
+      .where(and(eq(apps.org, sql.placeholder("org")), eq(apps.id, sql.placeholder("app")), personal ? eq(apps.owner, sql.placeholder("owner")) : isNull(apps.owner)))
+      .limit(1);
+  const [found] = await runPrepared(db, personal ? "theorem_personal_app_settings" : "theorem_app_settings", build, { org: of.org, app: of.app, owner: of.owner });
   if (found === undefined) {
     await requireAppOf(db, of); // the 404 in the words of the app's kind
     throw new NotFoundError(`There is no app "${of.app}".`);
@@ -102,8 +104,14 @@ async function appWithNewTools(db: Conn, of: AppOf): Promise<{ row: AppRow; newT
 
 /** The settings of one app as they are stored: its own newTools, and its tools' settings by name. */
 async function storedOf(db: Conn, row: AppRow, newTools: AppNewTools): Promise<{ newTools: AppNewTools; tools: Map<string, NamedSetting> }> {
-  const tools = (await settingsOfApps(db, [row.id])).get(row.id) ?? [];
-  return { newTools, tools: new Map(tools.map((t) => [t.name, t])) };
+  // A prepared statement (as the app's and its groups' reads): a setting's change is a few small reads, and building each cost as much as running it.
+  const rows = await runPrepared(db, "theorem_tool_settings", () => db.select().from(toolSettings).where(eq(toolSettings.app, sql.placeholder("app"))), { app: row.id });
+  const tools = new Map<string, NamedSetting>();
+  for (const { name, setting, setBy, setByEmail, setAt } of rows) {
+    const named = namedSetting([name, setting, setBy, setByEmail, setAt]);
+    if (named !== null) tools.set(name, named);
+  }
+  return { newTools, tools };
 }
 
 function viewOf(stored: { newTools: AppNewTools; tools: Map<string, NamedSetting> }, listed: Set<string>): AppSettings {
@@ -126,11 +134,13 @@ const byGroupName = (a: GroupRef, b: GroupRef) => a.name.localeCompare(b.name, "
 
 /** Each group's settings of an org app's tools (SPEC §23), by group id, as the engine takes them (naming the group). */
 async function groupSettingsOf(db: Conn, app: string): Promise<Map<string, { group: GroupRef; tools: Map<string, NamedSetting> }>> {
-  const rows = await db
-    .select({ group: groups.id, groupName: groups.name, name: groupToolSettings.name, setting: groupToolSettings.setting, setBy: groupToolSettings.setBy, setByEmail: groupToolSettings.setByEmail, setAt: groupToolSettings.setAt })
-    .from(groupToolSettings)
-    .innerJoin(groups, eq(groups.id, groupToolSettings.group))
-    .where(eq(groupToolSettings.app, app));
+  const build = () =>
+    db
+      .select({ group: groups.id, groupName: groups.name, name: groupToolSettings.name, setting: groupToolSettings.setting, setBy: groupToolSettings.setBy, setByEmail: groupToolSettings.setByEmail, setAt: groupToolSettings.setAt })
+      .from(groupToolSettings)
+      .innerJoin(groups, eq(groups.id, groupToolSettings.group))
+      .where(eq(groupToolSettings.app, sql.placeholder("app")));
+  const rows = await runPrepared(db, "theorem_group_tool_settings", build, { app });
   const found = new Map<string, { group: GroupRef; tools: Map<string, NamedSetting> }>();
   for (const row of rows) {
     const setting = namedSetting([row.name, row.setting, row.setBy, row.setByEmail, row.setAt]);
