@@ -30,7 +30,7 @@ import { riskyTextModeOf, requireOrg } from "./organisations";
 import { anyApp, checkInput, lastConnectedAt, moreHeaderNames, orgApps, personalCount, requireApp, requirePersonalApp, urlToRead, type AppRow } from "./app-rows";
 import { keptListState, type ListState, type Scope } from "./list-state";
 import { dropUnusedSnapshots, snapshotContents } from "./snapshots";
-import { insertReads, latestReads, listingOf, ownFacts, readHistory, type NewRead } from "./reads";
+import { insertReads, latestReads, listingOf, ownFacts, recentSnapshots, type NewRead } from "./reads";
 import { approveTools } from "./approvals";
 
 /**
@@ -112,8 +112,8 @@ async function newestSnapshots(db: Conn, rows: AppRow[]): Promise<Map<string, st
   }
   const rest = rows.length === 1 ? rows : rows.filter((row) => unlisted.has(row.id));
   for (const row of rest) {
-    const listed = (await readHistory(db, { org: row.org, app: row.id }, SNAPSHOT_LOOKBACK)).find((read) => read.snapshot !== null);
-    if (listed !== undefined) found.set(row.id, listed.snapshot!);
+    const listed = (await recentSnapshots(db, row.id, SNAPSHOT_LOOKBACK)).find((snapshot) => snapshot !== null);
+    if (listed != null) found.set(row.id, listed);
   }
   return found;
 }

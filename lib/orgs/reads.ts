@@ -196,6 +196,17 @@ function trimHistory(db: Conn) {
   return db.delete(checkResults).where(and(eq(checkResults.app, app), sql`(${order}) < ${oldestKept}`));
 }
 
+/**
+ * The snapshots of an app's `limit` newest reads, newest first (null: that read listed nothing):
+ * only that column, in a prepared statement, as a re-check asks before every read (whole rows
+ * cost most of a re-check's own CPU in their building and mapping).
+ */
+export async function recentSnapshots(db: Conn, app: string, limit: number): Promise<(string | null)[]> {
+  const build = () => db.select({ snapshot: checkResults.snapshot }).from(checkResults).where(eq(checkResults.app, sql.placeholder("app"))).orderBy(...newestFirstIn(db)).limit(sql.placeholder("limit"));
+  const rows = await runPrepared(db, "theorem_recent_snapshots", build, { app, limit });
+  return rows.map((row) => row.snapshot);
+}
+
 /** Reads newest first: of one app, or of every app of the organisation. */
 export async function readHistory(db: Conn, where: { org: string; app?: string }, limit: number): Promise<ReadRow[]> {
   const rows = await db
