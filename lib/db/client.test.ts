@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { freshDatabase, startPostgres } from "@/test/postgres";
 import { eq } from "drizzle-orm";
+import { Client } from "pg";
 import { databasePath, openDatabase, openPostgres, orgTransaction, transaction, type Conn } from "./client";
 import { organization } from "./schema";
 
@@ -118,6 +119,38 @@ describe("a statement outside a transaction on SQLite's one connection", () => {
       expect(await transaction(db, async (tx) => (await tx.insert(organization).values({ id: "inside", slug: "inside", name: "x", createdAt: new Date(1) }), slugs()))).toEqual(["inside", "kept", "other"]);
     } finally {
       db.$client.close();
+    }
+  });
+});
+
+describe("a PostgreSQL transaction's queries", () => {
+  it("are sent to its connection one at a time, each once the one before is answered, however many its work asks for at once (pg 9 refuses a second)", { timeout: 30_000 }, async () => {
+    const server = await startPostgres();
+    const db = openPostgres(await freshDatabase(server.url));
+    // How many queries each connection was asked for and had not answered yet, at most.
+    const waiting = new Map<object, number>();
+    let most = 0;
+    const query = Client.prototype.query;
+    const spy = vi.spyOn(Client.prototype, "query").mockImplementation(function (this: Client, ...args: unknown[]) {
+      waiting.set(this, (waiting.get(this) ?? 0) + 1);
+      most = Math.max(most, waiting.get(this)!);
+      const answered = (query as (...a: unknown[]) => unknown).apply(this, args);
+      void Promise.resolve(answered).finally(() => waiting.set(this, waiting.get(this)! - 1)).catch(() => undefined);
+      return answered as never;
+    });
+    const ask = (tx: Conn, n: number) => (tx as unknown as { execute(q: string): Promise<{ rows: { n: number }[] }> }).execute(`SELECT ${n} AS n, pg_sleep(0.01)`);
+    try {
+      const answers = await transaction(db, (tx) => Promise.all([1, 2, 3, 4].map(async (n) => (await ask(tx, n)).rows[0]!.n)));
+      expect(answers).toEqual([1, 2, 3, 4]);
+      expect(most).toBe(1);
+      // A failed query does not hold up the next: the transaction ends, and the connection is handed out again.
+      await expect(transaction(db, (tx) => Promise.all([ask(tx, 5), (tx as unknown as { execute(q: string): Promise<unknown> }).execute("SELECT nothing_here")]))).rejects.toThrow();
+      expect((await transaction(db, (tx) => ask(tx, 6))).rows[0]!.n).toBe(6);
+      expect(most).toBe(1);
+    } finally {
+      spy.mockRestore();
+      await db.$client.end();
+      await server.stop();
     }
   });
 });

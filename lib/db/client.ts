@@ -372,7 +372,8 @@ interface PostgresInternals {
  * statements in one round trip take no parameters.
  */
 async function postgresTransaction<T>(db: PostgresDb, work: (tx: Conn) => Promise<T>, options: TransactionOptions): Promise<T> {
-  const client = await db.$client.connect();
+  const connection = await db.$client.connect();
+  const client = queriesInTurn(connection);
   const { dialect, session } = db as unknown as PostgresInternals;
   const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, session.schema, session.options), session.schema) as unknown as Conn;
   pgTransactions.set(tx, { db, client });
@@ -391,8 +392,24 @@ async function postgresTransaction<T>(db: PostgresDb, work: (tx: Conn) => Promis
     await client.query("ROLLBACK").catch((failed: unknown) => (broken = failed instanceof Error ? failed : new Error(String(failed))));
     throw error;
   } finally {
-    client.release(broken);
+    connection.release(broken);
   }
+}
+
+/**
+ * A transaction's connection that sends its queries one at a time, each once the one before is
+ * answered (or failed): work may ask for several at once (`Promise.all` over a transaction's
+ * reads), which pg 8 queues on the connection with a deprecation warning and pg 9 will refuse.
+ * Only `query` is used through it (drizzle's session, `runPrepared`, the BEGIN and COMMIT here).
+ */
+function queriesInTurn(connection: PoolClient): PoolClient {
+  let previous: Promise<unknown> = Promise.resolve();
+  const query = (...args: unknown[]) => {
+    const answered = previous.then(() => (connection.query as (...a: unknown[]) => Promise<unknown>)(...args));
+    previous = answered.catch(() => undefined);
+    return answered;
+  };
+  return { query, escapeLiteral: (value: string) => connection.escapeLiteral(value) } as unknown as PoolClient;
 }
 
 const current = new AsyncLocalStorage<Database.Database>();
