@@ -23,7 +23,7 @@ const kept = new Map<string, Counts>();
 let keptChars = 0;
 
 /** The channel the threads that count share their counts on: `{ counted: [key, tokens, chars][] }`, or `{ ask: true }` from a thread that starts counting. */
-export const CHANNEL = "theorem:prompt-tokens";
+const CHANNEL = "theorem:prompt-tokens";
 type Shared = { counted: [key: string, tokens: number, chars: number][] } | { ask: true };
 let channel: BroadcastChannel | undefined;
 
@@ -127,6 +127,20 @@ function placesOf(stored: StoredCounts): Map<string, number> {
     if (isTool(entry) && !byName.has(entry["name"] as string)) byName.set(entry["name"] as string, i);
   });
   return byName;
+}
+
+/**
+ * How many of `entries`' tools this thread keeps the counts of, counting none: what a re-read
+ * here would not count. What another thread said arrives as a message of this thread's, at no
+ * set moment, so this is how one knows it has arrived.
+ */
+export function keptOf(entries: readonly unknown[]): number {
+  joined();
+  return entries.filter((entry) => {
+    if (!isTool(entry)) return false;
+    const key = keyOf(entry);
+    return key !== null && kept.has(key);
+  }).length;
 }
 
 /**
