@@ -8,7 +8,7 @@ import { checkRequestInPool } from "./engine-pool";
 import { PARSED_HERE_BYTES, type RequestAnswer } from "./request-step";
 
 // POST /api/check's own path (checkRequestInPool): the body checked in the pool, live apps read there.
-async function runCheck(request: CheckRequest, options: { allowHosts?: string } = {}): Promise<CheckResult> {
+async function runCheck(request: CheckRequest, options: { allowHosts?: string; connectTimeoutMs?: number } = {}): Promise<CheckResult> {
   const answer = await checkRequestInPool(new TextEncoder().encode(JSON.stringify(request)), options);
   if (answer.kind !== "answer") throw new Error(`Expected an answer: ${JSON.stringify(answer)}`);
   return checkResult.parse(JSON.parse(Buffer.concat(answer.chunks).toString("utf8")));
@@ -44,12 +44,13 @@ afterAll(async () => {
 });
 
 describe("runCheck", () => {
-  it("reads apps of every era: v2 strict and default in 2026-07-28, v1 and the older HTTP+SSE in 2025 (SPEC §18)", { timeout: 15_000 }, async () => {
+  it("reads apps of every era: v2 strict and default in 2026-07-28, v1 and the older HTTP+SSE in 2025 (SPEC §18)", { timeout: 90_000 }, async () => {
     const hint = { ttlMs: 600_000, cacheScope: "public" as const };
     const apps = await Promise.all([startV2App(() => calendarServer({ cache: hint }), "strict"), startV2App(() => calendarServer({ cache: hint }), "default"), startSdkApp(goodServer), startOldSseApp(goodServer)]);
     try {
       const names = ["V2 Calendar", "V2 Default", "V1 Attendance", "Old Attendance"];
-      const result = await runCheck({ apps: apps.map((app, i) => ({ name: names[i]!, url: app.url })) }, { allowHosts });
+      // What each era answers, not how soon: the older HTTP+SSE app's fallback took past 3 s to connect at load 20.
+      const result = await runCheck({ apps: apps.map((app, i) => ({ name: names[i]!, url: app.url })) }, { allowHosts, connectTimeoutMs: 60_000 });
       expect(result.apps.map((a) => [a.name, a.status, a.protocol, a.listing.cache])).toEqual([
         ["V2 Calendar", "available", "2026-07-28", { ttlMs: 600_000, scope: "public" }],
         ["V2 Default", "available", "2026-07-28", { ttlMs: 600_000, scope: "public" }],

@@ -102,9 +102,12 @@ export async function readInPool(app: LiveApp, allowHosts = allowHostsFromEnv(),
   return run(on, { kind: "read", app, allowHosts, ...(stored === undefined ? {} : { stored }) });
 }
 
+/** A read's connect deadline other than SPEC §7's 3 s: for a test whose machine may be too busy to connect in 3 s (the route never sets it). */
+type ConnectBound = { connectTimeoutMs?: number };
+
 /** `readInPool` for the engine's worker (`POST /api/check`): the listing as `handListing` hands it on, for `runRequestTask`. */
-function readForRequest(app: LiveApp, allowHosts: string): Promise<HandedListing<TimedListing>> {
-  return run(pools().reads, { kind: "read-handed", app, allowHosts });
+function readForRequest(app: LiveApp, allowHosts: string, bounds: ConnectBound): Promise<HandedListing<TimedListing>> {
+  return run(pools().reads, { kind: "read-handed", app, allowHosts, ...bounds });
 }
 
 /** Tries a tool (SPEC §14) in a worker, one of the process's 64 reads at once. */
@@ -137,16 +140,17 @@ function runRequestTask(body: Uint8Array | CheckRequest, live?: Record<number, H
  * ms to check and serialise). The work stays bounded: the body is at most `PARSED_BACK_BYTES`
  * and one live listing at most SPEC §7's 250,000 characters and a page.
  */
-export async function checkRequestInPool(body: Uint8Array, options: { beforeReads?: (apps: LiveAppToRead[]) => Promise<void>; allowHosts?: string } = {}): Promise<RequestAnswer> {
+export async function checkRequestInPool(body: Uint8Array, options: { beforeReads?: (apps: LiveAppToRead[]) => Promise<void>; allowHosts?: string } & ConnectBound = {}): Promise<RequestAnswer> {
   const first = (body.byteLength <= PARSED_HERE_BYTES ? parsedHere(body) : null) ?? (await runRequestTask(body));
   if (first.kind !== "read-live") return first;
   await options.beforeReads?.(first.apps);
   const allowHosts = options.allowHosts ?? allowHostsFromEnv();
+  const bound: ConnectBound = options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs };
   const [one, ...others] = first.apps;
   if (one !== undefined && others.length === 0 && first.request !== undefined) {
-    return run(pools().reads, { kind: "read-and-check", request: first.request, app: one, allowHosts });
+    return run(pools().reads, { kind: "read-and-check", request: first.request, app: one, allowHosts, ...bound });
   }
-  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, allowHosts)] as const));
+  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, allowHosts, bound)] as const));
   return runRequestTask(first.request ?? body, Object.fromEntries(read));
 }
 

@@ -42,12 +42,12 @@ interface EngineTasks {
    */
   read: { input: { app: LiveApp; allowHosts: string; stored?: StoredCounts }; answer: TimedListing };
   /** `read` for another worker (`POST /api/check`): its entries as JSON text (`handListing`). */
-  "read-handed": { input: { app: LiveApp; allowHosts: string }; answer: HandedListing<TimedListing> };
+  "read-handed": { input: { app: LiveApp; allowHosts: string; connectTimeoutMs?: number }; answer: HandedListing<TimedListing> };
   /**
    * A request (parsed here already) that reads one app by URL, answered whole where that app is
    * read: its listing is checked and serialised in the read worker, not handed to another.
    */
-  "read-and-check": { input: { request: CheckRequest; app: LiveAppToRead; allowHosts: string }; answer: RequestAnswer };
+  "read-and-check": { input: { request: CheckRequest; app: LiveAppToRead; allowHosts: string; connectTimeoutMs?: number }; answer: RequestAnswer };
   /** A tool tried (SPEC §14), read here for the same reason: a flood of its events is parsed off the request thread. */
   try: { input: { target: TryTarget; call: TryCall; allowHosts: string; callTimeoutMs?: number }; answer: TryResult };
   /** One tool of a live app, for the try form. */
@@ -75,9 +75,9 @@ export type TimedListing = AppListing & { readMs?: number; tokensCounted?: numbe
  * values, token and URL query secrets are `…` wherever the app's text repeats them, for stored
  * apps and for what a caller gives `/api/check` and `/api/try` alike.
  */
-async function timedRead(app: LiveApp, allowHosts: string, stored?: StoredCounts): Promise<TimedListing> {
+async function timedRead(app: LiveApp, allowHosts: string, stored?: StoredCounts, connectTimeoutMs?: number): Promise<TimedListing> {
   const started = performance.now();
-  const listing = await readLiveApp(app, { allow: parseAllowList(allowHosts) });
+  const listing = await readLiveApp(app, { allow: parseAllowList(allowHosts), ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}) });
   const readMs = performance.now() - started;
   const redacted = redactListing(listing, secretsOf(app));
   // Counted here, as read (SPEC §21): never by a request that names the stored listing. None of an
@@ -103,8 +103,8 @@ async function describedTool(target: TryTarget, tool: string, options: Parameter
   return redactJson(await describeTool(target, tool, options), secretsOf(target));
 }
 
-async function handedRead(app: LiveApp, allowHosts: string): Promise<HandedListing<TimedListing>> {
-  return handListing(await timedRead(app, allowHosts));
+async function handedRead(app: LiveApp, allowHosts: string, connectTimeoutMs?: number): Promise<HandedListing<TimedListing>> {
+  return handListing(await timedRead(app, allowHosts, undefined, connectTimeoutMs));
 }
 
 const handlers: { [K in EngineTaskKind]: (task: EngineTask<K>) => EngineAnswer<K> | Promise<EngineAnswer<K>> } = {
@@ -112,8 +112,8 @@ const handlers: { [K in EngineTaskKind]: (task: EngineTask<K>) => EngineAnswer<K
   listings: (task) => checkListings(task.listings, task.theorem),
   "read-apps": (task) => task.listings.map((listing) => readApp(listing)),
   read: (task) => timedRead(task.app, task.allowHosts, task.stored),
-  "read-handed": (task) => handedRead(task.app, task.allowHosts),
-  "read-and-check": (task) => readAndCheck(task.request, task.app, task.allowHosts),
+  "read-handed": (task) => handedRead(task.app, task.allowHosts, task.connectTimeoutMs),
+  "read-and-check": (task) => readAndCheck(task.request, task.app, task.allowHosts, task.connectTimeoutMs),
   try: (task) => triedTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) }),
   "describe-tool": (task) => describedTool(task.target, task.tool, { allow: parseAllowList(task.allowHosts) }),
 };
@@ -149,9 +149,9 @@ function answer(request: CheckRequest, live: (index: number) => AppListing | und
 }
 
 /** `read-and-check`: the app read, then the request's answer (or its error) with its listing. */
-async function readAndCheck(request: CheckRequest, app: LiveAppToRead, allowHosts: string): Promise<RequestAnswer> {
+async function readAndCheck(request: CheckRequest, app: LiveAppToRead, allowHosts: string, connectTimeoutMs?: number): Promise<RequestAnswer> {
   const { index, ...liveApp } = app;
-  const listing = await timedRead(liveApp, allowHosts);
+  const listing = await timedRead(liveApp, allowHosts, undefined, connectTimeoutMs);
   try {
     return answer(request, (i) => (i === index ? listing : undefined));
   } catch (error) {
