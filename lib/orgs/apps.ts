@@ -112,8 +112,8 @@ async function newestSnapshots(db: Conn, rows: AppRow[]): Promise<Map<string, st
   }
   const rest = rows.length === 1 ? rows : rows.filter((row) => unlisted.has(row.id));
   for (const row of rest) {
-    const listed = (await recentSnapshots(db, row.id, SNAPSHOT_LOOKBACK)).find((snapshot) => snapshot !== null);
-    if (listed != null) found.set(row.id, listed);
+    const listed = (await recentSnapshots(db, row.id, SNAPSHOT_LOOKBACK)).find((snapshot): snapshot is string => snapshot !== null);
+    if (listed !== undefined) found.set(row.id, listed);
   }
   return found;
 }

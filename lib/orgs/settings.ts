@@ -47,12 +47,16 @@ export function groupSetting([group, groupName, ...rest]: GroupSettingRow): Name
   return setting === null ? null : { ...setting, group: { id: group, name: groupName } };
 }
 
+/** A stored setting's row (of the organisation's or a group's) as the engine takes it; null for one not in force. */
+const settingOfRow = (row: { name: string; setting: string; setBy: string; setByEmail: string; setAt: number }) => namedSetting([row.name, row.setting, row.setBy, row.setByEmail, row.setAt]);
+
 /** The settings in force on the tools of `appIds`, by app, as the engine takes them. */
 export async function settingsOfApps(db: Conn, appIds: readonly string[]): Promise<Map<string, NamedSetting[]>> {
   const found = new Map<string, NamedSetting[]>();
   if (appIds.length === 0) return found;
-  for (const row of await db.select().from(toolSettings).where(inArray(toolSettings.app, [...appIds]))) {
-    const setting = namedSetting([row.name, row.setting, row.setBy, row.setByEmail, row.setAt]);
+  const rows = await db.select().from(toolSettings).where(inArray(toolSettings.app, [...appIds]));
+  for (const row of rows) {
+    const setting = settingOfRow(row);
     if (setting === null) continue;
     const list = found.get(row.app) ?? [];
     list.push(setting);
@@ -107,9 +111,9 @@ async function storedOf(db: Conn, row: AppRow, newTools: AppNewTools): Promise<{
   // A prepared statement (as the app's and its groups' reads): a setting's change is a few small reads, and building each cost as much as running it.
   const rows = await runPrepared(db, "theorem_tool_settings", () => db.select().from(toolSettings).where(eq(toolSettings.app, sql.placeholder("app"))), { app: row.id });
   const tools = new Map<string, NamedSetting>();
-  for (const { name, setting, setBy, setByEmail, setAt } of rows) {
-    const named = namedSetting([name, setting, setBy, setByEmail, setAt]);
-    if (named !== null) tools.set(name, named);
+  for (const row of rows) {
+    const setting = settingOfRow(row);
+    if (setting !== null) tools.set(row.name, setting);
   }
   return { newTools, tools };
 }
@@ -143,7 +147,7 @@ async function groupSettingsOf(db: Conn, app: string): Promise<Map<string, { gro
   const rows = await runPrepared(db, "theorem_group_tool_settings", build, { app });
   const found = new Map<string, { group: GroupRef; tools: Map<string, NamedSetting> }>();
   for (const row of rows) {
-    const setting = namedSetting([row.name, row.setting, row.setBy, row.setByEmail, row.setAt]);
+    const setting = settingOfRow(row);
     if (setting === null) continue;
     const group = { id: row.group, name: row.groupName };
     const held = found.get(group.id) ?? { group, tools: new Map<string, NamedSetting>() };
