@@ -6,7 +6,7 @@ import { openDatabase, type Db } from "@/lib/db/client";
 import type { LiveApp } from "@/lib/mcp/read-app";
 import { addApp, type AppReader, type OrgContext } from "@/lib/orgs/apps";
 import { recheckInterval, recheckReadsAtOnce } from "@/lib/orgs/limits";
-import { JITTER, MAX_WAIT_MS, nextDue, placeNewApps, runDue } from "./schedule";
+import { claimDue, JITTER, MAX_WAIT_MS, nextDue, placeNewApps, planAfterRead, REST, runDue } from "./schedule";
 import { ensureOrg } from "@/lib/orgs/organisations";
 import { requireApp } from "@/lib/orgs/app-rows";
 
@@ -165,7 +165,57 @@ describe("when an app is read next (SPEC §18)", () => {
     }
     expect(nextDue({ ok: true, ttlMs: null }, 0, HOUR, NOW, () => 0).at).toBe(NOW + 0.9 * HOUR);
     // An app read at the interval keeps its place in the spread, moved by up to a tenth of the interval.
-    expect(nextDue({ ok: true, ttlMs: null }, 0, HOUR, NOW, () => 0, NOW + 20 * MINUTE).at).toBe(NOW + 20 * MINUTE - 6 * MINUTE);
+    expect(nextDue({ ok: true, ttlMs: null }, 0, HOUR, NOW, () => 0, NOW + 40 * MINUTE).at).toBe(NOW + 40 * MINUTE - 6 * MINUTE);
+  });
+
+  it.each([
+    ["its next place is more than half an interval away: kept", 40 * MINUTE, NOW + 34 * MINUTE],
+    ["exactly half an interval away, once moved: kept", 36 * MINUTE, NOW + 30 * MINUTE],
+    ["the read ended 40 min late, its next place 20 min away: the one after", 20 * MINUTE, NOW + 74 * MINUTE],
+    ["the read ended past its next place: the one after", -10 * MINUTE, NOW + 44 * MINUTE],
+    ["the read ended two and a half intervals late: its first place half an interval away", -150 * MINUTE, NOW + 84 * MINUTE],
+  ])("a read that ends late is not followed by another at once: %s", (_what, slot, at) => {
+    expect(nextDue({ ok: true, ttlMs: null }, 0, HOUR, NOW, () => 0, NOW + slot)).toEqual({ at, why: "interval", failedReads: 0 });
+  });
+
+  it("the next due time is always at least half an interval after the read, at the first of the app's own places in the spread", () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    for (let i = 0; i < 2000; i++) {
+      const slot = NOW + Math.round((random() * 6 - 3) * HOUR);
+      const r = random();
+      const { at } = nextDue({ ok: true, ttlMs: null }, 0, HOUR, NOW, () => r, slot);
+      const shift = Math.round(HOUR * JITTER * (2 * r - 1));
+      expect(at - NOW).toBeGreaterThanOrEqual(REST * HOUR);
+      // One of its places (slot, then one interval after another), moved, and the first such.
+      expect((at - slot - shift) % HOUR).toBe(0);
+      expect(at).toBeGreaterThanOrEqual(slot + shift);
+      if (at > slot + shift) expect(at - HOUR - NOW).toBeLessThan(REST * HOUR);
+    }
+  });
+
+  it("reads that start late (their jobs waited on a busy machine) are never followed by another within half an interval (fake clock)", { timeout: 20_000 }, async () => {
+    const interval = 10 * MINUTE;
+    const id = (await addApp(ctx, "acme", { name: "Rota", url: "http://rota.test/mcp" })).id;
+    let now = (await requireApp(db, "acme", id)).nextCheckAt!;
+    // How long each claimed read waits before it runs, as shares of the interval: on time, just
+    // under one interval late (the case that read an app twice in a second), more than one, just
+    // before its next place (moved back a tenth: random 0), and so on.
+    const waits = [0, 0.95, 0, 1.3, 0.2, 0.85, 0, 0.6, 0.97, 0, 0.45, 2.4, 0.05, 0.9, 0];
+    const readAt: number[] = [];
+    let next = 0;
+    // A tick every 30 s (tickOf); the app is not claimed again while its read waits or runs.
+    for (const end = now + 30 * interval; now < end && next < waits.length; now += 30_000) {
+      const claimed = await claimDue(ctx, interval, now);
+      if (claimed.length === 0) continue;
+      const readEnds = now + Math.round(waits[next++]! * interval);
+      readAt.push(readEnds);
+      await planAfterRead(db, id, interval, readEnds, () => 0);
+      now = readEnds;
+    }
+    expect(readAt).toHaveLength(waits.length);
+    const gaps = readAt.slice(1).map((at, i) => at - readAt[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(REST * interval);
   });
 
   it("a scheduled read honours the app's ttlMs, and a failing app backs off until a read succeeds (fake clock)", { timeout: 20_000 }, async () => {

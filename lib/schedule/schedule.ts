@@ -19,6 +19,13 @@ import { recheckInterval } from "@/lib/orgs/limits";
 export const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
 /** Every due time moves by up to this share either way, so that apps read together drift apart. */
 export const JITTER = 0.1;
+/**
+ * The least share of an interval between the end of an app's read and its next due time. A read
+ * that ended late (its job waited behind others on a busy machine) would otherwise find its next
+ * place in the spread already past, or moments away, and be read again at once: two reads in a
+ * second, where SPEC §11 says one an interval. A busy machine reads less, never more.
+ */
+export const REST = 0.5;
 
 type DueWhy = "interval" | "app-asked" | "back-off";
 
@@ -33,7 +40,9 @@ interface NextDue {
  * When an app is read next after a scheduled read at `now` (SPEC §18): after the interval; later,
  * when its listing said a `ttlMs` longer than the interval (at most a day); after 1, 2, 4…
  * intervals (at most a day) while its reads fail, counting this one. Each wait moves by ±10 %.
- * `random` is in [0, 1); `slot` is the next place in the spread the claim gave the app.
+ * `random` is in [0, 1); `slot` is the next place in the spread the claim gave the app. At the
+ * interval, the app keeps its place in the spread: the first of its places (`slot`, then one
+ * interval after another), moved, that is at least `REST` of an interval after `now`.
  */
 export function nextDue(read: { ok: boolean; ttlMs: number | null }, failedBefore: number, interval: number, now: number, random: () => number = Math.random, slot: number | null = null): NextDue {
   let wait: number;
@@ -47,9 +56,13 @@ export function nextDue(read: { ok: boolean; ttlMs: number | null }, failedBefor
     wait = Math.min(read.ttlMs, MAX_WAIT_MS);
     why = "app-asked";
   } else {
-    // Its own place in the spread (the slot the claim gave it), moved as any due time is.
+    // Its own place in the spread (the slot the claim gave it), moved as any due time is; a place
+    // that a late read has passed, or nearly, is skipped for the next.
     const shift = Math.round(interval * JITTER * (2 * random() - 1));
-    return { at: (slot ?? now + interval) + shift, why: "interval", failedReads };
+    const at = (slot ?? now + interval) + shift;
+    const earliest = now + Math.round(interval * REST);
+    const skipped = at >= earliest ? 0 : Math.ceil((earliest - at) / interval);
+    return { at: at + skipped * interval, why: "interval", failedReads };
   }
   const jitter = 1 + JITTER * (2 * random() - 1);
   return { at: now + Math.round(wait * jitter), why, failedReads };
