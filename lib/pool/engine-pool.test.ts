@@ -4,7 +4,7 @@ import { resolveTheorem } from "@/lib/engine/theorem";
 import { promptTokens } from "@/lib/engine/tokens";
 import { serveMcpApp } from "@/test/apps/demo-apps";
 import { result, sendJson, startRawApp } from "@/test/apps/raw-apps";
-import { checkInPool, INLINE_ENTRIES, readInPool } from "./engine-pool";
+import { checkInPool, connectDeadlineForTests, INLINE_ENTRIES, readInPool } from "./engine-pool";
 
 const tools = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `tool_${i}`, annotations: { readOnlyHint: i % 2 === 0 } }));
 
@@ -26,6 +26,23 @@ describe("naming listings read already", () => {
 });
 
 describe("reads in the pool", () => {
+  it("gives reads the connect deadline a test sets, and SPEC §7's 3 s again once it is unset", { timeout: 30_000 }, async () => {
+    // Never answers initialize: every read of it ends at its connect deadline.
+    const silent = await serveMcpApp({ name: "Silent", tools: [{ name: "wait", inputSchema: { type: "object" } }], initializeDelayMs: 10 * 60_000 });
+    try {
+      connectDeadlineForTests(200);
+      const quick = await readInPool({ name: "Silent", url: silent.url }, "127.0.0.1");
+      expect(quick.unavailable?.code).toBe("connect-timeout");
+      expect(quick.unavailable?.message).toContain("within 0.2 s");
+      connectDeadlineForTests(null);
+      const spec = await readInPool({ name: "Silent", url: silent.url }, "127.0.0.1");
+      expect(spec.unavailable?.message).toContain("within 3 s");
+    } finally {
+      connectDeadlineForTests(null);
+      await silent.close();
+    }
+  });
+
   it("reads an app again after it closed the connections its last read left open", { timeout: 20_000 }, async () => {
     // An app that closes a connection left idle for 500 ms, sooner than its Keep-Alive says.
     const idle = new Map<unknown, NodeJS.Timeout>();

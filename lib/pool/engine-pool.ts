@@ -91,6 +91,22 @@ async function countsToGive(on: Piscina, snapshot: StoredSnapshot | undefined): 
   return snapshot.counts();
 }
 
+/** A read's connect deadline other than SPEC §7's 3 s: for a test whose machine may be too busy to connect in 3 s (the route never sets it). */
+type ConnectBound = { connectTimeoutMs?: number };
+
+/** The connect deadline of this module's reads (`readInPool`): SPEC §7's unless a test has set another. */
+let readsConnectBound: ConnectBound = {};
+
+/**
+ * Gives every read through `readInPool` (a route's, a re-check's) `ms` to connect instead of SPEC
+ * §7's 3 s, or SPEC's again with null. For tests only, never the product: tests whose apps answer
+ * on loopback at once, and whose subject is what a read answers, not how soon. At load 22 on two
+ * cores a loopback app took longer than 3 s to connect, and four such test files failed.
+ */
+export function connectDeadlineForTests(ms: number | null): void {
+  readsConnectBound = ms === null ? {} : { connectTimeoutMs: ms };
+}
+
 /**
  * Reads one app over MCP in a worker, within the process's 64 reads at once; `readMs` is the read
  * itself, without its wait for a free worker. Given the app's newest snapshot, its tools whose
@@ -99,11 +115,8 @@ async function countsToGive(on: Piscina, snapshot: StoredSnapshot | undefined): 
 export async function readInPool(app: LiveApp, allowHosts = allowHostsFromEnv(), snapshot?: StoredSnapshot): Promise<TimedListing> {
   const on = pools().reads;
   const stored = await countsToGive(on, snapshot);
-  return run(on, { kind: "read", app, allowHosts, ...(stored === undefined ? {} : { stored }) });
+  return run(on, { kind: "read", app, allowHosts, ...readsConnectBound, ...(stored === undefined ? {} : { stored }) });
 }
-
-/** A read's connect deadline other than SPEC §7's 3 s: for a test whose machine may be too busy to connect in 3 s (the route never sets it). */
-type ConnectBound = { connectTimeoutMs?: number };
 
 /** `readInPool` for the engine's worker (`POST /api/check`): the listing as `handListing` hands it on, for `runRequestTask`. */
 function readForRequest(app: LiveApp, allowHosts: string, bounds: ConnectBound): Promise<HandedListing<TimedListing>> {

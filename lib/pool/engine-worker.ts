@@ -40,7 +40,7 @@ interface EngineTasks {
    * request thread. `allowHosts` is CHECK_ALLOW_HOSTS as the caller sees it; `stored`, the counts
    * stored with the app's newest snapshot, when this pool has not been given them yet.
    */
-  read: { input: { app: LiveApp; allowHosts: string; stored?: StoredCounts }; answer: TimedListing };
+  read: { input: { app: LiveApp; allowHosts: string; stored?: StoredCounts; connectTimeoutMs?: number }; answer: TimedListing };
   /** `read` for another worker (`POST /api/check`): its entries as JSON text (`handListing`). */
   "read-handed": { input: { app: LiveApp; allowHosts: string; connectTimeoutMs?: number }; answer: HandedListing<TimedListing> };
   /**
@@ -111,7 +111,7 @@ const handlers: { [K in EngineTaskKind]: (task: EngineTask<K>) => EngineAnswer<K
   request: requestTask,
   listings: (task) => checkListings(task.listings, task.theorem),
   "read-apps": (task) => task.listings.map((listing) => readApp(listing)),
-  read: (task) => timedRead(task.app, task.allowHosts, task.stored),
+  read: (task) => timedRead(task.app, task.allowHosts, task.stored, task.connectTimeoutMs),
   "read-handed": (task) => handedRead(task.app, task.allowHosts, task.connectTimeoutMs),
   "read-and-check": (task) => readAndCheck(task.request, task.app, task.allowHosts, task.connectTimeoutMs),
   try: (task) => triedTool(task.target, task.call, { allow: parseAllowList(task.allowHosts), ...(task.callTimeoutMs !== undefined ? { callTimeoutMs: task.callTimeoutMs } : {}) }),

@@ -232,9 +232,17 @@ export interface DemoApps {
 }
 
 /** Starts every demo app on an ephemeral loopback port, so that two instances never collide. */
-export async function startDemoApps(host = "127.0.0.1"): Promise<DemoApps> {
+/**
+ * Serves the demo apps. `slowConnectMs`, when given, is how long Slow Reports takes to answer
+ * initialize in place of its 4.5 s: for a test that gives its reads longer than SPEC §7's 3 s to connect.
+ */
+export async function startDemoApps(host = "127.0.0.1", slowConnectMs?: number): Promise<DemoApps> {
   const served = await Promise.all(
-    DEMO_APPS.map((app) => (app.modern ? startV2App(() => calendarServer({ cache: { ttlMs: 10 * 60_000, cacheScope: "public" } }), "strict", host) : serveMcpApp({ ...app, host }))),
+    DEMO_APPS.map((app) =>
+      app.modern
+        ? startV2App(() => calendarServer({ cache: { ttlMs: 10 * 60_000, cacheScope: "public" } }), "strict", host)
+        : serveMcpApp({ ...app, host, ...(app.initializeDelayMs !== undefined && slowConnectMs !== undefined ? { initializeDelayMs: slowConnectMs } : {}) }),
+    ),
   );
   return {
     apps: DEMO_APPS.map((app, i) => ({ key: app.key, name: app.name, url: served[i]!.url })),

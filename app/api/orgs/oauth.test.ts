@@ -102,7 +102,8 @@ describe("Connect with the SDK's demo authorization server (the happy path)", ()
     expect(done.headers.get("location")).toBe(`http://localhost/orgs/acme/connections/${added.id}?signin=connected`);
 
     const app = await getApp(added.id);
-    expect(app.lastCheck?.result.status).toBe("available");
+    // When not, the message says why (a deadline, a refusal…).
+    expect(app.lastCheck?.result.status, app.lastCheck?.result.unavailable?.message).toBe("available");
     expect(app.lastCheck?.result.tools.map((t) => t.name)).toEqual(["clock_in", "list_shifts", "delete_shift"]);
     expect(app.signIn).toMatchObject({ state: "connected", issuer: server.issuer });
     expect(Date.parse(app.signIn!.expiresAt!)).toBeGreaterThan(Date.now() + 3_000_000);
@@ -180,7 +181,8 @@ describe("Connect with the SDK's demo authorization server (the happy path)", ()
     expect(a.headers.get("location")).toContain("signin=connected");
     expect(b.headers.get("location")).toContain("signin=connected");
     const app = await getApp(added.id);
-    expect(app.lastCheck?.result.status).toBe("available");
+    // When not, the message says why (a deadline, a refusal…).
+    expect(app.lastCheck?.result.status, app.lastCheck?.result.unavailable?.message).toBe("available");
     expect(app.signIn?.state).toBe("connected");
   });
 

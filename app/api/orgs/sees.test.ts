@@ -81,6 +81,8 @@ async function memberId(who: TestAccount): Promise<string> {
 describe("what a person's assistant is sent (SPEC §21)", { timeout: 60_000 }, () => {
   it("sends the included tools alone, the person's own apps after the organisation's, each counted in o200k_base", async () => {
     const rota = storedApp.parse(await (await appsRoute.POST(requestAs(leader, `${base}/apps`, json("POST", { name: "Rota", url: urls.rota })), orgParams("sees"))).json());
+    // When not, the message says why (a deadline, a refusal…): every step below needs Rota's tools.
+    expect(rota.lastCheck?.result.status, rota.lastCheck?.result.unavailable?.message).toBe("available");
     const huge = await appsRoute.POST(requestAs(leader, `${base}/apps`, json("POST", { name: "Huge", url: urls.huge })), orgParams("sees"));
     expect(storedApp.parse(await huge.json()).lastCheck?.result.status).toBe("unavailable");
     const blocked = await appSettingsRoute.PATCH(requestAs(leader, `${base}/apps/${rota.id}/settings`, json("PATCH", { tools: { swap_shift: "blocked" } })), appParams("sees", rota.id));
