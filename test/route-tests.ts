@@ -48,7 +48,7 @@ async function client(): Promise<{ pg: PgClient } | { sqlite: SqliteClient }> {
 
 /**
  * The connect deadline of the route tests' reads (lib/pool/engine-pool.ts `connectDeadlineForTests`),
- * in place of SPEC §7's 3 s: at load 22 on two cores, apps served on loopback took longer to connect.
+ * in place of SPEC §7's 3 s: at load 22 on two cores, four route test files found apps served on loopback unavailable.
  */
 export const TEST_CONNECT_MS = 20_000;
 

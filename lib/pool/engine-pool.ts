@@ -101,7 +101,7 @@ let readsConnectBound: ConnectBound = {};
  * Gives every read through `readInPool` (a route's, a re-check's) `ms` to connect instead of SPEC
  * §7's 3 s, or SPEC's again with null. For tests only, never the product: tests whose apps answer
  * on loopback at once, and whose subject is what a read answers, not how soon. At load 22 on two
- * cores a loopback app took longer than 3 s to connect, and four such test files failed.
+ * cores, four such test files found apps of that kind unavailable.
  */
 export function connectDeadlineForTests(ms: number | null): void {
   readsConnectBound = ms === null ? {} : { connectTimeoutMs: ms };

@@ -231,10 +231,10 @@ export interface DemoApps {
   close: () => Promise<void>;
 }
 
-/** Starts every demo app on an ephemeral loopback port, so that two instances never collide. */
 /**
- * Serves the demo apps. `slowConnectMs`, when given, is how long Slow Reports takes to answer
- * initialize in place of its 4.5 s: for a test that gives its reads longer than SPEC §7's 3 s to connect.
+ * Starts every demo app on an ephemeral loopback port, so that two instances never collide.
+ * `slowConnectMs`, when given, is how long Slow Reports takes to answer initialize in place of its
+ * 4.5 s: for a test that gives its reads longer than SPEC §7's 3 s to connect.
  */
 export async function startDemoApps(host = "127.0.0.1", slowConnectMs?: number): Promise<DemoApps> {
   const served = await Promise.all(
