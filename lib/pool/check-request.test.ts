@@ -4,11 +4,11 @@ import { startHttp } from "@/test/apps/http";
 import { goodServer, startOldSseApp, startSdkApp } from "@/test/apps/sdk-apps";
 import { calendarServer, startV2App } from "@/test/apps/v2-apps";
 import { checkResult, type CheckRequest, type CheckResult } from "@/lib/schemas/check";
-import { checkRequestInPool } from "./engine-pool";
+import { checkRequestInPool, connectDeadlineForTests } from "./engine-pool";
 import { PARSED_HERE_BYTES, type RequestAnswer } from "./request-step";
 
 // POST /api/check's own path (checkRequestInPool): the body checked in the pool, live apps read there.
-async function runCheck(request: CheckRequest, options: { allowHosts?: string; connectTimeoutMs?: number } = {}): Promise<CheckResult> {
+async function runCheck(request: CheckRequest, options: { allowHosts?: string } = {}): Promise<CheckResult> {
   const answer = await checkRequestInPool(new TextEncoder().encode(JSON.stringify(request)), options);
   if (answer.kind !== "answer") throw new Error(`Expected an answer: ${JSON.stringify(answer)}`);
   return checkResult.parse(JSON.parse(Buffer.concat(answer.chunks).toString("utf8")));
@@ -50,7 +50,8 @@ describe("runCheck", () => {
     try {
       const names = ["V2 Calendar", "V2 Default", "V1 Attendance", "Old Attendance"];
       // What each era answers, not how soon: the older HTTP+SSE app's fallback took past 3 s to connect at load 20.
-      const result = await runCheck({ apps: apps.map((app, i) => ({ name: names[i]!, url: app.url })) }, { allowHosts, connectTimeoutMs: 60_000 });
+      connectDeadlineForTests(60_000);
+      const result = await runCheck({ apps: apps.map((app, i) => ({ name: names[i]!, url: app.url })) }, { allowHosts });
       expect(result.apps.map((a) => [a.name, a.status, a.protocol, a.listing.cache])).toEqual([
         ["V2 Calendar", "available", "2026-07-28", { ttlMs: 600_000, scope: "public" }],
         ["V2 Default", "available", "2026-07-28", { ttlMs: 600_000, scope: "public" }],
@@ -58,6 +59,7 @@ describe("runCheck", () => {
         ["Old Attendance", "available", expect.stringMatching(/^2025-/), null],
       ]);
     } finally {
+      connectDeadlineForTests(null);
       await Promise.all(apps.map((app) => app.close()));
     }
   });

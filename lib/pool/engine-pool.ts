@@ -91,15 +91,15 @@ async function countsToGive(on: Piscina, snapshot: StoredSnapshot | undefined): 
   return snapshot.counts();
 }
 
-/** A read's connect deadline other than SPEC §7's 3 s: for a test whose machine may be too busy to connect in 3 s (the route never sets it). */
+/** A read's connect deadline other than SPEC §7's 3 s: for a test whose machine may be too busy to connect in 3 s (the product never sets it). */
 type ConnectBound = { connectTimeoutMs?: number };
 
-/** The connect deadline of this module's reads (`readInPool`): SPEC §7's unless a test has set another. */
+/** The connect deadline of this module's reads (`readInPool`, `checkRequestInPool`): SPEC §7's unless a test has set another. */
 let readsConnectBound: ConnectBound = {};
 
 /**
- * Gives every read through `readInPool` (a route's, a re-check's) `ms` to connect instead of SPEC
- * §7's 3 s, or SPEC's again with null. For tests only, never the product: tests whose apps answer
+ * Gives every read of this module (a route's, a re-check's, `POST /api/check`'s) `ms` to connect
+ * instead of SPEC §7's 3 s, or SPEC's again with null. For tests only, never the product: tests whose apps answer
  * on loopback at once, and whose subject is what a read answers, not how soon. At load 22 on two
  * cores, four such test files found apps of that kind unavailable.
  */
@@ -119,8 +119,8 @@ export async function readInPool(app: LiveApp, allowHosts = allowHostsFromEnv(),
 }
 
 /** `readInPool` for the engine's worker (`POST /api/check`): the listing as `handListing` hands it on, for `runRequestTask`. */
-function readForRequest(app: LiveApp, allowHosts: string, bounds: ConnectBound): Promise<HandedListing<TimedListing>> {
-  return run(pools().reads, { kind: "read-handed", app, allowHosts, ...bounds });
+function readForRequest(app: LiveApp, allowHosts: string): Promise<HandedListing<TimedListing>> {
+  return run(pools().reads, { kind: "read-handed", app, allowHosts, ...readsConnectBound });
 }
 
 /** Tries a tool (SPEC §14) in a worker, one of the process's 64 reads at once. */
@@ -153,17 +153,16 @@ function runRequestTask(body: Uint8Array | CheckRequest, live?: Record<number, H
  * ms to check and serialise). The work stays bounded: the body is at most `PARSED_BACK_BYTES`
  * and one live listing at most SPEC §7's 250,000 characters and a page.
  */
-export async function checkRequestInPool(body: Uint8Array, options: { beforeReads?: (apps: LiveAppToRead[]) => Promise<void>; allowHosts?: string } & ConnectBound = {}): Promise<RequestAnswer> {
+export async function checkRequestInPool(body: Uint8Array, options: { beforeReads?: (apps: LiveAppToRead[]) => Promise<void>; allowHosts?: string } = {}): Promise<RequestAnswer> {
   const first = (body.byteLength <= PARSED_HERE_BYTES ? parsedHere(body) : null) ?? (await runRequestTask(body));
   if (first.kind !== "read-live") return first;
   await options.beforeReads?.(first.apps);
   const allowHosts = options.allowHosts ?? allowHostsFromEnv();
-  const bound: ConnectBound = options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs };
   const [one, ...others] = first.apps;
   if (one !== undefined && others.length === 0 && first.request !== undefined) {
-    return run(pools().reads, { kind: "read-and-check", request: first.request, app: one, allowHosts, ...bound });
+    return run(pools().reads, { kind: "read-and-check", request: first.request, app: one, allowHosts, ...readsConnectBound });
   }
-  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, allowHosts, bound)] as const));
+  const read = await Promise.all(first.apps.map(async (app) => [app.index, await readForRequest(app, allowHosts)] as const));
   return runRequestTask(first.request ?? body, Object.fromEntries(read));
 }
 
