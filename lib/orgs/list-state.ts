@@ -159,6 +159,11 @@ export const LIST_STATE_BYTES = 64 * 2 ** 20;
 
 const keptStates = new WeakMap<Conn, ByteLru<ListState>>();
 
+/** The list states being read from each database, by scope: a request that saw the version one finds waits for it rather than reading its own. */
+const readsUnderWay = new WeakMap<Conn, Map<string, Promise<ListState>>>();
+
+const keyOf = (scope: Scope): string => `${scope.org}\u0000${scope.person ?? ""}`;
+
 /** Bounds what `db`'s lists may keep at `maxBytes` (tests; LIST_STATE_BYTES otherwise), forgetting what was kept. */
 export function boundListStates(db: Conn, maxBytes: number): void {
   keptStates.set(db, new ByteLru<ListState>(maxBytes));
@@ -171,18 +176,40 @@ export function boundListStates(db: Conn, maxBytes: number): void {
  * the version read in its own statement: so a kept state answers only while it is what the
  * database holds at the version the request saw. Only for a request that has changed nothing
  * yet (after a change `seen` is behind: pass null, and `listState` reads afresh). The newest
- * read of a scope is kept, per database, least recently used first out within `LIST_STATE_BYTES`.
+ * read of a scope is kept, per database, least recently used first out within `LIST_STATE_BYTES`;
+ * requests that miss while a read is under way wait for it, and take it if it is at their version.
  */
 export async function keptListState(db: Conn, scope: Scope, seen: string | null): Promise<ListState> {
+  const found = keptListAt(db, scope, seen);
+  if (found !== undefined) return found;
+  const key = keyOf(scope);
+  let underWay = readsUnderWay.get(db);
+  if (underWay === undefined) readsUnderWay.set(db, (underWay = new Map()));
+  // After a change, the requests that saw its version all miss at once: the first one's read answers
+  // them all. A read begun before the version they saw answers another version: they read anew.
+  const pending = seen === null ? undefined : underWay.get(key);
+  if (pending !== undefined) {
+    const state = await pending.catch(() => undefined);
+    if (state !== undefined && state.version === seen) return state;
+  }
+  const reading = listState(db, scope);
+  underWay.set(key, reading);
+  try {
+    const state = await reading;
+    // No version: no such organisation, or none stored for it yet; nothing to key it by.
+    if (state.version !== null) keptStates.get(db)!.set(key, state, stateBytes(state));
+    return state;
+  } finally {
+    if (underWay.get(key) === reading) underWay.delete(key);
+  }
+}
+
+/** What this process keeps of `scope`'s list at version `seen` (`OrgAccess.version`), without reading it: undefined when it keeps none at that version. */
+export function keptListAt(db: Conn, scope: Scope, seen: string | null): ListState | undefined {
   let kept = keptStates.get(db);
   if (kept === undefined) keptStates.set(db, (kept = new ByteLru<ListState>(LIST_STATE_BYTES)));
-  const key = `${scope.org}\u0000${scope.person ?? ""}`;
-  const found = kept.get(key);
-  if (seen !== null && found?.version === seen) return found;
-  const state = await listState(db, scope);
-  // No version: no such organisation, or none stored for it yet; nothing to key it by.
-  if (state.version !== null) kept.set(key, state, stateBytes(state));
-  return state;
+  const found = kept.get(keyOf(scope));
+  return seen !== null && found?.version === seen ? found : undefined;
 }
 
 /** A list state's estimated bytes: its rows' text (two bytes a character) and a little for each row and approval. */

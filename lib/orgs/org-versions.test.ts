@@ -44,6 +44,31 @@ describe("the lists a process keeps (keptListState)", () => {
     expect(await keptListState(db, { org: "kept" }, null)).not.toBe(after);
   });
 
+  it("answers the requests that miss together with one read, but not one begun before the version they saw", async () => {
+    const [{ getDb }, { ensureOrg }, { keptListState, listState }] = await Promise.all([import("@/lib/db/client"), import("./organisations"), import("./list-state")]);
+    const db = getDb();
+    await ensureOrg(db, "shared", "Shared");
+    const version = (await listState(db, { org: "shared" })).version;
+    // Three requests that saw the same version, none kept yet: one read answers them all.
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => keptListState(db, { org: "shared" }, version)));
+    expect(a!.version).toBe(version);
+    expect(b).toBe(a);
+    expect(c).toBe(a);
+    // A read under way (a change's own, `null`) that began before the next change: a request that
+    // saw the next version waits for it, and reads anew. SQLite runs the read's statement in the
+    // first turn after it is asked for: the change is written, and its version read, after that
+    // turn and before the read is answered (`before` answers the name before the change).
+    const sqlite = db.$client as unknown as { prepare(text: string): { run(...values: unknown[]): unknown; get(...values: unknown[]): unknown } };
+    const before = keptListState(db, { org: "shared" }, null);
+    await Promise.resolve();
+    sqlite.prepare("UPDATE organization SET name = ? WHERE slug = ?").run("Shared, renamed", "shared");
+    const next = (sqlite.prepare("SELECT version FROM org_versions WHERE org = ?").get("shared") as { version: string }).version;
+    const seenNext = keptListState(db, { org: "shared" }, next);
+    expect((await before).org?.name).toBe("Shared");
+    expect((await seenNext).version).toBe(next);
+    expect((await seenNext).org?.name).toBe("Shared, renamed");
+  });
+
   it("keeps a person's list apart from the organisation's", async () => {
     const [{ getDb }, { ensureOrg }, { keptListState }] = await Promise.all([import("@/lib/db/client"), import("./organisations"), import("./list-state")]);
     const db = getDb();
