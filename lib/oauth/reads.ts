@@ -74,6 +74,8 @@ export interface SignedInReadOptions extends OAuthFetchOptions {
    * anew), the offer of a sign-in kept for the caller to record with the change (`recordOfferOf`).
    */
   fresh?: boolean;
+  /** The caller knows the app has no stored sign-in (the list kept at the request's version says so): it is not asked for. */
+  noneStored?: boolean;
 }
 
 const offers = new WeakMap<AppListing, Discovery>();
@@ -90,7 +92,7 @@ export async function recordOfferOf(db: Conn, app: string, listing: AppListing):
  */
 export async function readSignedIn(db: Conn, row: SignInApp, app: LiveApp, read: Read, options: SignedInReadOptions = {}, now: () => number = Date.now): Promise<AppListing> {
   if (app.headers !== undefined) return read(app);
-  const signIn = options.fresh === true ? null : await loadSignIn(db, row.id);
+  const signIn = options.fresh === true || options.noneStored === true ? null : await loadSignIn(db, row.id);
   let current = connected(signIn);
   if (current !== null) {
     const expire = async (failure: SignInFailure, listing: AppListing) => {

@@ -28,7 +28,7 @@ import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { OrgContext } from "./context";
 import { riskyTextModeOf, requireOrg } from "./organisations";
 import { anyApp, checkInput, lastConnectedAt, moreHeaderNames, orgApps, personalCount, requireApp, requirePersonalApp, urlToRead, type AppRow } from "./app-rows";
-import { keptListState, type ListState, type Scope } from "./list-state";
+import { keptListAt, keptListState, type ListedRow, type ListState, type Scope } from "./list-state";
 import { dropUnusedSnapshots, snapshotContents } from "./snapshots";
 import { insertReads, latestReads, listingOf, ownFacts, recentSnapshots, type NewRead } from "./reads";
 import { approveTools } from "./approvals";
@@ -70,11 +70,17 @@ function storeRechecks(db: Conn, org: string, reads: NewRead[]): Promise<void> {
   return orgTransaction(db, org, (tx) => storeReads(tx, org, reads), "deferred");
 }
 
-/** Reads `rows` live, each timed on its own, and answers one record per app. */
-async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, options: SignedInReadOptions = {}): Promise<NewRead[]> {
+/**
+ * Reads `rows` live, each timed on its own, and answers one record per app. `listed`: the one row
+ * as a list kept at the request's version holds it, which knows its newest snapshot (when that
+ * read listed something) and whether it has a sign-in: neither is asked for again.
+ */
+async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, options: SignedInReadOptions = {}, listed?: ListedRow): Promise<NewRead[]> {
   const reader = ctx.read ?? ((app: LiveApp, snapshot?: StoredSnapshot) => readInPool(app, undefined, snapshot));
   const checkedAt = Date.now();
-  const newest = await newestSnapshots(ctx.db, rows);
+  const known = listed?.read?.snapshot;
+  const newest = listed !== undefined && known != null ? new Map([[listed.row.id, known]]) : await newestSnapshots(ctx.db, rows);
+  const signIn = listed?.signIn === null ? { ...options, noneStored: true } : options;
   return Promise.all(
     rows.map(async (row) => {
       const snapshot = storedSnapshot(ctx.db, newest.get(row.id));
@@ -89,7 +95,7 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
       };
       const input = checkInput(row);
       // With its OAuth sign-in, when it has one and no header of the leader's (lib/oauth/reads.ts).
-      const listing = await readSignedIn(ctx.db, row, { name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) }, read, options);
+      const listing = await readSignedIn(ctx.db, row, { name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) }, read, signIn);
       const durationMs = Math.round(ownMs);
       onRead?.(row.id, listing);
       return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing, readAs: row };
@@ -479,9 +485,11 @@ export async function recheckOrg(ctx: OrgContext, org: string, onRead?: OnAppRea
 }
 
 /** Re-checks one of the organisation's apps: only it is read, in its own time. */
-export async function recheckApp(ctx: OrgContext, org: string, id: string): Promise<StoredApp> {
-  const row = await requireApp(ctx.db, org, id);
-  const [reads] = await Promise.all([readRows(ctx, [row]), refreshSources(ctx, [row])]);
+export async function recheckApp(ctx: OrgContext, org: string, id: string, seen: string | null = null): Promise<StoredApp> {
+  // The list kept at the version the request saw (`seen`) holds the app as it was then: it is not read again (SPEC §16).
+  const listed = keptListAt(ctx.db, { org }, seen)?.apps.find((app) => app.row.id === id);
+  const row = listed?.row ?? (await requireApp(ctx.db, org, id));
+  const [reads] = await Promise.all([readRows(ctx, [row], undefined, {}, listed), refreshSources(ctx, [row])]);
   await storeRechecks(ctx.db, org, reads);
   return getApp(ctx, org, id);
 }

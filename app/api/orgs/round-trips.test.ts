@@ -14,6 +14,7 @@ const appsRoute = await import("./[org]/apps/route");
 const appRoute = await import("./[org]/apps/[app]/route");
 const appSettingsRoute = await import("./[org]/apps/[app]/settings/route");
 const orgSettingsRoute = await import("./[org]/settings/route");
+const checkRoute = await import("./[org]/apps/[app]/check/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
@@ -82,6 +83,42 @@ describe("round trips per signed-in request", () => {
     expect(dedicated).toBe(0);
     const tool = storedApp.parse(await answer!.json()).lastCheck!.result.tools.find((t) => t.name === "write");
     expect(tool).toMatchObject({ included: false, leftOut: { code: "blocked" }, leaderSetting: { setting: "blocked", by: { email: "leader@round-trips.test" } } });
+  });
+
+  // The list's own statement: the only one that reads the organisation's risky text.
+  const isListState = (statement: string) => statement.includes('"org_settings"."risky_text"');
+
+  it("reads the list once for the requests that all miss it after a change, and answers each of them the changed list", async () => {
+    expect((await appSettingsRoute.PATCH(requestAs(leader, `${base}/apps/${ids[2]}/settings`, patch({ tools: { read: "blocked" } })), appParams("acme", ids[2]!))).status).toBe(200);
+    // A change on another instance: this one keeps nothing at the version its requests see.
+    await database.query("UPDATE apps SET name = name WHERE id = ?", [ids[2]]);
+    const { value: answers, statements } = await statementsDuring(() => Promise.all([1, 2, 3, 4].map(async () => (await list()).json())));
+    expect(statements.filter(isListState)).toHaveLength(1);
+    expect(statements).toHaveLength(5);
+    // Ledger's "read" is blocked now: one tool left out, neither of its tools made to ask first any more.
+    for (const answer of answers) expect(appList.parse(answer).apps[2]!.lastCheck!.result.counts).toMatchObject({ blocked: 1, leftOut: 1, madeToAskFirst: 0 });
+  });
+
+  it("re-checks an app without asking again for what the list kept at the version its access read (the app, its newest snapshot, whether it has a sign-in)", async () => {
+    await list();
+    const recheck = () => checkRoute.POST(requestAs(leader, `${base}/apps/${ids[1]}/check`, post({})), appParams("acme", ids[1]!));
+    const before = Date.now();
+    let answer: Response | undefined;
+    const { status, statements } = await statementsOf(async () => {
+      const response = await recheck();
+      answer = response.clone();
+      return response;
+    });
+    expect(status).toBe(200);
+    expect(statements.filter((s) => /from "app_sign_ins"|^select "id", "org", "owner"|^select "snapshot" from "check_results"/.test(s))).toEqual([]);
+    // Who asks; the checks spent; the read stored under the lock (its snapshot, itself, the history trimmed, what review lets through); the changed list.
+    expect(statements).toHaveLength(9);
+    expect(Date.parse(storedApp.parse(await answer!.json()).lastCheck!.checkedAt)).toBeGreaterThanOrEqual(before - 1000);
+    // Changed by another instance: this one keeps nothing at the version seen, and asks for the app, its snapshot and its sign-in.
+    await database.query("UPDATE apps SET name = name WHERE id = ?", [ids[1]]);
+    const unkept = await statementsOf(recheck);
+    expect(unkept.status).toBe(200);
+    expect(unkept.statements).toHaveLength(12);
   });
 
   it("answers 404 for an app of no organisation's list, in the same statement", async () => {
