@@ -164,6 +164,13 @@ const readsUnderWay = new WeakMap<Conn, Map<string, Promise<ListState>>>();
 
 const keyOf = (scope: Scope): string => `${scope.org}\u0000${scope.person ?? ""}`;
 
+/** What `db`'s lists keep (made on first use, within `LIST_STATE_BYTES`). */
+function keptOf(db: Conn): ByteLru<ListState> {
+  let kept = keptStates.get(db);
+  if (kept === undefined) keptStates.set(db, (kept = new ByteLru<ListState>(LIST_STATE_BYTES)));
+  return kept;
+}
+
 /** Bounds what `db`'s lists may keep at `maxBytes` (tests; LIST_STATE_BYTES otherwise), forgetting what was kept. */
 export function boundListStates(db: Conn, maxBytes: number): void {
   keptStates.set(db, new ByteLru<ListState>(maxBytes));
@@ -197,7 +204,7 @@ export async function keptListState(db: Conn, scope: Scope, seen: string | null)
   try {
     const state = await reading;
     // No version: no such organisation, or none stored for it yet; nothing to key it by.
-    if (state.version !== null) keptStates.get(db)!.set(key, state, stateBytes(state));
+    if (state.version !== null) keptOf(db).set(key, state, stateBytes(state));
     return state;
   } finally {
     if (underWay.get(key) === reading) underWay.delete(key);
@@ -206,9 +213,7 @@ export async function keptListState(db: Conn, scope: Scope, seen: string | null)
 
 /** What this process keeps of `scope`'s list at version `seen` (`OrgAccess.version`), without reading it: undefined when it keeps none at that version. */
 export function keptListAt(db: Conn, scope: Scope, seen: string | null): ListState | undefined {
-  let kept = keptStates.get(db);
-  if (kept === undefined) keptStates.set(db, (kept = new ByteLru<ListState>(LIST_STATE_BYTES)));
-  const found = kept.get(keyOf(scope));
+  const found = keptOf(db).get(keyOf(scope));
   return seen !== null && found?.version === seen ? found : undefined;
 }
 
