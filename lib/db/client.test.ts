@@ -2,11 +2,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { freshDatabase, startPostgres } from "@/test/postgres";
+import { freshDatabase, migratePostgres, startPostgres } from "@/test/postgres";
 import { eq } from "drizzle-orm";
 import { Client } from "pg";
-import { databasePath, openDatabase, openPostgres, orgTransaction, transaction, type Conn } from "./client";
-import { organization } from "./schema";
+import { ensureOrg } from "@/lib/orgs/organisations";
+import { databasePath, openDatabase, openPostgres, orgTransaction, orgTransactionAt, transaction, type Conn } from "./client";
+import { organization, orgVersions } from "./schema";
 
 const dir = mkdtempSync(join(tmpdir(), "theorem-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -149,6 +150,69 @@ describe("a PostgreSQL transaction's queries", () => {
       expect(most).toBe(1);
     } finally {
       spy.mockRestore();
+      await db.$client.end();
+      await server.stop();
+    }
+  });
+});
+
+describe("a change that reads the organisation's version as it begins (orgTransactionAt)", () => {
+  const rename = (db: Conn, name: string) => db.update(organization).set({ name }).where(eq(organization.slug, "acme"));
+  const versionOf = async (db: Conn) => {
+    const rows = (await db.select({ version: orgVersions.version }).from(orgVersions).where(eq(orgVersions.org, "acme"))) as { version: string }[];
+    return rows[0]?.version ?? null;
+  };
+
+  it("is given the version stored, inside another transaction too, and null for an organisation none was stored for (SQLite)", { timeout: 10_000 }, async () => {
+    const db = openDatabase(join(dir, "versions.db"));
+    try {
+      await ensureOrg(db, "acme", "Acme");
+      const stored = await versionOf(db);
+      expect(stored).not.toBeNull();
+      // Its own writes draw the version it commits; the one it began at is the one stored before.
+      const [began, drawn] = await orgTransactionAt(db, "acme", async (tx, version) => [version, (await rename(tx, "Acme 2"), await versionOf(tx))]);
+      expect(began).toBe(stored);
+      expect(drawn).toBe(await versionOf(db));
+      expect(drawn).not.toBe(stored);
+      expect(await transaction(db, (outer) => orgTransactionAt(outer, "acme", async (_tx, version) => version))).toBe(drawn);
+      expect(await orgTransactionAt(db, "nobody", async (_tx, version) => version)).toBeNull();
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it("holds the version on PostgreSQL: a writer outside the organisation's lock waits, then draws a newer one", { timeout: 30_000 }, async () => {
+    const server = await startPostgres();
+    const url = await freshDatabase(server.url);
+    await migratePostgres(url);
+    const db = openPostgres(url);
+    const run = async (on: Conn, text: string) => ((await (on as unknown as { execute(q: string): Promise<{ rows: Record<string, unknown>[] }> }).execute(text)).rows);
+    const version = async (on: Conn) => (await run(on, "SELECT version FROM org_versions WHERE org = 'acme'"))[0]?.["version"];
+    try {
+      await run(db, "INSERT INTO organization (id, name, slug, created_at) VALUES ('acme-id', 'Acme', 'acme', now())");
+      const stored = await version(db);
+      expect(stored).toEqual(expect.any(String));
+      let outside: Promise<unknown> | undefined;
+      const committed = await orgTransactionAt(db, "acme", async (tx, began) => {
+        expect(began).toBe(stored);
+        // Another connection's write to a versioned table, not taking the organisation's lock (as the schedule's claims do).
+        const pid = (await run(tx, "SELECT pg_backend_pid() AS pid"))[0]!["pid"];
+        outside = run(db, "UPDATE organization SET name = 'Acme 3' WHERE slug = 'acme'");
+        // It waits for this transaction's hold on the version (polled, not timed: at most 10 s).
+        for (let i = 0; (await run(db, `SELECT 1 FROM pg_stat_activity WHERE ${Number(pid)} = ANY (pg_blocking_pids(pid))`)).length === 0; i++) {
+          if (i > 1000) throw new Error("The other write never waited for the version.");
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        // Its own write to another versioned table draws the version it commits.
+        await run(tx, "INSERT INTO org_settings (org, new_tools) VALUES ('acme', 'wait-if-risky')");
+        return version(tx);
+      });
+      await outside;
+      // Nothing was drawn between the version it began at and its commit; the other write drew after it.
+      expect(committed).not.toBe(stored);
+      expect(await version(db)).not.toBe(committed);
+      expect((await run(db, "SELECT name FROM organization WHERE slug = 'acme'"))[0]!["name"]).toBe("Acme 3");
+    } finally {
       await db.$client.end();
       await server.stop();
     }

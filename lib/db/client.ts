@@ -297,7 +297,31 @@ interface TransactionOptions {
    * transaction holds the database's one write lock from its start, which already serialises it.
    */
   lock?: string;
+  /**
+   * An organisation whose version (`org_versions`) the transaction reads as it begins and holds
+   * until it ends: `work` is given it (null: none stored), and no other writer, of whichever
+   * instance, draws that organisation a new version meanwhile (PostgreSQL: the row locked FOR
+   * UPDATE in the round trip that begins the transaction; SQLite: its write lock, held from the
+   * start). So what was stored at that version, with this transaction's own writes, is what the
+   * organisation holds when it commits (lib/orgs/list-state.ts `listStateAfter`).
+   */
+  versionOf?: string;
 }
+
+/** The statement reading an organisation's version (placeholder `?`/`$1`). */
+const VERSION_READ = `SELECT "version" FROM "org_versions" WHERE "org" = `;
+
+const versionStatements = new WeakMap<Database.Database, Database.Statement>();
+
+/** SQLite's statement reading an organisation's version, compiled once a connection. */
+function versionStatement(sqlite: Database.Database): Database.Statement {
+  let statement = versionStatements.get(sqlite);
+  if (statement === undefined) versionStatements.set(sqlite, (statement = sqlite.prepare(`${VERSION_READ}?`)));
+  return statement;
+}
+
+/** The version of the one row `rows` holds (null: none). */
+const versionIn = (rows: readonly unknown[]): string | null => (rows[0] as { version?: string } | undefined)?.version ?? null;
 
 /**
  * Runs `work` in one transaction: all of it is stored, or none. On SQLite the process's
@@ -307,13 +331,16 @@ interface TransactionOptions {
  * committed as the outer one is (its `durability`). Work inside must only touch the database (no
  * live read of an app): other requests' writes wait for it.
  */
-export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+export async function transaction<T>(db: Conn, work: (tx: Conn, version: string | null) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const deferred = options.durability === "deferred";
+  const { versionOf } = options;
   if (isPostgres(db)) {
     // One begun inside another is part of it, as on SQLite: no savepoint, two round trips fewer.
     if (is(db, PgTransaction)) {
-      if (options.lock !== undefined) await (db as unknown as PgDatabase<never>).execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${options.lock}, 0))`);
-      return work(db);
+      const pg = db as unknown as PgDatabase<never>;
+      if (options.lock !== undefined) await pg.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${options.lock}, 0))`);
+      const version = versionOf === undefined ? null : versionIn(((await pg.execute(sql`${sql.raw(VERSION_READ)}${versionOf} FOR UPDATE`)) as unknown as { rows: unknown[] }).rows);
+      return work(db, version);
     }
     return postgresTransaction(db as unknown as PostgresDb, work, options);
   }
@@ -321,7 +348,8 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, o
   if (sqlite === undefined || !(sqlite instanceof Database)) {
     throw new Error("transaction() is given the database handle: a PostgreSQL one, or getDb()/openDatabase().");
   }
-  if (current.getStore() === sqlite) return work(db);
+  const sqliteVersion = () => (versionOf === undefined ? null : versionIn([versionStatement(sqlite).get(versionOf)]));
+  if (current.getStore() === sqlite) return work(db, sqliteVersion());
   const previous = turns.get(sqlite) ?? Promise.resolve();
   let done!: () => void;
   const mine = new Promise<void>((resolve) => (done = resolve));
@@ -332,7 +360,8 @@ export async function transaction<T>(db: Conn, work: (tx: Conn) => Promise<T>, o
     if (deferred) sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("BEGIN IMMEDIATE");
     try {
-      const result = await current.run(sqlite, () => work(db));
+      const version = sqliteVersion();
+      const result = await current.run(sqlite, () => work(db, version));
       sqlite.exec("COMMIT");
       return result;
     } catch (error) {
@@ -356,6 +385,11 @@ export async function orgTransaction<T>(db: Conn, org: string, work: (tx: Conn) 
   return transaction(db, work, { durability, lock: `theorem.org:${org}` });
 }
 
+/** `orgTransaction` that reads the organisation's version as it begins and holds it (`TransactionOptions.versionOf`): `work` is given it. */
+export async function orgTransactionAt<T>(db: Conn, org: string, work: (tx: Conn, version: string | null) => Promise<T>, durability: Durability = "synced"): Promise<T> {
+  return transaction(db, work, { durability, lock: `theorem.org:${org}`, versionOf: org });
+}
+
 /** The PostgreSQL transactions `postgresTransaction` has open: the database each is on, and its connection. */
 const pgTransactions = new WeakMap<Conn, { db: Conn; client: PoolClient }>();
 
@@ -371,7 +405,7 @@ interface PostgresInternals {
  * own `transaction()` sends its BEGIN alone). The lock's key is sent as a quoted literal: several
  * statements in one round trip take no parameters.
  */
-async function postgresTransaction<T>(db: PostgresDb, work: (tx: Conn) => Promise<T>, options: TransactionOptions): Promise<T> {
+async function postgresTransaction<T>(db: PostgresDb, work: (tx: Conn, version: string | null) => Promise<T>, options: TransactionOptions): Promise<T> {
   const connection = await db.$client.connect();
   const client = queriesInTurn(connection);
   const { dialect, session } = db as unknown as PostgresInternals;
@@ -383,8 +417,11 @@ async function postgresTransaction<T>(db: PostgresDb, work: (tx: Conn) => Promis
   ];
   let broken: Error | undefined;
   try {
-    await client.query(first.length === 0 ? "BEGIN" : `BEGIN; SELECT ${first.join(", ")}`);
-    const result = await work(tx);
+    const begin = first.length === 0 ? "BEGIN" : `BEGIN; SELECT ${first.join(", ")}`;
+    const { versionOf } = options;
+    const answered = (await client.query(versionOf === undefined ? begin : `${begin}; ${VERSION_READ}${client.escapeLiteral(versionOf)} FOR UPDATE`)) as unknown as { rows: unknown[] }[];
+    // Several statements answer one result each: the version's is the last.
+    const result = await work(tx, versionOf === undefined ? null : versionIn(answered.at(-1)!.rows));
     await client.query("COMMIT");
     return result;
   } catch (error) {

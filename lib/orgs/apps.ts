@@ -4,10 +4,10 @@ import { and, eq } from "drizzle-orm";
 import { recordAudit, type AuditRecord } from "@/lib/audit/audit-log";
 import { ConflictError, InvalidError, noOrg, noOrgApp, onField } from "@/lib/errors";
 import { readInPool, type StoredSnapshot } from "@/lib/pool/engine-pool";
-import { orgTransaction, type Conn } from "@/lib/db/client";
+import { orgTransaction, orgTransactionAt, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
-import { strictestSettings } from "@/lib/engine/tool-settings";
+import { effectiveNewTools, strictestSettings } from "@/lib/engine/tool-settings";
 import type { HiddenApp } from "@/lib/schemas/groups";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
@@ -26,9 +26,9 @@ import { settleReview } from "./review";
 import { groupSetting, namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { OrgContext } from "./context";
-import { riskyTextModeOf, requireOrg } from "./organisations";
+import { appModeOf, orgModeOf, riskyTextModeOf, requireOrg } from "./organisations";
 import { anyApp, checkInput, lastConnectedAt, moreHeaderNames, orgApps, personalCount, requireApp, requirePersonalApp, urlToRead, type AppRow } from "./app-rows";
-import { keptListAt, keptListState, type ListedRow, type ListState, type Scope } from "./list-state";
+import { keepListState, keptListAt, keptListState, listStateAfter, type ListedRow, type ListState, type Scope } from "./list-state";
 import { dropUnusedSnapshots, snapshotContents } from "./snapshots";
 import { insertReads, latestReads, listingOf, ownFacts, recentSnapshots, type NewRead } from "./reads";
 import { approveTools } from "./approvals";
@@ -55,19 +55,43 @@ export type { AppReader, OrgContext } from "./context";
 /** Told of each app of a re-check as soon as it has been read: its id and the read's outcome. */
 type OnAppRead = (app: string, listing: AppListing) => void;
 
-/** Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC §11, §19, §20). */
-async function storeReads(tx: Conn, org: string, reads: NewRead[]): Promise<void> {
+/**
+ * Stores reads (under the organisation's lock), then lets through what review need not hold (SPEC
+ * §11, §19, §20). `kept`: the organisation's list as stored when the lock was taken, which holds
+ * the mode in force for each of its apps.
+ */
+async function storeReads(tx: Conn, org: string, reads: NewRead[], kept?: ListState): Promise<void> {
   await insertReads(tx, reads);
-  await settleReview(tx, org, reads.map((read) => read.app));
+  const ids = reads.map((read) => read.app);
+  const listed = kept === undefined ? [] : ids.map((id) => kept.apps.find((app) => app.row.id === id));
+  const modes = kept !== undefined && listed.every((app) => app !== undefined) ? new Map(listed.map((app) => [app.row.id, effectiveNewTools(appModeOf(app.newTools), orgModeOf(kept.newTools))])) : undefined;
+  await settleReview(tx, org, ids, { modes });
 }
 
 /**
  * Stores re-checks and nothing else, in the organisation's lock, committed "deferred"
  * (lib/db/client.ts `Durability`): a power cut may lose the newest reads, whole and with what
  * review let through because of them, never a leader's change; the schedule reads the app again.
+ * Answers the version it stored them at, when this process keeps the organisation's list as it
+ * was when the lock was taken and one app was re-checked: that list, with the app's row read
+ * again before the commit, is kept at the new version (`listStateAfter`), and asking for it at
+ * that version reads nothing (null: read the list when next asked).
  */
-function storeRechecks(db: Conn, org: string, reads: NewRead[]): Promise<void> {
-  return orgTransaction(db, org, (tx) => storeReads(tx, org, reads), "deferred");
+async function storeRechecks(db: Conn, org: string, reads: NewRead[]): Promise<string | null> {
+  const after = await orgTransactionAt(
+    db,
+    org,
+    async (tx, version) => {
+      // What this process kept at the version the transaction holds is what is stored now.
+      const kept = keptListAt(db, { org }, version);
+      await storeReads(tx, org, reads, kept);
+      return kept !== undefined && reads.length === 1 ? listStateAfter(tx, kept, reads[0]!.app) : undefined;
+    },
+    "deferred",
+  );
+  if (after === undefined) return null;
+  keepListState(db, { org }, after);
+  return after.version;
 }
 
 /**
@@ -490,8 +514,7 @@ export async function recheckApp(ctx: OrgContext, org: string, id: string, seen:
   const listed = keptListAt(ctx.db, { org }, seen)?.apps.find((app) => app.row.id === id);
   const row = listed?.row ?? (await requireApp(ctx.db, org, id));
   const [reads] = await Promise.all([readRows(ctx, [row], undefined, {}, listed), refreshSources(ctx, [row])]);
-  await storeRechecks(ctx.db, org, reads);
-  return getApp(ctx, org, id);
+  return getApp(ctx, org, id, await storeRechecks(ctx.db, org, reads));
 }
 
 /** The schedule's re-check of one app, the organisation's or a personal one: read and stored, answering nothing (a leader's re-check is `recheckApp`). */

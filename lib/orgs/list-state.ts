@@ -74,9 +74,17 @@ export interface ListState {
  * Every table read here is in lib/db/versioned-tables.ts (list-state.contract.test.ts).
  */
 export async function listState(db: Conn, scope: Scope): Promise<ListState> {
-  const none: ListState = { org: undefined, newTools: null, riskyText: null, apps: [], version: null, groups: null };
-  if (!orgSlug.safeParse(scope.org).success) return none;
+  if (!orgSlug.safeParse(scope.org).success) return NO_LIST;
+  return stateOf(await listRows(db, scope), scope);
+}
+
+const NO_LIST: ListState = { org: undefined, newTools: null, riskyText: null, apps: [], version: null, groups: null };
+
+/** The rows of `scope`'s list statement; with `app`, of that one app alone (the organisation's own list only). */
+async function listRows(db: Conn, scope: Scope, app?: string) {
+  if (app !== undefined && scope.person !== undefined) throw new Error("One app's row is read for the organisation's own list only.");
   const person = scope.person === undefined ? null : sql.placeholder("person");
+  const ofOrg = eq(organization.slug, sql.placeholder("org"));
   const build = () => {
     const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
     // Approvals are read only for an app that may wait (the organisation's, under a mode that holds back): `waitsUnder` decides exactly.
@@ -125,12 +133,17 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
       .leftJoin(checkResults, eq(checkResults.id, newest))
       .leftJoin(appSettings, eq(appSettings.app, apps.id))
       .leftJoin(appSignIns, eq(appSignIns.app, apps.id))
-      .where(eq(organization.slug, sql.placeholder("org")))
+      .where(app === undefined ? ofOrg : and(ofOrg, eq(apps.id, sql.placeholder("app"))))
       .orderBy(asc(apps.connectedAt), asc(apps.id));
   };
-  const rows = await runPrepared(db, person === null ? "theorem_list_state" : "theorem_list_state_person", build, { org: scope.org, person: scope.person });
+  const name = app !== undefined ? "theorem_list_state_app" : person === null ? "theorem_list_state" : "theorem_list_state_person";
+  return runPrepared(db, name, build, { org: scope.org, person: scope.person, app });
+}
+
+/** What `listRows` read, as a list's state. */
+function stateOf(rows: Awaited<ReturnType<typeof listRows>>, scope: Scope): ListState {
   const first = rows[0];
-  if (first === undefined) return none;
+  if (first === undefined) return NO_LIST;
   const extra = (r: (typeof rows)[number]) => r as typeof r & { personGroups?: unknown; access?: string | null; accessGroups?: unknown; groupSettings?: unknown };
   const listed = rows.flatMap((r): ListedRow[] =>
     r.app === null
@@ -203,12 +216,36 @@ export async function keptListState(db: Conn, scope: Scope, seen: string | null)
   underWay.set(key, reading);
   try {
     const state = await reading;
-    // No version: no such organisation, or none stored for it yet; nothing to key it by.
-    if (state.version !== null) keptOf(db).set(key, state, stateBytes(state));
+    keepListState(db, scope, state);
     return state;
   } finally {
     if (underWay.get(key) === reading) underWay.delete(key);
   }
+}
+
+/**
+ * The organisation's own list `kept` (as kept at the version a transaction began at and holds:
+ * lib/db/client.ts `orgTransactionAt`) after that transaction's writes, which touched `app`'s
+ * rows and no others: that app's row read again, in the transaction, the others as kept, at the
+ * version the transaction drew. So it is what `listState` would read once it commits, one app's
+ * statement in place of every app's. Undefined when the list does not hold the app (read it then).
+ */
+export async function listStateAfter(tx: Conn, kept: ListState, app: string): Promise<ListState | undefined> {
+  const index = kept.apps.findIndex((listed) => listed.row.id === app);
+  if (kept.org === undefined || kept.groups !== null || index < 0) return undefined;
+  const fresh = stateOf(await listRows(tx, { org: kept.org.slug }, app), { org: kept.org.slug });
+  const row = fresh.apps[0];
+  if (row === undefined || fresh.version === null) return undefined;
+  const state = { ...fresh, apps: kept.apps.map((listed, i) => (i === index ? row : listed)) };
+  const keptBytes = stateSizes.get(kept);
+  if (keptBytes !== undefined) stateSizes.set(state, keptBytes - appBytes(kept.apps[index]!) + appBytes(row));
+  return state;
+}
+
+/** Keeps `state` as `scope`'s list (`listStateAfter`'s, once its transaction committed), as `keptListState` keeps what it reads. */
+export function keepListState(db: Conn, scope: Scope, state: ListState): void {
+  // No version: no such organisation, or none stored for it yet; nothing to key it by.
+  if (state.version !== null) keptOf(db).set(keyOf(scope), state, stateBytes(state));
 }
 
 /** What this process keeps of `scope`'s list at version `seen` (`OrgAccess.version`), without reading it: undefined when it keeps none at that version. */
@@ -217,12 +254,19 @@ export function keptListAt(db: Conn, scope: Scope, seen: string | null): ListSta
   return seen !== null && found?.version === seen ? found : undefined;
 }
 
+/** Each list state's estimated bytes, once estimated (or carried over by `listStateAfter`). */
+const stateSizes = new WeakMap<ListState, number>();
+
 /** A list state's estimated bytes: its rows' text (two bytes a character) and a little for each row and approval. */
 function stateBytes(state: ListState): number {
-  let chars = 0;
-  for (const app of state.apps) {
-    chars += JSON.stringify([app.row, app.read, app.newTools, app.settings, app.signIn, app.access, app.groupSettings]).length + 200;
-    for (const [name, fingerprint] of app.approvals ?? []) chars += name.length + fingerprint.length + 40;
-  }
-  return 2 * chars + 256;
+  let bytes = stateSizes.get(state);
+  if (bytes === undefined) stateSizes.set(state, (bytes = state.apps.reduce((sum, app) => sum + appBytes(app), 256)));
+  return bytes;
+}
+
+/** One listed app's estimated bytes (`stateBytes`). */
+function appBytes(app: ListedRow): number {
+  let chars = JSON.stringify([app.row, app.read, app.newTools, app.settings, app.signIn, app.access, app.groupSettings]).length + 200;
+  for (const [name, fingerprint] of app.approvals ?? []) chars += name.length + fingerprint.length + 40;
+  return 2 * chars;
 }

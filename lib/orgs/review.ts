@@ -36,15 +36,22 @@ async function approvedEntries(db: Conn, org: string, appId: string, wanted: Rea
   return { found, lost: new Set([...wanted.keys()].filter((name) => !found.has(name))) };
 }
 
+/** What the caller of `settleReview` knows already: the organisation's mode, or the mode in force for each app (as stored now). */
+interface KnownModes {
+  orgMode?: NewTools;
+  modes?: ReadonlyMap<string, NewTools>;
+}
+
 /**
  * Review as a read is stored (SPEC §11, §19, §20): the organisation's apps among `appIds` get every
  * new or changed tool that need not wait under the mode in force for each (its own `newTools`, or
- * the organisation's: `orgMode` when the caller has it) approved as read (by no one). Which wait is
- * `toolsThatWait`'s to say, from the change between the approved tools and the newest read,
- * computed with every other app around it; a tool whose approved entry is no longer stored waits.
+ * the organisation's: `known.orgMode` when the caller has it; `known.modes`, each app's, when it
+ * has those) approved as read (by no one). Which wait is `toolsThatWait`'s to say, from the change
+ * between the approved tools and the newest read, computed with every other app around it; a tool
+ * whose approved entry is no longer stored waits.
  */
-export async function settleReview(tx: Conn, org: string, appIds: readonly string[], orgMode?: NewTools, names: NameCache = processNames()): Promise<void> {
-  const modes = await reviewModes(tx, org, appIds, orgMode);
+export async function settleReview(tx: Conn, org: string, appIds: readonly string[], known: KnownModes = {}, names: NameCache = processNames()): Promise<void> {
+  const modes = known.modes ?? (await reviewModes(tx, org, appIds, known.orgMode));
   // "available" holds nothing back; "wait-for-review" holds back every change: only "wait-if-risky" decides per change.
   if (![...modes.values()].some(needsRisk)) return;
   const rows = await orgApps(tx, org);
@@ -106,6 +113,6 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
 export async function setReviewMode(db: Conn, org: string, value: NewTools, by: string): Promise<void> {
   await transaction(db, async (tx) => {
     await setNewTools(tx, org, value, by);
-    await settleReview(tx, org, (await orgApps(tx, org)).map((row) => row.id), value);
+    await settleReview(tx, org, (await orgApps(tx, org)).map((row) => row.id), { orgMode: value });
   });
 }

@@ -24,6 +24,8 @@ const base = "http://localhost/api/orgs/acme";
 const servers: ServedApp[] = [];
 let leader: TestAccount;
 const ids: string[] = [];
+/** What each app lists (its server answers this very array: a test adds to it). */
+const listed: object[][] = [];
 
 /** The statements one request makes the database run (its answer read whole). */
 async function statementsOf(send: () => Promise<Response>): Promise<{ status: number; statements: string[]; dedicated: number }> {
@@ -40,7 +42,9 @@ beforeAll(async () => {
   leader = await signUp("leader@round-trips.test");
   await joinAs("acme", leader, "leader");
   for (const name of ["Rota", "Diary", "Ledger"]) {
-    const app = await serveMcpApp({ name, tools: [{ name: "read", inputSchema: { type: "object" } }, { name: "write", annotations: { destructiveHint: true } }] });
+    const tools = [{ name: "read", inputSchema: { type: "object" } }, { name: "write", annotations: { destructiveHint: true } }];
+    listed.push(tools);
+    const app = await serveMcpApp({ name, tools });
     servers.push(app);
     const response = await appsRoute.POST(requestAs(leader, `${base}/apps`, post({ name, url: app.url })), orgParams("acme"));
     expect(response.status).toBe(201);
@@ -111,14 +115,37 @@ describe("round trips per signed-in request", () => {
     });
     expect(status).toBe(200);
     expect(statements.filter((s) => /from "app_sign_ins"|^select "id", "org", "owner"|^select "snapshot" from "check_results"/.test(s))).toEqual([]);
-    // Who asks; the checks spent; the read stored under the lock (its snapshot, itself, the history trimmed, what review lets through); the changed list.
-    expect(statements).toHaveLength(9);
+    // Who asks; the checks spent; the lock with the version it holds (its own statement on SQLite, in
+    // the round trip that begins on PostgreSQL); the read stored (its snapshot, itself, the history
+    // trimmed; review's modes are the kept list's); the app's row of the list, read again; the commit.
+    expect(statements).toHaveLength(database.dialect === "postgres" ? 8 : 9);
+    expect(statements.filter(isListState)).toHaveLength(1);
     expect(Date.parse(storedApp.parse(await answer!.json()).lastCheck!.checkedAt)).toBeGreaterThanOrEqual(before - 1000);
-    // Changed by another instance: this one keeps nothing at the version seen, and asks for the app, its snapshot and its sign-in.
+    // Changed by another instance: this one keeps nothing at the version seen, and asks for the app, its snapshot and its sign-in, and reads the list after.
     await database.query("UPDATE apps SET name = name WHERE id = ?", [ids[1]]);
     const unkept = await statementsOf(recheck);
     expect(unkept.status).toBe(200);
-    expect(unkept.statements).toHaveLength(12);
+    expect(unkept.statements).toHaveLength(database.dialect === "postgres" ? 12 : 13);
+  });
+
+  it("keeps the list as a re-check left it, which answers what the database then holds, review's approvals with it", async () => {
+    // Rota is under the organisation's mode (wait-if-risky): a new tool that is not risky passes review as the read is stored.
+    await list();
+    listed[0]!.push({ name: "count", annotations: { readOnlyHint: true } });
+    const recheck = await statementsOf(() => checkRoute.POST(requestAs(leader, `${base}/apps/${ids[0]}/check`, post({})), appParams("acme", ids[0]!)));
+    expect(recheck.status).toBe(200);
+    // The next list reads nothing but who asks: the re-check kept it at the version it stored.
+    const kept = await statementsOf(list);
+    expect(kept.statements).toHaveLength(1);
+    const keptAnswer = appList.parse(await (await list()).json());
+    // Read afresh (another instance's change, which changes nothing the list shows), it is the same list.
+    await database.query("UPDATE apps SET name = name WHERE id = ?", [ids[0]]);
+    const fresh = await statementsOf(list);
+    expect(fresh.statements.filter(isListState)).toHaveLength(1);
+    const freshAnswer = appList.parse(await (await list()).json());
+    expect(keptAnswer).toEqual(freshAnswer);
+    // Rota lists the new tool, which review let through as it was stored (approved in the re-check's transaction).
+    expect(keptAnswer.apps[0]!.lastCheck!.result.counts).toMatchObject({ tools: 3, waiting: 0 });
   });
 
   it("answers 404 for an app of no organisation's list, in the same statement", async () => {
