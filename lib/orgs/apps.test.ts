@@ -19,6 +19,8 @@ import { changeAppSettings } from "./settings";
 import { ensureOrg } from "./organisations";
 import { checkInput, requireApp } from "./app-rows";
 import { HISTORY_PER_APP } from "./reads";
+import { keptListAt, keptListState, listState } from "./list-state";
+import { setReviewMode } from "./review";
 
 // These tests read listings inline (the real engine, no network), keyed by URL, so that they
 // pin down what the store does with a check; the routes' tests check live apps over MCP.
@@ -315,6 +317,28 @@ describe("checks and their history", () => {
     expect(db.$client.prepare("SELECT count(*) FROM check_results WHERE id IN ('old-7', 'old-8')").pluck().get()).toBe(1);
     await removeApp(ctx, "acme", a.id);
     expect(count("snapshots")).toBe(0);
+  });
+  it("keeps the list a re-check leaves: what a fresh read answers, at the version stored, review's approvals with it", { timeout: 10_000 }, async () => {
+    const a = await addApp(ctx, "acme", { name: "Attendance", url: "http://a.test/mcp" });
+    const b = await addApp(ctx, "acme", { name: "Hours", url: "http://b.test/mcp" });
+    await setReviewMode(db, "acme", "wait-if-risky", "leader-id");
+    const before = await keptListState(db, { org: "acme" }, null);
+    // Hours now lists a tool that only reads: review lets it through as the read is stored.
+    const more: AppReader = async (app) => ({ name: app.name, entries: [...(listings[app.url] ?? []), ...(app.url === "http://b.test/mcp" ? [{ name: "count", annotations: { readOnlyHint: true } }] : [])] });
+    const answered = await recheckApp({ db, read: more }, "acme", b.id, before.version);
+    const fresh = await listState(db, { org: "acme" });
+    expect(fresh.version).not.toBe(before.version);
+    const kept = keptListAt(db, { org: "acme" }, fresh.version);
+    expect(kept).toEqual(fresh);
+    expect(kept!.apps[1]!.approvals?.has("count")).toBe(true);
+    expect(kept!.apps[0]).toBe(before.apps[0]);
+    expect(answered.lastCheck?.result.tools.map((tool) => tool.name)).toContain("count");
+    // Written meanwhile by another (a process keeping nothing at the version the re-check begins at): the list is read when next asked.
+    db.$client.prepare("UPDATE apps SET name = 'Attendance, renamed' WHERE id = ?").run(a.id);
+    await recheckApp({ db, read: more }, "acme", b.id, fresh.version);
+    const after = await listState(db, { org: "acme" });
+    expect(keptListAt(db, { org: "acme" }, after.version)).toEqual(after);
+    expect(after.apps[0]!.row.name).toBe("Attendance, renamed");
   });
 });
 

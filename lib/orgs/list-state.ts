@@ -196,7 +196,8 @@ export function boundListStates(db: Conn, maxBytes: number): void {
  * the version read in its own statement: so a kept state answers only while it is what the
  * database holds at the version the request saw. Only for a request that has changed nothing
  * yet (after a change `seen` is behind: pass null, and `listState` reads afresh). The newest
- * read of a scope is kept, per database, least recently used first out within `LIST_STATE_BYTES`;
+ * read of a scope is kept (or what a re-check left, `listStateAfter`), per database, least
+ * recently used first out within `LIST_STATE_BYTES`;
  * requests that miss while a read is under way wait for it, and take it if it is at their version.
  */
 export async function keptListState(db: Conn, scope: Scope, seen: string | null): Promise<ListState> {
