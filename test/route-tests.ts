@@ -170,6 +170,9 @@ export async function statementsDuring<T>(work: () => Promise<T>): Promise<{ val
       dedicated++;
       return (connect.apply(this, args) as Promise<Record<string, unknown>>).then((connection) => {
         const query = connection.query as (...args: unknown[]) => unknown;
+        // Put back as it was: the prototype's (a spy on it reaches this connection again), or its own.
+        const ownQuery = Object.hasOwn(connection, "query");
+        const ownRelease = Object.hasOwn(connection, "release");
         connection.query = function (this: unknown, ...args: unknown[]) {
           statements.push(typeof args[0] === "string" ? args[0] : String((args[0] as { text?: string }).text));
           return query.apply(this, args);
@@ -177,8 +180,10 @@ export async function statementsDuring<T>(work: () => Promise<T>): Promise<{ val
         // A pooled connection is handed out again after this: its own query comes back on release.
         const release = connection.release as (...args: unknown[]) => unknown;
         connection.release = function (this: unknown, ...args: unknown[]) {
-          connection.query = query;
-          connection.release = release;
+          if (ownQuery) connection.query = query;
+          else delete connection.query;
+          if (ownRelease) connection.release = release;
+          else delete connection.release;
           return release.apply(this, args);
         };
         return connection;

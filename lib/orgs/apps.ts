@@ -28,7 +28,7 @@ import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { OrgContext } from "./context";
 import { appModeOf, orgModeOf, riskyTextModeOf, requireOrg } from "./organisations";
 import { anyApp, checkInput, lastConnectedAt, moreHeaderNames, orgApps, personalCount, requireApp, requirePersonalApp, urlToRead, type AppRow } from "./app-rows";
-import { keepListState, keptListAt, keptListState, listStateAfter, type ListedRow, type ListState, type Scope } from "./list-state";
+import { keptListAt, keptListState, listStateAfter, offerListState, withdrawListState, type ListedRow, type ListState, type Scope } from "./list-state";
 import { dropUnusedSnapshots, snapshotContents } from "./snapshots";
 import { insertReads, latestReads, listingOf, ownFacts, recentSnapshots, type NewRead } from "./reads";
 import { approveTools } from "./approvals";
@@ -74,24 +74,31 @@ async function storeReads(tx: Conn, org: string, reads: NewRead[], kept?: ListSt
  * review let through because of them, never a leader's change; the schedule reads the app again.
  * Answers the version it stored them at, when this process keeps the organisation's list as it
  * was when the lock was taken and one app was re-checked: that list, with the app's row read
- * again before the commit, is kept at the new version (`listStateAfter`), and asking for it at
- * that version reads nothing (null: read the list when next asked).
+ * again before the commit, is kept at the new version (`listStateAfter`; offered before the
+ * commit, `offerListState`), and asking for it at that version reads nothing (null: read the
+ * list when next asked).
  */
 async function storeRechecks(db: Conn, org: string, reads: NewRead[]): Promise<string | null> {
-  const after = await orgTransactionAt(
-    db,
-    org,
-    async (tx, version) => {
-      // What this process kept at the version the transaction holds is what is stored now.
-      const kept = keptListAt(db, { org }, version);
-      await storeReads(tx, org, reads, kept);
-      return kept !== undefined && reads.length === 1 ? listStateAfter(tx, kept, reads[0]!.app) : undefined;
-    },
-    "deferred",
-  );
-  if (after === undefined) return null;
-  keepListState(db, { org }, after);
-  return after.version;
+  let after: ListState | undefined;
+  let committed = false;
+  try {
+    await orgTransactionAt(
+      db,
+      org,
+      async (tx, version) => {
+        // What this process kept at the version the transaction holds is what is stored now.
+        const kept = keptListAt(db, { org }, version);
+        await storeReads(tx, org, reads, kept);
+        after = kept !== undefined && reads.length === 1 ? await listStateAfter(tx, kept, reads[0]!.app) : undefined;
+        if (after !== undefined) offerListState(db, { org }, after);
+      },
+      "deferred",
+    );
+    committed = true;
+  } finally {
+    if (after !== undefined) withdrawListState(db, { org }, after, committed);
+  }
+  return after?.version ?? null;
 }
 
 /**

@@ -243,16 +243,44 @@ export async function listStateAfter(tx: Conn, kept: ListState, app: string): Pr
   return state;
 }
 
-/** Keeps `state` as `scope`'s list (`listStateAfter`'s, once its transaction committed), as `keptListState` keeps what it reads. */
-export function keepListState(db: Conn, scope: Scope, state: ListState): void {
+/** Keeps `state` as `scope`'s list, as `keptListState` keeps what it reads. */
+function keepListState(db: Conn, scope: Scope, state: ListState): void {
   // No version: no such organisation, or none stored for it yet; nothing to key it by.
   if (state.version !== null) keptOf(db).set(keyOf(scope), state, stateBytes(state));
 }
 
-/** What this process keeps of `scope`'s list at version `seen` (`OrgAccess.version`), without reading it: undefined when it keeps none at that version. */
+/** The lists changes are about to commit, by database and scope (`offerListState`). */
+const offeredStates = new WeakMap<Conn, Map<string, ListState>>();
+
+/**
+ * Offers `state` (`listStateAfter`'s) as `scope`'s list at its version before the transaction
+ * that drew that version commits: a request that sees the version, which none does before the
+ * commit, takes it as kept. Offered before, not after: PostgreSQL shows a commit to the other
+ * connections before this process hears that it is done, and the requests that saw the new
+ * version meanwhile would each read the list afresh. `withdrawListState` once the transaction
+ * has ended, committed or not (a version never committed is never seen).
+ */
+export function offerListState(db: Conn, scope: Scope, state: ListState): void {
+  if (state.version === null) return;
+  let offered = offeredStates.get(db);
+  if (offered === undefined) offeredStates.set(db, (offered = new Map()));
+  offered.set(keyOf(scope), state);
+}
+
+/** Ends the offer of `state` (`offerListState`) once its transaction has ended: kept when it committed, forgotten when not. */
+export function withdrawListState(db: Conn, scope: Scope, state: ListState, committed: boolean): void {
+  const offered = offeredStates.get(db);
+  if (offered?.get(keyOf(scope)) === state) offered.delete(keyOf(scope));
+  if (committed) keepListState(db, scope, state);
+}
+
+/** What this process keeps (or is offered) of `scope`'s list at version `seen` (`OrgAccess.version`), without reading it: undefined when it keeps none at that version. */
 export function keptListAt(db: Conn, scope: Scope, seen: string | null): ListState | undefined {
+  if (seen === null) return undefined;
   const found = keptOf(db).get(keyOf(scope));
-  return seen !== null && found?.version === seen ? found : undefined;
+  if (found?.version === seen) return found;
+  const offered = offeredStates.get(db)?.get(keyOf(scope));
+  return offered?.version === seen ? offered : undefined;
 }
 
 /** Each list state's estimated bytes, once estimated (or carried over by `listStateAfter`). */

@@ -69,6 +69,27 @@ describe("the lists a process keeps (keptListState)", () => {
     expect((await seenNext).org?.name).toBe("Shared, renamed");
   });
 
+  it("answers a list offered before its change commits at that change's version only: kept once committed, forgotten when not", async () => {
+    const [{ getDb }, { ensureOrg }, { keptListAt, keptListState, offerListState, withdrawListState }] = await Promise.all([import("@/lib/db/client"), import("./organisations"), import("./list-state")]);
+    const db = getDb();
+    await ensureOrg(db, "offered", "Offered");
+    const now = await keptListState(db, { org: "offered" }, null);
+    const next = { ...now, version: "drawn-by-a-change" };
+    offerListState(db, { org: "offered" }, next);
+    // Both answer, each at its own version: the offer takes nothing kept away.
+    expect(keptListAt(db, { org: "offered" }, "drawn-by-a-change")).toBe(next);
+    expect(keptListAt(db, { org: "offered" }, now.version)).toBe(now);
+    // Not committed: its version is never seen, and nothing answers at it.
+    withdrawListState(db, { org: "offered" }, next, false);
+    expect(keptListAt(db, { org: "offered" }, "drawn-by-a-change")).toBeUndefined();
+    expect(keptListAt(db, { org: "offered" }, now.version)).toBe(now);
+    // Committed: kept, in place of the list before.
+    offerListState(db, { org: "offered" }, next);
+    withdrawListState(db, { org: "offered" }, next, true);
+    expect(keptListAt(db, { org: "offered" }, "drawn-by-a-change")).toBe(next);
+    expect(keptListAt(db, { org: "offered" }, now.version)).toBeUndefined();
+  });
+
   it("keeps a person's list apart from the organisation's", async () => {
     const [{ getDb }, { ensureOrg }, { keptListState }] = await Promise.all([import("@/lib/db/client"), import("./organisations"), import("./list-state")]);
     const db = getDb();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appList, storedApp } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
@@ -146,6 +146,29 @@ describe("round trips per signed-in request", () => {
     expect(keptAnswer).toEqual(freshAnswer);
     // Rota lists the new tool, which review let through as it was stored (approved in the re-check's transaction).
     expect(keptAnswer.apps[0]!.lastCheck!.result.counts).toMatchObject({ tools: 3, waiting: 0 });
+  });
+
+  it.runIf(database.dialect === "postgres")("answers a list that sees a re-check's version before the re-check has heard of its commit from the list it left (PostgreSQL)", async () => {
+    await list();
+    // PostgreSQL shows the commit to other connections before this process hears that it is done: a list asked for in between sees the new version.
+    const { Client } = await import("pg");
+    const query = Client.prototype.query as (...args: unknown[]) => unknown;
+    let between: Promise<{ status: number; statements: string[] }> | undefined;
+    const spy = vi.spyOn(Client.prototype, "query").mockImplementation(function (this: unknown, ...args: unknown[]) {
+      const answered = query.apply(this, args);
+      if (args[0] !== "COMMIT" || between !== undefined) return answered as never;
+      between = Promise.resolve(answered).then(() => statementsOf(list));
+      return between.then(() => answered) as never;
+    });
+    try {
+      expect((await checkRoute.POST(requestAs(leader, `${base}/apps/${ids[2]}/check`, post({})), appParams("acme", ids[2]!))).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    const { status, statements } = await between!;
+    expect(status).toBe(200);
+    // Who asks, and nothing more: the list the re-check left was offered before its commit.
+    expect(statements).toHaveLength(1);
   });
 
   it("answers 404 for an app of no organisation's list, in the same statement", async () => {
