@@ -308,7 +308,7 @@ interface TransactionOptions {
   versionOf?: string;
 }
 
-/** The statement reading an organisation's version (placeholder `?`/`$1`). */
+/** The statement reading an organisation's version, but for the organisation itself (a parameter, or a quoted literal) and any lock. */
 const VERSION_READ = `SELECT "version" FROM "org_versions" WHERE "org" = `;
 
 const versionStatements = new WeakMap<Database.Database, Database.Statement>();
