@@ -5,11 +5,10 @@ import { runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { apps, appSettings, orgSettings, toolApprovals } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint } from "@/lib/engine/changes";
-import { effectiveNewTools } from "@/lib/engine/tool-settings";
 import { isObject } from "@/lib/json-text";
 import type { NewTools } from "@/lib/schemas/orgs";
 import { orgApps } from "./app-rows";
-import { appModeOf, newToolsOf, orgModeOf } from "./organisations";
+import { modeInForce, newToolsOf } from "./organisations";
 import { latestReads, listingOf, type ReadRow } from "./reads";
 import { parsed } from "./snapshots";
 
@@ -32,7 +31,7 @@ export async function reviewModes(db: Conn, org: string, appIds: readonly string
     appIds.length === 1
       ? await runPrepared(db, "theorem_review_mode", () => select().where(and(eq(apps.org, sql.placeholder("org")), eq(apps.id, sql.placeholder("app")))), { org, app: appIds[0] })
       : await select().where(and(eq(apps.org, org), inArray(apps.id, [...appIds])));
-  return new Map(rows.map((row) => [row.app, effectiveNewTools(appModeOf(row.own), orgMode ?? orgModeOf(row.org))]));
+  return new Map(rows.map((row) => [row.app, modeInForce(row.own, orgMode ?? row.org)]));
 }
 
 /** Each named tool of a listing (a name listed twice counts at its first place), with its index and fingerprint. */

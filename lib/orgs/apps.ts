@@ -7,7 +7,7 @@ import { readInPool, type StoredSnapshot } from "@/lib/pool/engine-pool";
 import { orgTransaction, orgTransactionAt, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
-import { effectiveNewTools, strictestSettings } from "@/lib/engine/tool-settings";
+import { strictestSettings } from "@/lib/engine/tool-settings";
 import type { HiddenApp } from "@/lib/schemas/groups";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
@@ -26,7 +26,7 @@ import { settleReview } from "./review";
 import { groupSetting, namedSetting, waitsUnder } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { OrgContext } from "./context";
-import { appModeOf, orgModeOf, riskyTextModeOf, requireOrg } from "./organisations";
+import { modeInForce, riskyTextModeOf, requireOrg } from "./organisations";
 import { anyApp, checkInput, lastConnectedAt, moreHeaderNames, orgApps, personalCount, requireApp, requirePersonalApp, urlToRead, type AppRow } from "./app-rows";
 import { keptListAt, keptListState, listStateAfter, offerListState, withdrawListState, type ListedRow, type ListState, type Scope } from "./list-state";
 import { dropUnusedSnapshots, snapshotContents } from "./snapshots";
@@ -64,7 +64,7 @@ async function storeReads(tx: Conn, org: string, reads: NewRead[], kept?: ListSt
   await insertReads(tx, reads);
   const ids = reads.map((read) => read.app);
   const listed = kept === undefined ? [] : ids.map((id) => kept.apps.find((app) => app.row.id === id));
-  const modes = kept !== undefined && listed.every((app) => app !== undefined) ? new Map(listed.map((app) => [app.row.id, effectiveNewTools(appModeOf(app.newTools), orgModeOf(kept.newTools))])) : undefined;
+  const modes = kept !== undefined && listed.every((app) => app !== undefined) ? new Map(listed.map((app) => [app.row.id, modeInForce(app.newTools, kept.newTools)])) : undefined;
   await settleReview(tx, org, ids, { modes });
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { noOrg } from "@/lib/errors";
 import type { Conn } from "@/lib/db/client";
+import { effectiveNewTools } from "@/lib/engine/tool-settings";
 import { organization, orgSettings } from "@/lib/db/tables";
 import { riskyText as riskyTextSchema, type RiskyText } from "@/lib/schemas/check";
 import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
@@ -37,6 +38,8 @@ export async function ensureOrg(db: Conn, slug: string, name: string): Promise<v
 export const orgModeOf = (stored: string | null | undefined): NewTools => (newToolsSchema.options.find((mode) => mode === stored) ?? "available");
 /** An app's own `newTools` as stored: `org` when none is stored, or one no longer known. */
 export const appModeOf = (stored: string | null | undefined): AppNewTools => (appNewTools.options.find((mode) => mode === stored) ?? "org");
+/** The review mode in force for an app (SPEC §11, §19), from its own `newTools` and the organisation's as stored. */
+export const modeInForce = (own: string | null | undefined, org: string | null | undefined): NewTools => effectiveNewTools(appModeOf(own), orgModeOf(org));
 
 /** The organisation's `riskyText` as stored: `warn` when none is stored, or one no longer known (SPEC §20). */
 export const riskyTextModeOf = (stored: string | null | undefined): RiskyText => (riskyTextSchema.options.find((mode) => mode === stored) ?? "warn");

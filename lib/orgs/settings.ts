@@ -14,7 +14,7 @@ import { TOOL_NAME_MAX, TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdat
 import type { OrgContext } from "./context";
 import { requireGroupsOf } from "./groups";
 import { setReviewMode, settleReview } from "./review";
-import { appModeOf, newToolsOf, orgModeOf, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
+import { appModeOf, modeInForce, newToolsOf, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
 import { requireApp, requirePersonalApp, type AppRow } from "./app-rows";
 import type { GroupSettingRow, SettingRow } from "./list-state";
 import { listingOf, readHistory } from "./reads";
@@ -70,7 +70,7 @@ export async function settingsOfApps(db: Conn, appIds: readonly string[]): Promi
  * organisation's, as stored (null: none stored; a value no longer known counts as none).
  */
 export function waitsUnder(own: string | null, org: string | null): boolean {
-  return holdsBack(effectiveNewTools(appModeOf(own), orgModeOf(org)));
+  return holdsBack(modeInForce(own, org));
 }
 
 async function requireAppOf(db: Conn, of: AppOf): Promise<AppRow> {
