@@ -124,6 +124,64 @@ describe("a statement outside a transaction on SQLite's one connection", () => {
   });
 });
 
+describe("SQLite's transactions across copies of this module (Next bundles it more than once)", () => {
+  /** Turns of the event loop, not time: how long work of a few synchronous statements takes to settle. */
+  const settled = async <T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown } | "pending"> => {
+    let outcome: { value: T } | { error: unknown } | "pending" = "pending";
+    promise.then((value) => (outcome = { value }), (error: unknown) => (outcome = { error }));
+    for (let turn = 0; turn < 20 && outcome === "pending"; turn++) await new Promise((resolve) => setImmediate(resolve));
+    return outcome;
+  };
+
+  it("take turns on one connection: a deferred change waits for the other copy's open transaction, and every change after it completes", { timeout: 10_000 }, async () => {
+    const db = openDatabase(join(dir, "two-copies.db"));
+    // A second copy of the module, as the schedule (started by instrumentation) has beside the routes.
+    vi.resetModules();
+    const other = await import("./client");
+    expect(other.transaction).not.toBe(transaction);
+    const insert = (id: string) => db.insert(organization).values({ id, slug: id, name: id, createdAt: new Date(1) });
+    try {
+      let carryOn!: () => void;
+      const paused = new Promise<void>((resolve) => (carryOn = resolve));
+      let begun!: () => void;
+      const open = new Promise<void>((resolve) => (begun = resolve));
+      // A route's change through one copy, open between its statements.
+      const route = transaction(db, async (tx) => {
+        await tx.insert(organization).values({ id: "route", slug: "route", name: "route", createdAt: new Date(1) });
+        begun();
+        await paused;
+      });
+      await open;
+      // A scheduled re-check's commit through the other copy: it waits for its turn, never begins inside the route's.
+      const scheduled = other.transaction(db, async (tx) => void (await tx.insert(organization).values({ id: "scheduled", slug: "scheduled", name: "scheduled", createdAt: new Date(1) })), { durability: "deferred" });
+      expect(await settled(scheduled)).toBe("pending");
+      carryOn();
+      await route;
+      expect(await settled(scheduled)).toEqual({ value: undefined });
+      // Every change after it, through either copy, completes.
+      expect(await settled(other.transaction(db, async () => void (await insert("after-1"))))).toEqual({ value: undefined });
+      expect(await settled(transaction(db, async () => void (await insert("after-2"))))).toEqual({ value: undefined });
+      expect(db.$client.prepare("SELECT slug FROM organization ORDER BY slug").pluck().all()).toEqual(["after-1", "after-2", "route", "scheduled"]);
+      expect(db.$client.pragma("synchronous", { simple: true })).toBe(2); // FULL again
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it("hand the turn on when a transaction cannot begin: a BEGIN of the driver's own left open refuses the next change, and the one after it runs", { timeout: 10_000 }, async () => {
+    const db = openDatabase(join(dir, "left-open.db"));
+    try {
+      db.$client.exec("BEGIN");
+      await expect(transaction(db, async () => "never", { durability: "deferred" })).rejects.toThrow(/not begun by transaction\(\)/);
+      db.$client.exec("ROLLBACK");
+      expect(await settled(transaction(db, async () => "ran", { durability: "deferred" }))).toEqual({ value: "ran" });
+      expect(db.$client.pragma("synchronous", { simple: true })).toBe(2);
+    } finally {
+      db.$client.close();
+    }
+  });
+});
+
 describe("a PostgreSQL transaction's queries", () => {
   it("are sent to its connection one at a time, each once the one before is answered, however many its work asks for at once (pg 9 refuses a second)", { timeout: 30_000 }, async () => {
     const server = await startPostgres();

@@ -355,11 +355,15 @@ export async function transaction<T>(db: Conn, work: (tx: Conn, version: string 
   const mine = new Promise<void>((resolve) => (done = resolve));
   turns.set(sqlite, mine);
   await previous;
-  // The connection's level, for this commit only: back to FULL (as `openDatabase` sets it) after.
   try {
+    // Every turn begins on a connection outside any transaction: one still open here was begun
+    // past the turns (a BEGIN of the driver's own), and this work is refused rather than made
+    // part of it, or its commit level changed inside it (which SQLite refuses).
+    if (sqlite.inTransaction) throw new Error("A transaction not begun by transaction() is open on the SQLite connection: this one is refused.");
+    // The connection's level, for this commit only: back to FULL (as `openDatabase` sets it) after.
     if (deferred) sqlite.exec("PRAGMA synchronous = NORMAL");
-    sqlite.exec("BEGIN IMMEDIATE");
     try {
+      sqlite.exec("BEGIN IMMEDIATE");
       const version = sqliteVersion();
       const result = await current.run(sqlite, () => work(db, version));
       sqlite.exec("COMMIT");
@@ -367,9 +371,12 @@ export async function transaction<T>(db: Conn, work: (tx: Conn, version: string 
     } catch (error) {
       if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
       throw error;
+    } finally {
+      // Outside the transaction now (committed or rolled back), where SQLite takes the PRAGMA.
+      if (deferred && !sqlite.inTransaction) sqlite.exec("PRAGMA synchronous = FULL");
     }
   } finally {
-    if (deferred) sqlite.exec("PRAGMA synchronous = FULL");
+    // The turn is handed on whatever happened above: nothing here can throw before it.
     if (turns.get(sqlite) === mine) turns.delete(sqlite);
     done();
   }
@@ -449,8 +456,22 @@ function queriesInTurn(connection: PoolClient): PoolClient {
   return { query, escapeLiteral: (value: string) => connection.escapeLiteral(value) } as unknown as PoolClient;
 }
 
-const current = new AsyncLocalStorage<Database.Database>();
-const turns = new WeakMap<Database.Database, Promise<void>>();
+/**
+ * The SQLite transactions' turns and the work running inside one, one of each for the process:
+ * kept on globalThis, as the connection is (`getDb`), because Next bundles this module more than
+ * once (instrumentation, which starts the schedule, apart from the routes). With a queue per copy,
+ * a scheduled re-check began its transaction while a route's was open on the same connection,
+ * failed, and its turn was never handed on: every change after it waited for good.
+ */
+const TRANSACTIONS = Symbol.for("theorem.sqlite-transactions");
+interface SqliteTransactions {
+  /** The connection whose transaction the caller's work runs inside, if any. */
+  current: AsyncLocalStorage<Database.Database>;
+  /** The turn each connection's last transaction holds or waits for, until it ends. */
+  turns: WeakMap<Database.Database, Promise<void>>;
+}
+const transactionsHolder = globalThis as typeof globalThis & { [TRANSACTIONS]?: SqliteTransactions };
+const { current, turns } = (transactionsHolder[TRANSACTIONS] ??= { current: new AsyncLocalStorage(), turns: new WeakMap() });
 
 /**
  * Whether the caller is inside a SQLite transaction's work (`transaction()` above): a statement
