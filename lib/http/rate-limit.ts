@@ -28,6 +28,13 @@ function checkBudgetFromEnv(env = process.env): CheckBudget {
 /** What one request costs. */
 export const checkCost = (urlApps: number) => 1 + urlApps;
 
+const MIB = 1024 * 1024;
+/**
+ * What a request without an account pays for its body (SPEC §21): one check per started MiB, so
+ * a stranger's 12 MiB inline check costs 12 of the address's budget, not one.
+ */
+export const bodyCost = (bytes: number) => Math.max(1, Math.ceil(bytes / MIB));
+
 type Limiters = { db: Db; budget: CheckBudget; account: RateLimiterAbstract; address: RateLimiterAbstract };
 const cache = globalThis as typeof globalThis & { __theoremCheckLimiters?: Limiters; __theoremRecheckAllLimiter?: { db: Db; perMinute: number; limiter: RateLimiterAbstract } };
 
@@ -62,8 +69,11 @@ export async function spendChecks(db: Db, who: { account: string } | { address: 
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
     const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    const whose = "account" in who ? "this account" : "this address (sign in for more)";
-    throw new LimitError(`Too many checks: ${whose} may read ${limit} a minute (a request counts one, plus one per app read by URL). Try again in ${seconds} s.`, seconds);
+    const [whose, counts] =
+      "account" in who
+        ? ["this account", "a request counts one, plus one per app read by URL"]
+        : ["this address (sign in for more)", "a request without an account counts one per started MiB of its body, plus one per app read by URL"];
+    throw new LimitError(`Too many checks: ${whose} may read ${limit} a minute (${counts}). Try again in ${seconds} s.`, seconds);
   }
 }
 

@@ -4,7 +4,7 @@ import { actorFrom } from "@/lib/auth/workspace";
 import { checkRequestInPool } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
 import { clientAddress } from "@/lib/http/client-address";
-import { checkCost, spendChecks } from "@/lib/http/rate-limit";
+import { bodyCost, checkCost, spendChecks } from "@/lib/http/rate-limit";
 import type { RequestAnswer } from "@/lib/pool/request-step";
 
 export const dynamic = "force-dynamic";
@@ -18,8 +18,11 @@ export const dynamic = "force-dynamic";
 export const POST = withErrors(async (request: Request) => {
   const actor = await actorFrom(request.headers);
   const who = actor === null ? { address: clientAddress(request.headers) ?? "unknown" } : { account: actor.id };
+  // One check before the body is read, so a caller out of budget is refused at once; a request
+  // without an account then pays the rest of its body's size (SPEC §21: one per started MiB).
   await spendChecks(getDb(), who, checkCost(0));
   const body = await readBodyBytes(request);
+  if (actor === null && bodyCost(body.byteLength) > 1) await spendChecks(getDb(), who, bodyCost(body.byteLength) - 1);
 
   const answer = await checkRequestInPool(body, {
     beforeReads: async (apps) => {
