@@ -1,9 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { ApiError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
 import { rateLimiter } from "@/lib/db/dialect";
+import { LimitError } from "@/lib/errors";
 
 /**
  * Failed sign-ins, 10 a minute per client address and 10 a minute per account (by the address
@@ -52,7 +52,7 @@ export async function startSignIn(db: Db, address: string, email: string): Promi
       // The refused attempt itself is no failure: what the other limiter holds for it is given back.
       await endSignIn(attempt, true);
       const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw new ApiError("rate-limited", `Too many failed sign-ins: wait a minute and try again (in ${seconds} s).`, {}, { "Retry-After": String(seconds) });
+      throw new LimitError(`Too many failed sign-ins: wait a minute and try again (in ${seconds} s).`, seconds);
     }
   }
   return attempt;
