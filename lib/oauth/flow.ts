@@ -151,7 +151,7 @@ export async function takeCallback(db: Conn, query: URLSearchParams): Promise<Fl
  * the SDK (`auth()` with the code, as the transport's `finishAuth` does). The tokens are stored
  * with the flow's client, together; a failure is answered, for the caller to keep as the app's reason.
  */
-export async function finishSignIn(db: Conn, flow: Flow, row: SignInApp, by: string, query: URLSearchParams, options: OAuthFetchOptions = {}): Promise<Finished> {
+export async function finishSignIn(db: Conn, flow: Flow, row: SignInApp, by: string, query: URLSearchParams, options: OAuthFetchOptions & { stored?: (tx: Conn) => Promise<void> } = {}): Promise<Finished> {
   const expected = flow.discovery.authorizationServerMetadata.issuer;
   const iss = query.get("iss");
   const fail = (failure: SignInFailure): Finished => ({ flow, ok: false, failure });
@@ -173,7 +173,7 @@ export async function finishSignIn(db: Conn, flow: Flow, row: SignInApp, by: str
     // `iss` was checked above; the SDK checks it again against the metadata (RFC 9207).
     const result = await auth(provider, { serverUrl: row.url, authorizationCode: code, ...(iss !== null ? { iss } : {}), fetchFn: f.fetch }, row.id);
     if (result !== "AUTHORIZED" || provider.tokensSaved === undefined) return fail(failures.badAnswer(expected, lastAnswer(f)));
-    if (!(await saveConnected(db, flow, row.url, provider.client ?? flow.client, provider.tokensSaved, by))) {
+    if (!(await saveConnected(db, flow, row.url, provider.client ?? flow.client, provider.tokensSaved, by, Date.now(), options.stored))) {
       return fail(failures.signInRefused(expected, "the app was given another address or a header meanwhile"));
     }
     return { flow, ok: true };

@@ -91,6 +91,20 @@ describe("the OAuth store", () => {
     expect((await loadSignIn(getDb(), id))?.state).toBe("connected");
   });
 
+  it("stores the caller's own writes (its audit entry) in the same transaction as the tokens: when they fail, no sign-in is stored", async () => {
+    const id = await app("audited");
+    const tokens = { access_token: secrets.access, token_type: "bearer" };
+    const failing = async () => {
+      throw new Error("the audit entry could not be written");
+    };
+    await expect(saveConnected(getDb(), flowOf(id), `https://${id}.example/mcp`, { client_id: "dashboard" }, tokens, "someone", Date.now(), failing)).rejects.toThrow("could not be written");
+    expect(await loadSignIn(getDb(), id)).toBeNull();
+    let wroteWith: unknown;
+    expect(await saveConnected(getDb(), flowOf(id), `https://${id}.example/mcp`, { client_id: "dashboard" }, tokens, "someone", Date.now(), async (tx) => void (wroteWith = tx))).toBe(true);
+    expect(wroteWith).toBeDefined();
+    expect((await loadSignIn(getDb(), id))?.state).toBe("connected");
+  });
+
   it("stores renewed tokens only over the ones renewed, and an expired sign-in forgets its tokens", async () => {
     const id = await app("renewed");
     await saveConnected(getDb(), flowOf(id), `https://${id}.example/mcp`, { client_id: "dashboard" }, { access_token: secrets.access, refresh_token: secrets.refresh, token_type: "bearer" }, "someone");

@@ -136,7 +136,7 @@ const expiry = (tokens: OAuthTokens, now: number) => (typeof tokens.expires_in =
  * no header: answers false, storing nothing, when a change moved it meanwhile (the tokens are never
  * sent to another address). Under the organisation's lock, as the change is.
  */
-export async function saveConnected(db: Conn, flow: Flow, resource: string, client: OAuthClientInformationMixed, tokens: OAuthTokens, by: string, now = Date.now()): Promise<boolean> {
+export async function saveConnected(db: Conn, flow: Flow, resource: string, client: OAuthClientInformationMixed, tokens: OAuthTokens, by: string, now = Date.now(), stored?: (tx: Conn) => Promise<void>): Promise<boolean> {
   const values = {
     state: "connected",
     issuer: flow.issuer,
@@ -156,6 +156,8 @@ export async function saveConnected(db: Conn, flow: Flow, resource: string, clie
     const [current] = await tx.select({ version: appSignIns.version }).from(appSignIns).where(eq(appSignIns.app, flow.app)).limit(1);
     const version = (current?.version ?? 0) + 1;
     await tx.insert(appSignIns).values({ app: flow.app, ...values, version }).onConflictDoUpdate({ target: appSignIns.app, set: { ...values, version } });
+    // What the caller writes with it (its audit entry): stored together, or neither.
+    await stored?.(tx);
     return true;
   });
 }

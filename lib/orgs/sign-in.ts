@@ -103,16 +103,18 @@ export async function callback(ctx: OrgContext, query: URLSearchParams, authoriz
   if (row === undefined) throw new NotFoundError("The app of this sign-in was removed meanwhile.");
   const access = await authorize(flow, row);
   const startedAt = Date.now();
-  const finished = await finishSignIn(ctx.db, flow, row, access.actor.id, query);
-  if (!finished.ok) await recordFailure(ctx.db, row, finished.failure, startedAt, await newestChallenge(ctx.db, row));
-  if (finished.ok) {
-    await recordAudit(ctx.db, {
+  // The audit entry is written in the transaction that stores the tokens: both, or neither.
+  const stored = (tx: Conn) =>
+    recordAudit(tx, {
       org: row.org,
       actor: access.actor,
       action: "app.edited",
       app: { id: row.id, name: row.name },
       details: { signIn: "connected", issuer: flow.issuer, registration: flow.registration, ...(row.owner !== null ? { personal: true } : {}) },
     });
+  const finished = await finishSignIn(ctx.db, flow, row, access.actor.id, query, { stored });
+  if (!finished.ok) await recordFailure(ctx.db, row, finished.failure, startedAt, await newestChallenge(ctx.db, row));
+  if (finished.ok) {
     try {
       await reread(ctx, row);
     } catch (error) {
