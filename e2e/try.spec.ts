@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { authFile } from "./accounts";
 import { attachScreenshot, checkInPreview, connectionsPath, expect, ORG, seriousViolations, swapShiftTool, test } from "./fixtures";
 
@@ -57,6 +58,53 @@ test("a leader tries a tool: arguments, the approval card with them, then the an
   const entries = ((await log.json()) as { entries: { action: string; details?: Record<string, unknown> }[] }).entries;
   expect(entries[0]).toMatchObject({ action: "tool.tried", details: { tool: "swap_shift", outcome: "answered" } });
   expect(JSON.stringify(entries[0])).not.toContain("shift-8812");
+});
+
+test("a tool blocked for the one trying is not called: Try says who blocked it and when; a leader may try it anyway, a developer may not", async ({ page, browser, serveApp, addAppByApi, request }) => {
+  const app = await addAppByApi("Rota", await serveApp({ name: "Shifts", tools: SHIFT_TOOLS }));
+  const appPage = `${connectionsPath}/${encodeURIComponent(app.id)}`;
+  const blocked = await request.patch(`/api/orgs/${ORG}/apps/${encodeURIComponent(app.id)}/settings`, { data: { tools: { swap_shift: "blocked" } } });
+  expect(blocked.status()).toBe(200);
+  const sentence = /^Rota's `swap_shift` is blocked by leader@demo\.test on \d{1,2} [A-Z][a-z]{2} \d{4}, so Try does not call it for you\.$/;
+
+  /** Opens Try on the blocked tool, types its arguments and confirms: answers the panel. */
+  const tryBlocked = async (on: Page) => {
+    await on.goto(appPage);
+    await expect(on.getByRole("heading", { level: 1, name: "Rota" })).toBeVisible();
+    await on.getByRole("button", { name: "Details of Swap a shift" }).click();
+    await on.getByRole("button", { name: "Try this tool: Swap a shift" }).click();
+    const panel = on.getByRole("region", { name: "Try Swap a shift" });
+    await panel.getByLabel("Shift id").fill("s-9");
+    await panel.getByLabel("Colleague").fill("Sam");
+    await panel.getByRole("button", { name: "Review the approval card" }).click();
+    await panel.getByRole("button", { name: "Confirm and call" }).click();
+    return panel;
+  };
+
+  // A developer: refused with the sentence, no figures (nothing was sent), and no way past it.
+  const developer = await browser.newContext({ storageState: authFile("developer") });
+  try {
+    const theirs = await tryBlocked(await developer.newPage());
+    const answer = theirs.getByRole("region", { name: "Answer of Swap a shift" });
+    await expect(answer.getByText("Refused", { exact: true })).toBeVisible();
+    await expect(answer.getByText(sentence)).toBeVisible();
+    await expect(answer.getByText(/ of 16 MiB$/)).toHaveCount(0);
+    await expect(theirs.getByRole("button", { name: "Try anyway" })).toHaveCount(0);
+  } finally {
+    await developer.close();
+  }
+
+  // The leader (this project's account) sees the same sentence, and may try it anyway.
+  const panel = await tryBlocked(page);
+  const answer = panel.getByRole("region", { name: "Answer of Swap a shift" });
+  await expect(answer.getByText(sentence)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await panel.getByRole("button", { name: "Try anyway" }).click();
+  await expect(answer.getByText("Shifts ran swap_shift (a demo: nothing changed).")).toBeVisible();
+  const log = await request.get(`/api/orgs/${ORG}/audit?app=${encodeURIComponent(app.id)}`);
+  const entries = ((await log.json()) as { entries: { action: string; details?: Record<string, unknown> }[] }).entries;
+  expect(entries[0]).toMatchObject({ action: "tool.tried", details: { tool: "swap_shift", outcome: "answered", anyway: true, lifted: "blocked" } });
+  expect(entries.slice(1).map((e) => e.details)).toEqual(expect.arrayContaining([expect.objectContaining({ tool: "swap_shift", outcome: "refused", code: "blocked" })]));
 });
 
 test("in /preview, a leader tries a tool of the live URL just checked", async ({ page, serveApp }) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { tryContentItem, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
-import { contentLabel, figures, outcomeOf, OUTCOMES, questionOf, sizeText } from "./answer-words";
+import { decisionCode, tryContentItem, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
+import { contentLabel, figures, outcomeOf, OUTCOMES, questionOf, refusedByDecision, sizeText } from "./answer-words";
 
 const ITEMS: Record<TryContentItem["type"], TryContentItem> = {
   text: { type: "text", text: "hi", bytes: 2, cut: false },
@@ -27,6 +27,12 @@ const answer = (over: Partial<TryAnswer> = {}): TryAnswer => ({
 });
 
 describe("answer words", () => {
+  it.each(decisionCode.options)("tells a refusal decided for the one trying (%s, SPEC §25) from the app's own", (code) => {
+    expect(refusedByDecision(answer({ outcome: "refused", bytes: 0, ms: 0, refused: { code, message: "…" } }))).toBe(true);
+    expect(refusedByDecision(answer({ outcome: "refused", refused: { code: "call-timeout", message: "…" } }))).toBe(false);
+    expect(refusedByDecision(answer())).toBe(false);
+  });
+
   it.each(tryContentItem.options.map((o) => o.shape.type.value))("names %s content with its size", (type) => {
     const text = contentLabel(ITEMS[type]);
     expect(text).toMatch(/^[A-Z0-9]/);

@@ -1,7 +1,7 @@
 import { formatCount } from "@/lib/engine/listing-size";
 import { plural, pluralWord } from "@/lib/plural";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
-import { CALL_TIMEOUT_MS, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
+import { CALL_TIMEOUT_MS, decisionCode, type TryAnswer, type TryContentItem } from "@/lib/schemas/try";
 import type { BadgeTone } from "@/components/ui/badge";
 import { formatSeconds } from "@/components/connections/format";
 
@@ -13,6 +13,9 @@ export function outcomeOf(answer: TryAnswer): TryOutcome {
   if (answer.outcome === "input-required") return "input-required";
   return answer.isError ? "tool-error" : "answered";
 }
+
+/** Whether the try was refused for what a leader decided for the one trying (SPEC §25): nothing was sent to the app, and a leader may try it anyway. */
+export const refusedByDecision = (answer: TryAnswer): boolean => answer.refused !== undefined && decisionCode.safeParse(answer.refused.code).success;
 
 export const OUTCOMES: Record<TryOutcome, { label: string; tone: BadgeTone }> = {
   answered: { label: "Answered", tone: "green" },

@@ -1,33 +1,37 @@
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/cn";
 import type { TryAnswer } from "@/lib/schemas/try";
-import { contentLabel, contentText, figures, OUTCOMES, outcomeOf } from "./answer-words";
+import { contentLabel, contentText, figures, OUTCOMES, outcomeOf, refusedByDecision } from "./answer-words";
 import { Alert } from "@/components/ui/alert";
 
 /**
  * What a try answered (SPEC §14): how it went, its size against 16 MiB, its events against
  * 4 MiB and its time; then its content, every text as text (React escapes it: an answer's
  * HTML never becomes the page's), structured content as formatted JSON, the rest named with
- * its size. A refusal says why. The tool's own error is shown as the tool's words.
+ * its size. A refusal says why; one decided for the person trying (SPEC §25) was never sent, so
+ * it has no figures. The tool's own error is shown as the tool's words.
  */
 export function TryAnswerView({ answer, title }: { answer: TryAnswer; title: string }) {
   const outcome = outcomeOf(answer);
+  const notSent = refusedByDecision(answer);
   return (
     <section aria-label={`Answer of ${title}`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-3">
       <div className="flex flex-wrap items-center gap-2">
         <h4 className="text-sm font-semibold text-slate-900">The answer</h4>
         <Badge tone={OUTCOMES[outcome].tone}>{OUTCOMES[outcome].label}</Badge>
       </div>
-      <dl className="grid gap-x-4 gap-y-0.5 text-sm sm:grid-cols-[auto_1fr]">
-        {figures(answer).map((f) => (
-          <div key={f.label} className="contents">
-            <dt className="text-slate-600">{f.label}</dt>
-            <dd className={cn("text-slate-900", f.over && "font-semibold text-rose-800")}>{f.value}</dd>
-          </div>
-        ))}
-      </dl>
+      {!notSent && (
+        <dl className="grid gap-x-4 gap-y-0.5 text-sm sm:grid-cols-[auto_1fr]">
+          {figures(answer).map((f) => (
+            <div key={f.label} className="contents">
+              <dt className="text-slate-600">{f.label}</dt>
+              <dd className={cn("text-slate-900", f.over && "font-semibold text-rose-800")}>{f.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
       {answer.refused !== undefined && (
-        <Alert title={`The call was refused (${answer.refused.code})`}>{answer.refused.message}</Alert>
+        <Alert title={notSent ? `Not called: nothing was sent to the app (${answer.refused.code})` : `The call was refused (${answer.refused.code})`}>{answer.refused.message}</Alert>
       )}
       {answer.outcome === "answered" && (
         <div className="space-y-2">

@@ -12,7 +12,7 @@ import { approvalCard } from "@/lib/engine/approval-card";
 import { ApiRequestError } from "@/lib/queries/api";
 import { toolToTryQuery, tryMutation, type TryContinuation, type TrySource } from "@/lib/queries/try";
 import type { ToolToTry, TryAnswer } from "@/lib/schemas/try";
-import { questionOf } from "./answer-words";
+import { questionOf, refusedByDecision } from "./answer-words";
 import { argumentFields, argumentsOf, emptyValues, fieldOfArgument, optionLabel, tryFormSchema, type ArgumentField, type FieldValues } from "./argument-fields";
 import { TryAnswerView } from "./try-answer";
 import { Alert, errorMessage } from "@/components/ui/alert";
@@ -73,7 +73,12 @@ function TryLoader({ source, tool }: { source: TrySource; tool: string }) {
   return <TrySteps source={source} tool={found} />;
 }
 
-type Step = { at: "form" } | { at: "review"; args: Record<string, unknown> } | { at: "answer"; args: Record<string, unknown> };
+/** `anyway`: the call was sent past a refusal of SPEC §25 (a leader's choice), so its further rounds are too. */
+type Step = { at: "form" } | { at: "review"; args: Record<string, unknown> } | { at: "answer"; args: Record<string, unknown>; anyway?: boolean };
+
+/** Whether a leader may send this refused call again `anyway` (SPEC §25): only past what was decided for them, never past the app's own refusal. */
+const mayTryAnyway = (source: TrySource, answer: TryAnswer | undefined) =>
+  source.kind === "org" && source.anyway === true && answer !== undefined && refusedByDecision(answer);
 
 function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
   const client = useQueryClient();
@@ -89,11 +94,11 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
     setStep({ at: "review", args: argumentsOf(fields, values).arguments });
   });
 
-  const confirm = (args: Record<string, unknown>, more?: TryContinuation) =>
+  const confirm = (args: Record<string, unknown>, more?: TryContinuation, anyway?: boolean) =>
     call.mutate(
-      { tool: tool.name, args, ...(more !== undefined ? { more } : {}) },
+      { tool: tool.name, args, ...(more !== undefined ? { more } : {}), ...(anyway === true ? { anyway } : {}) },
       {
-        onSuccess: () => setStep({ at: "answer", args }),
+        onSuccess: () => setStep({ at: "answer", args, ...(anyway === true ? { anyway } : {}) }),
         onError: (error) => {
           // 422: the app's schema (read again for the call) refused an argument: back to its field.
           if (!(error instanceof ApiRequestError) || error.status !== 422 || !Array.isArray(error.issues)) return;
@@ -174,11 +179,26 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
         <div className="space-y-2">
           {call.data !== undefined && <TryAnswerView answer={call.data} title={tool.title} />}
           {call.data?.outcome === "input-required" && (
-            <Questions key={call.data.round} answer={call.data} pending={call.isPending} onSend={(more) => confirm(step.args, more)} />
+            <Questions key={call.data.round} answer={call.data} pending={call.isPending} onSend={(more) => confirm(step.args, more, step.anyway)} />
           )}
-          <Button variant="secondary" onClick={() => setStep({ at: "form" })}>
-            Try again
-          </Button>
+          <div className="flex flex-wrap items-center gap-2">
+            {mayTryAnyway(source, call.data) && (
+              <Button onClick={() => confirm(step.args, undefined, true)}>Try anyway</Button>
+            )}
+            <Button variant="secondary" onClick={() => setStep({ at: "form" })}>
+              Try again
+            </Button>
+            {call.isPending && (
+              <span role="status" className="text-sm text-slate-700">
+                Calling {tool.title}: up to 60 s…
+              </span>
+            )}
+          </div>
+          {call.isError && (
+            <Alert inline>
+              The call could not be made: {errorMessage(call.error, "something went wrong.")}
+            </Alert>
+          )}
         </div>
       )}
     </div>

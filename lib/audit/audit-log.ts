@@ -58,3 +58,26 @@ export async function auditEntriesOf(db: Conn, org: string, query: AuditQuery): 
     ...(row.details !== null ? { details: JSON.parse(row.details) as Record<string, unknown> } : {}),
   }));
 }
+
+/** How many of an action's newest entries `newestEntryAbout` looks through. */
+const ABOUT_SCAN = 200;
+
+/**
+ * The newest entry of `action` (about `app`, when given) whose details `about` picks, among that
+ * action's newest 200: who last changed a setting and when, for a decision shown where it holds
+ * (SPEC §25). Null when none does.
+ */
+export async function newestEntryAbout(db: Conn, org: string, action: AuditAction, about: (details: Record<string, unknown>) => boolean, app?: string): Promise<AuditEntry | null> {
+  const rows = await db
+    .select()
+    .from(auditEntries)
+    .where(and(eq(auditEntries.org, org), eq(auditEntries.action, action), app === undefined ? undefined : eq(auditEntries.appId, app)))
+    .orderBy(desc(auditEntries.at), desc(auditEntries.id))
+    .limit(ABOUT_SCAN);
+  for (const row of rows) {
+    const details = row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>);
+    if (details === null || !about(details)) continue;
+    return { at: new Date(row.at).toISOString(), actor: { id: row.actorId, email: row.actorEmail }, action, ...(row.appId !== null ? { app: { id: row.appId, name: row.appName ?? "" } } : {}), details };
+  }
+  return null;
+}

@@ -7,6 +7,7 @@ const TABLE: Record<Action, Record<Role, boolean>> = {
   view: { leader: true, developer: true, support: true },
   recheck: { leader: true, developer: true, support: true },
   try: { leader: true, developer: true, support: false },
+  tryAnyway: { leader: true, developer: false, support: false },
   manage: { leader: true, developer: false, support: false },
   personal: { leader: true, developer: true, support: true },
 };
@@ -20,6 +21,7 @@ describe("the role table", () => {
   it("says which role is needed", () => {
     expect(roleNeeded("manage", "developer")).toBe("Only a leader may connect, edit or remove apps and manage members; you are a developer here.");
     expect(roleNeeded("try", "support")).toBe("Only a leader or a developer may try tools; you are a support here.");
+    expect(roleNeeded("tryAnyway", "developer")).toBe('Only a leader may try a tool that is refused to them ("anyway"); you are a developer here.');
     expect(roleNeededAnywhere("try")).toBe("Only a leader or a developer of an organisation may try tools; you are in none.");
   });
 

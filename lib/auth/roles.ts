@@ -13,6 +13,8 @@ export const ACTIONS = {
   recheck: ["leader", "developer", "support"],
   /** Call a tool (SPEC §14). */
   try: ["leader", "developer"],
+  /** Call a tool that is refused to the one trying (SPEC §25: blocked, awaiting review, or of an app they do not have), with `"anyway": true`. */
+  tryAnyway: ["leader"],
   /** Connect, edit, remove org apps; approve changes; settings; invite, remove, re-role members. */
   manage: ["leader"],
   /** Connect one's own personal apps (SPEC §12). */
@@ -29,6 +31,7 @@ const DOING: Record<Action, string> = {
   view: "see this organisation",
   recheck: "re-check apps",
   try: "try tools",
+  tryAnyway: 'try a tool that is refused to them ("anyway")',
   manage: "connect, edit or remove apps and manage members",
   personal: "connect personal apps",
 };

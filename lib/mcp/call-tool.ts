@@ -15,6 +15,7 @@ import {
   type ToolToTry,
   type TryAnswer,
   type TryContentItem,
+  type TryRefusal,
   type TryRefusalCode,
 } from "@/lib/schemas/try";
 import { isObject } from "@/lib/json-text";
@@ -243,7 +244,8 @@ class TrySession {
 const STRUCTURED: JsonPath = ["result", "structuredContent"];
 const QUESTIONS: JsonPath = ["result", "inputRequests"];
 
-function refusedAnswer(tool: string, refused: { code: TryRefusalCode; message: string }, measured?: { bytes: number; events: number; largestEventBytes: number; ms: number; progress: number }): TryAnswer {
+/** A try that was refused, with what was measured of it (nothing, when refused before any connection). */
+export function refusedAnswer(tool: string, refused: TryRefusal, measured?: { bytes: number; events: number; largestEventBytes: number; ms: number; progress: number }): TryAnswer {
   return {
     outcome: "refused",
     bytes: measured?.bytes ?? 0,

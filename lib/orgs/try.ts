@@ -1,16 +1,22 @@
 import "server-only";
 import { InvalidError, NotFoundError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit/audit-log";
+import { newestEntryAbout, recordAudit } from "@/lib/audit/audit-log";
 import { orgAllowing } from "@/lib/auth/members";
-import type { Actor } from "@/lib/auth/workspace";
+import type { Actor, OrgAccess } from "@/lib/auth/workspace";
+import { tryRefusalOf, type Decider } from "@/lib/engine/try-refusal";
+import { isObject } from "@/lib/json-text";
 import { describeInPool, tryInPool } from "@/lib/pool/engine-pool";
 import { getDb } from "@/lib/db/client";
 import { checkCost, spendChecks } from "@/lib/http/rate-limit";
-import { toolToTryOf, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
-import type { PreviewToolRequest, PreviewTryRequest, ToolToTry, ToolToTryAnswer, TryAnswer, TryRequest } from "@/lib/schemas/try";
+import { refusedAnswer, toolToTryOf, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
+import { riskyNoteCode, type LeftOutCode } from "@/lib/schemas/check";
+import type { AuditAction, AuditEntry } from "@/lib/schemas/access";
+import type { PreviewToolRequest, PreviewTryRequest, ToolToTry, ToolToTryAnswer, TryAnswer, TryRefusal, TryRequest } from "@/lib/schemas/try";
 import { callSignedIn, type CallOutcome } from "@/lib/oauth/reads";
-import type { OrgContext } from "./apps";
-import { checkInput, requireApp } from "./app-rows";
+import { namedScope, type OrgContext } from "./apps";
+import { checkInput, requireApp, type AppRow } from "./app-rows";
+import { keptListState } from "./list-state";
+import { appModeOf, modeInForce } from "./organisations";
 import { latestReads, listingOf } from "./reads";
 import { openQuestion, sealQuestion, type TryOf } from "./try-rounds";
 
@@ -84,17 +90,84 @@ const outcomeOf = (result: TryResult): CallOutcome =>
 const stepUpAnswer = (result: TryResult, message: string): TryResult =>
   result.kind === "answer" ? { kind: "answer", answer: { ...result.answer, content: [], refused: { code: "auth-required", message } } } : result;
 
-/** Tries a tool of one of the organisation's apps, as `actor` (a leader or developer there: `withOrg("try", …, { reads: 1 })`, which spends its check). */
-export async function tryOrgApp(ctx: OrgContext, org: string, appId: string, actor: Actor, input: TryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
+/**
+ * Who last set `key` of a setting to `value` and when (SPEC §25), from the audit log: the newest
+ * entry of `action` that changed `key`, if it changed it to what is in force.
+ */
+async function decider(ctx: OrgContext, org: string, action: AuditAction, key: string, value: unknown, app?: string): Promise<Decider> {
+  const entry: AuditEntry | null = await newestEntryAbout(ctx.db, org, action, (details) => isObject(details[key]), app);
+  const change = entry?.details?.[key];
+  return entry !== null && isObject(change) && JSON.stringify(change["to"]) === JSON.stringify(value) ? { by: entry.actor, at: entry.at } : { by: null, at: null };
+}
+
+/** What a leader decided that leaves a tool out for a person (SPEC §19, §20, §11); the check's other reasons are the app's to answer. */
+const DECIDED: ReadonlySet<LeftOutCode> = new Set(["blocked", "risky-text", "awaiting-review"]);
+
+/**
+ * Why Try does not call `tool` of `row` for the one trying (SPEC §25), as their own check decides
+ * it: the list their assistant has (`namedScope` of their scope, which their check and `sees`
+ * answer from) leaves the tool out as blocked (by a leader, a group or risky text) or awaiting
+ * review, or does not have the app (only for groups they are not in). Null when nothing stands in
+ * the way, or their check does not know the tool (the app then answers for it).
+ */
+async function refusalFor(ctx: OrgContext, access: OrgAccess, row: AppRow, tool: string): Promise<TryRefusal | null> {
+  const org = access.org.slug;
+  const scope = { org, person: access.actor.id };
+  const { apps, hidden } = await namedScope(ctx, scope, access.version);
+  const notTheirs = hidden.find((app) => app.id === row.id);
+  if (notTheirs !== undefined) {
+    // Who made it only for groups: the newest change of its access to some groups.
+    const changed = notTheirs.onlyFor.length === 0 ? null : await newestEntryAbout(ctx.db, org, "app.access.changed", (d) => d["to"] !== "everyone", row.id);
+    return tryRefusalOf({ kind: "no-access", app: row.name, groups: notTheirs.onlyFor, decided: changed === null ? { by: null, at: null } : { by: changed.actor, at: changed.at } });
+  }
+  const named = apps.find((app) => app.id === row.id)?.lastCheck?.result.tools.filter((t) => t.name === tool) ?? [];
+  const held = named.find((t) => t.leftOut !== null && DECIDED.has(t.leftOut.code));
+  switch (held?.leftOut?.code) {
+    case "blocked":
+      return tryRefusalOf({ kind: "setting", app: row.name, tool, setting: held.leaderSetting ?? { setting: "blocked", by: null, at: null } });
+    case "risky-text": {
+      const notes = held.notes.map((n) => n.code).filter((c) => riskyNoteCode.safeParse(c).success);
+      return tryRefusalOf({ kind: "risky-text", app: row.name, tool, notes, decided: await decider(ctx, org, "settings.changed", "riskyText", "block") });
+    }
+    case "awaiting-review": {
+      const state = await keptListState(ctx.db, scope, access.version);
+      const own = state.apps.find((app) => app.row.id === row.id)?.newTools ?? null;
+      const mode = modeInForce(own, state.newTools);
+      const ofApp = appModeOf(own) !== "org";
+      const decided = ofApp ? await decider(ctx, org, "app.settings.changed", "newTools", mode, row.id) : await decider(ctx, org, "settings.changed", "newTools", mode);
+      return tryRefusalOf({ kind: "awaiting-review", app: row.name, tool, mode, of: ofApp ? "app" : "organisation", decided });
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Tries a tool of one of the organisation's apps, as the member `access` says (a leader or
+ * developer there: `withOrg("try", …, { reads: 1 })`, which spends its check). A tool refused to
+ * them (SPEC §25) is answered refused before any connection, unless a leader sends `anyway`
+ * (the route allows it to leaders only), which the audit log says.
+ */
+export async function tryOrgApp(ctx: OrgContext, access: OrgAccess, appId: string, input: TryRequest, call: ToolCaller = inPool): Promise<TryAnswer> {
+  const { actor } = access;
+  const org = access.org.slug;
   const row = await requireApp(ctx.db, org, appId);
   const of: TryOf = { actor: actor.id, target: `app:${org}/${row.id}`, tool: input.tool };
   const tried = continued(of, input);
+  const app = { id: row.id, name: row.name };
+  const refusal = await refusalFor(ctx, access, row, input.tool);
+  if (refusal !== null && input.anyway !== true) {
+    const result: TryResult = { kind: "answer", answer: refusedAnswer(input.tool, refusal) };
+    await recordAudit(ctx.db, { org, actor, action: "tool.tried", app, details: auditDetails(input.tool, result) });
+    return answerOf(result);
+  }
   const stored = checkInput(row);
   // With its OAuth sign-in when it has one; a refusal for want of scope says to sign in again with more (SPEC §17).
   // What it was sent with comes back as `…` from the pool (lib/pool/engine-worker.ts).
   const signedIn = await callSignedIn(ctx.db, row, { name: row.name, url: stored.url ?? row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, (target) => call(target, tried), outcomeOf);
   const result = sealed(of, signedIn.refusal === null ? signedIn.result : stepUpAnswer(signedIn.result, signedIn.refusal));
-  await recordAudit(ctx.db, { org, actor, action: "tool.tried", app: { id: row.id, name: row.name }, details: auditDetails(input.tool, result) });
+  const lifted = refusal === null ? {} : { anyway: true, lifted: refusal.code };
+  await recordAudit(ctx.db, { org, actor, action: "tool.tried", app, details: { ...auditDetails(input.tool, result), ...lifted } });
   return answerOf(result);
 }
 

@@ -8,8 +8,8 @@ import { toolToTryAnswer, tryAnswer, type TryAnswer } from "@/lib/schemas/try";
  * URL carries its own header, which never goes into a query key.
  */
 
-/** Where a try goes: one of the organisation's apps, or a URL of the preview. */
-export type TrySource = { kind: "org"; org: string; app: string } | { kind: "preview"; url: string; name: string; headers?: Record<string, string> };
+/** Where a try goes: one of the organisation's apps (`anyway`: the caller may try a tool refused to them, SPEC §25), or a URL of the preview. */
+export type TrySource = { kind: "org"; org: string; app: string; anyway?: boolean } | { kind: "preview"; url: string; name: string; headers?: Record<string, string> };
 
 const tryKeys = {
   tool: (source: TrySource, tool: string) =>
@@ -41,10 +41,10 @@ export interface TryContinuation {
 export const tryMutation = (client: QueryClient, source: TrySource) =>
   mutationOptions({
     mutationKey: source.kind === "org" ? ["orgs", source.org, "apps", source.app, "try"] : ["try", source.url],
-    mutationFn: async ({ tool, args, more }: { tool: string; args: Record<string, unknown>; more?: TryContinuation }): Promise<TryAnswer> =>
+    mutationFn: async ({ tool, args, more, anyway }: { tool: string; args: Record<string, unknown>; more?: TryContinuation; anyway?: boolean }): Promise<TryAnswer> =>
       tryAnswer.parse(
         source.kind === "org"
-          ? await callApi(`${appPath(source.org, source.app)}/try`, { method: "POST", body: { tool, arguments: args, ...more } })
+          ? await callApi(`${appPath(source.org, source.app)}/try`, { method: "POST", body: { tool, arguments: args, ...more, ...(anyway === true ? { anyway } : {}) } })
           : await callApi("/api/try", { method: "POST", body: { url: source.url, name: source.name, tool, arguments: args, ...more, ...(source.headers ? { headers: source.headers } : {}) } }),
       ),
     onSuccess: () => (source.kind === "org" ? client.invalidateQueries({ queryKey: ["orgs", source.org, "audit"] }) : undefined),

@@ -29,11 +29,13 @@ export const tryRequest = z.object({
   inputResponses: z.record(z.string().max(200), z.unknown(), { error: "`inputResponses` is an object: an answer per request, by its key." }).optional(),
   /** The answer's `requestState`, echoed exactly: the app's own, sealed with its round (lib/orgs/try-rounds.ts), so a client sends no round of its own. */
   requestState: z.string().max(REQUEST_STATE_MAX, `\`requestState\` is at most ${REQUEST_STATE_MAX.toLocaleString("en-US")} characters.`).optional(),
+  /** SPEC §25: a leader tries a tool refused to them (blocked, awaiting review, of an app they do not have) all the same; developers may not (403). */
+  anyway: z.boolean({ error: '`anyway` is true or false.' }).optional(),
 });
 export type TryRequest = z.infer<typeof tryRequest>;
 
-/** POST /api/try: a URL of the preview; `org`, when given, is whose leader or developer the account tries as (and whose audit log has it). */
-export const previewTryRequest = tryRequest.extend({ url: appUrl, headers: appHeaders.optional(), name: appName.optional(), org: orgSlug.optional() });
+/** POST /api/try: a URL of the preview; `org`, when given, is whose leader or developer the account tries as (and whose audit log has it). No leader decides for a URL, so nothing is tried `anyway`. */
+export const previewTryRequest = tryRequest.omit({ anyway: true }).extend({ url: appUrl, headers: appHeaders.optional(), name: appName.optional(), org: orgSlug.optional() });
 export type PreviewTryRequest = z.infer<typeof previewTryRequest>;
 
 /** POST /api/try/tool: the tool of a preview's URL, to build its form. */
@@ -43,6 +45,10 @@ export type PreviewToolRequest = z.infer<typeof previewToolRequest>;
 /** A tool as the try form needs it: its title and policy (for the approval card) and its input schema. */
 const toolToTry = z.object({ name: z.string(), title: z.string(), policy, inputSchema: z.unknown() });
 export type ToolToTry = z.infer<typeof toolToTry>;
+
+/** SPEC §25: a try refused before any connection, by what a leader decided for the person trying. */
+export const decisionCode = z.enum(["blocked", "no-access", "awaiting-review"]);
+export type DecisionCode = z.infer<typeof decisionCode>;
 
 const tryRefusalCode = z.enum([
   ...unavailableCode.options,
@@ -55,9 +61,27 @@ const tryRefusalCode = z.enum([
   "call-failed",
   "too-many-rounds",
   "invalid-header",
+  ...decisionCode.options,
 ]);
 export type TryRefusalCode = z.infer<typeof tryRefusalCode>;
-const tryRefusal = z.object({ code: tryRefusalCode, message: z.string() });
+
+/**
+ * Who made the decision a try is refused by (SPEC §25), and when, as stored: a leader's setting
+ * on the tool (`tool`, or `group` for one of the person's groups), the organisation's
+ * `riskyText`, the review mode in force (`newTools`, the app's own or the organisation's), or
+ * the app's `access`. `by` and `at` are null where nothing stored says (a setting never changed).
+ */
+export const tryDecision = z.object({
+  setting: z.enum(["tool", "group", "riskyText", "newTools", "access"]),
+  by: z.object({ id: z.string(), email: z.string() }).nullable(),
+  at: z.string().nullable(), // ISO 8601
+  /** The group whose setting blocks the tool (`group`), or the groups the app is for (`access`). */
+  groups: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+});
+export type TryDecision = z.infer<typeof tryDecision>;
+
+const tryRefusal = z.object({ code: tryRefusalCode, message: z.string(), decided: tryDecision.optional() });
+export type TryRefusal = z.infer<typeof tryRefusal>;
 
 /** GET …/apps/{app}/try?tool= and POST /api/try/tool: the tool, or (a live read only) why it could not be read. */
 export const toolToTryAnswer = z.object({ tool: toolToTry.nullable(), refused: tryRefusal.optional() });

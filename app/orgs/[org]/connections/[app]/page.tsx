@@ -20,7 +20,7 @@ export default async function AppPage({ params }: Props) {
   const { org, app } = await params;
   const access = await pageOrgAccess(org);
   const id = safeDecode(app);
-  // Leaders and developers may try its tools (SPEC §14); support sees no Try control.
+  // Leaders and developers may try its tools (SPEC §14); support sees no Try control. Leaders may try a tool refused to them anyway (SPEC §25).
   return (
     <Prefetched
       queries={[
@@ -32,7 +32,7 @@ export default async function AppPage({ params }: Props) {
         pageQueries.trends(access, id),
       ]}
     >
-      <TrySourceProvider source={can(access.role, "try") ? { kind: "org", org: access.org.slug, app: id } : null}>
+      <TrySourceProvider source={can(access.role, "try") ? { kind: "org", org: access.org.slug, app: id, anyway: can(access.role, "tryAnyway") } : null}>
         <AppDetailView org={access.org.slug} appId={id} canManage={can(access.role, "manage")} />
       </TrySourceProvider>
     </Prefetched>

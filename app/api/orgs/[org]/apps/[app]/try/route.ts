@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { ApiError } from "@/lib/api/errors";
-import { withOrg } from "@/lib/auth/workspace";
+import { requireAction, withOrg } from "@/lib/auth/workspace";
 import { orgContext } from "@/lib/orgs/context";
 import { requireApp } from "@/lib/orgs/app-rows";
 import { orgToolToTry, tryOrgApp } from "@/lib/orgs/try";
@@ -10,14 +10,19 @@ export const dynamic = "force-dynamic";
 
 type Params = { org: string; app: string };
 
-/** POST /api/orgs/{org}/apps/{app}/try {tool, arguments}: calls the tool (leaders and developers, SPEC §14); 422 naming an argument that does not fit, before any call. */
+/**
+ * POST /api/orgs/{org}/apps/{app}/try {tool, arguments, anyway?}: calls the tool (leaders and
+ * developers, SPEC §14); 422 naming an argument that does not fit, before any call. A tool refused
+ * to the caller (SPEC §25) is answered refused without connecting; `anyway` is for leaders (403).
+ */
 export const POST = withOrg<Params>(
   "try",
   async ({ request, params, access }) => {
     const ctx = orgContext();
     await requireApp(ctx.db, access.org.slug, params.app); // the app's 404 before its body is read
     const input = await readJson(request, tryRequest, 1024 * 1024);
-    return Response.json(await tryOrgApp(ctx, access.org.slug, params.app, access.actor, input));
+    if (input.anyway === true) requireAction(access, "tryAnyway");
+    return Response.json(await tryOrgApp(ctx, access, params.app, input));
   },
   { reads: 1 },
 );
