@@ -31,8 +31,8 @@ if (process.env.E2E_FRESH_DB === "1" && !isPostgresUrl()) {
 }
 
 // Fixed ports from THEOREM_DEMO_PORT (3101–3106 by default), so an app connected to a demo app's URL
-// still reads it after a restart; a port another program holds (a second instance, Playwright's
-// beside `npm start`) is replaced by a free one, and the seed sets the demo apps' URLs right.
+// still reads it after a restart; a port another program holds (a second `npm start`; Playwright's
+// server asks for free ports) is replaced by a free one, and the seed sets the demo apps' URLs right.
 const demoApps = process.env.THEOREM_DEMO === "0" ? null : await import(demoAppsFile);
 let demo = null;
 if (demoApps) {
