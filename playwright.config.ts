@@ -45,6 +45,8 @@ export default defineConfig({
       // A build folder of its own, so a test run never collides with `npm start`'s build.
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-e2e",
       E2E_FRESH_DB: "1",
+      // The demo apps on free ports: never the fixed ones (3101–3106) a developer's `npm start` keeps.
+      THEOREM_DEMO_PORT: "0",
       // The tests serve their own MCP apps on loopback, as the demo does.
       CHECK_ALLOW_HOSTS: "127.0.0.1",
       // The demo accounts' password, known to the tests; and a budget the whole suite cannot spend.

@@ -1,48 +1,16 @@
 "use client";
 
-import { useId, useMemo, useSyncExternalStore } from "react";
+import { useId, useMemo } from "react";
+import { useChosenHosts } from "@/components/chosen-hosts";
 import { CodeText } from "@/components/code-text";
-import { CHOSEN_HOSTS_KEY, hostProblemBadge, readChosenHosts, sourceLink } from "@/components/host-words";
+import { hostProblemBadge, otherHostProfiles, sourceLink } from "@/components/host-words";
 import { Badge } from "@/components/ui/badge";
 import { checkHosts, type HostApp, type HostOptions } from "@/lib/engine/hosts";
 import { plural } from "@/lib/plural";
-import { hostProfiles, profilesOf, type HostCheck, type HostProfile } from "@/lib/schemas/hosts";
+import { profilesOf, type HostCheck, type HostProfile } from "@/lib/schemas/hosts";
 
 /** Problems shown per host: a listing of thousands of badly named tools would otherwise fill the page. */
 const SHOWN_PROBLEMS = 50;
-
-// The chosen hosts live in localStorage; every panel of the page (and other tabs, through `storage`) follows one value.
-const listeners = new Set<() => void>();
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  window.addEventListener("storage", listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener("storage", listener);
-  };
-}
-function storedText(): string {
-  try {
-    return window.localStorage.getItem(CHOSEN_HOSTS_KEY) ?? "";
-  } catch {
-    return ""; // storage refused (a private window): nothing is remembered
-  }
-}
-
-/** The hosts chosen in this browser, and how to change them. */
-function useChosenHosts(): [string[], (ids: string[]) => void] {
-  const raw = useSyncExternalStore(subscribe, storedText, () => "");
-  const chosen = useMemo(() => readChosenHosts(raw), [raw]);
-  const choose = (ids: string[]) => {
-    try {
-      window.localStorage.setItem(CHOSEN_HOSTS_KEY, JSON.stringify(readChosenHosts(JSON.stringify(ids))));
-    } catch {
-      // not remembered; the page still shows nothing new, which the picker's state says
-    }
-    listeners.forEach((listener) => listener());
-  };
-  return [chosen, choose];
-}
 
 /**
  * Other hosts beside Theorem's verdict (SPEC §22): a picker of the hosts people also use
@@ -55,7 +23,8 @@ export function HostPanel({ apps, schemaBytes, headingLevel = 2 }: { apps: reado
   const [chosen, choose] = useChosenHosts();
   const checks = useMemo(() => checkHosts(apps, profilesOf(chosen), schemaBytes ? { schemaBytes } : {}), [apps, chosen, schemaBytes]);
   const Heading = headingLevel === 2 ? "h2" : "h3";
-  const profiles = hostProfiles();
+  // Theorem's own rules are the check above: the picker offers the others.
+  const profiles = otherHostProfiles();
   const byId = new Map(profiles.map((p) => [p.id, p]));
 
   return (
@@ -69,7 +38,7 @@ export function HostPanel({ apps, schemaBytes, headingLevel = 2 }: { apps: reado
           <a href="/help#hosts" className="text-indigo-800 underline hover:text-indigo-950">
             help page
           </a>{" "}
-          lists each host&apos;s limits and where they come from.
+          lists each host&apos;s limits and where they come from. Each chosen host&apos;s names for the tools are in the tools table, a column per host.
         </p>
       </div>
       <fieldset>

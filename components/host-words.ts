@@ -1,5 +1,6 @@
 import type { BadgeTone } from "@/components/ui/badge";
-import { hostId, hostProfiles, type HostProblemCode } from "@/lib/schemas/hosts";
+import { checkHosts, hostName, type HostApp } from "@/lib/engine/hosts";
+import { hostId, hostProfiles, type HostProblemCode, type HostProfile } from "@/lib/schemas/hosts";
 import { z } from "zod";
 
 /** A host problem as a badge: a word or two, and its tone (refused: red; cut: amber). */
@@ -27,7 +28,38 @@ export const CHOSEN_HOSTS_KEY = "theorem-connections.hosts";
 
 const stored = z.array(hostId);
 
-/** The chosen hosts as stored: known ids only, once each, in the profiles' order; anything else (a stale id, text that is not a list) is dropped. */
+/** The hosts a person may choose beside Theorem (SPEC §22): every profile but Theorem's own, whose verdict is the check itself. */
+export function otherHostProfiles(): readonly HostProfile[] {
+  return hostProfiles().filter((h) => h.id !== "theorem");
+}
+
+/** One tool's name as a host forms it, and the problem that host has with the name (it refuses it), if any. */
+export interface HostToolName {
+  name: string;
+  refused: Extract<HostProblemCode, "name-too-long" | "name-not-allowed"> | null;
+}
+
+/**
+ * The names each of `hosts` gives the tools of one app that Theorem includes, by host id and then
+ * tool index (a tool left out is sent to no host, so it has none): `clock_in` of Attendance is
+ * `mcp__attendance__clock_in` for Claude Code, refused when it is longer than the 64 it accepts.
+ */
+export function hostToolNames(app: HostApp, hosts: readonly HostProfile[]): Map<string, Map<number, HostToolName>> {
+  const checks = checkHosts([app], hosts);
+  return new Map(
+    hosts.map((host, i) => {
+      const refused = new Map<number, HostToolName["refused"]>();
+      for (const p of checks[i]!.problems) {
+        if ((p.code === "name-too-long" || p.code === "name-not-allowed") && p.tool !== undefined && !refused.has(p.tool)) refused.set(p.tool, p.code);
+      }
+      const names = new Map<number, HostToolName>();
+      for (const tool of app.tools) if (tool.included) names.set(tool.index, { name: hostName(host.nameForm, app.shortName, tool), refused: refused.get(tool.index) ?? null });
+      return [host.id, names] as const;
+    }),
+  );
+}
+
+/** The chosen hosts as stored: known ids of the other hosts only (never Theorem's), once each, in the profiles' order; anything else (a stale id, text that is not a list) is dropped. */
 export function readChosenHosts(raw: string | null): string[] {
   if (raw === null || raw === "") return [];
   let value: unknown;
@@ -39,7 +71,7 @@ export function readChosenHosts(raw: string | null): string[] {
   const parsed = stored.safeParse(Array.isArray(value) ? value.filter((v) => typeof v === "string" && hostId.safeParse(v).success) : value);
   if (!parsed.success) return [];
   const chosen = new Set(parsed.data);
-  return hostProfiles().flatMap((h) => (chosen.has(h.id) ? [h.id] : []));
+  return otherHostProfiles().flatMap((h) => (chosen.has(h.id) ? [h.id] : []));
 }
 
 /** A profile's source as a link when it begins with one (`https://…`), with the rest of the sentence. */

@@ -3,6 +3,8 @@
 import { hintText } from "./hint-words";
 import { Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ApprovalCardPreview } from "@/components/approval-card";
+import { useChosenHosts } from "@/components/chosen-hosts";
+import { hostProblemBadge, hostToolNames, type HostToolName } from "@/components/host-words";
 import { ToolBadges } from "@/components/tool-badges";
 import { SettingText, ToolSettingControl } from "@/components/tool-setting";
 import { TrySlot } from "@/components/try/try-slot";
@@ -10,17 +12,22 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
 import { riskyNoteCode, type AppCheck, type Hints, type Note, type ToolCheck } from "@/lib/schemas/check";
+import { profilesOf, type HostProfile } from "@/lib/schemas/hosts";
 import { CodeText } from "@/components/code-text";
 import { descriptionStart } from "@/components/description-text";
 import { plural } from "@/lib/plural";
 
 const TOOLS_PAGE_SIZE = 50;
 
-/** The columns, the tokens' header a button that sorts by them (SPEC §21: largest first) or back to listing order. */
-const toolColumns = (byTokens: boolean, sortByTokens: (on: boolean) => void) => [
+/**
+ * The columns: one per host chosen beside Theorem (SPEC §22), its names for the tools; the tokens'
+ * header a button that sorts by them (SPEC §21: largest first) or back to listing order.
+ */
+const toolColumns = (byTokens: boolean, sortByTokens: (on: boolean) => void, hosts: readonly HostProfile[]) => [
   { key: "whole-name", label: "Whole name" },
   { key: "title", label: "Title" },
   { key: "badges", label: "Badges" },
+  ...hosts.map((host) => ({ key: `host-${host.id}`, label: `${host.name} name` })),
   {
     key: "tokens",
     label: (
@@ -43,22 +50,30 @@ const warningsOf = (tool: ToolCheck) => tool.notes.filter((n) => WARNING_CODES.h
 /** Text aimed at the assistant rather than the person (SPEC §20). */
 const riskyOf = (tool: ToolCheck) => tool.notes.filter((n) => RISKY_CODES.has(n.code));
 
-/** A name that may wrap after each `_` (never mid-word), so a long whole name does not squeeze the columns beside it. */
-function Breakable({ name }: { name: string }) {
-  const parts = name.split("_");
+/**
+ * A tool's name on one line, never broken at `_` (a name broken there reads as two names): the
+ * table scrolls sideways instead, and on a phone, where a row's cells stack, the name scrolls in its own line.
+ */
+function ToolName({ name }: { name: string }) {
+  return <span className="block whitespace-nowrap max-sm:overflow-x-auto" data-testid="tool-name">{name}</span>;
+}
+
+/** One host's name for a tool: "–" for a tool Theorem leaves out (sent to no host), and said when that host refuses the name. */
+function HostNameCell({ host, named }: { host: HostProfile; named: HostToolName | undefined }) {
   return (
-    <>
-      {parts.map((part, i) => (
-        <Fragment key={i}>
-          {part}
-          {i < parts.length - 1 && (
-            <>
-              _<wbr />
-            </>
-          )}
-        </Fragment>
-      ))}
-    </>
+    <td className="px-3 py-2 font-mono max-sm:col-span-2 max-sm:min-w-0 max-sm:pt-0" data-testid={`host-name-${host.id}`}>
+      <span className="font-sans text-xs text-slate-600 sm:hidden">{host.name} name: </span>
+      {named === undefined ? (
+        <span className="text-slate-500">
+          –<span className="sr-only">not sent: left out</span>
+        </span>
+      ) : (
+        <>
+          <ToolName name={named.name} />
+          {named.refused !== null && <span className="block font-sans text-xs font-medium text-rose-800">{hostProblemBadge(named.refused).label}: {host.name} refuses it</span>}
+        </>
+      )}
+    </td>
   );
 }
 
@@ -100,6 +115,9 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
   const [open, setOpen] = useState<ReadonlySet<number>>(linked === null ? new Set() : new Set([linked]));
   const [last, setLast] = useState<number | null>(linked);
   const [byTokens, setByTokens] = useState(false);
+  const [chosen] = useChosenHosts();
+  const hosts = useMemo(() => profilesOf(chosen), [chosen]);
+  const hostNames = useMemo(() => hostToolNames(app, hosts), [app, hosts]);
   const id = useId();
   const linkedRow = useRef<HTMLTableRowElement>(null);
 
@@ -189,10 +207,14 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
           <table className="w-full text-left text-sm max-sm:block">
             <caption className="sr-only">Tools of {app.name}</caption>
             <TableHead
-              columns={toolColumns(byTokens, (on) => {
-                setByTokens(on);
-                setPage(0);
-              })}
+              columns={toolColumns(
+                byTokens,
+                (on) => {
+                  setByTokens(on);
+                  setPage(0);
+                },
+                hosts,
+              )}
             />
             <tbody className="max-sm:block">
               {rows.map((tool) => {
@@ -207,16 +229,10 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                       className={`border-t border-slate-200 align-top max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:py-1 ${tool.index === linked ? "bg-indigo-50/60 outline-none focus-visible:outline-2 focus-visible:outline-indigo-600" : ""}`}
                       data-testid="tool-row"
                     >
-                      <td className="min-w-56 px-3 py-2 font-mono [overflow-wrap:anywhere] max-sm:col-span-2 max-sm:min-w-0 max-sm:pb-0">
-                        {tool.wholeName !== null ? (
-                          <span className="block">
-                            <Breakable name={tool.wholeName} />
-                          </span>
-                        ) : (
-                          <span className="italic text-slate-600">no name</span>
-                        )}
+                      <td className="px-3 py-2 font-mono max-sm:col-span-2 max-sm:min-w-0 max-sm:pb-0">
+                        {tool.wholeName !== null ? <ToolName name={tool.wholeName} /> : <span className="italic text-slate-600">no name</span>}
                         {tool.name !== null && tool.wholeName !== null && tool.name !== tool.wholeName && (
-                          <span className="block text-xs text-slate-600">listed as {tool.name}</span>
+                          <span className="block text-xs whitespace-nowrap text-slate-600 max-sm:overflow-x-auto">listed as {tool.name}</span>
                         )}
                       </td>
                       <th scope="row" className="min-w-40 px-3 py-2 font-normal break-words max-sm:min-w-0 max-sm:col-span-2 max-sm:py-1 max-sm:font-medium">
@@ -238,6 +254,9 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                         <SettingText tool={tool} />
                         <ToolSettingControl tool={tool} />
                       </td>
+                      {hosts.map((host) => (
+                        <HostNameCell key={host.id} host={host} named={hostNames.get(host.id)?.get(tool.index)} />
+                      ))}
                       <td className="px-3 py-2 text-right tabular-nums max-sm:pt-0" data-testid="tool-tokens">
                         {tool.tokens === null ? <span className="text-slate-500">–</span> : <>{tool.tokens.toLocaleString("en-US")}<span className="sr-only"> tokens</span></>}
                       </td>
@@ -251,7 +270,7 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                     </tr>
                     {isOpen && (
                       <tr id={detailsId} className="border-t border-slate-100 bg-slate-50 max-sm:block">
-                        <td colSpan={5} className="px-3 py-3 max-sm:block">
+                        <td colSpan={5 + hosts.length} className="px-3 py-3 max-sm:block">
                           <ToolDetails tool={tool} />
                         </td>
                       </tr>

@@ -30,6 +30,22 @@ test("the preview: choose hosts, read each one's problems beside Theorem's verdi
   await expect(claude.getByText("Description cut")).toBeVisible();
   await expect(claude.getByText("2 tools sent")).toBeVisible();
   await expect(hosts.getByRole("group", { name: "Windsurf: no problem" })).toBeVisible();
+  // Theorem's own rules are the check above, not one of the other hosts.
+  await expect(hosts.getByRole("checkbox", { name: "Theorem" })).toHaveCount(0);
+
+  // The tools table has a column per chosen host: its names for the tools, a name it refuses said so.
+  const table = page.getByRole("region", { name: "Tools of HR" });
+  await expect(table.getByRole("columnheader", { name: "Claude Code name" })).toBeVisible();
+  await expect(table.getByRole("columnheader", { name: "Windsurf name" })).toBeVisible();
+  const rows = table.getByTestId("tool-row");
+  await expect(rows.nth(0).getByTestId("host-name-claude-code")).toHaveText("mcp__hr__clock_in");
+  await expect(rows.nth(0).getByTestId("host-name-windsurf")).toHaveText("clock_in");
+  await expect(rows.nth(1).getByTestId("host-name-claude-code")).toContainText(`mcp__hr__${LONG}`);
+  await expect(rows.nth(1).getByTestId("host-name-claude-code")).toContainText("Name too long: Claude Code refuses it");
+  // A long name stays on one line (never broken at its `_`): the table scrolls sideways instead.
+  const whole = rows.nth(1).getByTestId("tool-name").first();
+  await expect(whole).toHaveText(LONG);
+  await expect(whole).toHaveCSS("white-space", "nowrap");
   expect(await seriousViolations(page)).toEqual([]);
 
   // Kept in the browser: after a reload the same hosts are chosen.
@@ -40,6 +56,7 @@ test("the preview: choose hosts, read each one's problems beside Theorem's verdi
   await expect(hosts.getByRole("group", { name: "Claude Code: 2 problems" })).toBeVisible();
   await hosts.getByRole("checkbox", { name: "Claude Code" }).uncheck();
   await expect(hosts.getByRole("group", { name: /^Claude Code/ })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Tools of HR" }).getByRole("columnheader", { name: "Claude Code name" })).toHaveCount(0);
   await expect(hosts.getByRole("group", { name: "Windsurf: no problem" })).toBeVisible();
 });
 

@@ -97,6 +97,20 @@ test("an address already connected is asked about before it is connected again",
   await expect(form.getByRole("status")).toHaveText("Added Rota copy.", { timeout: 20_000 });
 });
 
+test("an address already connected is asked about before a pasted server.json is connected there again", async ({ page, serveApp, addAppByApi }) => {
+  const url = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" } }] });
+  await addAppByApi("Rota", url);
+  await page.goto(connectionsPath);
+  await page.getByRole("button", { name: "From server.json / registry" }).click();
+  const form = page.getByRole("form", { name: "Add an app from server.json or a registry" });
+  await form.getByLabel("server.json").fill(JSON.stringify({ name: "io.test/rota", title: "Rota again", description: "Shifts.", version: "1.0.0", remotes: [{ type: "streamable-http", url }] }));
+  await form.getByRole("button", { name: "Connect" }).click();
+  const confirm = form.getByRole("alertdialog");
+  await expect(confirm).toContainText("Rota is already connected at this address: people would get its tools twice. Connect it again?");
+  await confirm.getByRole("button", { name: "Connect it again" }).click();
+  await expect(form.getByRole("status")).toHaveText("Added Rota again.", { timeout: 20_000 });
+});
+
 test("an app edited in place keeps its place and, with the same name, its short name", async ({ page, serveApp, addAppByApi }) => {
   const first = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });
   const moved = await serveApp({ name: "Rota", tools: [{ name: "my_shifts", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] });

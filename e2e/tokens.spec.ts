@@ -30,11 +30,13 @@ test.describe("a leader", () => {
       const items = section.getByTestId("sent-tool");
       await expect(items).toHaveCount(sees.tools.length);
       await expect(items.first()).toContainText(`${sees.tools[0]!.name} from`);
-      await section.getByRole("button", { name: "Largest first" }).click();
+      // The button says the order shown; its name, what a click does.
+      await expect(section.getByRole("button", { name: "Sorted in the order sent: sort largest first" })).toHaveText("Sorted in the order sent");
+      await section.getByRole("button", { name: "Sorted in the order sent: sort largest first" }).click();
       await expect(items.first()).toContainText("staff_handbook_zeta_read_handbook from Staff Handbook Zeta");
       const largest = sees.tools.find((t) => t.name === "staff_handbook_zeta_read_handbook")!;
       await expect(items.first()).toContainText(`${largest.tokens.toLocaleString("en-US")} tokens`);
-      await expect(section.getByRole("button", { name: "In the order sent" })).toHaveAttribute("aria-pressed", "true");
+      await expect(section.getByRole("button", { name: "Sorted by size, largest first: show in the order sent" })).toHaveText("Sorted by size, largest first");
       await expect(section.getByRole("button", { name: /Copy/ })).toBeVisible();
     } finally {
       await page.request.patch(`/api/orgs/${ORG}/settings`, { data: { tokenBudget: null } });

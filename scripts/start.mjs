@@ -1,6 +1,7 @@
 // `npm start`: builds the dashboard when the build is missing or older than the sources,
 // then serves it on $HOST:$PORT (default 127.0.0.1:3000), with the demo organisation's apps
-// (real MCP servers on loopback ports of their own; THEOREM_DEMO=0 leaves them out).
+// (real MCP servers on loopback, on ports $THEOREM_DEMO_PORT and after, default 3101–3106;
+// THEOREM_DEMO=0 leaves them out).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -29,9 +30,20 @@ if (process.env.E2E_FRESH_DB === "1" && !isPostgresUrl()) {
   if (file !== ":memory:") for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
 }
 
-// Ephemeral ports: a second instance (Playwright's, beside `npm start`) never collides; the
-// seed sets the demo apps' URLs right on every start.
-const demo = process.env.THEOREM_DEMO === "0" ? null : await (await import(demoAppsFile)).startDemoApps("127.0.0.1");
+// Fixed ports from THEOREM_DEMO_PORT (3101–3106 by default), so an app connected to a demo app's URL
+// still reads it after a restart; a port another program holds (a second `npm start`; Playwright's
+// server asks for free ports) is replaced by a free one, and the seed sets the demo apps' URLs right.
+const demoApps = process.env.THEOREM_DEMO === "0" ? null : await import(demoAppsFile);
+let demo = null;
+if (demoApps) {
+  try {
+    demo = await demoApps.startDemoApps("127.0.0.1", undefined, demoApps.demoBasePort(process.env.THEOREM_DEMO_PORT));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  for (const app of demo.moved) console.warn(`Demo app ${app.name}: port ${app.wanted} is taken, so it listens at ${app.url} for this start (the demo organisation's ${app.name} is moved there).`);
+}
 // Checks may reach the demo apps' own ports on loopback, and nothing else there.
 const demoHosts = demo ? demo.apps.map((app) => new URL(app.url).host) : [];
 const allowHosts = [process.env.CHECK_ALLOW_HOSTS, ...demoHosts].filter(Boolean).join(",");
@@ -71,6 +83,8 @@ async function announceWhenUp() {
         if (demo) {
           lines.push("Demo accounts of the organisation “demo” (one per role):");
           for (const role of ["leader", "developer", "support"]) lines.push(`  ${`${role}@demo.test`.padEnd(22)} password ${demoPassword}`);
+          lines.push("Demo apps (MCP, on loopback; THEOREM_DEMO_PORT moves them):");
+          for (const app of demo.apps) lines.push(`  ${app.name.padEnd(22)} ${app.url}`);
         }
         return void console.log(`\n${lines.join("\n")}\n`);
       }

@@ -36,16 +36,47 @@ describe("actionText", () => {
     expect(actionText({ ...base, action: "tool.setting.changed", app: { id: "a", name: "Attendance" }, details })).toBe(text);
   });
 
-  it("words an app's own newTools", () => {
+  it("words an app's own newTools, from what to what", () => {
     const entry: AuditEntry = { ...base, action: "app.settings.changed", app: { id: "a", name: "Attendance" }, details: { newTools: { from: "org", to: "wait-for-review" } } };
-    expect(actionText(entry)).toBe("changed how new tools of Attendance are treated: wait for review");
+    expect(actionText(entry)).toBe("changed how new tools of Attendance are treated: wait for review (was as the organisation says)");
+  });
+
+  const group = { id: "g1", name: "Contractors" };
+  it.each([
+    [{ group, members: { from: ["ann@x.test", "carl@x.test"], to: ["ann@x.test", "bob@x.test", "dee@x.test"] } }, "changed the group Contractors: added bob@x.test and dee@x.test; removed carl@x.test"],
+    [{ group, members: { from: [], to: ["ann@x.test"] } }, "changed the group Contractors: added ann@x.test"],
+    [{ group, members: { from: ["ann@x.test", "bob@x.test", "carl@x.test"], to: [] } }, "changed the group Contractors: removed ann@x.test, bob@x.test and carl@x.test"],
+    [{ group, name: { from: "Contractors", to: "Freelancers" } }, "renamed the group Contractors to Freelancers"],
+    [{ group, name: { from: "Contractors", to: "Freelancers" }, members: { from: ["ann@x.test"], to: ["bob@x.test"] } }, "renamed the group Contractors to Freelancers; added bob@x.test; removed ann@x.test"],
+    // The same people in another order: nothing to say but that it changed.
+    [{ group, members: { from: ["a@x.test", "b@x.test"], to: ["b@x.test", "a@x.test"] } }, "changed the group Contractors"],
+    [{ group, members: "not a list" }, "changed the group Contractors"],
+  ])("says whom a group's change added and removed %j", (details, text) => {
+    expect(actionText({ ...base, action: "group.changed", details })).toBe(text);
+  });
+
+  const contractors = { id: "g1", name: "Contractors" };
+  const nurses = { id: "g2", name: "Nurses" };
+  const doctors = { id: "g3", name: "Doctors" };
+  it.each([
+    [{ from: "everyone", to: { groups: [contractors] } }, "changed who has Rota: only the group Contractors (was everyone)"],
+    [{ from: { groups: [contractors, nurses] }, to: "everyone" }, "changed who has Rota: everyone (was only the groups Contractors and Nurses)"],
+    [{ from: { groups: [contractors] }, to: { groups: [doctors, nurses] } }, "changed who has Rota: added the groups Doctors and Nurses; removed the group Contractors (now only the groups Doctors and Nurses)"],
+    [{ from: { groups: [contractors, nurses] }, to: { groups: [nurses] } }, "changed who has Rota: removed the group Contractors (now only the group Nurses)"],
+    [{}, "changed who has Rota"],
+  ])("says who has an app, from whom to whom %j", (details, text) => {
+    expect(actionText({ ...base, action: "app.access.changed", app: { id: "a", name: "Rota" }, details })).toBe(text);
   });
 
   it.each([
     [{ newTools: { from: "available", to: "wait-for-review" } }, "changed the organisation's settings: new and changed tools: wait for review (was available at once)"],
     [{ riskyText: { from: "warn", to: "block" } }, "changed the organisation's settings: risky text: blocks the tool (was warns only)"],
     [{ newTools: { from: "wait-for-review", to: "wait-if-risky" }, riskyText: { from: "block", to: "ask-first" } }, "changed the organisation's settings: new and changed tools: wait if risky (was wait for review); risky text: makes the tool ask first (was blocks the tool)"],
-    [{ tokenBudget: { from: null, to: 20000 } }, "changed the organisation's settings: tokenBudget: 20000 (was none)"],
+    [{ tokenBudget: { from: "none", to: "20000" } }, "changed the organisation's settings: the token budget per person: 20,000 tokens (was none)"],
+    [{ tokenBudget: { from: "20000", to: "150000" } }, "changed the organisation's settings: the token budget per person: 150,000 tokens (was 20,000 tokens)"],
+    [{ registry: { from: false, to: true, newAddress: true } }, "changed the organisation's settings: the organisation's registry: on (was off)"],
+    [{ registry: { from: true, to: false } }, "changed the organisation's settings: the organisation's registry: off (was on)"],
+    [{ registry: { from: true, to: true, newAddress: true } }, "changed the organisation's settings: the organisation's registry: a new address (the old one no longer answers)"],
     [{}, "changed the organisation's settings"],
   ])("words which organisation settings changed %j", (details, text) => {
     expect(actionText({ ...base, action: "settings.changed", details })).toBe(text);

@@ -23,6 +23,27 @@ function fromTo(e: AuditEntry, key: string): { from: string; to: string } | null
   return typeof value?.from === "string" && typeof value.to === "string" ? { from: value.from, to: value.to } : null;
 }
 
+/** "a", "a and b", "a, b and c". */
+function andList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)!}`;
+}
+
+/** A list `{from, to}` of an entry's detail (members' emails), when it has one: what `to` added and removed. */
+function listChange(e: AuditEntry, key: string): { added: string[]; removed: string[] } | null {
+  const value = e.details?.[key] as { from?: unknown; to?: unknown } | undefined;
+  const strings = (list: unknown): string[] | null => (Array.isArray(list) && list.every((v) => typeof v === "string") ? list : null);
+  const from = strings(value?.from);
+  const to = strings(value?.to);
+  if (from === null || to === null) return null;
+  return { added: to.filter((v) => !from.includes(v)), removed: from.filter((v) => !to.includes(v)) };
+}
+
+/** What was added and removed, in words: "added ann@x.test and bob@x.test; removed carl@x.test" (empty when nothing was). */
+function addedRemoved(change: { added: readonly string[]; removed: readonly string[] }, noun = ""): string {
+  const part = (verb: string, items: readonly string[]) => (items.length === 0 ? null : `${verb} ${noun === "" ? "" : `the ${items.length === 1 ? noun : `${noun}s`} `}${andList(items)}`);
+  return [part("added", change.added), part("removed", change.removed)].filter((p): p is string => p !== null).join("; ");
+}
+
 /** An edit, saying from what to what: "renamed Rota to Shifts; moved it from … to …". */
 function editedText(e: AuditEntry): string {
   const name = fromTo(e, "name");
@@ -65,29 +86,69 @@ const NEW_TOOLS_WORDS: Record<string, string> = {
   "wait-if-risky": "wait if risky",
 };
 
+/** A token budget as stored in the log ("20000", or "none"), in words: "20,000 tokens", "none". */
+function budgetWords(value: string): string {
+  const n = Number(value);
+  return value.trim() !== "" && Number.isInteger(n) ? `${n.toLocaleString("en-US")} tokens` : value;
+}
+
 /** The organisation's settings a leader may change, in words: what each is, and each value. */
-const ORG_SETTING_WORDS: Record<string, { what: string; values: Record<string, string> }> = {
+const ORG_SETTING_WORDS: Record<string, { what: string; values: Record<string, string>; format?: (value: string) => string }> = {
   newTools: { what: "new and changed tools", values: { available: "available at once", "wait-for-review": "wait for review", "wait-if-risky": "wait if risky" } },
   riskyText: { what: "risky text", values: { warn: "warns only", "ask-first": "makes the tool ask first", block: "blocks the tool" } },
+  tokenBudget: { what: "the token budget per person", values: { none: "none" }, format: budgetWords },
+  registry: { what: "the organisation's registry", values: { true: "on", false: "off" } },
 };
 
 /** A value of a setting in words: known values as the settings page says them, others as given ("none" for null). */
-function settingValue(words: Record<string, string> | undefined, value: unknown): string {
+function settingValue(words: (typeof ORG_SETTING_WORDS)[string] | undefined, value: unknown): string {
   if (value === null) return "none";
   const text = typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
-  return words?.[text] ?? text;
+  return words?.values[text] ?? words?.format?.(text) ?? text;
 }
 
 /** The organisation's settings a change set, each from what to what: "changed the settings: new and changed tools wait for review (was available at once)". */
 function orgSettingsText(e: AuditEntry): string {
   const parts = Object.entries(e.details ?? {}).flatMap(([key, change]) => {
-    const c = change as { from?: unknown; to?: unknown } | null;
+    const c = change as { from?: unknown; to?: unknown; newAddress?: unknown } | null;
     if (c === null || typeof c !== "object" || !("to" in c)) return [];
     const words = ORG_SETTING_WORDS[key];
-    const was = "from" in c ? ` (was ${settingValue(words?.values, c.from)})` : "";
-    return [`${words?.what ?? key}: ${settingValue(words?.values, c.to)}${was}`];
+    // The registry turned on again: the same value, a new address (the old one stops answering).
+    if (key === "registry" && c.from === true && c.to === true) return [`${words!.what}: a new address (the old one no longer answers)`];
+    const was = "from" in c ? ` (was ${settingValue(words, c.from)})` : "";
+    return [`${words?.what ?? key}: ${settingValue(words, c.to)}${was}`];
   });
   return parts.length === 0 ? "changed the organisation's settings" : `changed the organisation's settings: ${parts.join("; ")}`;
+}
+
+/** Who has an app (SPEC §23) as the log keeps it: "everyone", or the names of its groups; null when it is neither. */
+function accessOf(value: unknown): "everyone" | string[] | null {
+  if (value === "everyone") return "everyone";
+  const groups = (value as { groups?: unknown } | null)?.groups;
+  if (!Array.isArray(groups)) return null;
+  return groups.map((g) => (typeof (g as { name?: unknown } | null)?.name === "string" ? (g as { name: string }).name : "a group"));
+}
+
+const accessWords = (access: "everyone" | string[]) => (access === "everyone" ? "everyone" : access.length === 0 ? "no group" : `only the ${access.length === 1 ? "group" : "groups"} ${andList(access)}`);
+
+/** Who has an app, from whom to whom: "changed who has Rota: added the group Nurses; removed the group Contractors (now only the group Nurses)". */
+function accessText(e: AuditEntry): string {
+  const from = accessOf(e.details?.["from"]);
+  const to = accessOf(e.details?.["to"]);
+  const what = `changed who has ${app(e)}`;
+  if (from === null || to === null) return what;
+  if (from === "everyone" || to === "everyone") return `${what}: ${accessWords(to)} (was ${accessWords(from)})`;
+  const change = addedRemoved({ added: to.filter((g) => !from.includes(g)), removed: from.filter((g) => !to.includes(g)) }, "group");
+  return change === "" ? what : `${what}: ${change} (now ${accessWords(to)})`;
+}
+
+/** A group's change (SPEC §23): its new name, and whom it added and removed. */
+function groupChangedText(e: AuditEntry): string {
+  const name = fromTo(e, "name");
+  const members = listChange(e, "members");
+  const parts = [name === null ? null : `renamed the group ${name.from} to ${name.to}`, members === null ? null : addedRemoved(members)].filter((p): p is string => p !== null && p !== "");
+  if (parts.length === 0) return `changed the group ${groupName(e)}`;
+  return name === null ? `changed the group ${groupName(e)}: ${parts.join("; ")}` : parts.join("; ");
 }
 
 /** A leader's say on one tool (SPEC §19): "blocked the tool delete_shift of Rota (was default)". */
@@ -151,14 +212,15 @@ export function actionText(entry: AuditEntry): string {
     case "app.settings.changed": {
       const change = entry.details?.["newTools"] as { from?: unknown; to?: unknown } | undefined;
       const to = typeof change?.to === "string" ? NEW_TOOLS_WORDS[change.to] ?? change.to : null;
-      return `changed how new tools of ${app(entry)} are treated${to === null ? "" : `: ${to}`}`;
+      const from = typeof change?.from === "string" ? NEW_TOOLS_WORDS[change.from] ?? change.from : null;
+      return `changed how new tools of ${app(entry)} are treated${to === null ? "" : `: ${to}${from === null ? "" : ` (was ${from})`}`}`;
     }
     case "app.access.changed":
-      return `changed who has ${app(entry)}`;
+      return accessText(entry);
     case "group.created":
       return `created the group ${groupName(entry)}`;
     case "group.changed":
-      return `changed the group ${groupName(entry)}`;
+      return groupChangedText(entry);
     case "group.removed":
       return `removed the group ${groupName(entry)}`;
     default: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sameAddress } from "./add-app-form";
+import { sameAddress } from "./same-address";
 
 const apps = [
   { name: "Rota", url: "https://rota.example/mcp" },

@@ -15,6 +15,7 @@ import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { ImportAppForm } from "./import-app-form";
+import { sameAddress, twiceQuestion, type ConnectedAt } from "./same-address";
 
 type Field = "name" | "url" | "headerName" | "headerValue";
 type Values = Record<Field, string>;
@@ -68,19 +69,6 @@ function clashQuestion(name: string, clash: NonNullable<ReturnType<typeof shortN
   return `${why} Connect another ${name}? It will be \`${clash.shortName}\`, and its tools \`${clash.shortName}_…\`.`;
 }
 
-/** The app of the list already at `url` (the same address, whatever its case or trailing slash), or undefined. */
-export function sameAddress(apps: readonly { name: string; url: string }[], url: string): { name: string; url: string } | undefined {
-  const key = (u: string) => {
-    try {
-      const parsed = new URL(u.trim());
-      return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
-    } catch {
-      return u.trim();
-    }
-  };
-  return apps.find((app) => key(app.url) === key(url));
-}
-
 /** The form's resolver: the values as `appCreate` takes them, or its issues on the form's fields. */
 const appCreateResolver: Resolver<Values, unknown, AppCreate> = (values) => {
   const result = validate(values);
@@ -113,7 +101,11 @@ export function AddAppForm(props: Parameters<typeof AddAppByUrlForm>[0]) {
           From server.json / registry
         </Button>
       </div>
-      {mode === "url" ? <AddAppByUrlForm {...props} /> : <ImportAppForm org={props.org} personal={props.personal ?? false} {...(props.onAdded ? { onAdded: props.onAdded } : {})} />}
+      {mode === "url" ? (
+        <AddAppByUrlForm {...props} />
+      ) : (
+        <ImportAppForm org={props.org} personal={props.personal ?? false} existingUrls={props.existingUrls ?? []} {...(props.onAdded ? { onAdded: props.onAdded } : {})} />
+      )}
     </div>
   );
 }
@@ -135,7 +127,7 @@ function AddAppByUrlForm({
   /** The names of the list the app joins, in connection order: to say before connecting when it will be named `…_2`. */
   existing?: readonly string[];
   /** The apps of that list with their addresses: to ask before connecting an address twice. */
-  existingUrls?: readonly { name: string; url: string }[];
+  existingUrls?: readonly ConnectedAt[];
 }) {
   const id = useId();
   const client = useQueryClient();
@@ -155,7 +147,7 @@ function AddAppByUrlForm({
     const twice = sameAddress(existingUrls, input.url);
     const asked = confirm !== null && JSON.stringify(confirm.input) === JSON.stringify(input);
     if ((clash !== null || twice !== undefined) && !asked) {
-      const questions = [twice === undefined ? null : `${twice.name} is already connected at this address: people would get its tools twice.`, clash === null ? null : clashQuestion(input.name, clash)];
+      const questions = [twice === undefined ? null : twiceQuestion(twice.name), clash === null ? null : clashQuestion(input.name, clash)];
       setConfirm({
         input,
         question: questions.filter((q): q is string => q !== null).join(" ") + (clash === null ? " Connect it again?" : ""),

@@ -10,7 +10,7 @@ import { AddAppForm } from "@/components/connections/add-app-form";
 import { LookupBox } from "@/components/connections/lookup-box";
 import { CodeText } from "@/components/code-text";
 import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/components/connections/connection-status";
-import { formatSeconds, formatWhen, listingSizeWords } from "@/components/connections/format";
+import { formatSeconds, formatWhen, listingSizeWords, noTimingsWords } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { NewToolsSetting, WaitingBadge } from "@/components/connections/review";
 import { RiskyTextSetting } from "@/components/connections/risky-text-setting";
@@ -255,7 +255,7 @@ function AppRow({
             <dt className="text-slate-600">Timings</dt>
             <dd className="text-slate-900">
               {check.timings === null ? (
-                check.status === "unavailable" ? "none: it did not finish connecting" : "not measured"
+                noTimingsWords(check.name, check.unavailable)
               ) : (
                 <>
                   connect <Over ms={check.timings.connectMs} limit={CONNECT_TIMEOUT_MS} />

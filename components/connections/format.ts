@@ -1,3 +1,6 @@
+import { connectionRefused } from "@/lib/mcp/sentences";
+import type { Unavailable } from "@/lib/schemas/check";
+
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 
 /** A stored ISO time as people read it (in the browser's time zone). */
@@ -51,4 +54,31 @@ export function listingSizeWords(listing: { chars: number; limit: number; stoppe
   const limit = listing.limit.toLocaleString("en-US");
   if (listing.stopped) return `reading stopped at ${chars} characters, past the limit of ${limit} · over the limit`;
   return `${chars} of ${limit} characters${listing.chars > listing.limit ? " · over the limit" : ""}`;
+}
+
+/**
+ * The timings of a check that has none, in words: why nothing was measured, as its reason says
+ * (SPEC §7). A refused connection is not a slow one: "the connection was refused" is not "did not
+ * finish connecting", which only a connect deadline passed says.
+ */
+export function noTimingsWords(app: string, unavailable: Unavailable | null): string {
+  if (unavailable === null) return "not measured";
+  switch (unavailable.code) {
+    case "connect-timeout":
+      return "none: it did not finish connecting";
+    case "address-refused":
+      return "none: its address is refused, so it was not contacted";
+    case "auth-required":
+      return "none: it asks for sign-in before it can be read";
+    case "connect-failed":
+      return connectionRefused(app, unavailable) ? "none: the connection was refused (nothing listens at its address)" : "none: connecting to it failed";
+    case "list-timeout":
+    case "listing-too-large":
+    case "invalid-listing":
+      return "none: it could not be read";
+    default: {
+      const never: never = unavailable.code;
+      return never;
+    }
+  }
 }

@@ -11,10 +11,13 @@ import { FieldError, TextField, fieldClass } from "@/components/ui/field";
 import { ApiRequestError } from "@/lib/queries/api";
 import { addAppMutation } from "@/lib/queries/orgs";
 import { addMyAppMutation } from "@/lib/queries/people";
-import { chooseRemote, importedName, parseServerJson, urlVariables } from "@/lib/registry/server-json";
+import { chooseRemote, fillTemplate, importedName, parseServerJson, urlVariables } from "@/lib/registry/server-json";
 import { appImport, type AppImport, type Remote } from "@/lib/schemas/registry";
 import type { StoredApp } from "@/lib/schemas/orgs";
 import { DomainError } from "@/lib/errors";
+import { CodeText } from "@/components/code-text";
+import { RemoveAppButton } from "./remove-app-button";
+import { sameAddress, twiceQuestion, type ConnectedAt } from "./same-address";
 
 /**
  * Connects an app from an MCP Registry entry (SPEC §24): a server.json pasted or uploaded, or one
@@ -90,6 +93,19 @@ export function remoteOf(text: string, rows: { variables: Row[]; headers: Row[] 
   }
 }
 
+/**
+ * The address a pasted server.json connects to, its URL variables filled from the values typed
+ * (or their defaults); null for a registry's entry (the route reads it), a text that cannot be
+ * read, or a variable still missing (the route's 422 asks for it).
+ */
+export function pastedUrl(v: ImportFormValues): string | null {
+  if (v.source !== "paste") return null;
+  const shown = remoteOf(v.text, v);
+  if (shown === null || "error" in shown) return null;
+  const filled = fillTemplate(shown.remote.url, Object.fromEntries(v.variables.filter((r) => r.value !== "").map((r) => [r.name, r.value])), shown.remote.variables);
+  return filled.missing.length > 0 ? null : filled.text;
+}
+
 /** Which field shows an issue of `appImport` (the form's or the route's 422), by its path. */
 export function fieldOfIssue(path: readonly PropertyKey[], v: Pick<ImportFormValues, "variables" | "headers">): string {
   const [first, second] = path.map(String);
@@ -140,11 +156,21 @@ const errorAt = (errors: FieldErrors<ImportFormValues>, path: string): string | 
   return (at as { message?: string } | undefined)?.message;
 };
 
-export function ImportAppForm({ org, personal = false, onAdded }: { org: string; personal?: boolean; onAdded?: (app: StoredApp) => void }) {
+/**
+ * `existingUrls`: the apps of the list it joins, with their addresses. A pasted server.json whose
+ * address one of them is connected at is asked about before it is sent, as adding by URL asks; a
+ * registry's entry, whose address only the route reads, is said to be there twice once added, with
+ * the new app's Remove beside it.
+ */
+export function ImportAppForm({ org, personal = false, onAdded, existingUrls = [] }: { org: string; personal?: boolean; onAdded?: (app: StoredApp) => void; existingUrls?: readonly ConnectedAt[] }) {
   const id = useId();
   const client = useQueryClient();
   const add = useMutation(personal ? addMyAppMutation(client, org) : addAppMutation(client, org));
   const [added, setAdded] = useState<string | null>(null);
+  // Asked before sending a pasted entry whose address is already connected: the input asked about, and the app there.
+  const [confirm, setConfirm] = useState<{ input: AppImport; twice: ConnectedAt } | null>(null);
+  // A registry's entry found, once added, at an address already connected: the new app, and the one there before.
+  const [addedTwice, setAddedTwice] = useState<{ app: StoredApp; before: ConnectedAt } | null>(null);
   const form = useForm<ImportFormValues, unknown, AppImport>({ resolver: importResolver, mode: "onSubmit", defaultValues: EMPTY, shouldFocusError: true });
   const variables = useFieldArray({ control: form.control, name: "variables" });
   const headers = useFieldArray({ control: form.control, name: "headers" });
@@ -166,9 +192,21 @@ export function ImportAppForm({ org, personal = false, onAdded }: { org: string;
 
   const onSubmit = form.handleSubmit((input) => {
     setAdded(null);
+    setAddedTwice(null);
+    const url = pastedUrl(form.getValues());
+    const twice = url === null ? undefined : sameAddress(existingUrls, url);
+    if (twice !== undefined && JSON.stringify(confirm?.input) !== JSON.stringify(input)) return void setConfirm({ input, twice });
+    connect(input);
+  });
+
+  function connect(input: AppImport) {
+    setConfirm(null);
+    const before = existingUrls;
     add.mutate(input, {
       onSuccess: (app) => {
         setAdded(app.name);
+        const there = sameAddress(before.filter((a) => a.id !== app.id), app.url);
+        if (there !== undefined && !("serverJson" in input)) setAddedTwice({ app, before: there });
         onAdded?.(app);
         form.reset(EMPTY);
         setPreview(null);
@@ -190,7 +228,7 @@ export function ImportAppForm({ org, personal = false, onAdded }: { org: string;
         );
       },
     });
-  });
+  }
 
   const described = (path: string) => ({
     id: f(path),
@@ -299,6 +337,31 @@ export function ImportAppForm({ org, personal = false, onAdded }: { org: string;
             {add.isPending ? "Reading the entry, connecting to the app and reading its tools…" : added !== null ? `Added ${added}.` : ""}
           </p>
         </div>
+        {confirm !== null && (
+          <div role="alertdialog" aria-labelledby={`${id}-confirm`} className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+            <p id={`${id}-confirm`}>
+              <CodeText text={`${twiceQuestion(confirm.twice.name)} Connect it again?`} />
+            </p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              <Button type="button" onClick={() => connect(confirm.input)}>
+                Connect it again
+              </Button>
+              <Button type="button" variant="secondary" onClick={() => setConfirm(null)}>
+                Cancel
+              </Button>
+            </div>
+          </div>
+        )}
+        {addedTwice !== null && (
+          <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+            <p>
+              <CodeText text={`${addedTwice.app.name} is connected at the address ${addedTwice.before.name} already was: people get its tools twice. Remove it if that is not what you meant.`} />
+            </p>
+            <div className="mt-2">
+              <RemoveAppButton org={org} appId={addedTwice.app.id} appName={addedTwice.app.name} personal={personal} onRemoved={() => setAddedTwice(null)} />
+            </div>
+          </div>
+        )}
         {add.isError && <Alert title="The app could not be added">{errorMessage(add.error, "Something went wrong reading the answer.")}</Alert>}
       </form>
     </Card>

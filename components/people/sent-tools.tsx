@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { plural } from "@/lib/plural";
 import { personSeesQuery } from "@/lib/queries/people";
+import { sentOrderButton } from "./sent-order";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -52,8 +53,8 @@ export function SentTools({ org, person, mine }: { org: string; person: string; 
             )}
           </p>
           <div className="flex flex-wrap items-center gap-2">
-            <Button variant="secondary" aria-pressed={largestFirst} onClick={() => setLargestFirst(!largestFirst)}>
-              {largestFirst ? "In the order sent" : "Largest first"}
+            <Button variant="secondary" aria-label={sentOrderButton(largestFirst).name} onClick={() => setLargestFirst(!largestFirst)}>
+              {sentOrderButton(largestFirst).label}
             </Button>
             <CopyButton text={JSON.stringify(sees.data.tools.map(({ name, description, inputSchema }) => ({ name, ...(description === undefined ? {} : { description }), inputSchema })), null, 2)} label="the tools as sent, as JSON" />
           </div>

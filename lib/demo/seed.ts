@@ -15,8 +15,9 @@ const demoApps = z.array(z.object({ key: z.string().regex(/^[a-z0-9-]{1,40}$/), 
 type DemoApp = z.infer<typeof demoApps>[number];
 
 /**
- * Creates the demo organisation and upserts its apps by their stable key: their URLs (new
- * ports on every start) are set right, while each keeps its place in the connection order.
+ * Creates the demo organisation and upserts its apps by their stable key: their URLs (the same
+ * ports from one start to the next, unless one was taken and the app moved) are set right, while
+ * each keeps its place in the connection order.
  * An app missing (never seeded, or removed) is connected again, after the others.
  */
 export async function seedDemo(db: Conn, list: DemoApp[]): Promise<void> {

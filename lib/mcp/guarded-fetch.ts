@@ -7,6 +7,7 @@ import { Agent, buildConnector, type Dispatcher } from "undici";
 import { EVENT_BYTE_LIMIT, RESPONSE_BYTE_LIMIT } from "@/lib/engine/limits";
 import type { UnavailableCode } from "@/lib/schemas/check";
 import { bareHost, checkAddress, refusedUrl, type AllowList, type Resolver } from "./address";
+import { refusedReason } from "./sentences";
 import { ToolsScanner } from "./listing-scan";
 
 const MAX_REDIRECTS = 5;
@@ -338,7 +339,7 @@ function networkError(e: Error, url: URL, signal: AbortSignal): Error {
   const raw = (e as NodeJS.ErrnoException).code ?? "";
   const code = UNDICI_CODES[raw] ?? raw;
   const where = url.port === "" ? bareHost(url) : `${bareHost(url)}:${url.port}`;
-  if (code === "ECONNREFUSED") return new GuardError("connect-failed", `nothing answers at ${where} (connection refused)`);
+  if (code === "ECONNREFUSED") return new GuardError("connect-failed", refusedReason(where));
   if (TLS_CODES.test(code)) return new GuardError("connect-failed", `its TLS certificate was not accepted (${code})`);
   if (code === "ECONNRESET" || code === "EPIPE") return new GuardError("connect-failed", `${where} closed the connection (${code})`);
   if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "ETIMEDOUT") return new GuardError("connect-failed", `${where} cannot be reached (${code})`);

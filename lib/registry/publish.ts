@@ -1,6 +1,6 @@
 import { riskyNoteCode } from "@/lib/schemas/check";
 import type { Org, StoredApp } from "@/lib/schemas/orgs";
-import { CHECK_META, SERVER_JSON_SCHEMA, type PublishedCheck } from "@/lib/schemas/registry";
+import { CHECK_META, SERVER_JSON_SCHEMA, type PublishedCheck, type RegistryListQuery } from "@/lib/schemas/registry";
 import { summaryOf } from "@/lib/schemas/summary";
 
 /**
@@ -87,16 +87,14 @@ export function publishedEntries(org: Org, apps: readonly { app: StoredApp; snap
     .sort((a, b) => (a.server.name < b.server.name ? -1 : a.server.name > b.server.name ? 1 : 0));
 }
 
-export const MAX_PAGE = 100;
-const DEFAULT_PAGE = 30;
 
 /** A cursor is the name the page before ended at, opaque to clients. */
 const encodeCursor = (name: string) => Buffer.from(name, "utf8").toString("base64url");
 const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString("utf8");
 
-/** GET /v0.1/servers: a page of the entries whose name holds `search` (any case), after `cursor`. */
-export function serverPage(entries: readonly PublishedEntry[], query: { cursor?: string | null; limit?: number; search?: string | null }) {
-  const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
+/** GET /v0.1/servers: a page of `limit` entries (as `registryListQuery` bounds it) whose name holds `search` (any case), after `cursor`. */
+export function serverPage(entries: readonly PublishedEntry[], query: Pick<RegistryListQuery, "cursor" | "search"> & { limit: number }) {
+  const { limit } = query;
   const search = query.search?.toLowerCase() ?? "";
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const matching = entries.filter((e) => (search === "" || e.server.name.toLowerCase().includes(search)) && (after === null || e.server.name > after));

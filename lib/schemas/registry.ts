@@ -107,3 +107,22 @@ export const registryToggle = z.object({ registry: z.boolean({ error: "registry 
 
 /** GET /api/orgs/{org}/settings's registry part, and PATCH {registry}'s answer (the address only when just made). */
 export const registrySetting = z.object({ registry: z.boolean(), registryUrl: z.string().optional() });
+
+/** Servers on one page of a registry's list: the official registry's bounds and default. */
+export const REGISTRY_PAGE = { min: 1, max: 100, default: 30 } as const;
+
+/**
+ * `GET …/v0.1/servers`'s query (SPEC §24), as the official registry bounds it: `limit` a whole
+ * number from 1 to 100 (30 when left out), else 422, never a page of another size than asked.
+ */
+export const registryListQuery = z.object({
+  cursor: z.string().optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/, `limit is a whole number from ${REGISTRY_PAGE.min} to ${REGISTRY_PAGE.max}.`)
+    .transform(Number)
+    .pipe(z.number().int().min(REGISTRY_PAGE.min, `limit is at least ${REGISTRY_PAGE.min}.`).max(REGISTRY_PAGE.max, `limit is at most ${REGISTRY_PAGE.max}.`))
+    .default(REGISTRY_PAGE.default),
+  search: z.string().optional(),
+});
+export type RegistryListQuery = z.infer<typeof registryListQuery>;

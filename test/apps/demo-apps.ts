@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { listenPreferring } from "./http";
 import { calendarServer, startV2App } from "./v2-apps";
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
@@ -20,6 +21,8 @@ export interface McpAppOptions {
   requireHeader?: { name: string; value: string };
   host?: string;
   port?: number;
+  /** When `port` is taken, listen on a free one instead of failing (the demo's fixed ports). */
+  orAnyPort?: boolean;
 }
 
 export interface ServedApp {
@@ -31,7 +34,7 @@ export interface ServedApp {
  * Serves one MCP app whose `tools/list` answers exactly `tools` (so a test or the demo can
  * list anything, even what the SDK's own schemas would not produce).
  */
-export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireHeader, host = "127.0.0.1", port = 0 }: McpAppOptions): Promise<ServedApp> {
+export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireHeader, host = "127.0.0.1", port = 0, orAnyPort = false }: McpAppOptions): Promise<ServedApp> {
   const pending = new Set<NodeJS.Timeout>();
 
   const server = createServer((req, res) => {
@@ -78,10 +81,13 @@ export async function serveMcpApp({ name, tools, initializeDelayMs = 0, requireH
     await transport.handleRequest(req, res, body);
   }
 
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve(undefined));
-  });
+  if (orAnyPort) await listenPreferring(server, host, port);
+  else {
+    await new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => resolve(undefined));
+    });
+  }
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("The demo app has no TCP address.");
   const hostInUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -228,24 +234,58 @@ export const DEMO_APPS: { key: string; name: string; tools: object[]; initialize
 
 export interface DemoApps {
   apps: { key: string; name: string; url: string }[];
+  /** The apps that could not have their own port (another program held it), and the port each wanted. */
+  moved: { key: string; name: string; wanted: number; url: string }[];
   close: () => Promise<void>;
 }
 
+/** The first of the demo apps' fixed loopback ports, when `THEOREM_DEMO_PORT` does not name another. */
+export const DEMO_BASE_PORT = 3101;
+
 /**
- * Starts every demo app on an ephemeral loopback port, so that two instances never collide.
+ * The demo apps' first port from `THEOREM_DEMO_PORT`: a port for the first app, the next ones for
+ * the others in order (DEMO_BASE_PORT when unset); `0` asks for free ports, different on each start.
+ * Anything else is not a port: an error saying so.
+ */
+export function demoBasePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEMO_BASE_PORT;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port + DEMO_APPS.length - 1 > 65_535) {
+    throw new Error(`THEOREM_DEMO_PORT is ${JSON.stringify(value)}: give the first of ${DEMO_APPS.length} ports in a row (1–${65_535 - DEMO_APPS.length + 1}), or 0 for free ports.`);
+  }
+  return port;
+}
+
+/**
+ * Starts every demo app on loopback. With `basePort`, each keeps one address across starts, the
+ * app's place in DEMO_APPS after it (`basePort` + 0 … 5), so an app a person connected to a demo
+ * app's URL still reads it after a restart; a port another program holds is replaced by a free
+ * one, and said in `moved` (the seed then moves the demo organisation's app there). Without it
+ * (0, the tests), every app takes a free port, so that two instances never collide.
  * `slowConnectMs`, when given, is how long Slow Reports takes to answer initialize in place of its
  * 4.5 s: for a test that gives its reads longer than SPEC §7's 3 s to connect.
  */
-export async function startDemoApps(host = "127.0.0.1", slowConnectMs?: number): Promise<DemoApps> {
-  const served = await Promise.all(
-    DEMO_APPS.map((app) =>
-      app.modern
-        ? startV2App(() => calendarServer({ cache: { ttlMs: 10 * 60_000, cacheScope: "public" } }), "strict", host)
-        : serveMcpApp({ ...app, host, ...(app.initializeDelayMs !== undefined && slowConnectMs !== undefined ? { initializeDelayMs: slowConnectMs } : {}) }),
-    ),
-  );
+export async function startDemoApps(host = "127.0.0.1", slowConnectMs?: number, basePort = 0): Promise<DemoApps> {
+  const wanted = (i: number) => (basePort === 0 ? 0 : basePort + i);
+  // One after another: each app takes its own port before the next asks for one, so a free port
+  // the system picks for a moved app can never be a later app's own.
+  const served: { url: string; close: () => Promise<void> }[] = [];
+  try {
+    for (const [i, app] of DEMO_APPS.entries()) {
+      served.push(
+        app.modern
+          ? await startV2App(() => calendarServer({ cache: { ttlMs: 10 * 60_000, cacheScope: "public" } }), "strict", host, wanted(i))
+          : await serveMcpApp({ ...app, host, port: wanted(i), orAnyPort: true, ...(app.initializeDelayMs !== undefined && slowConnectMs !== undefined ? { initializeDelayMs: slowConnectMs } : {}) }),
+      );
+    }
+  } catch (error) {
+    await Promise.all(served.map((s) => s.close()));
+    throw error;
+  }
+  const apps = DEMO_APPS.map((app, i) => ({ key: app.key, name: app.name, url: served[i]!.url }));
   return {
-    apps: DEMO_APPS.map((app, i) => ({ key: app.key, name: app.name, url: served[i]!.url })),
+    apps,
+    moved: apps.flatMap((app, i) => (basePort !== 0 && Number(new URL(app.url).port) !== wanted(i) ? [{ ...app, wanted: wanted(i) }] : [])),
     close: async () => {
       await Promise.all(served.map((s) => s.close()));
     },
@@ -254,7 +294,7 @@ export async function startDemoApps(host = "127.0.0.1", slowConnectMs?: number):
 
 // `npx tsx test/apps/demo-apps.ts`: serve the demo apps alone and print where they are.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const demo = await startDemoApps(process.env.HOST ?? "127.0.0.1");
+  const demo = await startDemoApps(process.env.HOST ?? "127.0.0.1", undefined, demoBasePort(process.env.THEOREM_DEMO_PORT));
   console.log(JSON.stringify(demo.apps.map(({ key, name, url }) => ({ key, name, url })), null, 2));
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void demo.close().then(() => process.exit(0)));
 }

@@ -69,3 +69,31 @@ export async function startHttp(handler: Handler, path = "/mcp"): Promise<ZooApp
       }),
   };
 }
+
+/**
+ * Listens on `port` when it is free, else on a port the system picks (EADDRINUSE only: any other
+ * error is thrown). 0 asks for a picked port at once. Answers the port listened on.
+ */
+export async function listenPreferring(server: http.Server, host: string, port: number): Promise<number> {
+  const attempt = (p: number) =>
+    new Promise<void>((resolve, reject) => {
+      const failed = (error: Error) => {
+        server.off("listening", listening);
+        reject(error);
+      };
+      const listening = () => {
+        server.off("error", failed);
+        resolve();
+      };
+      server.once("error", failed);
+      server.once("listening", listening);
+      server.listen(p, host);
+    });
+  try {
+    await attempt(port);
+  } catch (error) {
+    if (port === 0 || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    await attempt(0);
+  }
+  return (server.address() as AddressInfo).port;
+}

@@ -4,7 +4,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { acceptedContent, createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ZooApp } from "./http";
-import { paramHeaders, rpcMethod } from "./http";
+import { listenPreferring, paramHeaders, rpcMethod } from "./http";
 
 // Apps of the 2026-07-28 era, served by the v2 server SDK as a team starting today would ship them
 // (SPEC §18): `createMcpHandler` per request, strict (`legacy: "reject"`, modern only) or default
@@ -91,7 +91,8 @@ export function askingTools(server: McpServer): void {
 }
 
 /** Serves `make` through `createMcpHandler` on 127.0.0.1 and a free port, path `/mcp`. */
-export async function startV2App(make: () => McpServer, era: Era = "default", host = "127.0.0.1"): Promise<ZooApp> {
+/** `port`: the one wanted (another when it is taken, `listenPreferring`); 0, a free one. */
+export async function startV2App(make: () => McpServer, era: Era = "default", host = "127.0.0.1", port = 0): Promise<ZooApp> {
   const handler = createMcpHandler(() => make(), era === "strict" ? { legacy: "reject" } : {});
   const node = toNodeHandler(handler);
   const seen: string[] = [];
@@ -116,11 +117,11 @@ export async function startV2App(make: () => McpServer, era: Era = "default", ho
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port, address, family } = server.address() as AddressInfo;
+  await listenPreferring(server, host, port);
+  const { port: listened, address, family } = server.address() as AddressInfo;
   return {
-    url: `http://${family === "IPv6" ? `[${address}]` : address}:${port}/mcp`,
-    port,
+    url: `http://${family === "IPv6" ? `[${address}]` : address}:${listened}/mcp`,
+    port: listened,
     seen,
     callHeaders,
     close: async () => {

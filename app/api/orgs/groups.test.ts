@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actionText } from "@/components/account/audit-words";
 import { auditList } from "@/lib/schemas/access";
 import { group, groupList, type Group } from "@/lib/schemas/groups";
 import { storedApp, appList, type StoredApp } from "@/lib/schemas/orgs";
@@ -187,6 +188,8 @@ describe("groups of members (SPEC §23)", { timeout: 30_000 }, () => {
     expect(nurses).toMatchObject({ name: "Ward nurses", members: [{ id: ids[nurse.email], email: nurse.email }] });
     const [changed] = await auditOf("group.changed");
     expect(changed?.details).toEqual({ group: { id: nurses.id, name: "Nurses" }, name: { from: "Nurses", to: "Ward nurses" }, members: { from: [developer.email, nurse.email], to: [nurse.email] } });
+    // The audit page says whom it removed, from what the API answers.
+    expect(actionText(changed!)).toBe(`renamed the group Nurses to Ward nurses; removed ${developer.email}`);
     // Changing the case of its own name is no clash.
     expect((await changeGroup(leader, nurses.id, { name: "Nurses" })).status).toBe(200);
     nurses = group.parse(await (await groupRoute.GET(requestAs(support, `${base}/acme/groups/${nurses.id}`), groupParams("acme", nurses.id))).json());
@@ -295,6 +298,7 @@ describe("groups of members (SPEC §23)", { timeout: 30_000 }, () => {
         expect((await getSettings(wardCalendar.id)).access).toEqual({ groups: [{ id: nurses.id, name: "Nurses" }] });
         const [changed] = await auditOf("app.access.changed");
         expect(changed).toMatchObject({ app: { id: wardCalendar.id, name: "Rooms" }, details: { from: "everyone", to: { groups: [{ id: nurses.id, name: "Nurses" }] } } });
+        expect(actionText(changed!)).toBe("changed who has Rooms: only the group Nurses (was everyone)");
 
         // The porter no longer has the ward's: the other is now their `rooms`.
         const porterCheck = await checkOf(porter);

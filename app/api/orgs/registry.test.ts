@@ -274,6 +274,23 @@ describe("the organisation's published registry", () => {
     expect(page2.metadata.nextCursor).toBeUndefined();
   });
 
+  it("refuses a limit out of the official registry's bounds (1 to 100) with 422, never a page of another size", async () => {
+    for (const [limit, message] of [
+      ["0", "limit is at least 1."],
+      ["101", "limit is at most 100."],
+      ["abc", "limit is a whole number from 1 to 100."],
+    ] as const) {
+      const response = await at(`/v0.1/servers?limit=${limit}`);
+      expect(response.status).toBe(422);
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      const error = await errorOf(response);
+      expect(error.code).toBe("invalid-request");
+      expect(error.message).toContain(message);
+    }
+    // Left empty, it is left out: the default page.
+    expect(((await (await at("/v0.1/servers?limit=")).json()) as { metadata: { count: number } }).metadata.count).toBe(2);
+  });
+
   it("answers the CORS preflight for any origin", async () => {
     const response = registryRoute.OPTIONS();
     expect(response.status).toBe(204);

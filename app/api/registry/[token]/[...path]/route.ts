@@ -3,6 +3,7 @@ import { publishedApps } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { publishedEntries, serverPage } from "@/lib/registry/publish";
 import { orgOfToken } from "@/lib/registry/store";
+import { registryListQuery } from "@/lib/schemas/registry";
 
 export const dynamic = "force-dynamic";
 
@@ -58,8 +59,9 @@ async function answer(request: Request, { params }: { params: Promise<{ token: s
   const { apps } = await publishedApps(orgContext(), org.slug, org.version);
   const entries = publishedEntries({ slug: org.slug, name: org.name }, apps);
   if (route.kind === "list") {
-    const limit = Number(url.searchParams.get("limit") ?? NaN);
-    return Response.json(serverPage(entries, { cursor: url.searchParams.get("cursor"), limit: Number.isInteger(limit) ? limit : undefined, search: url.searchParams.get("search") }));
+    // An empty parameter is one left out; a limit out of the official registry's bounds is 422.
+    const given = (name: string) => url.searchParams.get(name) || undefined;
+    return Response.json(serverPage(entries, registryListQuery.parse({ cursor: given("cursor"), limit: given("limit"), search: given("search") })));
   }
   const entry = entries.find((e) => e.server.name === route.name);
   if (entry === undefined) throw notFound(`This registry has no server ${JSON.stringify(route.name.slice(0, 200))}.`);
