@@ -9,6 +9,7 @@ import { TrySlot } from "@/components/try/try-slot";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
+import { noWholeNameWords } from "@/components/tool-name-words";
 import { riskyNoteCode, type AppCheck, type Hints, type Note, type ToolCheck } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
 import { descriptionStart } from "@/components/description-text";
@@ -212,6 +213,14 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                           <span className="block">
                             <Breakable name={tool.wholeName} />
                           </span>
+                        ) : tool.name !== null && tool.name !== "" ? (
+                          // No whole name (blocked, SPEC §25): the name the app lists, said as such.
+                          <>
+                            <span className="block text-slate-700">
+                              <Breakable name={tool.name} />
+                            </span>
+                            <span className="block font-sans text-xs italic text-slate-600">{noWholeNameWords(tool)}</span>
+                          </>
                         ) : (
                           <span className="italic text-slate-600">no name</span>
                         )}
