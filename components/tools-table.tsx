@@ -11,6 +11,7 @@ import { TrySlot } from "@/components/try/try-slot";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TableHead } from "@/components/ui/table";
+import { noWholeNameWords } from "@/components/tool-name-words";
 import { riskyNoteCode, type AppCheck, type Hints, type Note, type ToolCheck } from "@/lib/schemas/check";
 import { profilesOf, type HostProfile } from "@/lib/schemas/hosts";
 import { CodeText } from "@/components/code-text";
@@ -230,7 +231,19 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                       data-testid="tool-row"
                     >
                       <td className="px-3 py-2 font-mono max-sm:col-span-2 max-sm:min-w-0 max-sm:pb-0">
-                        {tool.wholeName !== null ? <ToolName name={tool.wholeName} /> : <span className="italic text-slate-600">no name</span>}
+                        {tool.wholeName !== null ? (
+                          <ToolName name={tool.wholeName} />
+                        ) : tool.name !== null && tool.name !== "" ? (
+                          // No whole name (blocked, SPEC §25): the name the app lists, said as such.
+                          <>
+                            <span className="block text-slate-700">
+                              <ToolName name={tool.name} />
+                            </span>
+                            <span className="block font-sans text-xs italic text-slate-600">{noWholeNameWords(tool)}</span>
+                          </>
+                        ) : (
+                          <span className="italic text-slate-600">no name</span>
+                        )}
                         {tool.name !== null && tool.wholeName !== null && tool.name !== tool.wholeName && (
                           <span className="block text-xs whitespace-nowrap text-slate-600 max-sm:overflow-x-auto">listed as {tool.name}</span>
                         )}

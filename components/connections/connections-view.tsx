@@ -20,6 +20,8 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
 import { plural } from "@/lib/plural";
 import { appsQuery, recheckAllMutation, type AppRead } from "@/lib/queries/orgs";
+import { myAppsQuery } from "@/lib/queries/people";
+import { summaryText } from "@/components/connections/summary-words";
 import type { ListedApp } from "@/lib/schemas/orgs";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
@@ -36,9 +38,10 @@ function useNow(ticking: boolean) {
 
 /**
  * The Connections tab: the organisation's apps in connection order. Everyone may re-check;
- * only a leader (`canManage`) is given the add form and the remove buttons.
+ * only a leader (`canManage`) is given the add form and the remove buttons. The lookup answers
+ * for the viewer (`self`, their member id); leaders and support (`canLookUpOthers`) pick another person.
  */
-export function ConnectionsView({ org, canManage }: { org: string; canManage: boolean }) {
+export function ConnectionsView({ org, canManage, self, canLookUpOthers }: { org: string; canManage: boolean; self: string; canLookUpOthers: boolean }) {
   const client = useQueryClient();
   const apps = useQuery(appsQuery(org));
   // Each app's read as the streamed re-check reports it, by app id.
@@ -107,9 +110,9 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
         </div>
       </div>
 
-      {list.length > 0 && <OrgSummary apps={list} />}
+      {list.length > 0 && <OrgSummary org={org} apps={list} />}
 
-      <LookupBox org={org} />
+      <LookupBox org={org} self={self} pick={canLookUpOthers} />
 
       <NewToolsSetting org={org} canManage={canManage} waiting={list.reduce((n, app) => n + (app.lastCheck?.result.counts.waiting ?? 0), 0)} />
 
@@ -152,23 +155,12 @@ export function ConnectionsView({ org, canManage }: { org: string; canManage: bo
   );
 }
 
-/** The organisation at a glance: how many apps reach the assistant, and how many tools. */
-function summaryText(apps: readonly ListedApp[]): string {
-  const read = apps.filter((a) => a.lastCheck !== null);
-  const available = read.filter((a) => a.lastCheck!.result.status === "available");
-  const tools = available.reduce((n, a) => n + a.lastCheck!.result.counts.included, 0);
-  const unread = apps.length - read.length;
-  return [
-    `${available.length} of ${plural(apps.length, "app")} available`,
-    `${plural(tools, "tool reaches", "tools reach")} the assistant`,
-    ...(unread > 0 ? [`${unread} not read yet`] : []),
-  ].join(" · ");
-}
-
-function OrgSummary({ apps }: { apps: readonly ListedApp[] }) {
+/** The organisation at a glance, with the viewer's own tools from its apps (their list, as My apps reads it). */
+function OrgSummary({ org, apps }: { org: string; apps: readonly ListedApp[] }) {
+  const mine = useQuery(myAppsQuery(org));
   return (
     <p className="text-sm font-medium text-slate-800" data-testid="org-summary">
-      {summaryText(apps)}
+      {summaryText(apps, mine.data?.apps)}
     </p>
   );
 }

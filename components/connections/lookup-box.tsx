@@ -10,36 +10,58 @@ import { ToolBadges } from "@/components/tool-badges";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { noWholeNameWords } from "@/components/tool-name-words";
 import { plural } from "@/lib/plural";
-import { lookupToolQuery } from "@/lib/queries/people";
+import { lookupToolQuery, peopleQuery } from "@/lib/queries/people";
 import { lookupQuery, type LookupAnswer } from "@/lib/schemas/people";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
-/** Where a tool or app of the list is shown: the app's page, or the person's view for a list of one person. */
-function placeOf(org: string, person: string | undefined) {
+/** Where a tool or app of the answer is shown: an org app's page, or, for a personal app, the view of the person the answer is for. */
+function placeOf(org: string, person: string) {
   const orgBase = `/orgs/${encodeURIComponent(org)}`;
   return {
     tool: (app: string, tool: number | null, personal: boolean) =>
-      person !== undefined && personal
-        ? toolLink(`${orgBase}/people/${encodeURIComponent(person)}`, tool, { app })
-        : toolLink(`${orgBase}/connections/${encodeURIComponent(app)}`, tool),
+      personal ? toolLink(`${orgBase}/people/${encodeURIComponent(person)}`, tool, { app }) : toolLink(`${orgBase}/connections/${encodeURIComponent(app)}`, tool),
   };
 }
 
+/** Whose answer it is (SPEC §25), as the box says it: "you" for the one asking (`self`, their member id). */
+export function answeredForWords(person: { id: string; email: string }, self: string | undefined, name?: string): string {
+  if (person.id === self) return `Answered for you (${person.email}): what your assistant has, with your names, blocks and groups.`;
+  const who = name !== undefined && name !== "" && name !== person.email ? `${name} (${person.email})` : person.email;
+  return `Answered for ${who}: what their assistant has, with their names, blocks and groups.`;
+}
+
 /**
- * The support lookup (SPEC §12): one search box for a whole name, listed name or title, across
- * the organisation's apps (or one person's list). For a whole name nothing gives, the answer
- * says why in one sentence, with a link to what it is about. The search is kept in the address
- * (`?find=`), so a link to the answer can be sent on.
+ * The support lookup (SPEC §12, §25): one search box for a whole name, listed name or title, in
+ * one person's list: the one asking (`self`, their member id), or `person` when the box is on that
+ * person's page. Leaders and support (`pick`) choose another person there, from the same list
+ * People shows. For a whole name nothing gives, the answer says why in one sentence, with a link
+ * to what it is about, and says whose answer it is. The search (`?find=`) and the person chosen
+ * (`?for=`) are kept in the address, so a link to the answer can be sent on.
  */
-export function LookupBox({ org, person }: { org: string; person?: string }) {
+export function LookupBox({ org, person, self, pick = false }: { org: string; person?: string; self?: string; pick?: boolean }) {
   const id = useId();
   const params = useSearchParams();
   const [text, setText] = useState(() => params.get("find") ?? "");
   const [asked, setAsked] = useState(() => (params.get("find") ?? "").trim());
+  const [chosen, setChosen] = useState<string | undefined>(() => (pick ? (params.get("for") ?? undefined) : undefined));
   const [error, setError] = useState<string | undefined>();
-  const found = useQuery(lookupToolQuery(org, asked, person));
-  const place = placeOf(org, person);
+  // Everyone asks for themselves; only a person fixed by the page, or chosen by leaders and support, is sent.
+  const target = person ?? (chosen === self ? undefined : chosen);
+  const found = useQuery(lookupToolQuery(org, asked, target));
+  const people = useQuery({ ...peopleQuery(org), enabled: pick });
+  const names = new Map((people.data?.people ?? []).map((p) => [p.id, p.name]));
+
+  function choose(next: string) {
+    const value = next === "" || next === self ? undefined : next;
+    setChosen(value);
+    const address = new URLSearchParams(window.location.search);
+    if (value === undefined) address.delete("for");
+    else address.set("for", value);
+    const query = address.toString();
+    window.history.replaceState(null, "", query === "" ? window.location.pathname : `${window.location.pathname}?${query}`);
+  }
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -73,6 +95,20 @@ export function LookupBox({ org, person }: { org: string; person?: string }) {
             aria-describedby={error !== undefined ? `${id}-error` : undefined}
           />
         </label>
+        {pick && (
+          <label className="text-sm">
+            <span className="block font-medium text-slate-800">Answer for</span>
+            <select className="mt-1 block max-w-64 rounded border border-slate-300 px-2 py-1.5" value={chosen ?? self ?? ""} onChange={(e) => choose(e.target.value)}>
+              {self === undefined && <option value="">You</option>}
+              {(people.data?.people ?? []).map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.id === self ? `You (${p.email})` : p.name !== "" ? `${p.name} (${p.email})` : p.email}
+                </option>
+              ))}
+              {self !== undefined && people.data === undefined && <option value={self}>You</option>}
+            </select>
+          </label>
+        )}
         <Button type="submit">Look up</Button>
       </form>
       {error !== undefined && (
@@ -86,7 +122,14 @@ export function LookupBox({ org, person }: { org: string; person?: string }) {
           The lookup could not run: {errorMessage(found.error, "something went wrong reading the answer.")}
         </Alert>
       )}
-      {found.data !== undefined && asked !== "" && <LookupResult answer={found.data} place={place} />}
+      {found.data !== undefined && asked !== "" && (
+        <>
+          <p className="text-sm text-slate-700" data-testid="lookup-for">
+            {answeredForWords(found.data.person, self, names.get(found.data.person.id))}
+          </p>
+          <LookupResult answer={found.data} place={placeOf(org, found.data.person.id)} />
+        </>
+      )}
       {person !== undefined && (
         <p className="text-sm">
           <a href="#assistant-sent" className="text-indigo-800 underline underline-offset-2">
@@ -138,7 +181,7 @@ function LookupResult({ answer, place }: { answer: LookupAnswer; place: ReturnTy
                     <Link href={place.tool(hit.app.id, hit.tool.index, hit.app.personal)} className="font-mono break-all text-indigo-800 underline hover:text-indigo-950">
                       {hit.tool.wholeName ?? hit.tool.name ?? `entry ${hit.tool.index + 1}`}
                     </Link>
-                    {hit.tool.wholeName !== null && <CopyButton text={hit.tool.wholeName} label="whole name" compact />}
+                    {hit.tool.wholeName !== null ? <CopyButton text={hit.tool.wholeName} label="whole name" compact /> : <span className="text-xs text-slate-600">{noWholeNameWords(hit.tool)}</span>}
                   </p>
                   <p className="text-slate-700">
                     {hit.tool.title} · {hit.app.name} {hit.app.personal && <Badge tone="violet">Personal</Badge>}

@@ -28,9 +28,10 @@ type PersonApp = PersonCheck["apps"][number];
 /**
  * What one person's assistant has (SPEC §12): the organisation's apps and their own, in the
  * order connected, named over that one list, with the lookup and the batch plan in that list.
- * `mine` is the person's own page: they may add and remove their personal apps there.
+ * `mine` is the person's own page: they may add and remove their personal apps there. `lookUp`:
+ * whether the one looking may ask the lookup for this person (SPEC §25: leaders and support, or oneself).
  */
-export function PersonView({ org, person, name, mine }: { org: string; person: string; name: string; mine: boolean }) {
+export function PersonView({ org, person, name, mine, lookUp = true }: { org: string; person: string; name: string; mine: boolean; lookUp?: boolean }) {
   const check = useQuery(personCheckQuery(org, person));
   // Only on one's own page: the person's own apps with their sign-in (SPEC §17), to connect them.
   const myApps = useQuery({ ...myAppsQuery(org), enabled: mine });
@@ -82,7 +83,11 @@ export function PersonView({ org, person, name, mine }: { org: string; person: s
   return (
     <div className="space-y-6">
       {heading}
-      <LookupBox org={org} person={person} />
+      {lookUp ? (
+        <LookupBox org={org} person={person} self={mine ? person : undefined} />
+      ) : (
+        <p className="text-sm text-slate-700">The lookup for another person is for leaders and support: yours, for your own assistant, is on Connections.</p>
+      )}
       {mine && <AddAppForm org={org} personal existing={apps.map((a) => a.name)} />}
       <PersonGroups org={org} person={person} mine={mine} hidden={check.data.hidden ?? []} />
       <section aria-labelledby="person-apps" className="space-y-2">

@@ -10,6 +10,7 @@ const TABLE: Record<Action, Record<Role, boolean>> = {
   tryAnyway: { leader: true, developer: false, support: false },
   manage: { leader: true, developer: false, support: false },
   personal: { leader: true, developer: true, support: true },
+  lookUpOthers: { leader: true, developer: false, support: true },
 };
 
 describe("the role table", () => {
@@ -22,6 +23,7 @@ describe("the role table", () => {
     expect(roleNeeded("manage", "developer")).toBe("Only a leader may connect, edit or remove apps and manage members; you are a developer here.");
     expect(roleNeeded("try", "support")).toBe("Only a leader or a developer may try tools; you are a support here.");
     expect(roleNeeded("tryAnyway", "developer")).toBe('Only a leader may try a tool that is refused to them ("anyway"); you are a developer here.');
+    expect(roleNeeded("lookUpOthers", "developer")).toBe("Only a leader or a support may look up tools for another person; you are a developer here.");
     expect(roleNeededAnywhere("try")).toBe("Only a leader or a developer of an organisation may try tools; you are in none.");
   });
 

@@ -19,6 +19,8 @@ export const ACTIONS = {
   manage: ["leader"],
   /** Connect one's own personal apps (SPEC §12). */
   personal: ["leader", "developer", "support"],
+  /** Ask the lookup for another person than oneself (SPEC §25: `?person=`); everyone asks it for themselves. */
+  lookUpOthers: ["leader", "support"],
 } as const satisfies Record<string, readonly Role[]>;
 export type Action = keyof typeof ACTIONS;
 
@@ -34,6 +36,7 @@ const DOING: Record<Action, string> = {
   tryAnyway: 'try a tool that is refused to them ("anyway")',
   manage: "connect, edit or remove apps and manage members",
   personal: "connect personal apps",
+  lookUpOthers: "look up tools for another person",
 };
 
 /** The roles an action needs, as a sentence says them: "a leader or a developer". */

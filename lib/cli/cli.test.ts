@@ -217,10 +217,11 @@ describe("theorem-check: exit 0 and 1", () => {
 
     const blocked = await run(["--listing", poisoned, "--name", "Mail", "--risky", "block"]);
     expect(blocked.code).toBe(EXIT.fails);
-    expect(blocked.out).toMatch(/^mail_send_mail +Send mail +- +risky text blocked +[-\d,]+$/m);
+    // Blocked, it takes no whole name (SPEC §25): the row shows its listed name.
+    expect(blocked.out).toMatch(/^\(send_mail\) +Send mail +- +risky text blocked +[-\d,]+$/m);
     expect(blocked.out).toMatch(/^FAILS: 1 tool of 2 is left out of Mail\.$/m);
     const json = JSON.parse((await run(["--listing", poisoned, "--name", "Mail", "--risky", "block", "--json"])).out) as CheckResult;
-    expect(json.apps[0]!.tools[1]).toMatchObject({ included: false, leftOut: { code: "risky-text" } });
+    expect(json.apps[0]!.tools[1]).toMatchObject({ name: "send_mail", wholeName: null, included: false, leftOut: { code: "risky-text" } });
 
     const set = await run(["--listing", poisoned, "--name", "Mail", "--risky", "block", "--settings", file("mail-settings.json", { tools: { send_mail: "ask-first" } })]);
     expect(set.code).toBe(EXIT.ok);
@@ -276,14 +277,15 @@ describe("theorem-check --settings: what people will get under a leader's settin
     const { code, out } = await run(["--listing", attendance, "--name", "Attendance", "--settings", settings]);
     expect(code).toBe(EXIT.ok);
     expect(out).toMatch(/^attendance_my_hours +My hours +asks first \(set\), runs together +[-\d,]+$/m);
-    expect(out).toMatch(/^attendance_team_hours +Team hours +- +blocked by a setting +[-\d,]+$/m);
-    expect(out).toMatch(/^ {2}attendance_team_hours: `attendance_team_hours` is blocked by a setting\.$/m);
+    // Blocked, it takes no whole name (SPEC §25): shown by its listed name, the message saying the name it would have.
+    expect(out).toMatch(/^\(team_hours\) +Team hours +- +blocked by a setting +[-\d,]+$/m);
+    expect(out).toMatch(/^ {2}team_hours: `attendance_team_hours` is blocked by a setting\.$/m);
     expect(out).toMatch(/^OK: Attendance is available and all 2 of its tools are included \(1 tool is blocked by a setting\)\.$/m);
     const json = JSON.parse((await run(["--listing", attendance, "--name", "Attendance", "--settings", settings, "--json"])).out) as CheckResult;
-    expect(json.apps[0]!.tools.map((t) => [t.name, t.policy, t.policyFrom, t.leftOut?.code ?? null])).toEqual([
-      ["clock_in", "asks-first", "hints", null],
-      ["my_hours", "asks-first", "leader", null],
-      ["team_hours", "runs-freely", "hints", "blocked"],
+    expect(json.apps[0]!.tools.map((t) => [t.name, t.wholeName, t.policy, t.policyFrom, t.leftOut?.code ?? null])).toEqual([
+      ["clock_in", "attendance_clock_in", "asks-first", "hints", null],
+      ["my_hours", "attendance_my_hours", "asks-first", "leader", null],
+      ["team_hours", null, "runs-freely", "hints", "blocked"],
     ]);
     // SPEC §21 in --json: tokens for the included tools (a blocked one has none), and their sum.
     const [clockIn, myHours, teamHours] = json.apps[0]!.tools;
@@ -295,7 +297,7 @@ describe("theorem-check --settings: what people will get under a leader's settin
   it("takes the list GET …/settings answers, as downloaded", async () => {
     const downloaded = file("settings-get.json", { newTools: "org", tools: [{ name: "my_hours", setting: "blocked", by: { id: "u", email: "lead@x.test" }, at: "2026-12-04T10:00:00.000Z", listed: true }] });
     const { out } = await run(["--listing", attendance, "--name", "Attendance", "--settings", downloaded]);
-    expect(out).toMatch(/^attendance_my_hours +My hours +- +blocked by a setting +[-\d,]+$/m);
+    expect(out).toMatch(/^\(my_hours\) +My hours +- +blocked by a setting +[-\d,]+$/m);
   });
 
   it.each([

@@ -81,8 +81,9 @@ function sizeLine(app: AppCheck): string {
   return `Listing: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${plural(entries, "entry", "entries")}${biggest !== "" ? `; largest ${biggest}` : ""}.`;
 }
 
-/** A tool that is left out before it takes a whole name (app-only, or an invalid `x-mcp-header`): shown by its own name. */
-const namedWithout = (tool: ToolCheck) => tool.name !== null && (tool.leftOut?.code === "app-only" || tool.leftOut?.code === "invalid-header");
+/** Left out with no whole name (app-only, an invalid `x-mcp-header`, or blocked: SPEC §25): such a tool is shown by its own name. */
+const NO_WHOLE_NAME: ReadonlySet<string> = new Set(["app-only", "invalid-header", "blocked", "risky-text"]);
+const namedWithout = (tool: ToolCheck) => tool.wholeName === null && tool.name !== null && tool.leftOut !== null && NO_WHOLE_NAME.has(tool.leftOut.code);
 
 /** SPEC §21: what the app's included tools cost in the model's context, saying which encoding. */
 function tokensLine(app: AppCheck): string {
@@ -124,7 +125,7 @@ function appReport(app: AppCheck): string[] {
   const noted = app.tools.filter((t) => t.notes.length > 0);
   if (noted.length > 0) {
     lines.push("", "Warnings (--strict fails on them):");
-    for (const t of noted) for (const n of t.notes) lines.push(`  ${t.wholeName ?? `entry ${t.index + 1}`}: ${printable(n.message)}`);
+    for (const t of noted) for (const n of t.notes) lines.push(`  ${t.wholeName ?? (namedWithout(t) ? printable(t.name!) : `entry ${t.index + 1}`)}: ${printable(n.message)}`);
   }
   return lines;
 }

@@ -93,7 +93,8 @@ describe("properties of the check", () => {
           for (const t of app.tools) {
             // a tool is either in the model's list, or left out with why, or its app is down
             expect(t.included !== (t.leftOut !== null || app.status === "unavailable")).toBe(true);
-            if (t.leftOut?.code === "invalid-header") expect(t.wholeName).toBeNull();
+            // Left out before it takes a name (SPEC §18, §19, §20, §25): no whole name.
+            if (t.leftOut?.code === "invalid-header" || t.leftOut?.code === "blocked" || t.leftOut?.code === "risky-text") expect(t.wholeName).toBeNull();
             if (t.wholeName !== null) expect(t.wholeName).toMatch(WHOLE_NAME);
           }
         }
@@ -213,7 +214,7 @@ describe("properties of the check", () => {
             expect([ask.included, ask.wholeName]).toEqual([tool.included, tool.wholeName]);
             if (ask.included && risky(ask.notes)) expect([ask.policy, ask.policyFrom]).toEqual(["asks-first", "risky-text"]);
             if (block.included) expect(risky(block.notes)).toBe(false);
-            if (block.leftOut?.code === "risky-text") expect(risky(block.notes) && tool.leftOut?.code !== "blocked").toBe(true);
+            if (block.leftOut?.code === "risky-text") expect(risky(block.notes) && tool.leftOut?.code !== "blocked" && block.wholeName === null).toBe(true);
           });
         });
       }),

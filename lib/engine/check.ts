@@ -301,14 +301,18 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
       if (unavailable !== null) continue; // tools of an unavailable app take no names
       if (tool.leaderSetting?.setting === "blocked") {
-        // Blocked: it never reaches the assistant, so its whole name is free for a later tool.
+        // Blocked: it never reaches the assistant and takes no whole name (SPEC §19, §25), so the
+        // name is free for a later tool; the message says the name it would have had.
         const group = tool.leaderSetting.group;
         tool.leftOut = { code: "blocked", message: blockedMessage(named.wholeName, tool.leaderSetting), ...(group === undefined ? {} : { by: { group: { id: group.id, name: group.name } } }) };
+        tool.wholeName = null;
         continue;
       }
       const effect = riskyText === "warn" ? "none" : riskyEffect(riskyText, tool.leaderSetting, [...tool.notes, ...(mentioned[appIndex]?.get(tool.index) ?? [])]);
       if (effect === "block") {
+        // Blocked for its text (SPEC §20): no whole name either.
         tool.leftOut = { code: "risky-text", message: riskyBlockedMessage(named.wholeName, riskyCodesOf([...tool.notes, ...(mentioned[appIndex]?.get(tool.index) ?? [])])) };
+        tool.wholeName = null;
         continue;
       }
       if (effect === "ask-first") askFirstForRiskyText(tool);

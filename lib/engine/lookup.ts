@@ -98,9 +98,28 @@ function notGiven(app: LookupApp, tool: ToolCheck): string | null {
   }
 }
 
-function matches(tool: ToolCheck, needle: string): boolean {
+/** Left out by a decision (SPEC §19, §20): such a tool takes no whole name (§25). */
+const BLOCKED_CODES: ReadonlySet<string> = new Set(["blocked", "risky-text"]);
+
+/**
+ * The whole name a person would ask for: the tool's own, or for a blocked tool (which takes none)
+ * the one it would have in its app (`calendar_2_add_event`); null for a tool that would have none.
+ */
+function nameAskedFor(app: LookupApp, tool: ToolCheck): string | null {
+  return app.check === null ? tool.wholeName : searchedName(app.check, tool);
+}
+
+/** `nameAskedFor` within an app's check: a blocked tool is found by the name it would have. */
+function searchedName(check: AppCheck, tool: ToolCheck): string | null {
+  if (tool.wholeName !== null) return tool.wholeName;
+  if (tool.name === null || tool.leftOut === null || !BLOCKED_CODES.has(tool.leftOut.code)) return null;
+  return wholeName(check.shortName, tool.name).wholeName;
+}
+
+function matches(check: AppCheck, tool: ToolCheck, needle: string): boolean {
+  const named = searchedName(check, tool);
   return (
-    (tool.wholeName !== null && tool.wholeName.toLowerCase().includes(needle)) ||
+    (named !== null && named.toLowerCase().includes(needle)) ||
     (tool.name !== null && tool.name.toLowerCase().includes(needle)) ||
     tool.title.toLowerCase().includes(needle)
   );
@@ -116,7 +135,7 @@ export interface AppLookupIndex {
   text: string;
   /** Where each tool's fields begin in `text`, and (one more) where the text ends. */
   starts: Int32Array;
-  /** Each tool's lower-cased whole name ("" when it has none). */
+  /** Each tool's lower-cased whole name, or the one a blocked tool would have ("" when it has none). */
   wholes: string[];
 }
 
@@ -132,7 +151,8 @@ export function appLookupIndex(check: AppCheck): AppLookupIndex {
   const starts = new Int32Array(check.tools.length + 1);
   const wholes: string[] = [];
   check.tools.forEach((tool, place) => {
-    const whole = tool.wholeName === null ? "" : tool.wholeName.toLowerCase();
+    const named = searchedName(check, tool);
+    const whole = named === null ? "" : named.toLowerCase();
     starts[place] = text.length;
     wholes.push(whole);
     text += `${whole}${SEPARATOR}${tool.name === null ? "" : tool.name.toLowerCase()}${SEPARATOR}${tool.title.toLowerCase()}${SEPARATOR}`;
@@ -179,7 +199,7 @@ function findHitsIndexed(needle: string, apps: readonly LookupApp[], index: Look
   return { hits: [...exact, ...rest].slice(0, HIT_LIMIT), total };
 }
 
-/** The tools matching `q` (case-insensitive substring of whole name, listed name or title): exact whole names first. */
+/** The tools matching `q` (case-insensitive substring of whole name, listed name or title; a blocked tool's the name it would have): exact whole names first. */
 function findHits(q: string, apps: readonly LookupApp[], index?: LookupIndex): { hits: LookupHit[]; total: number } {
   const needle = q.toLowerCase();
   if (index !== undefined && needle !== "" && !needle.includes(SEPARATOR)) return findHitsIndexed(needle, apps, index);
@@ -190,21 +210,24 @@ function findHits(q: string, apps: readonly LookupApp[], index?: LookupIndex): {
     if (app.check === null) continue;
     const place = { id: app.id, name: app.name, shortName: app.check.shortName, personal: app.personal };
     for (const tool of app.check.tools) {
-      if (!matches(tool, needle)) continue;
+      if (!matches(app.check, tool, needle)) continue;
       total++;
       const hit = { app: place, tool };
-      if (tool.wholeName?.toLowerCase() === needle) exact.push(hit);
+      if (searchedName(app.check, tool)?.toLowerCase() === needle) exact.push(hit);
       else if (rest.length < HIT_LIMIT) rest.push(hit);
     }
   }
   return { hits: [...exact, ...rest].slice(0, HIT_LIMIT), total };
 }
 
-/** A tool of `app` that would be the name `q` asks for: its whole name is `q`, or it lists `q` itself. */
+/** A tool of `app` that would be the name `q` asks for: its whole name (or the one it would have, blocked) is `q`, or it lists `q` itself. */
 function toolFor(app: LookupApp, q: string, rest: string | null): ToolCheck | undefined {
   const tools = app.check?.tools ?? [];
   const expected = rest === null || app.check === null ? null : wholeName(app.check.shortName, rest).wholeName;
-  return tools.find((t) => t.wholeName !== null && (t.wholeName === q || t.wholeName === expected || t.name === q));
+  return tools.find((t) => {
+    const named = nameAskedFor(app, t);
+    return named !== null && (named === q || named === expected || t.name === q);
+  });
 }
 
 /**
@@ -230,9 +253,9 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
     return { answer: `${code(q)} is one of Theorem's own tools: the assistant has it from Theorem, not from an app.${also}`, about: { kind: "theorem" } };
   }
 
-  // 2. A tool that would have exactly this name, but is not given it.
+  // 2. A tool that would have exactly this name, but is not given it (a blocked one has none: the name it would have).
   for (const app of apps) {
-    const tool = app.check?.tools.find((t) => t.wholeName === q);
+    const tool = app.check?.tools.find((t) => nameAskedFor(app, t) === q);
     if (tool === undefined) continue;
     return { answer: `${code(q)} is ${app.name}'s tool ${code(tool.name ?? "")}, but ${notGiven(app, tool) ?? "it is left out"}.`, about: { kind: "tool", app: app.id, tool: tool.index } };
   }
@@ -243,14 +266,16 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
     const base = baseShortName(app.name);
     if (app.check.shortName === base || !q.startsWith(`${base}_`)) continue;
     const tool = toolFor(app, q, q.slice(base.length + 1));
-    if (tool === undefined || tool.wholeName === null) continue;
+    const named = tool === undefined ? null : nameAskedFor(app, tool);
+    if (tool === undefined || named === null) continue;
     const earlier = apps.find((a) => a !== app && a.check?.shortName === base);
     const why = theorem.connections.includes(base)
       ? `${code(base)} is one of Theorem's own connections`
       : `${code(base)} is the short name of ${earlier?.name ?? "an earlier app"}, connected earlier`;
     const left = notGiven(app, tool);
+    const which = tool.wholeName === null ? `this tool would be ${code(named)}, but ${left ?? "it is left out"}` : `this tool is ${code(named)}${left === null ? "" : `, and ${left}`}`;
     return {
-      answer: `${why}, so ${app.name}'s tools are named ${code(`${app.check.shortName}_…`)}: this tool is ${code(tool.wholeName)}${left === null ? "" : `, and ${left}`}.`,
+      answer: `${why}, so ${app.name}'s tools are named ${code(`${app.check.shortName}_…`)}: ${which}.`,
       about: { kind: "tool", app: app.id, tool: tool.index },
     };
   }
@@ -273,7 +298,12 @@ function explain(q: string, apps: readonly LookupApp[], theorem: TheoremNames, e
   for (const app of apps) {
     const tool = app.check?.tools.find((t) => t.wholeName === null && t.name?.toLowerCase() === lower);
     if (tool === undefined || tool.name === null) continue;
-    return { answer: `${code(tool.name)} is a tool ${app.name} lists, but ${notGiven(app, tool) ?? "it is left out"}, so it has no whole name.`, about: { kind: "tool", app: app.id, tool: tool.index } };
+    const left = notGiven(app, tool) ?? "it is left out";
+    const would = nameAskedFor(app, tool);
+    return {
+      answer: would === null ? `${code(tool.name)} is a tool ${app.name} lists, but ${left}, so it has no whole name.` : `${code(tool.name)} is a tool ${app.name} lists, but ${left}: it takes no whole name (it would be ${code(would)}).`,
+      about: { kind: "tool", app: app.id, tool: tool.index },
+    };
   }
 
   // 6. The app with that short name: never read, unavailable with nothing read, or no such tool.

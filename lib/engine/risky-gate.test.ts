@@ -46,7 +46,8 @@ describe("what risky text does to a tool (SPEC §20): the organisation's riskyTe
     expect({ included: tool.included, leftOut: tool.leftOut?.code ?? null, policy: tool.policy, policyFrom: tool.policyFrom }).toEqual(want);
     // The note itself stays, whatever it does.
     expect(tool.notes.some((n) => n.code === "instructions-to-assistant")).toBe(noted);
-    expect(tool.wholeName).toBe("mail_send_mail");
+    // A tool left out by a block (the leader's or risky text's) takes no whole name (SPEC §25).
+    expect(tool.wholeName).toBe(want.included ? "mail_send_mail" : null);
   });
 
   it.each(riskyNoteCode.options)("every risky note counts: %s", (code) => {

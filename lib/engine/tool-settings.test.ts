@@ -84,7 +84,8 @@ describe("a leader's setting on one tool (SPEC §19)", () => {
     expect(tool(later!, "in")).toMatchObject({ included: false, leftOut: { code: "name-taken", takenBy: { app: "Time", tool: "clock_in" } } });
 
     const [blockedApp, taker] = check([{ ...time, settings: [set("clock_in", "blocked")] }, clock]);
-    expect(tool(blockedApp!, "clock_in")).toMatchObject({ wholeName: "time_clock_in", included: false, leftOut: { code: "blocked" } });
+    // A blocked tool takes no whole name (SPEC §25); its message still says the name it would have.
+    expect(tool(blockedApp!, "clock_in")).toMatchObject({ wholeName: null, included: false, leftOut: { code: "blocked", message: "Left out: `time_clock_in` is blocked by leader@acme.test on 4 Dec 2026." } });
     expect(tool(taker!, "in")).toMatchObject({ wholeName: "time_clock_in", included: true, leftOut: null });
 
     // "default" is no setting: the first app has its name again.

@@ -1,13 +1,13 @@
 import "server-only";
 import { findMember, listMembers, listPeople } from "@/lib/auth/members";
 import { NotFoundError } from "@/lib/errors";
-import type { OrgAccess } from "@/lib/auth/workspace";
+import { requireAction, type OrgAccess } from "@/lib/auth/workspace";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import { lookup, type ElsewhereTool, type LookupAnswer, type LookupApp } from "@/lib/engine/lookup";
 import { planBatch, type BatchPlan } from "@/lib/engine/policy";
 import { assignShortNames, baseShortName } from "@/lib/engine/short-name";
 import { wholeName } from "@/lib/engine/whole-name";
-import type { Person, PersonCheck, PersonSees } from "@/lib/schemas/people";
+import type { LookupAnswer as PersonLookup, Person, PersonCheck, PersonSees } from "@/lib/schemas/people";
 import type { MemberView } from "@/lib/schemas/access";
 import { isObject } from "@/lib/json-text";
 import { ENCODING, sentPrefix, sentSuffix, sentTool } from "@/lib/engine/tokens";
@@ -219,6 +219,20 @@ export async function lookUpTool(ctx: OrgContext, access: OrgAccess, scope: Scop
   if (first.answer === null) return first;
   const others = await elsewhere(ctx, access, scope, q);
   return others.length === 0 ? first : lookup(q, list, theorem, others, index, notTheirs);
+}
+
+/**
+ * The lookup for one person (SPEC §12, §25): the one asking, or `person` (a member id as
+ * `GET …/people` lists it, or `me`), named, blocked and grouped as that person's own check is
+ * (the same `namedScope` as their check and `sees`). Asking for someone else needs a leader or
+ * support (403 otherwise, before anyone is looked up); a member of no such id is 404.
+ */
+export async function lookUpFor(ctx: OrgContext, access: OrgAccess, person: string | undefined, q: string): Promise<PersonLookup> {
+  const self = person === undefined || person === "me" || person === access.memberId;
+  if (!self) requireAction(access, "lookUpOthers");
+  const member = self ? { id: access.memberId, userId: access.actor.id, email: access.actor.email } : await findMember(access, person);
+  const answer = await lookUpTool(ctx, access, { org: access.org.slug, person: member.userId }, q);
+  return { person: { id: member.id, email: member.email }, ...answer };
 }
 
 /** The batch plan (SPEC §13) of `calls`, whole names in the model's order, in a scope; `seen` as for `scopeList`. */

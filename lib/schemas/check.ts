@@ -223,7 +223,12 @@ export const toolCheck = z.object({
   index: z.number().int(),
   /** The tool's own name as listed; null for an entry with no string name. */
   name: z.string().nullable(),
-  /** The whole name the model sees (or would, for a left-out tool); null when invalid. */
+  /**
+   * The whole name the model sees (or would, for a tool left out by the names: taken, Theorem's own,
+   * awaiting review); null for an entry that is not a tool, one for the app's own view or with an
+   * invalid `x-mcp-header`, and a blocked one (by a leader, a group or risky text: SPEC §19, §20,
+   * §25), which takes no name.
+   */
   wholeName: z.string().nullable(),
   included: z.boolean(),
   leftOut: leftOut.nullable(),

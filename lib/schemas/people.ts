@@ -52,6 +52,8 @@ const lookupSubject = z
   .nullable();
 
 export const lookupAnswer = z.object({
+  /** SPEC §25: whose assistant the answer is for (the one asking, unless `?person=` names another). */
+  person: z.object({ id: z.string(), email: z.string() }),
   hits: z.array(
     z.object({
       app: z.object({ id: z.string(), name: z.string(), shortName: z.string(), personal: z.boolean() }),

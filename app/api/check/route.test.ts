@@ -55,7 +55,8 @@ describe("POST /api/check: a good request", () => {
     const asked = checkResult.parse(await (await postJson({ apps: [{ name: "Mail", tools }], riskyText: "ask-first" })).json());
     expect(asked.apps[0]!.tools[0]).toMatchObject({ included: true, policy: "asks-first", policyFrom: "risky-text" });
     const blocked = checkResult.parse(await (await postJson({ apps: [{ name: "Mail", tools }], riskyText: "block" })).json());
-    expect(blocked.apps[0]!.tools[0]).toMatchObject({ included: false, wholeName: "mail_send_mail", leftOut: { code: "risky-text" } });
+    // Blocked, it takes no whole name (SPEC §25); the message says the name it would have had.
+    expect(blocked.apps[0]!.tools[0]).toMatchObject({ included: false, wholeName: null, leftOut: { code: "risky-text", message: expect.stringContaining("`mail_send_mail`") } });
   });
 
   it("answers 200 with invalid entries left out one by one", async () => {

@@ -17,10 +17,11 @@ export default async function ConnectionsPage({ params }: Props) {
   const { org } = await params;
   // Signed out → sign-in; not a member → 404, the same as no such organisation.
   const access = await pageOrgAccess(org);
-  // The apps are in the first HTML: computed here, as GET /api/orgs/{org}/apps would answer them.
+  // The apps are in the first HTML: computed here, as GET /api/orgs/{org}/apps would answer them,
+  // with the viewer's own list (GET …/me/apps) for the tools that reach their assistant (SPEC §25).
   return (
-    <Prefetched queries={[pageQueries.apps(access), pageQueries.settings(access)]}>
-      <ConnectionsView org={access.org.slug} canManage={can(access.role, "manage")} />
+    <Prefetched queries={[pageQueries.apps(access), pageQueries.settings(access), pageQueries.myApps(access)]}>
+      <ConnectionsView org={access.org.slug} canManage={can(access.role, "manage")} self={access.memberId} canLookUpOthers={can(access.role, "lookUpOthers")} />
     </Prefetched>
   );
 }
