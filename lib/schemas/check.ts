@@ -225,6 +225,8 @@ export const toolCheck = z.object({
   name: z.string().nullable(),
   /** The whole name the model sees (or would, for a left-out tool); null when invalid. */
   wholeName: z.string().nullable(),
+  /** SPEC §2.7: what the 64-character cut took off the whole name's end (with the note `name-cut`); null when it was not cut, and for checks stored before. */
+  cutOff: z.string().nullable().default(null),
   included: z.boolean(),
   leftOut: leftOut.nullable(),
   title: z.string(),
