@@ -12,6 +12,7 @@ import { TableHead } from "@/components/ui/table";
 import { riskyNoteCode, type AppCheck, type Hints, type Note, type ToolCheck } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
 import { descriptionStart } from "@/components/description-text";
+import { cutWords } from "@/components/name-cut-words";
 import { plural } from "@/lib/plural";
 
 const TOOLS_PAGE_SIZE = 50;
@@ -59,6 +60,17 @@ function Breakable({ name }: { name: string }) {
         </Fragment>
       ))}
     </>
+  );
+}
+
+/** A whole name cut at 64 (SPEC §2.7), marked beside the name, the part cut off on hover (and read out to a screen reader). */
+function CutMark({ tool }: { tool: ToolCheck }) {
+  const said = cutWords(tool);
+  if (said === null) return null;
+  return (
+    <span className="ml-1 inline-block whitespace-nowrap rounded bg-amber-100 px-1 font-sans text-xs font-medium text-amber-900" title={said} data-testid="name-cut">
+      cut at 64<span className="sr-only">: {said}</span>
+    </span>
   );
 }
 
@@ -211,6 +223,7 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                         {tool.wholeName !== null ? (
                           <span className="block">
                             <Breakable name={tool.wholeName} />
+                            <CutMark tool={tool} />
                           </span>
                         ) : (
                           <span className="italic text-slate-600">no name</span>
@@ -384,7 +397,9 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
           ))
         }
       />
-      <p className="text-xs text-slate-600">Listing entry {tool.index + 1}, {tool.chars.toLocaleString("en-US")} characters.</p>
+      <p className="text-xs text-slate-600">
+        Listing entry {tool.index + 1}, {tool.chars.toLocaleString("en-US")} characters as listed.
+      </p>
     </div>
   );
 }
