@@ -13,9 +13,8 @@ export function SizeMeter({ listing, sizes }: { listing: ListingSize; sizes?: re
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
-        <span className="font-medium text-slate-800">
-          Listing size
-        </span>
+        {/* SPEC §21: the listing as the app gave it, not the tools as the assistant is sent them. */}
+        <span className="font-medium text-slate-800">Listing size, as listed</span>
         <span className={cn(over ? "font-semibold text-rose-800" : "text-slate-700")}>
           {said}
         </span>

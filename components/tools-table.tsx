@@ -16,6 +16,7 @@ import { riskyNoteCode, type AppCheck, type Hints, type Note, type ToolCheck } f
 import { profilesOf, type HostProfile } from "@/lib/schemas/hosts";
 import { CodeText } from "@/components/code-text";
 import { descriptionStart } from "@/components/description-text";
+import { cutWords } from "@/components/name-cut-words";
 import { plural } from "@/lib/plural";
 
 const TOOLS_PAGE_SIZE = 50;
@@ -75,6 +76,17 @@ function HostNameCell({ host, named }: { host: HostProfile; named: HostToolName 
         </>
       )}
     </td>
+  );
+}
+
+/** A whole name cut at 64 (SPEC §2.7), marked beside the name, the part cut off on hover (and read out to a screen reader). */
+function CutMark({ tool }: { tool: ToolCheck }) {
+  const said = cutWords(tool);
+  if (said === null) return null;
+  return (
+    <span className="ml-1 inline-block whitespace-nowrap rounded bg-amber-100 px-1 font-sans text-xs font-medium text-amber-900" title={said} data-testid="name-cut">
+      cut at 64<span className="sr-only">: {said}</span>
+    </span>
   );
 }
 
@@ -232,7 +244,10 @@ export function ToolsTable({ app, initial, onViewChange }: { app: AppCheck; init
                     >
                       <td className="px-3 py-2 font-mono max-sm:col-span-2 max-sm:min-w-0 max-sm:pb-0">
                         {tool.wholeName !== null ? (
-                          <ToolName name={tool.wholeName} />
+                          <span className="flex min-w-0 items-baseline">
+                            <ToolName name={tool.wholeName} />
+                            <CutMark tool={tool} />
+                          </span>
                         ) : tool.name !== null && tool.name !== "" ? (
                           // No whole name (blocked, SPEC §25): the name the app lists, said as such.
                           <>
@@ -416,7 +431,9 @@ function ToolDetails({ tool }: { tool: ToolCheck }) {
           ))
         }
       />
-      <p className="text-xs text-slate-600">Listing entry {tool.index + 1}, {tool.chars.toLocaleString("en-US")} characters.</p>
+      <p className="text-xs text-slate-600">
+        Listing entry {tool.index + 1}, {tool.chars.toLocaleString("en-US")} characters as listed.
+      </p>
     </div>
   );
 }

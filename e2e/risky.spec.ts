@@ -112,7 +112,8 @@ test("a leader sets the organisation's riskyText on the Connections page; the ch
   try {
     await page.goto(connectionsPath);
     const choice = page.getByRole("combobox", { name: "Risky text" });
-    await expect(choice).toHaveValue("warn");
+    // The demo organisation was created with a new organisation's safe default (SPEC §20).
+    await expect(choice).toHaveValue("ask-first");
     await choice.selectOption("block");
     await page.getByRole("dialog").getByRole("button", { name: "Change it for everyone" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved: risky text, block, for the whole organisation." })).toBeVisible();
@@ -134,6 +135,6 @@ test("a leader sets the organisation's riskyText on the Connections page; the ch
       await support.close();
     }
   } finally {
-    expect((await request.patch("/api/orgs/demo/settings", { data: { riskyText: "warn" } })).status()).toBe(200);
+    expect((await request.patch("/api/orgs/demo/settings", { data: { riskyText: "ask-first" } })).status()).toBe(200);
   }
 });

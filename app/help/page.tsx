@@ -176,8 +176,9 @@ export default function HelpPage() {
           instructions (&ldquo;ignore previous instructions&rdquo;), another app&apos;s tool named, a link, a request for keys or the conversation. Each
           finding is the first, red line of the tool&apos;s row. The organisation&apos;s setting decides what it does: <em>Warn</em> (the note only),{" "}
           <em>Ask first</em> (the tool always asks the person first) or <em>Block</em> (the tool is left out and its whole name is free), until a
-          leader sets that tool&apos;s own setting, which then wins. <code>/preview</code> and <code>theorem-check --risky</code> take the same choice;{" "}
-          <code>theorem-check --fail-on risky</code> fails on these notes alone.
+          leader sets that tool&apos;s own setting, which then wins. A new organisation starts at <em>Ask first</em>, the safe choice.{" "}
+          <code>/preview</code> and <code>theorem-check --risky</code> take the same choice; <code>theorem-check</code> fails (exit 1) on these
+          notes, naming the tool and why first, unless <code>--fail-on none</code> is given.
         </p>
       </Topic>
 

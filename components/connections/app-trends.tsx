@@ -85,7 +85,7 @@ function TrendBody({ points }: { points: TrendPoint[] }) {
             <thead>
               <tr className="bg-slate-50 text-slate-700">
                 <th scope="col" className="px-3 py-2 font-medium">Checked</th>
-                <th scope="col" className="px-3 py-2 font-medium">Size (characters)</th>
+                <th scope="col" className="px-3 py-2 font-medium">Size as listed (characters)</th>
                 <th scope="col" className="px-3 py-2 font-medium">Connect</th>
                 <th scope="col" className="px-3 py-2 font-medium">List</th>
               </tr>

@@ -12,7 +12,7 @@ import { changeAnchor } from "./change-words";
 import { changeText, runText, type HistoryPlace } from "./history-words";
 
 
-const HISTORY_COLUMNS = ["Checked", "Status", "What changed", "Tools", "Size", "Took"].map((label) => ({ key: label, label }));
+const HISTORY_COLUMNS = ["Checked", "Status", "What changed", "Tools", "Size, as listed", "Took"].map((label) => ({ key: label, label }));
 
 /** The checks of one app, newest first, runs of the same outcome folded into one row. */
 const SHOWN = 10;

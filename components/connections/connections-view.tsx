@@ -225,7 +225,7 @@ function AppRow({
             {settingsCountText(check.counts) !== "" && <dd className="text-amber-900">Set by a leader: {settingsCountText(check.counts)}</dd>}
           </div>
           <div>
-            <dt className="text-slate-600">Size</dt>
+            <dt className="text-slate-600">Size, as listed</dt>
             <dd className={cn(check.listing.chars > check.listing.limit || check.listing.stopped ? "font-semibold text-rose-800" : "text-slate-900")}>
               {check.status === "unavailable" && check.listing.entries === 0 && check.listing.chars === 0 ? (
                 "nothing read: its tools could not be read"

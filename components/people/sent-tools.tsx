@@ -41,7 +41,7 @@ export function SentTools({ org, person, mine }: { org: string; person: string; 
       ) : (
         <>
           <p className="text-sm text-slate-900" data-testid="sent-total">
-            {plural(sees.data.tools.length, "tool")}: <strong>{count(sees.data.size.tokens)} tokens</strong>, {count(sees.data.size.chars)} characters.{" "}
+            {plural(sees.data.tools.length, "tool")}: <strong>{count(sees.data.size.tokens)} tokens</strong>, {count(sees.data.size.chars)} characters as sent.{" "}
             {sees.data.budget === null ? (
               <span className="text-slate-600">No token budget is set.</span>
             ) : sees.data.budget.over > 0 ? (
@@ -68,7 +68,7 @@ export function SentTools({ org, person, mine }: { org: string; person: string; 
                     <span className="font-mono break-all text-slate-900">{tool.name}</span> <span className="text-slate-600">from {tool.app.name}</span>
                   </span>
                   <span className="tabular-nums text-slate-800">
-                    {count(tool.tokens)} tokens <span className="text-slate-600">· {count(tool.chars)} characters</span>
+                    {count(tool.tokens)} tokens <span className="text-slate-600">· {count(tool.chars)} characters as sent</span>
                   </span>
                 </li>
               ))}

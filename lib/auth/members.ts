@@ -7,6 +7,7 @@ import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
 import { invitation, member, organization, user } from "@/lib/db/tables";
 import { removePersonalApps } from "@/lib/orgs/apps";
 import { leaveGroups } from "@/lib/orgs/groups";
+import { startOrgSettings } from "@/lib/orgs/organisations";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
 import type { Person } from "@/lib/schemas/people";
 import { revokeKeysOf } from "./keys";
@@ -80,6 +81,7 @@ export async function createOrg(actor: Actor, input: OrgCreate): Promise<MyOrg> 
       const now = new Date();
       await tx.insert(organization).values({ id, slug: input.slug, name: input.name, createdAt: now });
       await tx.insert(member).values({ id: randomUUID(), organizationId: id, userId: actor.id, role: "leader", createdAt: now });
+      await startOrgSettings(tx, input.slug);
     });
   } catch (error) {
     // Two instances creating one address at once: the unique index answers for the later one.

@@ -21,8 +21,10 @@ export interface CliOptions {
   publicOnly: boolean;
   /** What a risky-text note does to a tool (SPEC §20), as an organisation's `riskyText`. */
   risky: RiskyText;
-  /** Note codes that fail the check on their own (`--fail-on`); empty: none. */
+  /** Note codes that fail the check on their own (`--fail-on`; without it, every risky-text code, SPEC §20); empty: none. */
   failOn: ReadonlySet<string>;
+  /** Whether `--fail-on` was given: without it, the failure says how to turn it off. */
+  failOnGiven: boolean;
   /** Other hosts whose rules the check also answers for (SPEC §22), by id, in order. */
   hosts?: string[];
 }
@@ -57,18 +59,19 @@ settings are "default", "ask-first" and "blocked" (none makes a tool run freely)
 left out and frees its name, but fails nothing: a leader chose it.
 
 Risky text (SPEC §20: hidden text, instructions to the assistant, another app's tool named, a link,
-a request for secrets) is noted on its tool. --risky ask-first makes such a tool ask first, --risky
-block leaves it out (unless --settings sets that tool), as an organisation's setting would.
---fail-on risky fails on those notes alone; --fail-on takes a comma list of note codes too
-(e.g. instructions-to-assistant,asks-for-secrets).
+a request for secrets) is noted on its tool, and fails the check (exit 1) as scanners do: the
+tools and why are printed first. --fail-on none turns that off; --fail-on takes a comma list of
+note codes instead (e.g. instructions-to-assistant,asks-for-secrets, or risky for all of them).
+--risky ask-first makes such a tool ask first, --risky block leaves it out (unless --settings sets
+that tool), as an organisation's setting would.
 --host ID (repeatable) also names and counts the included tools as another host would, and
 prints that host's problems (too many tools, a name too long or not allowed, a description cut,
 a schema too large); any problem fails (exit 1). Hosts: ${hostProfiles().map((h) => h.id).join(", ")}.
 
 Exit codes:
   0  the app is available and every tool is included
-  1  the app is unavailable, or a tool is left out (with --strict, also any warning; with --fail-on,
-     a note it names)
+  1  the app is unavailable, or a tool is left out, or a tool has risky text (--fail-on none: not
+     that; --fail-on CODES: a note it names instead; with --strict, also any warning)
   2  bad usage or input
   3  could not check from here (DNS failure, refused connection, refused address)
 
@@ -126,14 +129,21 @@ function riskyMode(text: string | undefined): RiskyText {
   return found;
 }
 
-/** `--fail-on risky,title-made`: `risky` stands for every risky-text code (SPEC §20); any other must be a note's code. */
+/** Every risky-text code (SPEC §20): what `--fail-on risky` names, and what fails the check when `--fail-on` is not given. */
+const RISKY_CODES: ReadonlySet<string> = new Set(riskyNoteCode.options);
+
+/**
+ * `--fail-on risky,title-made`: `risky` stands for every risky-text code (SPEC §20); any other must be a
+ * note's code. Not given, it is `risky`, as scanners fail on what they find; `none` alone turns it off.
+ */
 function failOnCodes(text: string | undefined): ReadonlySet<string> {
-  if (text === undefined) return new Set();
+  if (text === undefined) return RISKY_CODES;
+  if (text.trim() === "none") return new Set();
   const codes = new Set<string>();
   for (const part of text.split(",").map((p) => p.trim())) {
     if (part === "risky") riskyNoteCode.options.forEach((code) => codes.add(code));
     else if (noteCode.safeParse(part).success) codes.add(part);
-    else throw new UsageError(`--fail-on ${JSON.stringify(part)} is not "risky" or a note's code (${riskyNoteCode.options.join(", ")}, title-made, card-empty, …).`);
+    else throw new UsageError(`--fail-on ${JSON.stringify(part)} is not "risky", "none" (alone) or a note's code (${riskyNoteCode.options.join(", ")}, title-made, card-empty, …).`);
   }
   return codes;
 }
@@ -155,7 +165,7 @@ function program(write: (text: string) => void): Command {
     .option("--json", "print the answer of POST /api/check (SPEC §8)")
     .option("--strict", "fail on warnings (tool notes) too")
     .option("--risky <mode>", "what risky text does to a tool: warn (default), ask-first or block", once("--risky"))
-    .option("--fail-on <codes>", "fail on these notes alone: risky, or a comma list of note codes", once("--fail-on"))
+    .option("--fail-on <codes>", "fail on these notes alone: risky (the default), none, or a comma list of note codes", once("--fail-on"))
     .addHelpText("after", HELP_AFTER)
     .helpOption("-h, --help", "show this help")
     .allowExcessArguments(false)
@@ -210,6 +220,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       publicOnly: o.publicOnly === true,
       risky: riskyMode(o.risky),
       failOn: failOnCodes(o.failOn),
+      failOnGiven: o.failOn !== undefined,
       ...(o.host !== undefined ? { hosts: o.host } : {}),
     },
   };

@@ -7,7 +7,7 @@ import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { EXIT, parseArgs, UsageError, type ExitCode } from "./args";
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { buildRequest, readSettingsFile, type InputIo } from "./inputs";
-import { hostsReport, printable, report } from "./table";
+import { failingFirst, hostsReport, printable, report } from "./table";
 import { hostsVerdict, notReached, verdict } from "./verdict";
 
 interface CliIo extends InputIo {
@@ -83,6 +83,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   let strict: boolean;
   let publicOnly: boolean;
   let failOn: ReadonlySet<string>;
+  let failOnGiven: boolean;
   let settings: NamedSetting[][] | undefined;
   try {
     const parsed = parseArgs(argv);
@@ -90,7 +91,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       await io.out(parsed.output);
       return EXIT.ok;
     }
-    ({ json, strict, publicOnly, failOn } = parsed.options);
+    ({ json, strict, publicOnly, failOn, failOnGiven } = parsed.options);
     request = await buildRequest(parsed.options, io);
     const { settingsFile } = parsed.options;
     if (settingsFile !== undefined) settings = await readSettingsFile(settingsFile, io, request.apps.map((app) => app.name));
@@ -100,11 +101,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return EXIT.usage;
   }
   const { result, reached } = await checkRequestHere(request, { ...(io.allowHosts !== undefined ? { allowHosts: io.allowHosts } : {}), publicOnly, ...(settings ? { settings } : {}) });
-  const judged = hostsVerdict(result, verdict(result, reached, { strict, failOn }));
+  const judged = hostsVerdict(result, verdict(result, reached, { strict, failOn, failOnGiven }));
   const { code } = judged;
   const reason = printable(judged.reason);
   if (json) await writeJson(result, io.out);
-  else await io.out(`${report(result)}${hostsReport(result)}\n${code === EXIT.ok ? "OK" : code === EXIT.couldNotCheck ? "COULD NOT CHECK" : "FAILS"}: ${reason}\n`);
+  else await io.out(`${failingFirst(result, failOn, failOnGiven)}${report(result)}${hostsReport(result)}\n${code === EXIT.ok ? "OK" : code === EXIT.couldNotCheck ? "COULD NOT CHECK" : "FAILS"}: ${reason}\n`);
   if (code === EXIT.couldNotCheck) await io.err(`theorem-check: ${reason}\n`);
   return code;
 }

@@ -5,6 +5,7 @@ import { plural } from "@/lib/plural";
 import { cacheWords } from "@/lib/protocol-words";
 import { hostProfiles } from "@/lib/schemas/hosts";
 import type { AppCheck, CheckResult, LeftOutCode, Policy, Timings, ToolCheck } from "@/lib/schemas/check";
+import { failingNotes } from "./verdict";
 
 export const POLICY_WORDS: Record<Policy, string> = {
   "asks-first": "asks first",
@@ -78,16 +79,16 @@ function sizeLine(app: AppCheck): string {
   const share = limit > 0 ? ((chars / limit) * 100).toFixed(1) : "0";
   const biggest = largestNamed(largest, printable);
   const over = chars > limit || stopped ? " — over the limit" : "";
-  return `Listing: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${plural(entries, "entry", "entries")}${biggest !== "" ? `; largest ${biggest}` : ""}.`;
+  return `Listing, as listed: ${stopped ? "more than " : ""}${formatCount(chars)} of ${formatCount(limit)} characters (${share}%)${over}, ${plural(entries, "entry", "entries")}${biggest !== "" ? `; largest ${biggest}` : ""}.`;
 }
 
 /** Left out with no whole name (app-only, an invalid `x-mcp-header`, or blocked: SPEC §25): such a tool is shown by its own name. */
 const NO_WHOLE_NAME: ReadonlySet<string> = new Set(["app-only", "invalid-header", "blocked", "risky-text"]);
 const namedWithout = (tool: ToolCheck) => tool.wholeName === null && tool.name !== null && tool.leftOut !== null && NO_WHOLE_NAME.has(tool.leftOut.code);
 
-/** SPEC §21: what the app's included tools cost in the model's context, saying which encoding. */
+/** SPEC §21: what the app's included tools cost in the model's context, as sent, saying which encoding. */
 function tokensLine(app: AppCheck): string {
-  return `Sent to the model: ${formatCount(app.listing.tokens)} tokens for ${plural(app.tools.filter((t) => t.included).length, "included tool")} (o200k_base, as GPT-4o, 4.1, o-series and GPT-5 count; other models count differently).`;
+  return `As sent to the model: ${formatCount(app.listing.tokens)} tokens for ${plural(app.tools.filter((t) => t.included).length, "included tool")} (o200k_base, as GPT-4o, 4.1, o-series and GPT-5 count; other models count differently).`;
 }
 
 function toolRow(tool: ToolCheck, available: boolean): string[] {
@@ -128,6 +129,19 @@ function appReport(app: AppCheck): string[] {
     for (const t of noted) for (const n of t.notes) lines.push(`  ${t.wholeName ?? (namedWithout(t) ? printable(t.name!) : `entry ${t.index + 1}`)}: ${printable(n.message)}`);
   }
   return lines;
+}
+
+/**
+ * What fails the check on its notes alone, before anything else (SPEC §20: which tool and why, first):
+ * each tool with a note `failOn` names, a line per note. Empty when there is none.
+ */
+export function failingFirst(result: CheckResult, failOn: ReadonlySet<string>, failOnGiven: boolean): string {
+  const app = result.apps[result.apps.length - 1];
+  const failing = app === undefined ? [] : failingNotes(app, failOn);
+  if (failing.length === 0) return "";
+  const lines = [failOnGiven ? "FAILS on notes --fail-on names:" : "FAILS on risky text (--fail-on none lets it pass):"];
+  for (const { tool, notes } of failing) for (const n of notes) lines.push(`  ${tool.wholeName ?? `entry ${tool.index + 1}`}: ${printable(n.message)}`);
+  return `${lines.join("\n")}\n\n`;
 }
 
 /** An earlier app in a line: its short name and what it takes. */

@@ -1,4 +1,4 @@
-import type { AppCheck, CheckResult, Unavailable } from "@/lib/schemas/check";
+import type { AppCheck, CheckResult, Note, ToolCheck, Unavailable } from "@/lib/schemas/check";
 import { plural, pluralWord } from "@/lib/plural";
 import { hostProfiles } from "@/lib/schemas/hosts";
 import { EXIT, type ExitCode } from "./args";
@@ -50,6 +50,17 @@ interface FailOptions {
   strict: boolean;
   /** Notes of these codes fail on their own (`--fail-on`, SPEC §20). */
   failOn?: ReadonlySet<string>;
+  /** `--fail-on` was given; otherwise `failOn` is the default (risky text), and the reason says how to turn it off. */
+  failOnGiven?: boolean;
+}
+
+/** The app's tools with a note `failOn` names, each with those notes, in listing order (SPEC §20: which tool and why, first). */
+export function failingNotes(app: AppCheck, failOn: ReadonlySet<string>): { tool: ToolCheck; notes: Note[] }[] {
+  if (failOn.size === 0) return [];
+  return app.tools.flatMap((tool) => {
+    const notes = tool.notes.filter((n) => failOn.has(n.code));
+    return notes.length > 0 ? [{ tool, notes }] : [];
+  });
 }
 
 /**
@@ -57,9 +68,9 @@ interface FailOptions {
  * reached from here: then nothing was checked (3), whatever else the answer says. Otherwise
  * 0 when the app (the last one) is available and every tool of it is included (but those a
  * setting blocks, SPEC §19); 1 when it is unavailable or a tool is left out, or when a tool has a
- * note `failOn` names, or, with `strict`, any note.
+ * note `failOn` names (by default, risky text: SPEC §20), or, with `strict`, any note.
  */
-export function verdict(result: CheckResult, reached: readonly boolean[], { strict, failOn }: FailOptions): Verdict {
+export function verdict(result: CheckResult, reached: readonly boolean[], { strict, failOn, failOnGiven = true }: FailOptions): Verdict {
   const unreached = result.apps.findIndex((_, i) => reached[i] === false);
   if (unreached >= 0) {
     const app = result.apps[unreached]!;
@@ -74,12 +85,13 @@ export function verdict(result: CheckResult, reached: readonly boolean[], { stri
   if (leftOut > 0) {
     return { code: EXIT.fails, reason: `${plural(leftOut, "tool")} of ${app.tools.length.toLocaleString("en-US")} ${pluralWord(leftOut, "is", "are")} left out of ${app.name}.` };
   }
-  if (failOn !== undefined && failOn.size > 0) {
-    const named = app.tools.flatMap((t) => t.notes.filter((n) => failOn.has(n.code)).map((n) => n.code));
-    if (named.length > 0) {
-      const codes = [...new Set(named)].join(", ");
-      return { code: EXIT.fails, reason: `${app.name} has ${plural(named.length, "note")} --fail-on names (${codes}).` };
-    }
+  const failing = failOn === undefined ? [] : failingNotes(app, failOn);
+  if (failing.length > 0) {
+    const named = failing.flatMap((f) => f.notes.map((n) => n.code));
+    const codes = [...new Set(named)].join(", ");
+    if (failOnGiven) return { code: EXIT.fails, reason: `${app.name} has ${plural(named.length, "note")} --fail-on names (${codes}).` };
+    const tools = failing.map((f) => f.tool.wholeName ?? `entry ${f.tool.index + 1}`).join(", ");
+    return { code: EXIT.fails, reason: `${app.name} has risky text (${codes}) in ${plural(failing.length, "tool")}: ${tools}; --fail-on none lets it pass.` };
   }
   const warnings = warningCount(app);
   if (strict && warnings > 0) return { code: EXIT.fails, reason: `${app.name} has ${plural(warnings, "warning")}, and --strict fails on them.` };

@@ -95,7 +95,9 @@ export const checkResults = sqliteTable(
 
 /**
  * An organisation's settings (SPEC §11, §20): `newTools` is `available` (default) or a waiting
- * mode; `riskyText` (what a risky-text note does to a tool) is `warn` (default), `ask-first` or `block`.
+ * mode; `riskyText` (what a risky-text note does to a tool) is `warn`, `ask-first` or `block`. A new
+ * organisation is created with `ask-first` (lib/orgs/organisations.ts `startOrgSettings`); the column's
+ * `warn` is what organisations created before keep, with or without a row.
  */
 export const orgSettings = sqliteTable("org_settings", {
   org: text("org")

@@ -5,7 +5,7 @@ import { transaction, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import { logger } from "@/lib/log";
 import { appName, appUrl } from "@/lib/schemas/check";
-import { ensureOrg } from "@/lib/orgs/organisations";
+import { ensureOrg, findOrg, startOrgSettings } from "@/lib/orgs/organisations";
 import { orgApps } from "@/lib/orgs/app-rows";
 
 export const DEMO_ORG = { slug: "demo", name: "Demo organisation" } as const;
@@ -22,7 +22,10 @@ type DemoApp = z.infer<typeof demoApps>[number];
  */
 export async function seedDemo(db: Conn, list: DemoApp[]): Promise<void> {
   await transaction(db, async (tx) => {
+    // Created on the first start with a new organisation's settings; a later start leaves them as a leader set them.
+    const created = (await findOrg(tx, DEMO_ORG.slug)) === undefined;
     await ensureOrg(tx, DEMO_ORG.slug, DEMO_ORG.name);
+    if (created) await startOrgSettings(tx, DEMO_ORG.slug);
     let connectedAt = Math.max(Date.now(), ((await orgApps(tx, DEMO_ORG.slug)).at(-1)?.connectedAt ?? 0) + 1);
     for (const app of list) {
       const id = `demo-${app.key}`;

@@ -215,7 +215,31 @@ describe("whole names across a person's apps (SPEC §2.4–§2.6)", () => {
     expect(replaced!.wholeName).toBe("attendance_clock_in__");
     expect(codes(kept!)).toContain("prefix-kept");
     expect(kept!.wholeName).toBe("attendance_export");
-    expect(cut!.notes.find((n) => n.code === "name-cut")!.message).toBe("The whole name is cut at 64 characters (it was 91).");
+    expect(cut!.notes.find((n) => n.code === "name-cut")!.message).toBe(`The whole name is cut at 64 characters: \`${"z".repeat(27)}\` is cut off (it was 91).`);
+  });
+});
+
+describe("a whole name cut at 64 (SPEC §2.7)", () => {
+  const LONG = "attendance_reports_generate_quarterly_attendance_summary_report_by_day";
+
+  it("notes the 70-character name that silently became its first 64, with what was cut off", () => {
+    expect(LONG).toHaveLength(70);
+    const [cut] = only([{ name: "Attendance", entries: [tool(LONG)] }]).tools;
+    expect(cut).toMatchObject({ wholeName: "attendance_reports_generate_quarterly_attendance_summary_report_", cutOff: "by_day", included: true });
+    expect(cut!.notes).toContainEqual({ code: "name-cut", message: "The whole name is cut at 64 characters: `by_day` is cut off (it was 70)." });
+  });
+
+  it("says what was cut off when the short name is put in front", () => {
+    const [cut] = only([{ name: "HR", entries: [tool(`${"a".repeat(60)}_tail`)] }]).tools;
+    expect(cut).toMatchObject({ wholeName: `hr_${"a".repeat(60)}_`, cutOff: "tail" });
+    expect(codes(cut!)).toContain("name-cut");
+  });
+
+  it("has no note and nothing cut off at exactly 64, nor for a tool that is not a tool", () => {
+    const [exact, invalid] = only([{ name: "A", entries: [tool("x".repeat(62)), { title: "no name" }] }]).tools;
+    expect(exact).toMatchObject({ wholeName: `a_${"x".repeat(62)}`, cutOff: null });
+    expect(codes(exact!)).not.toContain("name-cut");
+    expect(invalid!.cutOff).toBeNull();
   });
 });
 

@@ -113,6 +113,7 @@ function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, 
       index,
       name: typeof name === "string" ? name : null,
       wholeName: null,
+      cutOff: null,
       included: false,
       leftOut: { code: "invalid", message: `Left out: entry ${index + 1} is not a tool: ${why}.` },
       title,
@@ -161,6 +162,7 @@ function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, 
     index,
     name,
     wholeName: null,
+    cutOff: null,
     included: false,
     leftOut: headers.valid ? null : { code: "invalid-header", message: invalidHeaderMessage(headers) },
     title,
@@ -180,7 +182,7 @@ function readEntry(entry: unknown, index: number, settings: ReadonlyMap<string, 
 
 function nameNotes(shortName: string, toolName: string, wholeNameOf: ReturnType<typeof wholeName>): Note[] {
   const notes: Note[] = [];
-  const { replaced, prefixKept, cutFrom } = wholeNameOf;
+  const { replaced, prefixKept, cutFrom, cutOff } = wholeNameOf;
   if (replaced.length > 0) {
     const shown = [...new Set(replaced)].slice(0, 10).map((c) => JSON.stringify(c)).join(", ");
     notes.push({
@@ -189,7 +191,7 @@ function nameNotes(shortName: string, toolName: string, wholeNameOf: ReturnType<
     });
   }
   if (prefixKept) notes.push({ code: "prefix-kept", message: `It already begins with \`${shortName}_\`, so it is not named twice.` });
-  if (cutFrom !== null) notes.push({ code: "name-cut", message: `The whole name is cut at ${WHOLE_NAME_MAX} characters (it was ${cutFrom}).` });
+  if (cutFrom !== null) notes.push({ code: "name-cut", message: `The whole name is cut at ${WHOLE_NAME_MAX} characters: \`${cutOff}\` is cut off (it was ${cutFrom}).` });
   return notes;
 }
 
@@ -298,6 +300,7 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
       }
       const named = wholes[appIndex]?.[tool.index] ?? wholeName(shortName, tool.name);
       tool.wholeName = named.wholeName;
+      tool.cutOff = named.cutOff;
       if (named.replaced.length > 0 || named.prefixKept || named.cutFrom !== null) tool.notes.unshift(...nameNotes(shortName, tool.name, named));
       if (unavailable !== null) continue; // tools of an unavailable app take no names
       if (tool.leaderSetting?.setting === "blocked") {

@@ -58,12 +58,15 @@ describe("wholeName (SPEC §2.1–§2.3)", () => {
     expect(got.wholeName).toBe(`attendance_${"x".repeat(64 - 11)}`);
     expect(got.wholeName).toHaveLength(WHOLE_NAME_MAX);
     expect(got.cutFrom).toBe(111);
+    expect(got.cutOff).toBe("x".repeat(111 - 64));
+    expect(got.wholeName + got.cutOff).toBe(`attendance_${"x".repeat(100)}`);
   });
 
   it("does not cut a name of exactly 64 characters", () => {
     const got = wholeName("a", "x".repeat(62));
     expect(got.wholeName).toHaveLength(64);
     expect(got.cutFrom).toBeNull();
+    expect(got.cutOff).toBeNull();
   });
 
   it("cuts a kept-prefix name at 64 as well", () => {

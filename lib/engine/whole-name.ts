@@ -10,13 +10,16 @@ interface WholeName {
   prefixKept: boolean;
   /** The length before the 64-character cut, when it was cut. */
   cutFrom: number | null;
+  /** What the cut took off the end (SPEC §2.7: shown on hover beside a "cut at 64" mark), when it was cut. */
+  cutOff: string | null;
 }
 
 /**
  * The whole name the model sees (SPEC §2.1–§2.3): every code point outside `A-Za-z0-9_-`
  * becomes `_`, the short name and `_` go in front unless the name already begins with
  * them, and the result is cut at 64 characters. `clock_in` in Attendance →
- * `attendance_clock_in`; `attendance_export` stays `attendance_export`.
+ * `attendance_clock_in`; `attendance_export` stays `attendance_export`; a 70-character
+ * `attendance_reports_generate_quarterly_attendance_summary_report_by_day` loses `by_day`.
  */
 export function wholeName(shortName: string, toolName: string): WholeName {
   const replaced: string[] = [];
@@ -29,7 +32,7 @@ export function wholeName(shortName: string, toolName: string): WholeName {
   const prefixKept = sanitised.startsWith(`${shortName}_`);
   const full = prefixKept ? sanitised : `${shortName}_${sanitised}`;
   const cut = full.length > WHOLE_NAME_MAX;
-  return { wholeName: cut ? full.slice(0, WHOLE_NAME_MAX) : full, replaced, prefixKept, cutFrom: cut ? full.length : null };
+  return { wholeName: cut ? full.slice(0, WHOLE_NAME_MAX) : full, replaced, prefixKept, cutFrom: cut ? full.length : null, cutOff: cut ? full.slice(WHOLE_NAME_MAX) : null };
 }
 
 /** Who holds a whole name: the app (by its place in the person's list), the tool's own name and its place in the app's listing. */

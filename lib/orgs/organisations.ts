@@ -41,6 +41,18 @@ export const appModeOf = (stored: string | null | undefined): AppNewTools => (ap
 /** The review mode in force for an app (SPEC §11, §19), from its own `newTools` and the organisation's as stored. */
 export const modeInForce = (own: string | null | undefined, org: string | null | undefined): NewTools => effectiveNewTools(appModeOf(own), orgModeOf(org));
 
+/**
+ * What a new organisation's `riskyText` is (SPEC §20: the safe default), stored with it when it is
+ * created. One created before this keeps what it has: its stored value, or `warn` when none is stored
+ * (the column's default stays `warn`, so a settings row written later for such an organisation keeps it too).
+ */
+export const NEW_ORG_RISKY_TEXT: RiskyText = "ask-first";
+
+/** Stores a new organisation's own settings (SPEC §20's safe default); the caller has just created it. */
+export async function startOrgSettings(db: Conn, org: string): Promise<void> {
+  await db.insert(orgSettings).values({ org, riskyText: NEW_ORG_RISKY_TEXT }).onConflictDoNothing();
+}
+
 /** The organisation's `riskyText` as stored: `warn` when none is stored, or one no longer known (SPEC §20). */
 export const riskyTextModeOf = (stored: string | null | undefined): RiskyText => (riskyTextSchema.options.find((mode) => mode === stored) ?? "warn");
 

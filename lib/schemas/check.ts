@@ -230,6 +230,8 @@ export const toolCheck = z.object({
    * §25), which takes no name.
    */
   wholeName: z.string().nullable(),
+  /** SPEC §2.7: what the 64-character cut took off the whole name's end (with the note `name-cut`); null when it was not cut, and for checks stored before. */
+  cutOff: z.string().nullable().default(null),
   included: z.boolean(),
   leftOut: leftOut.nullable(),
   title: z.string(),
