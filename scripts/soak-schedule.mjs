@@ -105,6 +105,7 @@ async function scheduledReads() {
 
 const ends = performance.now() + seconds * 1000;
 let n = 0;
+let groups = 0;
 const lanes = [
   // Accounts and organisations: a sign-up, then an organisation of its own.
   async () => {
@@ -118,7 +119,7 @@ const lanes = [
   async () => {
     const flip = n++ % 2 === 0;
     await change("settings", "/api/orgs/demo/settings", json(leader, "PATCH", { riskyText: flip ? "ask-first" : "warn" }));
-    await change("create group", "/api/orgs/demo/groups", json(leader, "POST", { name: `Soak group ${process.pid}-${n}` }));
+    await change("create group", "/api/orgs/demo/groups", json(leader, "POST", { name: `Soak group ${process.pid}-${++groups}` }));
   },
   // Re-checks asked for by a person, beside the schedule's.
   async () => {
