@@ -149,6 +149,13 @@ describe("the organisation's review holds a person's own apps (SPEC §25)", { ti
     expect(stateOf(await mine(leader, planner.id))).toEqual({ plan_day: "included", plan_week: "included" });
   });
 
+  it("under wait-if-risky, lets a personal app's plain new tool through and holds its risky one", async () => {
+    expect((await orgSettings({ newTools: "wait-if-risky" })).status).toBe(200);
+    tools.push(plain("list_rotas"), { ...POISONED, name: "rota_mail" });
+    await recheckForSchedule(orgContext(), "acme", app.id);
+    expect(stateOf(await mine(developer, app.id))).toEqual({ find_shift: "included", swap_shift: "included", list_rotas: "included", rota_mail: "awaiting-review" });
+  });
+
   afterAll(async () => {
     await orgSettings({ newTools: "available" });
   });
