@@ -156,7 +156,7 @@ function GroupRegistry({ org, group, canManage }: { org: string; group: Group; c
           <p>Its address, shown this once (anyone with it can read the list):</p>
           <p className="flex flex-wrap items-center gap-2">
             <code className="break-all">{address}</code>
-            <CopyButton text={address} label={`Copy the address of ${group.name}'s registry`} compact />
+            <CopyButton text={address} label={`the address of ${group.name}'s registry`} compact />
           </p>
         </div>
       )}
