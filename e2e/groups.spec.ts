@@ -97,3 +97,34 @@ test("a leader makes a group, fills it, limits an app to it; the person outside 
     for (const g of listed.groups.filter((x) => x.name === "Sales")) await request.delete(`/api/orgs/${ORG}/groups/${encodeURIComponent(g.id)}`);
   }
 });
+
+test("a leader turns a group's own registry on beside the group, is shown its address once, and turns it off (SPEC §25)", async ({ page, request }) => {
+  const made = await request.post(`/api/orgs/${ORG}/groups`, { data: { name: "Porters" } });
+  expect(made.status()).toBe(201);
+  const { id } = (await made.json()) as { id: string };
+  try {
+    await page.goto(`/orgs/${ORG}/members`);
+    const porters = page.getByRole("region", { name: "Groups" }).getByTestId("group").filter({ has: page.getByRole("heading", { name: "Porters" }) });
+    const registry = porters.getByRole("group", { name: "Registry of Porters" });
+    await expect(registry).toContainText("Registry off");
+
+    await registry.getByRole("button", { name: "Turn the registry on for Porters" }).click();
+    const address = registry.locator("code");
+    await expect(address).toHaveText(/\/api\/registry\/[A-Za-z0-9_-]{43}$/);
+    await expect(registry.getByRole("button", { name: "Copy the address of Porters's registry" })).toBeVisible();
+    await expect(registry).toContainText("Registry on");
+    const url = (await address.textContent())!;
+    expect((await request.get(`${new URL(url).pathname}/v0.1/servers`)).status()).toBe(200);
+
+    // Shown once: after a reload the group says only that it is on.
+    await page.reload();
+    await expect(registry).toContainText("Registry on");
+    await expect(registry.locator("code")).toHaveCount(0);
+
+    await registry.getByRole("button", { name: "Turn the registry off for Porters" }).click();
+    await expect(registry).toContainText("Registry off");
+    expect((await request.get(`${new URL(url).pathname}/v0.1/servers`)).status()).toBe(404);
+  } finally {
+    await request.delete(`/api/orgs/${ORG}/groups/${encodeURIComponent(id)}`);
+  }
+});

@@ -13,7 +13,7 @@ import { registrySetting } from "@/lib/schemas/registry";
 const registryQuery = (org: string) => queryOptions({ queryKey: [...orgKeys.settings(org), "registry"], queryFn: async () => registrySetting.parse(await callApi(`${orgPath(org)}/settings`)) });
 
 /**
- * The organisation's registry (SPEC §24): its available, reviewed apps as an MCP Registry that
+ * The organisation's registry (SPEC §24): its available, reviewed apps for everyone (§25: never one only for some groups) as an MCP Registry that
  * VS Code and GitHub Copilot can use. A leader turns it on and is shown its address once; turning
  * it on again makes a new address, and off stops the old one.
  */
@@ -32,8 +32,8 @@ export function RegistryPanel({ org, canManage }: { org: string; canManage: bool
       <CardTitle id={`registry-${org}`}>Registry for assistants</CardTitle>
       <p className="text-sm text-slate-700">
         {on
-          ? "On: the apps that are available with no tool awaiting review are published as an MCP Registry, for VS Code's and GitHub Copilot's registry setting. Header values are never published."
-          : "Off: publish the available, reviewed apps as an MCP Registry that VS Code and GitHub Copilot can use."}
+          ? "On: the apps for everyone that are available with no tool awaiting review are published as an MCP Registry, for VS Code's and GitHub Copilot's registry setting (an app only for some groups is in those groups' registries, on Members). Header values are never published."
+          : "Off: publish the available, reviewed apps for everyone as an MCP Registry that VS Code and GitHub Copilot can use."}
       </p>
       {address !== undefined && (
         <div className="space-y-1 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">

@@ -14,7 +14,8 @@ import { Card, CardTitle } from "@/components/ui/card";
 import { TextField } from "@/components/ui/field";
 import { plural } from "@/lib/plural";
 import { ApiRequestError } from "@/lib/queries/api";
-import { createGroupMutation, groupsQuery, removeGroupMutation, updateGroupMutation } from "@/lib/queries/groups";
+import { CopyButton } from "@/components/ui/copy-button";
+import { createGroupMutation, groupRegistryMutation, groupsQuery, removeGroupMutation, updateGroupMutation } from "@/lib/queries/groups";
 import type { MemberView } from "@/lib/schemas/access";
 import { groupCreate, groupUpdate, type Group } from "@/lib/schemas/groups";
 
@@ -128,7 +129,52 @@ function GroupRow({ org, group, members, canManage }: { org: string; group: Grou
       </div>
       {canManage && open === "rename" && <RenameForm org={org} group={group} onDone={() => setOpen(null)} />}
       {canManage && open === "members" && <MembersForm org={org} group={group} members={members} onDone={() => setOpen(null)} />}
+      <GroupRegistry org={org} group={group} canManage={canManage} />
     </li>
+  );
+}
+
+/**
+ * The group's own registry (SPEC §25), as the organisation's (components/connections/registry-panel.tsx):
+ * the apps its members have, with its tool settings counted, as an MCP Registry for VS Code and GitHub
+ * Copilot. A leader turns it on and is shown its address once; on again makes a new address, off stops it.
+ */
+function GroupRegistry({ org, group, canManage }: { org: string; group: Group; canManage: boolean }) {
+  const client = useQueryClient();
+  const toggle = useMutation(groupRegistryMutation(client, org, group.id));
+  const on = toggle.data?.registry ?? group.registry;
+  const address = toggle.data?.registryUrl;
+  return (
+    <div className="space-y-2 text-sm text-slate-700" aria-label={`Registry of ${group.name}`} role="group">
+      <p>
+        {on
+          ? `Registry on: the apps ${group.name}'s members have are published as an MCP Registry, with this group's blocked and ask-first tools counted. Header values are never published.`
+          : `Registry off: publish the apps ${group.name}'s members have as an MCP Registry that VS Code and GitHub Copilot can use.`}
+      </p>
+      {address !== undefined && (
+        <div className="space-y-1 rounded border border-amber-300 bg-amber-50 p-2 text-amber-950">
+          <p>Its address, shown this once (anyone with it can read the list):</p>
+          <p className="flex flex-wrap items-center gap-2">
+            <code className="break-all">{address}</code>
+            <CopyButton text={address} label={`the address of ${group.name}'s registry`} compact />
+          </p>
+        </div>
+      )}
+      {canManage && (
+        <div className="flex flex-wrap gap-2">
+          <Button variant={on ? "secondary" : "primary"} className="px-3 py-1.5" disabled={toggle.isPending} onClick={() => toggle.mutate(true)}>
+            {on ? "Make a new registry address" : "Turn the registry on"}
+            <span className="sr-only"> for {group.name}</span>
+          </Button>
+          {on && (
+            <Button variant="danger" className="px-3 py-1.5" disabled={toggle.isPending} onClick={() => toggle.mutate(false)}>
+              Turn the registry off<span className="sr-only"> for {group.name}</span>
+            </Button>
+          )}
+        </div>
+      )}
+      {toggle.isError && <Alert inline>{errorMessage(toggle.error, "The registry could not be changed.")}</Alert>}
+    </div>
   );
 }
 

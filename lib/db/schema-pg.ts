@@ -503,3 +503,20 @@ export const orgRegistries = pgTable("org_registries", {
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
   createdBy: text("created_by").notNull(),
 });
+
+/**
+ * A group's own published registry (SPEC §25): the apps its members have, with its settings
+ * counted; on while a row is here, kept as the organisation's is (only the SHA-256 of the
+ * address's token; turning it on again replaces it). Goes with its group.
+ */
+export const groupRegistries = pgTable("group_registries", {
+  group: text("group")
+    .primaryKey()
+    .references(() => groups.id, { onDelete: "cascade" }),
+  org: text("org")
+    .notNull()
+    .references(() => organization.slug, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  createdBy: text("created_by").notNull(),
+});

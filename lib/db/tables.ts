@@ -35,6 +35,7 @@ export const auditEntries = chosen.auditEntries;
 export const appSignIns = chosen.appSignIns;
 export const oauthFlows = chosen.oauthFlows;
 export const orgRegistries = chosen.orgRegistries;
+export const groupRegistries = chosen.groupRegistries;
 
 /** The version of the organisation a query on `organization` reads (`orgVersions`; null when none is stored), as a column of it. */
 export function orgVersionOf(): SQL<string | null> {

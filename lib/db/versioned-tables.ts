@@ -8,8 +8,11 @@
  * "What a person's list depends on").
  */
 
-/** How a row finds its organisation: a column holding the organisation's slug, or a column holding an app's id (`apps.org` is then the organisation). */
-type OrgOf = { column: string } | { column: string; app: true };
+/**
+ * How a row finds its organisation: a column holding the organisation's slug, a column holding an
+ * app's id (`apps.org` is then the organisation), or one holding the organisation's id (`organization.slug` is then the organisation).
+ */
+type OrgOf = { column: string } | { column: string; app: true } | { column: string; orgId: true };
 
 interface VersionedTable {
   table: string;
@@ -31,6 +34,7 @@ export const VERSIONED_TABLES = [
   { table: "group_members", org: { column: "org" }, why: "a person's groups: which org apps they have, and which group settings apply to them" },
   { table: "app_access_groups", org: { column: "app", app: true }, why: "the groups an org app is only for" },
   { table: "group_tool_settings", org: { column: "app", app: true }, why: "a group's setting of a tool (blocked, ask-first): the strictest of a person's wins" },
+  { table: "member", org: { column: "organization_id", orgId: true }, why: "a person's role: a leader's own settings lift the organisation's rules on their personal apps, no one else's do (SPEC §25)" },
 ] as const satisfies readonly VersionedTable[];
 
 export type VersionedTableName = (typeof VERSIONED_TABLES)[number]["table"];
@@ -38,6 +42,7 @@ export type VersionedTableName = (typeof VERSIONED_TABLES)[number]["table"];
 const q = (name: string) => `\`${name}\``;
 const dq = (name: string) => `"${name}"`;
 const isApp = (org: OrgOf): boolean => "app" in org;
+const isOrgId = (org: OrgOf): boolean => "orgId" in org;
 
 /** SQLite: the statement drawing `side`'s organisation a new version (`extra`: a further condition). */
 function sqliteDraw(org: OrgOf, side: "NEW" | "OLD", extra = ""): string {
@@ -45,6 +50,7 @@ function sqliteDraw(org: OrgOf, side: "NEW" | "OLD", extra = ""): string {
   const upsert = `ON CONFLICT (${q("org")}) DO UPDATE SET ${q("version")} = excluded.${q("version")};`;
   const random = "lower(hex(randomblob(8)))";
   if (isApp(org)) return `INSERT INTO ${q("org_versions")} (${q("org")}, ${q("version")}) SELECT ${q("org")}, ${random} FROM ${q("apps")} WHERE ${q("id")} = ${value}${extra} ${upsert}`;
+  if (isOrgId(org)) return `INSERT INTO ${q("org_versions")} (${q("org")}, ${q("version")}) SELECT ${q("slug")}, ${random} FROM ${q("organization")} WHERE ${q("id")} = ${value}${extra} ${upsert}`;
   return `INSERT INTO ${q("org_versions")} (${q("org")}, ${q("version")}) SELECT ${value}, ${random} WHERE ${value} IS NOT NULL${extra} ${upsert}`;
 }
 
@@ -71,7 +77,8 @@ const pgFunctionName = (org: OrgOf): string => `org_versions_by_${org.column}`;
 
 /** The body (between `$$`) of `pgFunctionName(org)`. */
 function pgFunctionBody(org: OrgOf): string {
-  const of = (side: "NEW" | "OLD") => (isApp(org) ? `(SELECT "org" FROM "apps" WHERE "id" = ${side}.${dq(org.column)})` : `${side}.${dq(org.column)}`);
+  const of = (side: "NEW" | "OLD") =>
+    isApp(org) ? `(SELECT "org" FROM "apps" WHERE "id" = ${side}.${dq(org.column)})` : isOrgId(org) ? `(SELECT "slug" FROM "organization" WHERE "id" = ${side}.${dq(org.column)})` : `${side}.${dq(org.column)}`;
   return [
     "",
     "BEGIN",

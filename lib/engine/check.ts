@@ -50,6 +50,11 @@ export interface AppListing {
   awaitingReview?: readonly number[];
   /** The leader's (or the personal app's owner's) settings of its tools, by name (SPEC §19). */
   settings?: readonly NamedSetting[];
+  /**
+   * False when `settings` are a person's own on their personal app and they are not a leader (SPEC
+   * §25): they make a tool stricter, never lift the organisation's risky-text rule. Absent: they lift it (§20).
+   */
+  settingsLift?: boolean;
   /** The MCP revision the live reader agreed with the app (SPEC §18); null or absent: inline, or never reached. */
   protocol?: string | null;
   /**
@@ -311,7 +316,8 @@ export function nameApps(apps: readonly AppListing[], read: readonly ReadApp[], 
         tool.wholeName = null;
         continue;
       }
-      const effect = riskyText === "warn" ? "none" : riskyEffect(riskyText, tool.leaderSetting, [...tool.notes, ...(mentioned[appIndex]?.get(tool.index) ?? [])]);
+      const lifting = app.settingsLift === false ? null : tool.leaderSetting;
+      const effect = riskyText === "warn" ? "none" : riskyEffect(riskyText, lifting, [...tool.notes, ...(mentioned[appIndex]?.get(tool.index) ?? [])]);
       if (effect === "block") {
         // Blocked for its text (SPEC §20): no whole name either.
         tool.leftOut = { code: "risky-text", message: riskyBlockedMessage(named.wholeName, riskyCodesOf([...tool.notes, ...(mentioned[appIndex]?.get(tool.index) ?? [])])) };

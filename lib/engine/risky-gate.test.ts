@@ -50,6 +50,19 @@ describe("what risky text does to a tool (SPEC §20): the organisation's riskyTe
     expect(tool.wholeName).toBe(want.included ? "mail_send_mail" : null);
   });
 
+  // SPEC §25: a person's own settings on their personal app (not a leader) make a tool stricter, never lift the organisation's rule.
+  const held: [RiskyText, NamedSetting["setting"], Want][] = [
+    ["block", "ask-first", { included: false, leftOut: "risky-text", policy: "asks-first", policyFrom: "leader" }],
+    ["ask-first", "ask-first", { included: true, leftOut: null, policy: "asks-first", policyFrom: "risky-text" }],
+    ["block", "blocked", { included: false, leftOut: "blocked", policy: "runs-freely", policyFrom: "hints" }],
+    ["warn", "ask-first", { included: true, leftOut: null, policy: "asks-first", policyFrom: "leader" }],
+  ];
+  it.each(held)("riskyText %s, a person's own %s (settings that do not lift)", (mode, setting, want) => {
+    const [app] = check([{ name: "Mail", entries: [readOnly("send_mail", INJECTION)], settings: [set("send_mail", setting)], settingsLift: false }], mode);
+    const tool = toolOf(app!, "send_mail");
+    expect({ included: tool.included, leftOut: tool.leftOut?.code ?? null, policy: tool.policy, policyFrom: tool.policyFrom }).toEqual(want);
+  });
+
   it.each(riskyNoteCode.options)("every risky note counts: %s", (code) => {
     const notes: Pick<Note, "code">[] = [{ code: "title-made" }, { code }];
     expect(riskyEffect("block", null, notes)).toBe("block");

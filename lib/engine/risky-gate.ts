@@ -4,7 +4,7 @@ import { isRiskyCode } from "./risky-text";
 /**
  * What risky text does to a tool (SPEC §20): the organisation's `riskyText` applies to a tool
  * with at least one risky-text note, until a leader sets the tool's own setting (§19), which
- * then wins. A tool whose description says "ignore previous instructions" is, under `block`,
+ * then wins (`setting`: a leader's only; a person's own on their personal app lifts nothing, §25). A tool whose description says "ignore previous instructions" is, under `block`,
  * left out (`risky-text`); under `ask-first`, asks first; under `warn`, only noted. Pure.
  */
 type RiskyEffect = "none" | "ask-first" | "block";

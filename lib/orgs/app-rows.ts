@@ -19,6 +19,11 @@ export async function orgApps(db: Conn, org: string): Promise<AppRow[]> {
   return db.select().from(apps).where(and(eq(apps.org, org), isNull(apps.owner))).orderBy(asc(apps.connectedAt), asc(apps.id));
 }
 
+/** Every app of the organisation, its own and its members' personal ones, in connection order. */
+export async function allApps(db: Conn, org: string): Promise<AppRow[]> {
+  return db.select().from(apps).where(eq(apps.org, org)).orderBy(asc(apps.connectedAt), asc(apps.id));
+}
+
 /** The newest connection time of any app of the organisation, personal ones included (0 when none). */
 export async function lastConnectedAt(db: Conn, org: string): Promise<number> {
   const [row] = await db.select({ at: sql<string | number | null>`max(${apps.connectedAt})` }).from(apps).where(eq(apps.org, org));

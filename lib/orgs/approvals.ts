@@ -2,13 +2,13 @@ import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { ConflictError } from "@/lib/errors";
 import { runPrepared, transaction, type Conn } from "@/lib/db/client";
-import { apps, appSettings, orgSettings, toolApprovals } from "@/lib/db/tables";
+import { apps, appSettings, member, organization, orgSettings, toolApprovals } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
 import { fingerprint } from "@/lib/engine/changes";
 import { isObject } from "@/lib/json-text";
 import type { NewTools } from "@/lib/schemas/orgs";
-import { orgApps } from "./app-rows";
-import { modeInForce, newToolsOf } from "./organisations";
+import { allApps } from "./app-rows";
+import { newToolsOf, ownSettingsLift, reviewModeOf } from "./organisations";
 import { latestReads, listingOf, type ReadRow } from "./reads";
 import { parsed } from "./snapshots";
 
@@ -19,19 +19,27 @@ import { parsed } from "./snapshots";
  */
 
 /**
- * The review mode in force (SPEC §11, §19) for each of the organisation's apps among `appIds`, in
- * one query: its own `newTools`, or the organisation's (`orgMode` when the caller has it). Apps
- * of no such organisation are left out.
+ * The review mode in force (SPEC §11, §19, §25) for each app among `appIds`, in one query: its own
+ * `newTools`, or the organisation's (`orgMode` when the caller has it); a personal app's own lifts
+ * the organisation's only when its owner is a leader (`reviewModeOf`). Apps of no such
+ * organisation are left out.
  */
 export async function reviewModes(db: Conn, org: string, appIds: readonly string[], orgMode?: NewTools): Promise<Map<string, NewTools>> {
   if (appIds.length === 0) return new Map();
-  const select = () => db.select({ app: apps.id, own: appSettings.newTools, org: orgSettings.newTools }).from(apps).leftJoin(appSettings, eq(appSettings.app, apps.id)).leftJoin(orgSettings, eq(orgSettings.org, apps.org));
+  const select = () =>
+    db
+      .select({ app: apps.id, owner: apps.owner, own: appSettings.newTools, org: orgSettings.newTools, ownerRole: member.role })
+      .from(apps)
+      .leftJoin(appSettings, eq(appSettings.app, apps.id))
+      .leftJoin(orgSettings, eq(orgSettings.org, apps.org))
+      .leftJoin(organization, eq(organization.slug, apps.org))
+      .leftJoin(member, and(eq(member.organizationId, organization.id), eq(member.userId, apps.owner)));
   // One app (a re-check) takes a kept statement.
   const rows =
     appIds.length === 1
       ? await runPrepared(db, "theorem_review_mode", () => select().where(and(eq(apps.org, sql.placeholder("org")), eq(apps.id, sql.placeholder("app")))), { org, app: appIds[0] })
       : await select().where(and(eq(apps.org, org), inArray(apps.id, [...appIds])));
-  return new Map(rows.map((row) => [row.app, modeInForce(row.own, orgMode ?? row.org)]));
+  return new Map(rows.map((row) => [row.app, reviewModeOf(row.own, orgMode ?? row.org, ownSettingsLift(row.owner, row.ownerRole))]));
 }
 
 /** Each named tool of a listing (a name listed twice counts at its first place), with its index and fingerprint. */
@@ -92,9 +100,11 @@ export async function setNewTools(db: Conn, org: string, value: NewTools, by: st
     if (value === "available" || before !== "available") return;
     const newest = await latestReads(tx, org);
     // An app with a newTools of its own (SPEC §19) does not follow the organisation's: its approvals stay.
+    // A personal app's own does not lift the organisation's unless its owner leads (SPEC §25): it is held from now on too.
+    const modes = await reviewModes(tx, org, (await tx.select({ id: apps.id }).from(apps).where(eq(apps.org, org))).map((r) => r.id), value);
     const own = new Set((await tx.select({ app: appSettings.app, newTools: appSettings.newTools }).from(appSettings).innerJoin(apps, eq(apps.id, appSettings.app)).where(eq(apps.org, org))).filter((r) => r.newTools !== "org").map((r) => r.app));
-    for (const row of await orgApps(tx, org)) {
-      if (own.has(row.id)) continue;
+    for (const row of await allApps(tx, org)) {
+      if (own.has(row.id) && (row.owner === null || modes.get(row.id) === "available")) continue;
       const read = newest.get(row.id);
       await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
       await approveTools(tx, row.id, read, await listingOf(tx, row, read), by);

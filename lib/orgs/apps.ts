@@ -7,6 +7,7 @@ import { readInPool, type StoredSnapshot } from "@/lib/pool/engine-pool";
 import { orgTransaction, orgTransactionAt, type Conn } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
+import { holdsBack } from "@/lib/engine/review";
 import { strictestSettings } from "@/lib/engine/tool-settings";
 import type { HiddenApp } from "@/lib/schemas/groups";
 import { resolveTheorem } from "@/lib/engine/theorem";
@@ -23,10 +24,10 @@ import { foldedHistory, readTrends } from "./history";
 import { filledUrl, querySecrets, shownUrl } from "./redact";
 import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
-import { groupSetting, namedSetting, waitsUnder } from "./settings";
+import { groupSetting, namedSetting } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { OrgContext } from "./context";
-import { modeInForce, riskyTextModeOf, requireOrg } from "./organisations";
+import { modeInForce, ownSettingsLift, reviewModeOf, riskyTextModeOf, requireOrg } from "./organisations";
 import { anyApp, checkInput, lastConnectedAt, moreHeaderNames, orgApps, personalCount, requireApp, requirePersonalApp, urlToRead, type AppRow } from "./app-rows";
 import { keptListAt, keptListState, listStateAfter, offerListState, withdrawListState, type ListedRow, type ListState, type Scope } from "./list-state";
 import { dropUnusedSnapshots, snapshotContents } from "./snapshots";
@@ -174,23 +175,28 @@ function storedSnapshot(db: Conn, hash: string | undefined): StoredSnapshot | un
 /**
  * The check of a list's stored state, `named.result.apps[i]` being `listed[i]`'s: the engine over
  * every app its person has (`personsApps`), newest reads in connection order, each with its tools'
- * settings (SPEC §19, §23). Review (SPEC §11) holds back the organisation's apps only, each under
- * its own `newTools` or the organisation's: a person's own app is theirs to trust. Only a state not
+ * settings (SPEC §19, §23). Review (SPEC §11) and risky text (§20) hold a person's own apps as
+ * they hold the organisation's: their own settings make a tool stricter, and lift the
+ * organisation's rules only when they are a leader (§25, `ownSettingsLift`). Only a state not
  * named yet reads its snapshots and runs the engine (lib/orgs/named.ts).
  */
 export async function namedState(ctx: OrgContext, state: ListState): Promise<{ named: Named; listed: ListState["apps"]; hidden: HiddenApp[] }> {
   const { listed, hidden } = personsApps(state);
-  const inputs: NamingInput[] = listed.map(({ row, read, newTools, settings, approvals, groupSettings }) => ({
-    row,
-    read,
-    // A person's: each tool's strictest of the organisation's setting and their groups' (SPEC §23).
-    settings: strictestSettings(
-      settings.flatMap((setting) => namedSetting(setting) ?? []),
-      groupSettings.flatMap((setting) => groupSetting(setting) ?? []),
-    ),
-    // `listState` reads the approvals of every app that may wait: none read would hold back every tool.
-    approvals: row.owner === null && waitsUnder(newTools, state.newTools) ? (approvals ?? new Map()) : null,
-  }));
+  const inputs: NamingInput[] = listed.map(({ row, read, newTools, settings, approvals, groupSettings }) => {
+    const lifts = ownSettingsLift(row.owner, state.role);
+    return {
+      row,
+      read,
+      // A person's: each tool's strictest of the organisation's setting and their groups' (SPEC §23).
+      settings: strictestSettings(
+        settings.flatMap((setting) => namedSetting(setting) ?? []),
+        groupSettings.flatMap((setting) => groupSetting(setting) ?? []),
+      ),
+      // `listState` reads the approvals of every app that may wait: none read would hold back every tool.
+      approvals: holdsBack(reviewModeOf(newTools, state.newTools, lifts)) ? (approvals ?? new Map()) : null,
+      ...(lifts ? {} : { settingsLift: false }),
+    };
+  });
   const theorem = resolveTheorem(undefined);
   const options: NamingOptions = { riskyText: riskyTextModeOf(state.riskyText) };
   return { named: await namedCheck(ctx.names ?? processNames(), inputs, theorem, options, storedEntries(ctx.db, inputs)), listed, hidden };
@@ -291,14 +297,19 @@ function sourceOf(row: AppRow): AppSource | null {
 }
 
 /**
- * The organisation's apps with their checks, whole, each with the snapshot its newest read listed
- * (SPEC §24's published registry); `seen` as for `scopeList`.
+ * The apps a published registry lists (SPEC §24, §25), with their checks, whole, each with the
+ * snapshot its newest read listed: the organisation's apps for everyone, as its own list names
+ * them; or, with `group`, the apps that group's members have, named with the group's settings as a
+ * member in it alone has them. `seen` as for `scopeList`.
  */
-export async function publishedApps(ctx: OrgContext, org: string, seen: string | null = null): Promise<{ org: Org; apps: { app: StoredApp; snapshot: string | null }[] }> {
-  const state = await keptListState(ctx.db, { org }, seen);
+export async function publishedApps(ctx: OrgContext, org: string, seen: string | null = null, group?: string): Promise<{ org: Org; apps: { app: StoredApp; snapshot: string | null }[] }> {
+  const state = await keptListState(ctx.db, group === undefined ? { org } : { org, group }, seen);
   if (state.org === undefined) throw noOrg(org);
   const { apps: named } = await namedList(ctx, state);
-  return { org: state.org, apps: named.map((app, i) => ({ app, snapshot: state.apps[i]!.read?.snapshot ?? null })) };
+  const rows = new Map(state.apps.map((listed) => [listed.row.id, listed]));
+  // An app only for some groups is never in the organisation's registry: anyone with its address would have it.
+  const published = named.filter((app) => group !== undefined || rows.get(app.id)?.access === "everyone");
+  return { org: state.org, apps: published.map((app) => ({ app, snapshot: rows.get(app.id)?.read?.snapshot ?? null })) };
 }
 
 /** A registry-sourced app's newest version (SPEC §24), asked of its registry at a re-check; stored only when it changed. */
@@ -547,15 +558,23 @@ export async function history(ctx: OrgContext, org: string, app: string | undefi
  */
 export async function approveApp(ctx: OrgContext, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
   await requireOrg(ctx.db, org);
-  await requireApp(ctx.db, org, id);
+  const row = await reviewedApp(ctx.db, org, id);
   const { approved, snapshot } = await approveIn(ctx.db, org, id, by, names);
-  return { app: await getApp(ctx, org, id), approved, snapshot };
+  // A member's personal app is held by the organisation's review too (SPEC §25): a leader approves it, and it answers as its owner has it.
+  return { app: row.owner === null ? await getApp(ctx, org, id) : await personalApp(ctx, org, row.owner, id), approved, snapshot };
+}
+
+/** An app a leader may approve: the organisation's, or a member's personal app (SPEC §25); else the 404. */
+async function reviewedApp(db: Conn, org: string, id: string): Promise<AppRow> {
+  const row = await anyApp(db, org, id);
+  if (row === undefined) throw noOrgApp(org, id);
+  return row;
 }
 
 /** `approveApp`'s change itself, in its own transaction or in `db`'s (a preview's, lib/orgs/preview.ts, runs it too). */
 export async function approveIn(db: Conn, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ approved: string[]; snapshot: string | null }> {
   return orgTransaction(db, org, async (tx) => {
-    const row = await requireApp(tx, org, id);
+    const row = await reviewedApp(tx, org, id);
     const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ConflictError("This app has not been read yet: re-check it first.");
     const approved = await approveTools(tx, id, read, await listingOf(tx, row, read), idOf(by), names);

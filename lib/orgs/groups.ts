@@ -4,7 +4,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/audit-log";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { orgTransaction, type Conn } from "@/lib/db/client";
-import { groupMembers, groups, member, user } from "@/lib/db/tables";
+import { groupMembers, groupRegistries, groups, member, user } from "@/lib/db/tables";
 import { ConflictError, InvalidError, NotFoundError } from "@/lib/errors";
 import { groupNameKey, MAX_GROUPS, type Group, type GroupCreate, type GroupRef, type GroupUpdate } from "@/lib/schemas/groups";
 
@@ -22,7 +22,7 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 /** Every group of `org` with its members (id as GET …/people lists them, and email), by name. */
 export async function groupsOf(db: Conn, org: string): Promise<Group[]> {
   const [rows, members] = await Promise.all([
-    db.select({ id: groups.id, name: groups.name }).from(groups).where(eq(groups.org, org)),
+    db.select({ id: groups.id, name: groups.name, registry: groupRegistries.group }).from(groups).leftJoin(groupRegistries, eq(groupRegistries.group, groups.id)).where(eq(groups.org, org)),
     db
       .select({ group: groupMembers.group, id: member.id, email: user.email })
       .from(groupMembers)
@@ -31,7 +31,7 @@ export async function groupsOf(db: Conn, org: string): Promise<Group[]> {
       .where(eq(groupMembers.org, org))
       .orderBy(asc(user.email)),
   ]);
-  const found = new Map<string, Group>(rows.map((g) => [g.id, { id: g.id, name: g.name, members: [] }]));
+  const found = new Map<string, Group>(rows.map((g) => [g.id, { id: g.id, name: g.name, members: [], registry: g.registry !== null }]));
   for (const { group, id, email } of members) found.get(group)?.members.push({ id, email });
   return [...found.values()].sort(byName);
 }
@@ -113,7 +113,7 @@ export async function createGroup(db: Conn, access: OrgAccess, input: GroupCreat
     const now = Date.now();
     await tx.insert(groups).values({ id, org, name: input.name, nameKey: groupNameKey(input.name), createdAt: now });
     if (members.length > 0) await tx.insert(groupMembers).values(members.map((m) => ({ group: id, member: m.id, person: m.person, org })));
-    const created: Group = { id, name: input.name, members: members.map(({ id, email }) => ({ id, email })) };
+    const created: Group = { id, name: input.name, members: members.map(({ id, email }) => ({ id, email })), registry: false };
     await recordAudit(tx, { org, actor, action: "group.created", details: { group: { id, name: input.name }, members: members.map((m) => m.email) } }, now);
     return created;
   });

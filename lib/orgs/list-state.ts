@@ -3,7 +3,7 @@ import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { runPrepared, type Conn } from "@/lib/db/client";
 // `aggregate`: what a `jsonRows` aggregate answers, read the same on either dialect.
 import { jsonRows, parseJsonRows as aggregate } from "@/lib/db/dialect";
-import { appAccessGroups, apps, appSettings, appSignIns, checkResults, groupMembers, groups, groupToolSettings, organization, orgSettings, orgVersionOf, toolApprovals, toolSettings } from "@/lib/db/tables";
+import { appAccessGroups, apps, appSettings, appSignIns, checkResults, groupMembers, groups, groupToolSettings, member, organization, orgSettings, orgVersionOf, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { holdsBack } from "@/lib/engine/review";
 import type { Org } from "@/lib/schemas/orgs";
 import { newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
@@ -19,11 +19,13 @@ import { newestFirstIn, type ReadRow } from "./reads";
 /**
  * Whose list of apps (SPEC §12): the organisation's own (every member's assistant has them), or
  * one person's, `person` being their account id: the organisation's apps and their own personal
- * apps, together in connection order.
+ * apps, together in connection order; or one group's (`group`, its id: SPEC §25's group registry),
+ * the organisation's apps its members have, with its settings, as a member in it alone has them.
  */
 export interface Scope {
   org: string;
   person?: string;
+  group?: string;
 }
 
 /** A tool's setting as stored: name, setting, by (id, e-mail), at (milliseconds). */
@@ -46,7 +48,7 @@ export interface ListedRow {
   approvals: Map<string, string> | null;
   /** Its sign-in, without secrets; `discovery` only when connected (the step-up it may ask for). */
   signIn: { state: string; issuer: string | null; connectedAt: number | null; expiresAt: number | null; discovery: string | null } | null;
-  /** A person's list only (SPEC §23): who has the app, and the settings of its tools for the person's groups. */
+  /** Who has the app (SPEC §23, §25); and, in a person's or a group's list, the settings of its tools for the person's groups (or that group). */
   access: AccessRow;
   groupSettings: GroupSettingRow[];
 }
@@ -62,8 +64,10 @@ export interface ListState {
   riskyText: string | null;
   apps: ListedRow[];
   version: string | null;
-  /** The ids of the person's groups (SPEC §23), for a person's list; null for the organisation's own. */
+  /** The ids of the person's groups (SPEC §23), for a person's list (the group itself for a group's); null for the organisation's own. */
   groups: string[] | null;
+  /** The person's role, for a person's list (null otherwise, or when they are no member): only a leader's own settings lift the organisation's rules on their personal apps (SPEC §25). */
+  role: string | null;
 }
 
 /**
@@ -78,36 +82,39 @@ export async function listState(db: Conn, scope: Scope): Promise<ListState> {
   return stateOf(await listRows(db, scope), scope);
 }
 
-const NO_LIST: ListState = { org: undefined, newTools: null, riskyText: null, apps: [], version: null, groups: null };
+const NO_LIST: ListState = { org: undefined, newTools: null, riskyText: null, apps: [], version: null, groups: null, role: null };
 
 /** The rows of `scope`'s list statement; with `app`, of that one app alone (the organisation's own list only). */
 async function listRows(db: Conn, scope: Scope, app?: string) {
-  if (app !== undefined && scope.person !== undefined) throw new Error("One app's row is read for the organisation's own list only.");
+  if (app !== undefined && (scope.person !== undefined || scope.group !== undefined)) throw new Error("One app's row is read for the organisation's own list only.");
+  if (scope.person !== undefined && scope.group !== undefined) throw new Error("A list is a person's or a group's, not both.");
   const person = scope.person === undefined ? null : sql.placeholder("person");
+  const group = scope.group === undefined ? null : sql.placeholder("group");
   const ofOrg = eq(organization.slug, sql.placeholder("org"));
   const build = () => {
     const newest = sql`(SELECT newest.id FROM ${checkResults} AS newest WHERE newest.app = ${apps.id} ORDER BY ${sql.join([...newestFirstIn(db, "newest")], sql`, `)} LIMIT 1)`;
-    // Approvals are read only for an app that may wait (the organisation's, under a mode that holds back): `waitsUnder` decides exactly.
+    // Approvals are read only for an app that may wait (under a mode that holds back): `reviewModeOf` decides exactly.
+    // A personal app waits under the organisation's mode whatever its own, unless its owner is a leader (SPEC §25): read for either.
     const waiting = sql.join(newToolsSchema.options.filter(holdsBack).map((mode) => sql`${mode}`), sql`, `);
-    const mayWait = sql`${apps.owner} IS NULL AND coalesce(${appSettings.newTools}, 'org') <> 'available' AND (${appSettings.newTools} IN (${waiting}) OR ${orgSettings.newTools} IN (${waiting}))`;
+    const mayWait = sql`((${apps.owner} IS NULL AND coalesce(${appSettings.newTools}, 'org') <> 'available') OR ${apps.owner} IS NOT NULL) AND (${appSettings.newTools} IN (${waiting}) OR ${orgSettings.newTools} IN (${waiting}))`;
     const settingColumns = [toolSettings.name, toolSettings.setting, toolSettings.setBy, toolSettings.setByEmail, toolSettings.setAt].map((c) => sql`${c}`);
     const settings = sql<unknown>`(SELECT ${jsonRows(db, settingColumns, sql`${toolSettings.name}`)} FROM ${toolSettings} WHERE ${toolSettings.app} = ${apps.id})`;
     const approvals = sql<unknown>`CASE WHEN ${mayWait} THEN (SELECT ${jsonRows(db, [sql`${toolApprovals.name}`, sql`${toolApprovals.fingerprint}`], sql`${toolApprovals.name}`)} FROM ${toolApprovals} WHERE ${toolApprovals.app} = ${apps.id}) END`;
-    // A person's list only (SPEC §23): their groups, who has each org app, and their groups' settings of its tools.
-    // Read back through `extra` below: typed apart so the organisation's statement keeps its own type.
+    // A person's list only (SPEC §23, §25): their role, their groups and their groups' settings of each org app's tools;
+    // a group's list (SPEC §25) has that group's settings. Read back through `extra` below: typed apart so the organisation's statement keeps its own type.
+    const groupSettingColumns = [groupToolSettings.group, groups.name, groupToolSettings.name, groupToolSettings.setting, groupToolSettings.setBy, groupToolSettings.setByEmail, groupToolSettings.setAt].map((c) => sql`${c}`);
     const forPerson: Record<never, never> =
-      person === null
-        ? {}
-        : {
+      person !== null
+        ? {
             personGroups: sql<unknown>`(SELECT ${jsonRows(db, [sql`${groupMembers.group}`], sql`${groupMembers.group}`)} FROM ${groupMembers} WHERE ${groupMembers.org} = ${organization.slug} AND ${groupMembers.person} = ${person})`,
-            access: sql<string | null>`${appSettings.access}`,
-            accessGroups: sql<unknown>`CASE WHEN ${appSettings.access} = 'groups' THEN (SELECT ${jsonRows(db, [sql`${groups.id}`, sql`${groups.name}`], sql`${groups.name}`)} FROM ${appAccessGroups} INNER JOIN ${groups} ON ${groups.id} = ${appAccessGroups.group} WHERE ${appAccessGroups.app} = ${apps.id}) END`,
-            groupSettings: sql<unknown>`(SELECT ${jsonRows(
-              db,
-              [groupToolSettings.group, groups.name, groupToolSettings.name, groupToolSettings.setting, groupToolSettings.setBy, groupToolSettings.setByEmail, groupToolSettings.setAt].map((c) => sql`${c}`),
-              sql`${groupToolSettings.name}`,
-            )} FROM ${groupToolSettings} INNER JOIN ${groups} ON ${groups.id} = ${groupToolSettings.group} INNER JOIN ${groupMembers} ON ${groupMembers.group} = ${groupToolSettings.group} WHERE ${groupToolSettings.app} = ${apps.id} AND ${groupMembers.person} = ${person})`,
-          };
+            personRole: sql<string | null>`(SELECT ${member.role} FROM ${member} WHERE ${member.organizationId} = ${organization.id} AND ${member.userId} = ${person} LIMIT 1)`,
+            groupSettings: sql<unknown>`(SELECT ${jsonRows(db, groupSettingColumns, sql`${groupToolSettings.name}`)} FROM ${groupToolSettings} INNER JOIN ${groups} ON ${groups.id} = ${groupToolSettings.group} INNER JOIN ${groupMembers} ON ${groupMembers.group} = ${groupToolSettings.group} WHERE ${groupToolSettings.app} = ${apps.id} AND ${groupMembers.person} = ${person})`,
+          }
+        : group !== null
+          ? {
+              groupSettings: sql<unknown>`(SELECT ${jsonRows(db, groupSettingColumns, sql`${groupToolSettings.name}`)} FROM ${groupToolSettings} INNER JOIN ${groups} ON ${groups.id} = ${groupToolSettings.group} WHERE ${groupToolSettings.app} = ${apps.id} AND ${groupToolSettings.group} = ${group})`,
+            }
+          : {};
     return db
       .select({
         slug: organization.slug,
@@ -125,6 +132,9 @@ async function listRows(db: Conn, scope: Scope, app?: string) {
         signInAt: appSignIns.connectedAt,
         expiresAt: appSignIns.expiresAt,
         discovery: sql<string | null>`CASE WHEN ${appSignIns.state} = 'connected' THEN ${appSignIns.discovery} END`,
+        // Who has each org app (SPEC §23): a person's list leaves out those for other groups, the published registry those for some groups (§25).
+        access: sql<string | null>`${appSettings.access}`,
+        accessGroups: sql<unknown>`CASE WHEN ${appSettings.access} = 'groups' THEN (SELECT ${jsonRows(db, [sql`${groups.id}`, sql`${groups.name}`], sql`${groups.name}`)} FROM ${appAccessGroups} INNER JOIN ${groups} ON ${groups.id} = ${appAccessGroups.group} WHERE ${appAccessGroups.app} = ${apps.id}) END`,
         ...forPerson,
       })
       .from(organization)
@@ -136,15 +146,15 @@ async function listRows(db: Conn, scope: Scope, app?: string) {
       .where(app === undefined ? ofOrg : and(ofOrg, eq(apps.id, sql.placeholder("app"))))
       .orderBy(asc(apps.connectedAt), asc(apps.id));
   };
-  const name = app !== undefined ? "theorem_list_state_app" : person === null ? "theorem_list_state" : "theorem_list_state_person";
-  return runPrepared(db, name, build, { org: scope.org, person: scope.person, app });
+  const name = app !== undefined ? "theorem_list_state_app" : person !== null ? "theorem_list_state_person" : group !== null ? "theorem_list_state_group" : "theorem_list_state";
+  return runPrepared(db, name, build, { org: scope.org, person: scope.person, group: scope.group, app });
 }
 
 /** What `listRows` read, as a list's state. */
 function stateOf(rows: Awaited<ReturnType<typeof listRows>>, scope: Scope): ListState {
   const first = rows[0];
   if (first === undefined) return NO_LIST;
-  const extra = (r: (typeof rows)[number]) => r as typeof r & { personGroups?: unknown; access?: string | null; accessGroups?: unknown; groupSettings?: unknown };
+  const extra = (r: (typeof rows)[number]) => r as typeof r & { personGroups?: unknown; personRole?: string | null; groupSettings?: unknown };
   const listed = rows.flatMap((r): ListedRow[] =>
     r.app === null
       ? []
@@ -157,14 +167,15 @@ function stateOf(rows: Awaited<ReturnType<typeof listRows>>, scope: Scope): List
             approvals: r.approvals === null ? null : new Map(aggregate<[string, string]>(r.approvals)),
             signIn: r.signInState === null ? null : { state: r.signInState, issuer: r.issuer, connectedAt: r.signInAt, expiresAt: r.expiresAt, discovery: r.discovery },
             // Only an org app is ever for some groups; a value no longer known counts as everyone's.
-            access: r.app.owner === null && extra(r).access === "groups" ? { groups: extra(r).accessGroups == null ? [] : aggregate<[string, string]>(extra(r).accessGroups) } : "everyone",
+            access: r.app.owner === null && r.access === "groups" ? { groups: r.accessGroups == null ? [] : aggregate<[string, string]>(r.accessGroups) } : "everyone",
             groupSettings: r.app.owner !== null || extra(r).groupSettings == null ? [] : aggregate<GroupSettingRow>(extra(r).groupSettings),
           },
         ],
   );
   const personGroups = extra(first).personGroups;
-  const groupIds = scope.person === undefined ? null : personGroups == null ? [] : aggregate<[string]>(personGroups).map(([id]) => id);
-  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, riskyText: first.orgRiskyText, apps: listed, version: first.version, groups: groupIds };
+  const groupIds = scope.group !== undefined ? [scope.group] : scope.person === undefined ? null : personGroups == null ? [] : aggregate<[string]>(personGroups).map(([id]) => id);
+  const role = scope.person === undefined ? null : (extra(first).personRole ?? null);
+  return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, riskyText: first.orgRiskyText, apps: listed, version: first.version, groups: groupIds, role };
 }
 
 /** What each process keeps of lists at most (estimated bytes): a larger organisation's is read each time. */
@@ -175,7 +186,7 @@ const keptStates = new WeakMap<Conn, ByteLru<ListState>>();
 /** The list states being read from each database, by scope: a request that saw the version one finds waits for it rather than reading its own. */
 const readsUnderWay = new WeakMap<Conn, Map<string, Promise<ListState>>>();
 
-const keyOf = (scope: Scope): string => `${scope.org}\u0000${scope.person ?? ""}`;
+const keyOf = (scope: Scope): string => `${scope.org}\u0000${scope.person ?? ""}\u0000${scope.group ?? ""}`;
 
 /** What `db`'s lists keep (made on first use, within `LIST_STATE_BYTES`). */
 function keptOf(db: Conn): ByteLru<ListState> {

@@ -89,11 +89,13 @@ const listPair = <T>(arb: fc.Arbitrary<T[]>): fc.Arbitrary<[T[], T[]]> =>
   fc.tuple(both(arb), fc.boolean()).map(([[a, b], reversed]) => [a, reversed && a === b ? [...a].reverse() : b]);
 const approvalsArb = fc.uniqueArray(fc.tuple(fc.constantFrom(...TOOLS), fc.constantFrom(...FINGERPRINTS)), { selector: ([name]) => name, maxLength: 2 });
 
+// A personal app's settings may lift the organisation's rules or not (SPEC §25: its owner's role): absent means they do.
+const liftArb = fc.constantFrom(undefined, true, false);
 const inputPair: fc.Arbitrary<[NamingInput, NamingInput]> = fc
-  .tuple(rowPair, both(fc.boolean()), readPair, listPair(settingsArb), both(fc.boolean()), listPair(approvalsArb))
-  .map(([[rowA, rowB], [readA, readB], [a, b], [settingsA, settingsB], [waitsA, waitsB], [approvalsA, approvalsB]]) => [
-    { row: rowA, read: readA ? a : undefined, settings: settingsA, approvals: waitsA ? new Map(approvalsA) : null },
-    { row: rowB, read: readB ? b : undefined, settings: settingsB, approvals: waitsB ? new Map(approvalsB) : null },
+  .tuple(rowPair, both(fc.boolean()), readPair, listPair(settingsArb), both(fc.boolean()), listPair(approvalsArb), both(liftArb))
+  .map(([[rowA, rowB], [readA, readB], [a, b], [settingsA, settingsB], [waitsA, waitsB], [approvalsA, approvalsB], [liftA, liftB]]) => [
+    { row: rowA, read: readA ? a : undefined, settings: settingsA, approvals: waitsA ? new Map(approvalsA) : null, ...(liftA === undefined ? {} : { settingsLift: liftA }) },
+    { row: rowB, read: readB ? b : undefined, settings: settingsB, approvals: waitsB ? new Map(approvalsB) : null, ...(liftB === undefined ? {} : { settingsLift: liftB }) },
   ]);
 const listPairArb = fc.array(inputPair, { minLength: 1, maxLength: 3 }).map((pairs) => [pairs.map(([a]) => a), pairs.map(([, b]) => b)] as const);
 const optionsPair = both(fc.constantFrom(...riskyText.options)).map(([a, b]): [NamingOptions, NamingOptions] => [{ riskyText: a }, { riskyText: b }]);

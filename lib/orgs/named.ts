@@ -34,6 +34,8 @@ export interface NamingInput {
   settings: readonly NamedSetting[];
   /** Approved fingerprints by tool name when the app waits for review (SPEC §11), else null. */
   approvals: ReadonlyMap<string, string> | null;
+  /** False for a personal app whose owner is not a leader: its settings never lift the organisation's risky-text rule (SPEC §25). Absent: true. */
+  settingsLift?: boolean;
 }
 
 /**
@@ -146,6 +148,8 @@ interface AppInput {
   settings: readonly NamedSetting[];
   /** Approved fingerprints, by tool name, when it waits for review (SPEC §11); else null. */
   approvals: readonly (readonly [string, string])[] | null;
+  /** Whether its settings lift the organisation's risky-text rule (SPEC §25). */
+  settingsLift: boolean;
 }
 
 const byName = (a: NamedSetting, b: NamedSetting) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -158,7 +162,7 @@ function sortedBy<T>(items: readonly T[], order: (a: T, b: T) => number): readon
 }
 
 /** One app's `AppInput`, from its stored rows: the one place the engine's inputs are read from them. */
-export function appInput({ row, read, settings, approvals }: NamingInput): AppInput {
+export function appInput({ row, read, settings, approvals, settingsLift }: NamingInput): AppInput {
   return {
     name: row.name,
     read:
@@ -167,6 +171,7 @@ export function appInput({ row, read, settings, approvals }: NamingInput): AppIn
         : { snapshot: read.snapshot, read: read.snapshot === null ? read.id : null, unavailable: read.unavailable, stopped: read.stopped, charsRead: read.charsRead },
     settings: sortedBy(settings, byName),
     approvals: approvals === null ? null : sortedBy([...approvals], byFirst),
+    settingsLift: settingsLift !== false,
   };
 }
 
@@ -179,13 +184,14 @@ export type ReadContents = Pick<AppListing, "entries" | "promptTokens" | "prompt
 
 /** The engine's listing of one app, from its `AppInput` and what its read points at, and from nothing else. */
 function engineListing(input: AppInput, contents: ReadContents): AppListing {
-  const { name, read, settings, approvals } = input;
+  const { name, read, approvals } = input;
+  const settings = { settings: input.settings, ...(input.settingsLift ? {} : { settingsLift: false }) };
   const { entries } = contents;
   const counts = { ...(contents.promptTokens === undefined ? {} : { promptTokens: contents.promptTokens }), ...(contents.promptChars === undefined ? {} : { promptChars: contents.promptChars }) };
   const listing: AppListing =
     read === null
-      ? { name, entries, settings }
-      : { name, unavailable: parseUnavailable(read.unavailable), stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), entries, ...counts, settings };
+      ? { name, entries, ...settings }
+      : { name, unavailable: parseUnavailable(read.unavailable), stopped: read.stopped, ...(read.charsRead === null ? {} : { charsRead: read.charsRead }), entries, ...counts, ...settings };
   return approvals === null ? listing : { ...listing, awaitingReview: awaitingIn(read ?? undefined, listing, new Map(approvals)) };
 }
 

@@ -1,9 +1,9 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { noOrg } from "@/lib/errors";
 import type { Conn } from "@/lib/db/client";
 import { effectiveNewTools } from "@/lib/engine/tool-settings";
-import { organization, orgSettings } from "@/lib/db/tables";
+import { member, organization, orgSettings } from "@/lib/db/tables";
 import { riskyText as riskyTextSchema, type RiskyText } from "@/lib/schemas/check";
 import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
 import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
@@ -51,6 +51,38 @@ export const NEW_ORG_RISKY_TEXT: RiskyText = "ask-first";
 /** Stores a new organisation's own settings (SPEC §20's safe default); the caller has just created it. */
 export async function startOrgSettings(db: Conn, org: string): Promise<void> {
   await db.insert(orgSettings).values({ org, riskyText: NEW_ORG_RISKY_TEXT }).onConflictDoNothing();
+}
+
+/** A person's role in the organisation as stored, or null when they are no member there. */
+export async function roleOf(db: Conn, org: string, person: string): Promise<string | null> {
+  const [row] = await db
+    .select({ role: member.role })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(and(eq(organization.slug, org), eq(member.userId, person)))
+    .limit(1);
+  return row?.role ?? null;
+}
+
+/** Review modes from the one holding back least to the one holding back most. */
+const HOLDING: readonly NewTools[] = ["available", "wait-if-risky", "wait-for-review"];
+
+/**
+ * Whose settings lift the organisation's rules on an app (SPEC §25): a leader's. An org app's are
+ * (only leaders set them), and a personal app's when its owner is a leader (`ownerRole`, as
+ * stored; null when not known, or no member); anyone else's own only make their app stricter.
+ */
+export const ownSettingsLift = (owner: string | null, ownerRole: string | null | undefined): boolean => owner === null || ownerRole === "leader";
+
+/**
+ * The review mode in force for an app (SPEC §11, §19, §25): `modeInForce` when its own settings
+ * lift the organisation's rules (`ownSettingsLift`); else the stricter of that and the organisation's.
+ */
+export function reviewModeOf(own: string | null | undefined, org: string | null | undefined, lifts: boolean): NewTools {
+  const mode = modeInForce(own, org);
+  if (lifts) return mode;
+  const orgMode = orgModeOf(org);
+  return HOLDING.indexOf(orgMode) > HOLDING.indexOf(mode) ? orgMode : mode;
 }
 
 /** The organisation's `riskyText` as stored: `warn` when none is stored, or one no longer known (SPEC §20). */

@@ -9,7 +9,7 @@ import type { AccessRow, ListState, ListedRow } from "./list-state";
 const row = (id: string, owner: string | null = null): AppRow =>
   ({ id, org: "acme", owner, name: id, url: `http://${id}.test/mcp`, urlSecret: null, headerName: null, headerValue: null, connectedAt: 1, nextCheckAt: null, nextCheckWhy: null, failedReads: 0, moreHeaders: null, sourceRegistry: null, sourceName: null, sourceVersion: null, sourceLatest: null });
 const listed = (id: string, access: AccessRow, owner: string | null = null): ListedRow => ({ row: row(id, owner), read: undefined, newTools: null, settings: [], approvals: null, signIn: null, access, groupSettings: [] });
-const state = (apps: ListedRow[], groups: string[] | null): ListState => ({ org: { slug: "acme", name: "Acme" }, newTools: null, riskyText: null, apps, version: "v", groups });
+const state = (apps: ListedRow[], groups: string[] | null): ListState => ({ org: { slug: "acme", name: "Acme" }, newTools: null, riskyText: null, apps, version: "v", groups, role: null });
 
 const ACCESS: [string, AccessRow][] = [
   ["everyone", "everyone"],

@@ -10,7 +10,7 @@ import { isObject } from "@/lib/json-text";
 import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { NewTools } from "@/lib/schemas/orgs";
 import { partsOf, processNames, type NameCache } from "./named";
-import { orgApps } from "./app-rows";
+import { allApps, type AppRow } from "./app-rows";
 import { snapshotEntries } from "./snapshots";
 import { HISTORY_PER_APP, latestReads, listingOf, readHistory } from "./reads";
 import { approveTools, reviewModes, setNewTools } from "./approvals";
@@ -43,7 +43,7 @@ interface KnownModes {
 }
 
 /**
- * Review as a read is stored (SPEC §11, §19, §20): the organisation's apps among `appIds` get every
+ * Review as a read is stored (SPEC §11, §19, §20, §25): the apps among `appIds` (personal ones too) get every
  * new or changed tool that need not wait under the mode in force for each (its own `newTools`, or
  * the organisation's: `known.orgMode` when the caller has it; `known.modes`, each app's, when it
  * has those) approved as read (by no one). Which wait is `toolsThatWait`'s to say, from the change
@@ -54,15 +54,20 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
   const modes = known.modes ?? (await reviewModes(tx, org, appIds, known.orgMode));
   // "available" holds nothing back; "wait-for-review" holds back every change: only "wait-if-risky" decides per change.
   if (![...modes.values()].some(needsRisk)) return;
-  const rows = await orgApps(tx, org);
+  const every = await allApps(tx, org);
   const newest = await latestReads(tx, org);
-  let listings: AppListing[] | null = null;
-  let parts: ReadApp[] | null = null;
+  // Each list's listings and parts, by whose list: the organisation's apps, and a personal app's owner's with them (SPEC §25).
+  const lists = new Map<string, { rows: AppRow[]; listings: AppListing[] | null; parts: ReadApp[] | null }>();
   for (const appId of appIds) {
     const mode = modes.get(appId);
     if (mode === undefined || !needsRisk(mode)) continue;
-    const index = rows.findIndex((row) => row.id === appId && row.owner === null);
-    if (index < 0) continue;
+    const owner = every.find((row) => row.id === appId)?.owner;
+    if (owner === undefined) continue;
+    const key = owner ?? "";
+    let list = lists.get(key);
+    if (list === undefined) lists.set(key, (list = { rows: every.filter((row) => row.owner === null || row.owner === owner), listings: null, parts: null }));
+    const { rows } = list;
+    const index = rows.findIndex((row) => row.id === appId);
     const row = rows[index]!;
     const read = newest.get(appId);
     if (read?.snapshot == null) continue;
@@ -87,16 +92,16 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
       if (typeof name !== "string" || !candidates.has(name)) return [entry];
       return found.has(name) ? [found.get(name)] : [];
     });
-    listings ??= await Promise.all(rows.map((r) => listingOf(tx, r, newest.get(r.id))));
+    const listings = (list.listings ??= await Promise.all(rows.map((r) => listingOf(tx, r, newest.get(r.id)))));
     // Every app's part as the list's names keep it (without settings: a change's risk is the tools' own), but this app's before the change.
-    parts ??= (await partsOf(names, rows.map((r) => ({ row: r, read: newest.get(r.id), settings: [], approvals: null })), listings)).parts;
+    const parts = (list.parts ??= (await partsOf(names, rows.map((r) => ({ row: r, read: newest.get(r.id), settings: [], approvals: null })), listings)).parts);
     // The counts read with the listing are of its entries now, not of these.
     const listing: AppListing = { ...listings[index]! };
     delete listing.promptTokens;
     delete listing.promptChars;
     const [approvedPart] = await readAppsInPool([{ ...listing, entries: before }]);
     const theorem = resolveTheorem(undefined);
-    const around = (these: readonly unknown[]) => listings!.map((listing, i) => (i === index ? { ...listing, entries: these } : listing));
+    const around = (these: readonly unknown[]) => listings.map((listing, i) => (i === index ? { ...listing, entries: these } : listing));
     const was = nameApps(around(before), parts.map((part, i) => (i === index ? approvedPart! : part)), theorem);
     const now = nameApps(around(entries), parts, theorem);
     const change = snapshotChanges({ entries: before, check: was.apps[index]! }, { entries, check: now.apps[index]! });
@@ -113,6 +118,6 @@ export async function settleReview(tx: Conn, org: string, appIds: readonly strin
 export async function setReviewMode(db: Conn, org: string, value: NewTools, by: string): Promise<void> {
   await transaction(db, async (tx) => {
     await setNewTools(tx, org, value, by);
-    await settleReview(tx, org, (await orgApps(tx, org)).map((row) => row.id), { orgMode: value });
+    await settleReview(tx, org, (await allApps(tx, org)).map((row) => row.id), { orgMode: value });
   });
 }

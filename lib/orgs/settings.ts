@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/audit-log";
 import { orgTransaction, runPrepared, type Conn } from "@/lib/db/client";
 import { appAccessGroups, apps, appSettings, groups, groupToolSettings, toolApprovals, toolSettings } from "@/lib/db/tables";
 import { holdsBack } from "@/lib/engine/review";
-import { effectiveNewTools, type NamedSetting } from "@/lib/engine/tool-settings";
+import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { isObject } from "@/lib/json-text";
 import type { ToolSetting } from "@/lib/schemas/check";
 import type { AppNewTools, OrgSettings, OrgSettingsUpdate } from "@/lib/schemas/orgs";
@@ -14,7 +14,7 @@ import { TOOL_NAME_MAX, TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdat
 import type { OrgContext } from "./context";
 import { requireGroupsOf } from "./groups";
 import { setReviewMode, settleReview } from "./review";
-import { appModeOf, modeInForce, newToolsOf, riskyTextOf, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
+import { appModeOf, newToolsOf, ownSettingsLift, reviewModeOf, riskyTextOf, roleOf, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
 import { requireApp, requirePersonalApp, type AppRow } from "./app-rows";
 import type { GroupSettingRow, SettingRow } from "./list-state";
 import { listingOf, readHistory } from "./reads";
@@ -63,14 +63,6 @@ export async function settingsOfApps(db: Conn, appIds: readonly string[]): Promi
     found.set(row.app, list);
   }
   return found;
-}
-
-/**
- * Whether an app waits for review (SPEC §11, §19) under its own `newTools` and the
- * organisation's, as stored (null: none stored; a value no longer known counts as none).
- */
-export function waitsUnder(own: string | null, org: string | null): boolean {
-  return holdsBack(modeInForce(own, org));
 }
 
 async function requireAppOf(db: Conn, of: AppOf): Promise<AppRow> {
@@ -189,7 +181,7 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
     throw invalid(`A personal app is only yours: it has no \`${field}\` (groups and access are of the organisation's apps).`, [field]);
   }
   if (of.owner !== null && update.newTools !== undefined && update.newTools !== "org" && update.newTools !== "available") {
-    throw invalid(`A personal app's new tools are never held for review (only you would approve them): its newTools is "org" or "available".`, ["newTools"]);
+    throw invalid(`A personal app's newTools is "org" or "available" (the organisation's review holds it whatever its own, unless its owner is a leader).`, ["newTools"]);
   }
   // Read, checked and written in one transaction under the organisation's lock: an app removed
   // meanwhile is the 404 and nothing is stored; the answer is made from what was read and written.
@@ -226,17 +218,17 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
     if (from !== to) {
       await tx.insert(appSettings).values({ app: row.id, newTools: to }).onConflictDoUpdate({ target: appSettings.app, set: { newTools: to } });
       stored.newTools = to;
-      if (of.owner === null) {
-        // Starting to wait freezes what the app lists now as approved: only what changes from here on waits.
-        const orgValue = await newToolsOf(tx, of.org);
-        if (holdsBack(effectiveNewTools(to, orgValue)) && !holdsBack(effectiveNewTools(from, orgValue))) {
-          const [read] = await readHistory(tx, { org: of.org, app: row.id }, 1);
-          await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
-          await approveTools(tx, row.id, read, await listingOf(tx, row, read), actor.id);
-        }
-        // From waiting for every change to waiting only for risky ones: what need not wait passes now.
-        await settleReview(tx, of.org, [row.id]);
+      // A personal app's own newTools counts only when its owner is a leader (SPEC §25).
+      const lifts = ownSettingsLift(of.owner, of.owner === null ? null : await roleOf(tx, of.org, of.owner));
+      // Starting to wait freezes what the app lists now as approved: only what changes from here on waits.
+      const orgValue = await newToolsOf(tx, of.org);
+      if (holdsBack(reviewModeOf(to, orgValue, lifts)) && !holdsBack(reviewModeOf(from, orgValue, lifts))) {
+        const [read] = await readHistory(tx, { org: of.org, app: row.id }, 1);
+        await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
+        await approveTools(tx, row.id, read, await listingOf(tx, row, read), actor.id);
       }
+      // From waiting for every change to waiting only for risky ones: what need not wait passes now.
+      await settleReview(tx, of.org, [row.id]);
       await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
     }
     const view = viewOf(stored, listed);

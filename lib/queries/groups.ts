@@ -1,7 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { callApi, orgPath, retryOnce } from "@/lib/queries/api";
 import { orgKeys } from "@/lib/queries/orgs";
-import { group, groupList, type GroupCreate, type GroupUpdate } from "@/lib/schemas/groups";
+import { group, groupList, groupRegistryAnswer, type GroupCreate, type GroupUpdate } from "@/lib/schemas/groups";
 
 /** Groups of members (SPEC §23), under the organisation's keys. */
 const groupKeys = {
@@ -40,4 +40,12 @@ export const removeGroupMutation = (client: QueryClient, org: string) =>
       await callApi(groupPath(org, id), { method: "DELETE" });
     },
     onSuccess: afterGroups(client, org),
+  });
+
+/** A group's own registry (SPEC §25) turned on (a new address, answered once) or off: only the groups' answer changes. */
+export const groupRegistryMutation = (client: QueryClient, org: string, id: string) =>
+  mutationOptions({
+    mutationKey: ["orgs", org, "group-registry", id],
+    mutationFn: async (registry: boolean) => groupRegistryAnswer.parse(await callApi(groupPath(org, id), { method: "PATCH", body: { registry } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: groupKeys.groups(org) }),
   });

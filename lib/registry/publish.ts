@@ -1,3 +1,4 @@
+import { plural } from "@/lib/plural";
 import { riskyNoteCode } from "@/lib/schemas/check";
 import type { Org, StoredApp } from "@/lib/schemas/orgs";
 import { CHECK_META, SERVER_JSON_SCHEMA, type PublishedCheck, type RegistryListQuery } from "@/lib/schemas/registry";
@@ -53,7 +54,7 @@ function publishedEntry(org: Org, app: StoredApp, snapshot: string): PublishedEn
       $schema: SERVER_JSON_SCHEMA,
       name: `org.${org.slug}/${shortName}`.slice(0, 200),
       title: cut(app.name, 100),
-      description: cut(`${counts.included} tools, checked ${check.checkedAt.slice(0, 10)} by ${org.name}`, 100),
+      description: cut(`${plural(counts.included, "tool")}, checked ${check.checkedAt.slice(0, 10)} by ${org.name}`, 100),
       version: `1.0.0+${snapshot.slice(0, 12)}`,
       remotes: [
         {

@@ -1,15 +1,16 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/audit-log";
 import { orgTransaction, type Conn } from "@/lib/db/client";
-import { organization, orgRegistries, orgVersionOf } from "@/lib/db/tables";
+import { groupRegistries, groups, organization, orgRegistries, orgVersionOf } from "@/lib/db/tables";
+import { NotFoundError } from "@/lib/errors";
 
 /**
  * Whether an organisation publishes its registry (SPEC §24), and the address it does so at:
  * `/api/registry/{token}`, an unguessable token (32 random bytes) of which only the SHA-256 is
  * kept. The address is shown once, when the registry is turned on; turning it off, or on again,
- * revokes the old one.
+ * revokes the old one. A group's own registry (SPEC §25) is kept the same way.
  */
 
 export const REGISTRY_PATH = "/api/registry/";
@@ -48,14 +49,64 @@ export async function setRegistry(db: Conn, org: string, on: boolean, actor: Act
   });
 }
 
-/** The organisation whose registry `token` opens, with its version (one statement), or null. */
-export async function orgOfToken(db: Conn, token: string): Promise<{ slug: string; name: string; version: string | null } | null> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const [row] = await db
+/** What a registry's token opens: an organisation's registry, or (`group`) one of its groups' (SPEC §25), with the organisation's version. */
+export interface RegistryOf {
+  slug: string;
+  name: string;
+  version: string | null;
+  group?: { id: string; name: string };
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
+
+/** The registry `token` opens (one statement each for the organisation's and a group's), or null. */
+export async function registryOfToken(db: Conn, token: string): Promise<RegistryOf | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const hash = hashOf(token);
+  const [org] = await db
     .select({ slug: organization.slug, name: organization.name, version: orgVersionOf() })
     .from(orgRegistries)
     .innerJoin(organization, eq(organization.slug, orgRegistries.org))
-    .where(eq(orgRegistries.tokenHash, hashOf(token)))
+    .where(eq(orgRegistries.tokenHash, hash))
     .limit(1);
-  return row ?? null;
+  if (org !== undefined) return org;
+  const [group] = await db
+    .select({ slug: organization.slug, name: organization.name, version: orgVersionOf(), id: groups.id, groupName: groups.name })
+    .from(groupRegistries)
+    .innerJoin(groups, eq(groups.id, groupRegistries.group))
+    .innerJoin(organization, eq(organization.slug, groups.org))
+    .where(eq(groupRegistries.tokenHash, hash))
+    .limit(1);
+  return group === undefined ? null : { slug: group.slug, name: group.name, version: group.version, group: { id: group.id, name: group.groupName } };
+}
+
+/** The ids of `org`'s groups that publish their own registry (SPEC §25). */
+export async function groupRegistriesOn(db: Conn, org: string): Promise<Set<string>> {
+  return new Set((await db.select({ group: groupRegistries.group }).from(groupRegistries).where(eq(groupRegistries.org, org))).map((r) => r.group));
+}
+
+/**
+ * Turns a group's own registry (SPEC §25) on with a new token (answered, never stored) or off, as
+ * the organisation's (`setRegistry`): audited `group.changed` in the same transaction, never with
+ * the token. A group of another organisation, or none, is the 404.
+ */
+export async function setGroupRegistry(db: Conn, org: string, group: string, on: boolean, actor: Actor): Promise<{ token: string | null }> {
+  return orgTransaction(db, org, async (tx) => {
+    const [found] = await tx.select({ id: groups.id, name: groups.name }).from(groups).where(and(eq(groups.org, org), eq(groups.id, group))).limit(1);
+    if (found === undefined) throw new NotFoundError(`There is no group "${group}".`, [{ path: ["group"], message: `There is no group "${group}".` }]);
+    const [held] = await tx.select({ group: groupRegistries.group }).from(groupRegistries).where(eq(groupRegistries.group, group)).limit(1);
+    const was = held !== undefined;
+    const ref = { id: found.id, name: found.name };
+    if (!on) {
+      if (!was) return { token: null };
+      await tx.delete(groupRegistries).where(eq(groupRegistries.group, group));
+      await recordAudit(tx, { org, actor, action: "group.changed", details: { group: ref, registry: { from: true, to: false } } });
+      return { token: null };
+    }
+    const token = randomBytes(32).toString("base64url");
+    const row = { group, org, tokenHash: hashOf(token), createdAt: Date.now(), createdBy: actor.id };
+    await tx.insert(groupRegistries).values(row).onConflictDoUpdate({ target: groupRegistries.group, set: { tokenHash: row.tokenHash, createdAt: row.createdAt, createdBy: row.createdBy } });
+    await recordAudit(tx, { org, actor, action: "group.changed", details: { group: ref, registry: { from: was, to: true, newAddress: true } } });
+    return { token };
+  });
 }

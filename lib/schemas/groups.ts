@@ -42,9 +42,11 @@ export type GroupUpdate = z.infer<typeof groupUpdate>;
 export const groupRef = z.object({ id: z.string(), name: z.string() });
 export type GroupRef = z.infer<typeof groupRef>;
 
-/** A group as every route answers it: members by their id as GET …/people lists them. */
-export const group = groupRef.extend({ members: z.array(z.object({ id: z.string(), email: z.string() })) });
+/** A group as every route answers it: members by their id as GET …/people lists them, and whether it publishes its own registry (SPEC §25; never its address). */
+export const group = groupRef.extend({ members: z.array(z.object({ id: z.string(), email: z.string() })), registry: z.boolean() });
 export type Group = z.infer<typeof group>;
+/** PATCH …/groups/{group} {registry} (SPEC §25): the group, with its registry's address when one was just made (shown this once). */
+export const groupRegistryAnswer = group.extend({ registryUrl: z.string().optional() });
 /** GET /api/orgs/{org}/groups, by name. */
 export const groupList = z.object({ groups: z.array(group) });
 

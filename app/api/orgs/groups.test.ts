@@ -115,7 +115,7 @@ describe("groups of members (SPEC §23)", { timeout: 30_000 }, () => {
     const response = await createGroup(leader, { name: "  Nurses ", members: [ids[nurse.email], ids[developer.email]] });
     expect(response.status).toBe(201);
     nurses = group.parse(await response.json());
-    expect(nurses).toEqual({ id: nurses.id, name: "Nurses", members: [{ id: ids[developer.email], email: developer.email }, { id: ids[nurse.email], email: nurse.email }] });
+    expect(nurses).toEqual({ id: nurses.id, name: "Nurses", members: [{ id: ids[developer.email], email: developer.email }, { id: ids[nurse.email], email: nurse.email }], registry: false });
     for (const who of [leader, developer, support]) expect(await listGroups(who)).toEqual([nurses]);
     expect(group.parse(await (await groupRoute.GET(requestAs(support, `${base}/acme/groups/${nurses.id}`), groupParams("acme", nurses.id))).json())).toEqual(nurses);
     const [created] = await auditOf("group.created");

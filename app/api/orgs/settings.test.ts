@@ -263,10 +263,10 @@ describe("a personal app's settings are its owner's", () => {
     expect(await settingsCount()).toBe(before);
   });
 
-  it("does not serve a personal app at the org app's address, nor hold it for review", async () => {
+  it("does not serve a personal app at the org app's address, and takes only \"org\" or \"available\" as its newTools (the organisation's review holds it, SPEC §25)", async () => {
     expect((await settingsRoute.GET(requestAs(developer, settingsUrl(diary.id)), appParams("acme", diary.id))).status).toBe(404);
     const response = await mine(developer, "PATCH", { newTools: "wait-for-review" });
     expect(response.status).toBe(422);
-    expect((await errorOf(response)).message).toMatch(/never held for review/);
+    expect((await errorOf(response)).message).toMatch(/newTools is "org" or "available" \(the organisation's review holds it/);
   });
 });

@@ -2,13 +2,13 @@ import { ApiError, withErrors } from "@/lib/api/errors";
 import { publishedApps } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { publishedEntries, serverPage } from "@/lib/registry/publish";
-import { orgOfToken } from "@/lib/registry/store";
+import { registryOfToken } from "@/lib/registry/store";
 import { registryListQuery } from "@/lib/schemas/registry";
 
 export const dynamic = "force-dynamic";
 
 /**
- * The organisation's registry (SPEC §24), the MCP Registry v0.1 API at `/api/registry/{token}`:
+ * The organisation's registry (SPEC §24), or one group's (§25), the MCP Registry v0.1 API at `/api/registry/{token}`:
  * `GET /v0.1/servers`, `…/servers/{name}/versions`, `…/versions/{version}` and `…/versions/latest`.
  * Outside `withOrg`: the token is the credential, and no cookie is read. Any origin may read it
  * (VS Code and GitHub Copilot fetch it from theirs).
@@ -52,11 +52,11 @@ const notFound = (message: string) => new ApiError("not-found", message);
 async function answer(request: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
   const { token } = await params;
   const url = new URL(request.url);
-  const org = await orgOfToken(orgContext().db, token);
+  const org = await registryOfToken(orgContext().db, token);
   if (org === null) throw notFound("There is no registry at this address: it was never made, or it was turned off or made anew.");
   const route = routeOf(url.pathname);
   if (route === null) throw notFound("A registry answers /v0.1/servers, /v0.1/servers/{name}/versions and /v0.1/servers/{name}/versions/{version or latest}.");
-  const { apps } = await publishedApps(orgContext(), org.slug, org.version);
+  const { apps } = await publishedApps(orgContext(), org.slug, org.version, org.group?.id);
   const entries = publishedEntries({ slug: org.slug, name: org.name }, apps);
   if (route.kind === "list") {
     // An empty parameter is one left out; a limit out of the official registry's bounds is 422.
