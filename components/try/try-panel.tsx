@@ -131,6 +131,8 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
 
   if (step.at === "form") {
     const rootError = form.formState.errors.root?.message;
+    // Offered once the form found issues and every field reads (a number, JSON): what is left is the schema's to judge, or the app's.
+    const mayType = Object.keys(form.formState.errors).length > 0 && Object.keys(argumentsOf(fields, form.getValues()).errors).length === 0;
     return (
       <form onSubmit={(e) => void onReview(e)} noValidate aria-label={`Arguments of ${tool.title}`} className="space-y-3">
         {fields.length === 0 ? (
@@ -150,7 +152,7 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
         )}
         <div className="flex flex-wrap items-center gap-2">
           <Button type="submit">{tool.policy === "asks-first" ? "Review the approval card" : "Review the call"}</Button>
-          {Object.keys(form.formState.errors).length > 0 && (
+          {mayType && (
             <Button type="button" variant="secondary" onClick={onSendAsTyped}>
               Send as typed
             </Button>
