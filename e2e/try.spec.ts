@@ -147,3 +147,32 @@ test.describe("support", () => {
     await expect(page.getByRole("button", { name: /^Try this tool/ })).toHaveCount(0);
   });
 });
+
+test("an argument that does not fit the schema is refused on the form; Send as typed sends it, and the answer names it (SPEC §27)", async ({ page, serveApp, addAppByApi, request }) => {
+  const app = await addAppByApi("Typed shifts", await serveApp({ name: "Shifts", tools: SHIFT_TOOLS }));
+  await page.goto(`${connectionsPath}/${encodeURIComponent(app.id)}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Typed shifts" })).toBeVisible();
+  await page.getByRole("button", { name: "Details of Swap a shift" }).click();
+  await page.getByRole("button", { name: "Try this tool: Swap a shift" }).click();
+  const panel = page.getByRole("region", { name: "Try Swap a shift" });
+  const form = panel.getByRole("form", { name: "Arguments of Swap a shift" });
+
+  await form.getByLabel("Shift id").fill("shift-4410");
+  await form.getByLabel("Colleague").fill("Ann");
+  await form.getByLabel("Hours").fill("null");
+  await expect(form.getByRole("button", { name: "Send as typed" })).toHaveCount(0);
+  await form.getByRole("button", { name: "Review the approval card" }).click();
+  await expect(form.getByLabel("Hours")).toHaveAccessibleDescription(/The argument “hours” is wrong: expected number, received null\./);
+
+  await form.getByRole("button", { name: "Send as typed" }).click();
+  await expect(panel.getByRole("note").filter({ hasText: "Sent as typed" })).toBeVisible();
+  await panel.getByRole("button", { name: "Confirm and call" }).click();
+  const answer = panel.getByRole("region", { name: "Answer of Swap a shift" });
+  await expect(answer.getByText("Answered", { exact: true })).toBeVisible();
+  const notes = answer.getByRole("note", { name: "Sent as typed" });
+  await expect(notes.getByText("The argument “hours” is wrong: expected number, received null.")).toBeVisible();
+
+  const log = await request.get(`/api/orgs/${ORG}/audit?app=${encodeURIComponent(app.id)}`);
+  const entries = ((await log.json()) as { entries: { action: string; details?: Record<string, unknown> }[] }).entries;
+  expect(entries[0]).toMatchObject({ action: "tool.tried", details: { tool: "swap_shift", outcome: "answered", asTyped: ["hours"] } });
+});

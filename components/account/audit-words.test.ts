@@ -22,6 +22,7 @@ describe("actionText", () => {
     [{ tool: "clock_in", outcome: "answered", isError: true }, true, "tried the tool clock_in of Attendance: answered with the tool's own error"],
     [{ tool: "clock_in", outcome: "refused", code: "call-timeout" }, true, "tried the tool clock_in of Attendance: refused (call-timeout)"],
     [{ tool: "clock_in", outcome: "invalid-arguments" }, true, "tried the tool clock_in of Attendance: not called, its arguments did not fit"],
+    [{ tool: "clock_in", outcome: "answered", asTyped: ["hours", "remote"] }, true, "tried the tool clock_in of Attendance: answered, sent as typed (not fitting its schema: hours, remote)"],
     [{ tool: "clock_in", outcome: "answered", url: "https://mcp.example.com" }, false, "tried the tool clock_in at https://mcp.example.com: answered"],
   ])("words a try %j", (details, withApp, text) => {
     const entry: AuditEntry = { ...base, action: "tool.tried", ...(withApp ? { app: { id: "a", name: "Attendance" } } : {}), details };

@@ -75,7 +75,10 @@ function triedText(e: AuditEntry): string {
         : outcome === "invalid-arguments"
           ? ": not called, its arguments did not fit"
           : "";
-  return `tried ${tool !== null ? `the tool ${tool}` : "a tool"}${where}${how}`;
+  // SPEC §27: arguments sent as typed though they did not fit the tool's schema (their names, never their values).
+  const typed = e.details?.["asTyped"];
+  const asTyped = Array.isArray(typed) ? `, sent as typed${typed.length > 0 ? ` (not fitting its schema: ${typed.map(String).join(", ")})` : ""}` : "";
+  return `tried ${tool !== null ? `the tool ${tool}` : "a tool"}${where}${how}${asTyped}`;
 }
 
 const SETTING_WORDS: Record<string, string> = { default: "default", "ask-first": "ask first", blocked: "blocked" };

@@ -82,3 +82,19 @@ describe("tryFormSchema", () => {
     expect(schema.safeParse({ ...emptyValues(fields), f0: "8", f2: "not-a-uuid" }).success).toBe(true);
   });
 });
+
+describe("null, typed", () => {
+  const NULLS = { type: "object", properties: { limit: { type: ["integer", "null"] }, verbose: { type: "boolean" }, count: { type: "integer" } } };
+  const fields = argumentFields(NULLS);
+  const schema = tryFormSchema(fields, NULLS);
+
+  it("is read as null from a number, an integer or a boolean's choice", () => {
+    expect(argumentsOf(fields, { f0: "null", f1: "null", f2: " null " }).arguments).toEqual({ limit: null, verbose: null, count: null });
+  });
+
+  it("fits where the schema allows it, and is an issue on its field where it does not (the panel then offers Send as typed)", () => {
+    expect(schema.safeParse({ ...emptyValues(fields), f0: "null" }).success).toBe(true);
+    const refused = schema.safeParse({ ...emptyValues(fields), f1: "null" });
+    expect(refused.error?.issues.map((i) => [i.path, i.message])).toEqual([[["f1"], "The argument “verbose” is wrong: expected boolean, received null."]]);
+  });
+});

@@ -8,7 +8,9 @@ import { isObject } from "@/lib/json-text";
  * The try form's fields, made from a tool's input schema (SPEC §14): strings, numbers and
  * integers as inputs, booleans and enums as selects, arrays, objects and anything else as JSON
  * text. Every field holds text; `argumentsOf` reads the arguments from it, and the form's
- * schema checks them with the same `argumentIssues` the route runs before it calls.
+ * schema checks them with the same `argumentIssues` the route runs before it calls. `null` typed
+ * into a number, an integer or JSON, or chosen for a boolean, is sent as `null` (SEP-2243 leaves
+ * its `Mcp-Param-*` header out), where the schema allows it or the person sends it as typed.
  */
 
 export type FieldKind = "string" | "number" | "integer" | "boolean" | "enum" | "json";
@@ -70,6 +72,9 @@ export function argumentFields(inputSchema: unknown): ArgumentField[] {
 /** How an enum's value shows in its select. */
 export const optionLabel = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
+/** What a person types (or chooses, for a boolean) to send `null`. */
+export const NULL_TEXT = "null";
+
 /** A form's starting values: every field empty (an empty field is not sent). */
 export function emptyValues(fields: readonly ArgumentField[]): FieldValues {
   return Object.fromEntries(fields.map((f) => [f.key, ""]));
@@ -93,13 +98,17 @@ export function argumentsOf(fields: readonly ArgumentField[], values: FieldValue
         break;
       case "number":
       case "integer": {
+        if (text.trim() === NULL_TEXT) {
+          put(field.name, null);
+          break;
+        }
         const n = Number(text.trim());
         if (!Number.isFinite(n)) errors[field.key] = field.kind === "integer" ? "Give a whole number." : "Give a number.";
         else put(field.name, n);
         break;
       }
       case "boolean":
-        put(field.name, text === "true");
+        put(field.name, text === NULL_TEXT ? null : text === "true");
         break;
       case "enum": {
         const option = field.options[Number(text)];

@@ -9,7 +9,8 @@ import { Alert } from "@/components/ui/alert";
  * 4 MiB and its time; then its content, every text as text (React escapes it: an answer's
  * HTML never becomes the page's), structured content as formatted JSON, the rest named with
  * its size. A refusal says why; one decided for the person trying (SPEC §25) was never sent, so
- * it has no figures. The tool's own error is shown as the tool's words.
+ * it has no figures. The tool's own error is shown as the tool's words. Arguments sent as typed
+ * that did not fit the tool's schema (SPEC §27) are named.
  */
 export function TryAnswerView({ answer, title }: { answer: TryAnswer; title: string }) {
   const outcome = outcomeOf(answer);
@@ -29,6 +30,16 @@ export function TryAnswerView({ answer, title }: { answer: TryAnswer; title: str
             </div>
           ))}
         </dl>
+      )}
+      {answer.notes !== undefined && answer.notes.length > 0 && (
+        <div role="note" aria-label="Sent as typed" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+          <p className="font-medium">Sent as typed, though these arguments do not fit the tool&apos;s schema:</p>
+          <ul className="mt-1 list-disc pl-5">
+            {answer.notes.map((note, i) => (
+              <li key={i}>{note.message}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {answer.refused !== undefined && (
         <Alert title={notSent ? `Not called: nothing was sent to the app (${answer.refused.code})` : `The call was refused (${answer.refused.code})`}>{answer.refused.message}</Alert>

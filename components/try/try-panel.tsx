@@ -13,7 +13,7 @@ import { ApiRequestError } from "@/lib/queries/api";
 import { toolToTryQuery, tryMutation, type TryContinuation, type TrySource } from "@/lib/queries/try";
 import type { ToolToTry, TryAnswer } from "@/lib/schemas/try";
 import { questionOf, refusedByDecision } from "./answer-words";
-import { argumentFields, argumentsOf, emptyValues, fieldOfArgument, optionLabel, tryFormSchema, type ArgumentField, type FieldValues } from "./argument-fields";
+import { argumentFields, argumentsOf, emptyValues, fieldOfArgument, NULL_TEXT, optionLabel, tryFormSchema, type ArgumentField, type FieldValues } from "./argument-fields";
 import { TryAnswerView } from "./try-answer";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
@@ -73,8 +73,12 @@ function TryLoader({ source, tool }: { source: TrySource; tool: string }) {
   return <TrySteps source={source} tool={found} />;
 }
 
-/** `anyway`: the call was sent past a refusal of SPEC §25 (a leader's choice), so its further rounds are too. */
-type Step = { at: "form" } | { at: "review"; args: Record<string, unknown> } | { at: "answer"; args: Record<string, unknown>; anyway?: boolean };
+/**
+ * `anyway`: the call was sent past a refusal of SPEC §25 (a leader's choice), so its further rounds are too;
+ * `asTyped`: the arguments go as typed though they do not fit the tool's schema (SPEC §27), in every round.
+ */
+type Sending = { anyway?: boolean; asTyped?: boolean };
+type Step = { at: "form" } | ({ at: "review"; args: Record<string, unknown> } & Sending) | ({ at: "answer"; args: Record<string, unknown> } & Sending);
 
 /** Whether a leader may send this refused call again `anyway` (SPEC §25): only past what was decided for them, never past the app's own refusal. */
 const mayTryAnyway = (source: TrySource, answer: TryAnswer | undefined) =>
@@ -94,11 +98,22 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
     setStep({ at: "review", args: argumentsOf(fields, values).arguments });
   });
 
-  const confirm = (args: Record<string, unknown>, more?: TryContinuation, anyway?: boolean) =>
+  /** SPEC §27: the arguments as typed, past the schema's issues; text that does not read (a number, JSON) still has to. */
+  const onSendAsTyped = () => {
+    const read = argumentsOf(fields, form.getValues());
+    const unread = Object.entries(read.errors);
+    unread.forEach(([key, message], i) => form.setError(key, { type: "read", message }, { shouldFocus: i === 0 }));
+    if (unread.length > 0) return;
+    call.reset();
+    setStep({ at: "review", args: read.arguments, asTyped: true });
+  };
+
+  const confirm = (args: Record<string, unknown>, more?: TryContinuation, sending: Sending = {}) => {
+    const how: Sending = { ...(sending.anyway === true ? { anyway: true } : {}), ...(sending.asTyped === true ? { asTyped: true } : {}) };
     call.mutate(
-      { tool: tool.name, args, ...(more !== undefined ? { more } : {}), ...(anyway === true ? { anyway } : {}) },
+      { tool: tool.name, args, ...(more !== undefined ? { more } : {}), ...how },
       {
-        onSuccess: () => setStep({ at: "answer", args, ...(anyway === true ? { anyway } : {}) }),
+        onSuccess: () => setStep({ at: "answer", args, ...how }),
         onError: (error) => {
           // 422: the app's schema (read again for the call) refused an argument: back to its field.
           if (!(error instanceof ApiRequestError) || error.status !== 422 || !Array.isArray(error.issues)) return;
@@ -112,9 +127,12 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
         },
       },
     );
+  };
 
   if (step.at === "form") {
     const rootError = form.formState.errors.root?.message;
+    // Offered once the form found issues and every field reads (a number, JSON): what is left is the schema's to judge, or the app's.
+    const mayType = Object.keys(form.formState.errors).length > 0 && Object.keys(argumentsOf(fields, form.getValues()).errors).length === 0;
     return (
       <form onSubmit={(e) => void onReview(e)} noValidate aria-label={`Arguments of ${tool.title}`} className="space-y-3">
         {fields.length === 0 ? (
@@ -126,13 +144,20 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
             ))}
           </div>
         )}
-        <p className="text-xs text-slate-600">An empty field is not sent. Values are sent to the app as typed and never stored.</p>
+        <p className="text-xs text-slate-600">An empty field is not sent; type null (or choose it) to send null. Values are sent to the app as typed and never stored.</p>
         {rootError !== undefined && (
           <Alert inline>
             {rootError}
           </Alert>
         )}
-        <Button type="submit">{tool.policy === "asks-first" ? "Review the approval card" : "Review the call"}</Button>
+        <div className="flex flex-wrap items-center gap-2">
+          <Button type="submit">{tool.policy === "asks-first" ? "Review the approval card" : "Review the call"}</Button>
+          {mayType && (
+            <Button type="button" variant="secondary" onClick={onSendAsTyped}>
+              Send as typed
+            </Button>
+          )}
+        </div>
       </form>
     );
   }
@@ -156,8 +181,13 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
       {step.at === "review" ? (
         <div className="space-y-2">
           <p className="text-sm text-slate-800">Confirming calls the tool now, for real, with these arguments.</p>
+          {step.asTyped === true && (
+            <p role="note" className="text-sm text-amber-900">
+              Sent as typed: arguments that do not fit the tool&apos;s schema go to the app as they are, and the answer names them.
+            </p>
+          )}
           <div className="flex flex-wrap items-center gap-2">
-            <Button onClick={() => confirm(step.args)} disabled={call.isPending}>
+            <Button onClick={() => confirm(step.args, undefined, step)} disabled={call.isPending}>
               {call.isPending ? "Calling…" : "Confirm and call"}
             </Button>
             <Button variant="secondary" onClick={() => setStep({ at: "form" })} disabled={call.isPending}>
@@ -179,11 +209,11 @@ function TrySteps({ source, tool }: { source: TrySource; tool: ToolToTry }) {
         <div className="space-y-2">
           {call.data !== undefined && <TryAnswerView answer={call.data} title={tool.title} />}
           {call.data?.outcome === "input-required" && (
-            <Questions key={call.data.round} answer={call.data} pending={call.isPending} onSend={(more) => confirm(step.args, more, step.anyway)} />
+            <Questions key={call.data.round} answer={call.data} pending={call.isPending} onSend={(more) => confirm(step.args, more, step)} />
           )}
           <div className="flex flex-wrap items-center gap-2">
             {mayTryAnyway(source, call.data) && (
-              <Button onClick={() => confirm(step.args, undefined, true)}>Try anyway</Button>
+              <Button onClick={() => confirm(step.args, undefined, { ...step, anyway: true })}>Try anyway</Button>
             )}
             <Button variant="secondary" onClick={() => setStep({ at: "form" })}>
               Try again
@@ -223,6 +253,7 @@ function ArgumentInput({ field, id, form }: { field: ArgumentField; id: string; 
           <option value="">(not sent)</option>
           <option value="true">true</option>
           <option value="false">false</option>
+          <option value={NULL_TEXT}>null</option>
         </select>
       ) : field.kind === "enum" ? (
         <select className={fieldClass} {...common}>

@@ -366,6 +366,29 @@ describe("parameters mirrored into headers (SPEC §18, SEP-2243)", () => {
     expect(calls(app)).toBe(0);
   });
 
+  it.each(eras)("refuses a null the schema does not allow; sent as typed, it goes as null with its Mcp-Param header left out, and the answer names it, on %s", async (_what, start) => {
+    const app = await zoo(start());
+    const call = { tool: "forecast", arguments: { region: "us-west1", days: 2, metric: null } };
+    const refused = await tryTool({ name: "Weather", url: app.url }, call, LOOPBACK);
+    expect(refused).toMatchObject({ kind: "invalid-arguments", message: "The argument “metric” is wrong: expected boolean, received null." });
+    expect(calls(app)).toBe(0);
+    const answer = answerOf(await tryTool({ name: "Weather", url: app.url }, { ...call, asTyped: true }, LOOPBACK));
+    expect(answer.outcome).toBe("answered");
+    expect(answer.notes).toEqual([{ argument: "metric", message: "The argument “metric” is wrong: expected boolean, received null." }]);
+    expect(app.callHeaders).toEqual([{ "mcp-param-region": "us-west1", "mcp-param-days": "2" }]);
+  });
+
+  it("sends every argument as typed, noting each that does not fit once, and arguments that fit with no notes", async () => {
+    const app = await zoo(startSdkApp(weatherServer));
+    const answer = answerOf(await tryTool({ name: "Weather", url: app.url }, { tool: "forecast", arguments: { region: 7, days: "two", note: "x" }, asTyped: true }, LOOPBACK));
+    expect(answer.content[0]).toMatchObject({ text: 'called forecast with {"region":7,"days":"two","note":"x"}' });
+    expect(answer.notes?.map((n) => n.argument)).toEqual(["region", "days"]);
+    // The header carries each value as sent, so it matches the body the app reads.
+    expect(app.callHeaders).toEqual([{ "mcp-param-region": "7", "mcp-param-days": "two" }]);
+    const fits = answerOf(await tryTool({ name: "Weather", url: app.url }, { tool: "forecast", arguments: { region: "eu", days: 1 }, asTyped: true }, LOOPBACK));
+    expect(fits.notes).toBeUndefined();
+  });
+
   it("sends no Mcp-Param header for a tool that marks none", async () => {
     const app = await zoo(startV2App(() => calendarServer(), "strict"));
     expect(answerOf(await tryTool({ name: "Calendar", url: app.url }, { tool: "list_events", arguments: { day: "Mon" } }, LOOPBACK)).outcome).toBe("answered");

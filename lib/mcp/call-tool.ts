@@ -8,6 +8,7 @@ import { toolTitle } from "@/lib/engine/title";
 import {
   argumentIssues,
   argumentIssuesMessage,
+  argumentNotes,
   CALL_TIMEOUT_MS,
   CONTENT_LIMIT,
   MAX_INPUT_ROUNDS,
@@ -47,6 +48,8 @@ export interface TryCall {
   inputResponses?: Record<string, unknown>;
   requestState?: string;
   round?: number;
+  /** SPEC §27: sent even where the arguments do not fit the tool's schema; the answer notes those that did not. */
+  asTyped?: boolean;
 }
 
 export interface TryOptions {
@@ -312,7 +315,8 @@ export function toolToTryOf(entry: Record<string, unknown>): ToolToTry {
 
 /**
  * Calls `call.tool` of the app with `call.arguments`, after checking them against its input
- * schema (SPEC §14). The answer is "answered" whenever the tool answered, `isError` included
+ * schema (SPEC §14); with `call.asTyped`, arguments that do not fit are sent all the same, and
+ * the answer's `notes` name them (SPEC §27). The answer is "answered" whenever the tool answered, `isError` included
  * (the tool's own error, shown as the tool's); anything else is "refused" with the reason.
  */
 export async function tryTool(target: TryTarget, call: TryCall, options: TryOptions = {}): Promise<TryResult> {
@@ -324,51 +328,66 @@ export async function tryTool(target: TryTarget, call: TryCall, options: TryOpti
     const found = await openAndFind(session, call.tool);
     if ("refused" in found) return { kind: "answer", answer: refusedAnswer(call.tool, found.refused), ...scope() };
     const issues = argumentIssues(found.entry["inputSchema"], call.arguments);
-    if (issues.length > 0) return { kind: "invalid-arguments", message: argumentIssuesMessage(issues), issues };
-    // SEP-2243: a tool whose `x-mcp-header` is invalid is never called; the others carry their parameters as `Mcp-Param-*` too, in either era.
-    const declared = headerDeclarations(found.entry["inputSchema"]);
-    if (!declared.valid) {
-      const message = `${target.name}'s tool ${JSON.stringify(clip(call.tool, 100))} was not called: ${declared.reason}. A client never calls a tool whose \`x-mcp-header\` is invalid (SEP-2243).`;
-      return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-header", message }) };
-    }
-
-    session.phase = "call";
-    let progress = 0;
-    const started = session.clock();
-    const measured = () => ({ bytes: session.answer.bytes, events: session.answer.events, largestEventBytes: session.answer.largestEventBytes, ms: session.clock() - started, progress });
-    let result: unknown;
-    try {
-      result = await session.call(call, mcpParamHeaders(declared.declarations, call.arguments), () => progress++);
-    } catch (e) {
-      return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()), ...scope() };
-    }
-    const ms = session.clock() - started;
-    if (isObject(result) && result["resultType"] === "input_required") {
-      const asked = inputRequired(target.name, call, result, session.answer.reducer, options.contentLimit ?? CONTENT_LIMIT);
-      if ("refused" in asked) return { kind: "answer", answer: refusedAnswer(call.tool, asked.refused, measured()) };
-      return { kind: "answer", answer: { outcome: "input-required", ...measured(), content: [], isError: false, tool: call.tool, ...asked } };
-    }
-    if (!isObject(result) || (result["content"] !== undefined && !Array.isArray(result["content"]))) {
-      const why = !isObject(result) ? "its result is not an object" : "its `content` is not an array";
-      return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-answer", message: `${target.name}'s answer to the call is not a tool's result: ${why}.` }, measured()) };
-    }
-    const reducer = session.answer.reducer;
-    const content = displayContent(result, reducer, options.contentLimit ?? CONTENT_LIMIT);
-    return {
-      kind: "answer",
-      answer: {
-        outcome: "answered",
-        bytes: session.answer.bytes,
-        events: session.answer.events,
-        largestEventBytes: session.answer.largestEventBytes,
-        ms,
-        content,
-        isError: result["isError"] === true,
-        progress,
-        tool: call.tool,
-      },
-    };
+    if (issues.length > 0 && call.asTyped !== true) return { kind: "invalid-arguments", message: argumentIssuesMessage(issues), issues };
+    // Sent as typed (SPEC §27): whatever the call comes to, its answer names the arguments that did not fit.
+    const notes = issues.length > 0 ? argumentNotes(issues) : null;
+    const noted = (result: TryResult): TryResult => (notes === null || result.kind !== "answer" ? result : { ...result, answer: { ...result.answer, notes } });
+    return noted(await callFound(session, target, call, found.entry, options, scope));
   });
+}
+
+/** Calls the tool found in the listing (its arguments checked, or sent as typed), as `tryTool` says. */
+async function callFound(
+  session: TrySession,
+  target: TryTarget,
+  call: TryCall,
+  entry: Record<string, unknown>,
+  options: TryOptions,
+  scope: () => { insufficientScope?: string; challenge?: string },
+): Promise<TryResult> {
+  // SEP-2243: a tool whose `x-mcp-header` is invalid is never called; the others carry their parameters as `Mcp-Param-*` too, in either era.
+  const declared = headerDeclarations(entry["inputSchema"]);
+  if (!declared.valid) {
+    const message = `${target.name}'s tool ${JSON.stringify(clip(call.tool, 100))} was not called: ${declared.reason}. A client never calls a tool whose \`x-mcp-header\` is invalid (SEP-2243).`;
+    return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-header", message }) };
+  }
+
+  session.phase = "call";
+  let progress = 0;
+  const started = session.clock();
+  const measured = () => ({ bytes: session.answer.bytes, events: session.answer.events, largestEventBytes: session.answer.largestEventBytes, ms: session.clock() - started, progress });
+  let result: unknown;
+  try {
+    result = await session.call(call, mcpParamHeaders(declared.declarations, call.arguments), () => progress++);
+  } catch (e) {
+    return { kind: "answer", answer: refusedAnswer(call.tool, session.describeCall(e, call.tool), measured()), ...scope() };
+  }
+  const ms = session.clock() - started;
+  if (isObject(result) && result["resultType"] === "input_required") {
+    const asked = inputRequired(target.name, call, result, session.answer.reducer, options.contentLimit ?? CONTENT_LIMIT);
+    if ("refused" in asked) return { kind: "answer", answer: refusedAnswer(call.tool, asked.refused, measured()) };
+    return { kind: "answer", answer: { outcome: "input-required", ...measured(), content: [], isError: false, tool: call.tool, ...asked } };
+  }
+  if (!isObject(result) || (result["content"] !== undefined && !Array.isArray(result["content"]))) {
+    const why = !isObject(result) ? "its result is not an object" : "its `content` is not an array";
+    return { kind: "answer", answer: refusedAnswer(call.tool, { code: "invalid-answer", message: `${target.name}'s answer to the call is not a tool's result: ${why}.` }, measured()) };
+  }
+  const reducer = session.answer.reducer;
+  const content = displayContent(result, reducer, options.contentLimit ?? CONTENT_LIMIT);
+  return {
+    kind: "answer",
+    answer: {
+      outcome: "answered",
+      bytes: session.answer.bytes,
+      events: session.answer.events,
+      largestEventBytes: session.answer.largestEventBytes,
+      ms,
+      content,
+      isError: result["isError"] === true,
+      progress,
+      tool: call.tool,
+    },
+  };
 }
 
 /**

@@ -45,6 +45,7 @@ function continued(of: TryOf, input: TryRequest): TryCall {
     ...(input.inputResponses !== undefined ? { inputResponses: input.inputResponses } : {}),
     ...(appState !== undefined ? { requestState: appState } : {}),
     ...(round > 0 ? { round } : {}),
+    ...(input.asTyped === true ? { asTyped: true } : {}),
   };
 }
 
@@ -54,7 +55,7 @@ function sealed(of: TryOf, result: TryResult): TryResult {
   return { ...result, answer: { ...result.answer, requestState: sealQuestion(of, result.answer.round ?? 1, result.answer.requestState) } };
 }
 
-/** What the audit log keeps of a try: the tool and how it went; for arguments that did not fit, their names only. */
+/** What the audit log keeps of a try: the tool and how it went; for arguments that did not fit (refused, or sent as typed), their names only. */
 function auditDetails(tool: string, result: TryResult): Record<string, unknown> {
   if (result.kind === "invalid-arguments") {
     return { tool, outcome: "invalid-arguments", arguments: [...new Set(result.issues.map((i) => String(i.path[0] ?? "")))].filter((a) => a !== "") };
@@ -63,6 +64,7 @@ function auditDetails(tool: string, result: TryResult): Record<string, unknown> 
   return {
     tool,
     outcome: answer.outcome,
+    ...(answer.notes !== undefined ? { asTyped: answer.notes.flatMap((n) => (n.argument === null ? [] : [n.argument])) } : {}),
     ...(answer.refused ? { code: answer.refused.code } : {}),
     ...(answer.isError ? { isError: true } : {}),
     bytes: answer.bytes,

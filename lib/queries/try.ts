@@ -41,11 +41,14 @@ export interface TryContinuation {
 export const tryMutation = (client: QueryClient, source: TrySource) =>
   mutationOptions({
     mutationKey: source.kind === "org" ? ["orgs", source.org, "apps", source.app, "try"] : ["try", source.url],
-    mutationFn: async ({ tool, args, more, anyway }: { tool: string; args: Record<string, unknown>; more?: TryContinuation; anyway?: boolean }): Promise<TryAnswer> =>
-      tryAnswer.parse(
+    /** `asTyped`: sent even where the arguments do not fit the tool's schema (SPEC §27). */
+    mutationFn: async ({ tool, args, more, anyway, asTyped }: { tool: string; args: Record<string, unknown>; more?: TryContinuation; anyway?: boolean; asTyped?: boolean }): Promise<TryAnswer> => {
+      const typed = asTyped === true ? { asTyped } : {};
+      return tryAnswer.parse(
         source.kind === "org"
-          ? await callApi(`${appPath(source.org, source.app)}/try`, { method: "POST", body: { tool, arguments: args, ...more, ...(anyway === true ? { anyway } : {}) } })
-          : await callApi("/api/try", { method: "POST", body: { url: source.url, name: source.name, tool, arguments: args, ...more, ...(source.headers ? { headers: source.headers } : {}) } }),
-      ),
+          ? await callApi(`${appPath(source.org, source.app)}/try`, { method: "POST", body: { tool, arguments: args, ...more, ...(anyway === true ? { anyway } : {}), ...typed } })
+          : await callApi("/api/try", { method: "POST", body: { url: source.url, name: source.name, tool, arguments: args, ...more, ...typed, ...(source.headers ? { headers: source.headers } : {}) } }),
+      );
+    },
     onSuccess: () => (source.kind === "org" ? client.invalidateQueries({ queryKey: ["orgs", source.org, "audit"] }) : undefined),
   });

@@ -31,6 +31,8 @@ export const tryRequest = z.object({
   requestState: z.string().max(REQUEST_STATE_MAX, `\`requestState\` is at most ${REQUEST_STATE_MAX.toLocaleString("en-US")} characters.`).optional(),
   /** SPEC §25: a leader tries a tool refused to them (blocked, awaiting review, of an app they do not have) all the same; developers may not (403). */
   anyway: z.boolean({ error: '`anyway` is true or false.' }).optional(),
+  /** SPEC §27: the arguments are sent as given even where they do not fit the tool's schema; the answer's `notes` name those that did not. */
+  asTyped: z.boolean({ error: "`asTyped` is true or false." }).optional(),
 });
 export type TryRequest = z.infer<typeof tryRequest>;
 
@@ -101,6 +103,10 @@ export const tryContentItem = z.discriminatedUnion("type", [
 ]);
 export type TryContentItem = z.infer<typeof tryContentItem>;
 
+/** An argument sent as typed that does not fit the tool's schema (`argument`: its name; null for the arguments as a whole), in the 422's words. */
+const tryNote = z.object({ argument: z.string().nullable(), message: z.string() });
+export type TryNote = z.infer<typeof tryNote>;
+
 export const tryAnswer = z.object({
   /** "input-required": the tool asks the person something first (2026-07-28 era); `requests` says what. */
   outcome: z.enum(["answered", "refused", "input-required"]),
@@ -127,6 +133,8 @@ export const tryAnswer = z.object({
   requestState: z.string().optional(),
   /** The questions were larger than Try shows (64 KiB, as content): their size as sent, and what was left out, in a sentence. */
   questionsCut: z.object({ bytes: z.number().int(), message: z.string() }).optional(),
+  /** Sent `asTyped`: each argument that did not fit the tool's schema, once. */
+  notes: z.array(tryNote).optional(),
 });
 export type TryAnswer = z.infer<typeof tryAnswer>;
 
@@ -201,6 +209,16 @@ export function argumentIssues(inputSchema: unknown, args: Record<string, unknow
     const where = `“${path.join(".")}”`;
     return { path, code: issue.code, message: missing ? `The argument ${where} is required.` : `The argument ${where} is wrong: ${issue.message.replace(/^Invalid input: /, "")}.` };
   });
+}
+
+/** What an answer sent `asTyped` notes: each argument that did not fit, once, with its first issue's words. */
+export function argumentNotes(issues: readonly ArgumentIssue[]): TryNote[] {
+  const notes = new Map<string | null, TryNote>();
+  for (const issue of issues) {
+    const argument = issue.path[0] === undefined ? null : String(issue.path[0]);
+    if (!notes.has(argument)) notes.set(argument, { argument, message: issue.message });
+  }
+  return [...notes.values()];
 }
 
 /** The 422 sentence for argument issues: the first, and how many more. */

@@ -401,6 +401,8 @@ interface MigratingApp extends OAuthApp {
   nextIssuer: string;
   /** From now on the app's metadata names the second server, and only its tokens are taken. */
   migrate: () => void;
+  /** The client each authorization and token request named, as `<server> <path> <client_id>` (`2 /token abc`). */
+  clients: string[];
 }
 
 /**
@@ -412,6 +414,7 @@ interface MigratingApp extends OAuthApp {
  */
 export async function startMigratingApp(): Promise<MigratingApp> {
   const seen: string[] = [];
+  const clients: string[] = [];
   const mcpServer = http.createServer();
   const mcpPort = await listen(mcpServer);
   const mcpUrl = new URL(`http://127.0.0.1:${mcpPort}/mcp`);
@@ -424,6 +427,12 @@ export async function startMigratingApp(): Promise<MigratingApp> {
       const auth = express();
       auth.use((req, _res, next) => {
         seen.push(`${n + 1} ${req.method} ${req.path}`);
+        next();
+      });
+      // Parsed here too (the router's own parser then leaves it be), to see which client the form names.
+      auth.use(express.urlencoded({ extended: false }), (req, _res, next) => {
+        const client = req.path === "/authorize" ? req.query["client_id"] : req.path === "/token" ? (req.body as Record<string, unknown> | undefined)?.["client_id"] : undefined;
+        if (typeof client === "string") clients.push(`${n + 1} ${req.path} ${client}`);
         next();
       });
       auth.use(mcpAuthRouter({ provider, issuerUrl, scopesSupported: ["mcp:tools"] }));
@@ -457,6 +466,7 @@ export async function startMigratingApp(): Promise<MigratingApp> {
     nextIssuer: servers[1]!.issuerUrl.href,
     ports: [mcpPort, ...servers.map((s) => s.port)],
     seen,
+    clients,
     migrate: () => void (current = servers[1]!),
     close: async () => void (await Promise.all(closers.map((c) => c()))),
   };

@@ -104,7 +104,8 @@ export function weatherServer(): Server {
     { name: "score", title: "Score", inputSchema: { type: "object", properties: { points: { type: "number", "x-mcp-header": "Points" } } } },
   ];
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: "text", text: `called ${request.params.name}` }] }));
+  // The arguments as they came, so a test sees what was sent (a null as null).
+  server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: "text", text: `called ${request.params.name} with ${JSON.stringify(request.params.arguments ?? {})}` }] }));
   return server;
 }
 

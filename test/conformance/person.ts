@@ -160,10 +160,19 @@ export async function actAs(person: Person, run: Scenario): Promise<{ ok: boolea
     return { ok: true, steps };
   }
 
-  /** Tries a tool as the Try panel does: its form, the questions it asks, and Sign in again when the call needs it. */
+  /**
+   * Tries a tool as the Try panel does: its form, Send as typed when an argument does not fit the
+   * tool's schema (SPEC §27), the questions it asks, and Sign in again when the call needs it.
+   */
   const tryTool = async (tool: string, args: Record<string, unknown>): Promise<TryAnswer | null> => {
-    const send = async (body: Record<string, unknown>) => {
-      const response = await routes.try.POST(requestAs(account, `${base}/${id}/try`, json("POST", body)), appParams(org, id));
+    let asTyped = false;
+    const send = async (body: Record<string, unknown>): Promise<TryAnswer | null> => {
+      const response = await routes.try.POST(requestAs(account, `${base}/${id}/try`, json("POST", { ...body, ...(asTyped ? { asTyped } : {}) })), appParams(org, id));
+      if (response.status === 422 && !asTyped) {
+        steps.push(`Try ${tool} answered 422: ${await response.text()}; sent as typed`);
+        asTyped = true;
+        return send(body);
+      }
       if (response.status !== 200) {
         steps.push(`Try ${tool} answered ${response.status}: ${await response.text()}`);
         return null;
@@ -185,8 +194,8 @@ export async function actAs(person: Person, run: Scenario): Promise<{ ok: boolea
 
   const offered = (app.lastCheck?.result.tools ?? []).flatMap((tool) => (tool.included && tool.name !== null ? [tool.name] : []));
   const calls = context.toolCalls ?? (await Promise.all(offered.map(async (name) => ({ name, arguments: await argumentsFor(run.scenario, name, offered) }))));
-  // A null argument is one the person leaves empty, as the form does: it is not sent.
-  for (const call of calls) await tryTool(call.name, Object.fromEntries(Object.entries(call.arguments).filter(([, value]) => value !== null)));
+  // A null argument is typed as null (the form reads `null` so), and sent as typed where the schema does not allow it.
+  for (const call of calls) await tryTool(call.name, call.arguments);
   return { ok: true, steps };
 
   /** What a person types into a tool's form (GET …/try?tool=, as the panel reads it). */

@@ -121,6 +121,10 @@ describe("an app whose sign-in server changes (SEP-2352)", () => {
     expect(url.origin).toBe(new URL(server.nextIssuer).origin);
     expect(server.seen).toContain("2 POST /register");
     expect(url.searchParams.get("client_id")).not.toBe(first.searchParams.get("client_id"));
+    // The first server's client is never shown to the second, neither to sign in nor for a token.
+    const old = first.searchParams.get("client_id")!;
+    expect(server.clients.filter((c) => c.startsWith("1 ")).every((c) => c.endsWith(` ${old}`))).toBe(true);
+    expect(server.clients.filter((c) => c.startsWith("2 "))).toEqual([`2 /authorize ${url.searchParams.get("client_id")}`, `2 /token ${url.searchParams.get("client_id")}`]);
     const after = await getApp(added.id);
     expect(after.signIn?.state).toBe("connected");
     expect(after.signIn?.issuer?.replace(/\/$/, "")).toBe(server.nextIssuer.replace(/\/$/, ""));

@@ -7,7 +7,7 @@ import { previewTryRequest } from "@/lib/schemas/try";
 export const dynamic = "force-dynamic";
 
 /**
- * POST /api/try {url, headers?, name?, org?, tool, arguments}: calls a tool of a preview's URL
+ * POST /api/try {url, headers?, name?, org?, tool, arguments, asTyped?}: calls a tool of a preview's URL
  * (SPEC §14), as a leader or developer of some organisation: no account 401, support only 403.
  */
 export const POST = withErrors(async (request: Request) => {

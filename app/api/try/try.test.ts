@@ -166,6 +166,41 @@ describe("parameters mirrored into headers, through the routes (SPEC §18, SEP-2
     expect(weather.callHeaders).toHaveLength(1);
   });
 
+  it("sends a null as typed only when asked (SPEC §27): a 422 first, then the call without its header, each argument that did not fit noted, the audit naming it and not its value", { timeout: 20_000 }, async () => {
+    const weather = await startSdkApp(weatherServer);
+    extra.push(weather);
+    const connected = await appsRoute.POST(requestAs(leader, `${base}/acme/apps`, post({ name: "Typed weather", url: weather.url })), orgParams("acme"));
+    const id = storedApp.parse(await connected.json()).id;
+    const call = { tool: "forecast", arguments: { region: "us-west1", days: 2, metric: null, note: "secret-note" } };
+    const refused = await tryAs(developer, call, "acme", id);
+    expect(refused.status).toBe(422);
+    expect((await errorOf(refused)).issues).toEqual([{ path: ["arguments", "metric"], code: "invalid_type", message: "The argument “metric” is wrong: expected boolean, received null." }]);
+    expect(weather.callHeaders).toEqual([]);
+
+    const response = await tryAs(developer, { ...call, asTyped: true }, "acme", id);
+    expect(response.status).toBe(200);
+    const answer = tryAnswer.parse(await response.json());
+    expect(answer).toMatchObject({ outcome: "answered", content: [{ type: "text", text: 'called forecast with {"region":"us-west1","days":2,"metric":null,"note":"secret-note"}' }] });
+    expect(answer.notes).toEqual([{ argument: "metric", message: "The argument “metric” is wrong: expected boolean, received null." }]);
+    expect(weather.callHeaders).toEqual([{ "mcp-param-region": "us-west1", "mcp-param-days": "2" }]);
+    const [entry] = await audit();
+    expect(entry).toMatchObject({ action: "tool.tried", app: { id }, details: { tool: "forecast", outcome: "answered", asTyped: ["metric"] } });
+    expect(JSON.stringify(entry)).not.toContain("secret-note");
+
+    const hostile = await tryAs(developer, { ...call, asTyped: "yes" }, "acme", id);
+    expect(hostile.status).toBe(422);
+    expect((await errorOf(hostile)).message).toMatch(/`asTyped` is true or false/);
+  });
+
+  it("sends a preview's arguments as typed too", async () => {
+    const weather = await startSdkApp(weatherServer);
+    extra.push(weather);
+    const response = await previewRoute.POST(requestAs(developer, "http://localhost/api/try", post({ url: weather.url, tool: "forecast", arguments: { region: "eu", days: "three", metric: null }, asTyped: true })));
+    const answer = tryAnswer.parse(await response.json());
+    expect(answer.notes?.map((n) => n.argument)).toEqual(["days", "metric"]);
+    expect(weather.callHeaders).toEqual([{ "mcp-param-region": "eu", "mcp-param-days": "three" }]);
+  });
+
   it("sends them on a preview's 2025 app", async () => {
     const weather = await startSdkApp(weatherServer);
     extra.push(weather);

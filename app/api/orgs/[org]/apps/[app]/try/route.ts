@@ -11,8 +11,9 @@ export const dynamic = "force-dynamic";
 type Params = { org: string; app: string };
 
 /**
- * POST /api/orgs/{org}/apps/{app}/try {tool, arguments, anyway?}: calls the tool (leaders and
- * developers, SPEC §14); 422 naming an argument that does not fit, before any call. A tool refused
+ * POST /api/orgs/{org}/apps/{app}/try {tool, arguments, anyway?, asTyped?}: calls the tool (leaders
+ * and developers, SPEC §14); 422 naming an argument that does not fit, before any call, unless it
+ * is sent `asTyped` (SPEC §27: the answer's `notes` name each that did not fit). A tool refused
  * to the caller (SPEC §25) is answered refused without connecting; `anyway` is for leaders (403).
  */
 export const POST = withOrg<Params>(
