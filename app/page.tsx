@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { myOrgs } from "@/lib/auth/members";
+import { myOrgs } from "@/lib/orgs/members";
 import { pageActor } from "@/lib/auth/page";
 
 /** The dashboard opens on the first organisation's Connections tab, or on making one. */

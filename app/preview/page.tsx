@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PreviewForm } from "@/components/preview-form";
-import { firstOrgAllowing } from "@/lib/auth/members";
+import { firstOrgAllowing } from "@/lib/orgs/members";
 import { pageActor } from "@/lib/auth/page";
 
 export const metadata: Metadata = { title: "Preview a listing" };

@@ -1,4 +1,4 @@
-import { myOrgs } from "@/lib/auth/members";
+import { myOrgs } from "@/lib/orgs/members";
 import { pageActor } from "@/lib/auth/page";
 import { SiteNav } from "./site-nav";
 

@@ -14,7 +14,7 @@ import { dashboardOrigins } from "./origins";
 /**
  * Accounts (better-auth): email and password, sessions, and API keys sent as `x-api-key` (which
  * our routes bind to their one organisation: never a session). Organisations, members and
- * invitations are ours (lib/auth/members.ts). One instance per database, made on first use.
+ * invitations are ours (lib/orgs/members.ts). One instance per database, made on first use.
  */
 
 const authLog = logWith({ component: "better-auth" });

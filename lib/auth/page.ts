@@ -5,7 +5,7 @@ import { cache } from "react";
 import { NotFoundError } from "@/lib/errors";
 import { PAGE_PATH_HEADER } from "@/lib/http/guard";
 import type { MemberView } from "@/lib/schemas/access";
-import { findMember } from "./members";
+import { findMember } from "./member-reads";
 import { actorFrom, membership, sessionOrgAccess, type Actor, type OrgAccess } from "./workspace";
 
 /**

@@ -13,7 +13,7 @@ import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import { Pool, type PoolClient } from "pg";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { errorField, logger } from "../log";
-import { querySecrets, shownUrl } from "../orgs/redact";
+import { querySecrets, shownUrl } from "../redact";
 import { deriveKey, encryptSecret } from "../secrets";
 import * as schema from "./schema";
 import * as postgresSchema from "./schema-pg";

@@ -16,12 +16,12 @@ import type { LiveApp } from "@/lib/mcp/read-app";
 import { readSignedIn, recordOfferOf, type SignedInReadOptions } from "@/lib/oauth/reads";
 import { forgetSignIn, signInSummary } from "@/lib/oauth/sign-in-store";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, Org, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
-import type { AppSource } from "@/lib/schemas/registry";
+import type { AppSource, ImportedFields } from "@/lib/schemas/registry";
 import { latestVersion } from "@/lib/registry/fetch";
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
-import { filledUrl, querySecrets, shownUrl } from "./redact";
+import { filledUrl, querySecrets, shownUrl } from "@/lib/redact";
 import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
 import { groupSetting, namedSetting } from "./settings";
@@ -332,11 +332,6 @@ function storedMoreHeaders(headers: readonly [string, string][] | undefined): st
   return JSON.stringify(Object.fromEntries(headers.map(([name, value]) => [name, encryptSecret(value)])));
 }
 
-/** What a registry entry adds to an app (SPEC §24): its headers beyond the first, and where it came from. */
-export interface ImportedFields {
-  moreHeaders?: readonly [string, string][];
-  source?: { registry: string | null; name: string; version: string };
-}
 
 /** Refuses a new app past the organisation's, or the person's, number of apps. */
 async function assertRoom(db: Conn, org: string, owner: string | null): Promise<void> {

@@ -1,5 +1,6 @@
 import "server-only";
-import { findMember, listMembers, listPeople } from "@/lib/auth/members";
+import { findMember } from "@/lib/auth/member-reads";
+import { listMembers, listPeople } from "./members";
 import { NotFoundError } from "@/lib/errors";
 import { requireAction, type OrgAccess } from "@/lib/auth/workspace";
 import { resolveTheorem } from "@/lib/engine/theorem";

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { listMembers } from "@/lib/auth/members";
+import { listMembers } from "@/lib/orgs/members";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { orgTransaction, type Conn } from "@/lib/db/client";
 import { InvalidError } from "@/lib/errors";

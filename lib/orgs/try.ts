@@ -1,7 +1,7 @@
 import "server-only";
 import { InvalidError, NotFoundError } from "@/lib/errors";
 import { newestEntryAbout, recordAudit } from "@/lib/audit/audit-log";
-import { orgAllowing } from "@/lib/auth/members";
+import { orgAllowing } from "@/lib/orgs/members";
 import type { Actor, OrgAccess } from "@/lib/auth/workspace";
 import { tryRefusalOf, type Decider } from "@/lib/engine/try-refusal";
 import { isObject } from "@/lib/json-text";

@@ -11,7 +11,7 @@ import { withHosts } from "@/lib/hosts-check";
 import { parseAllowList } from "@/lib/mcp/address";
 import { describeTool, tryTool, type DescribeResult, type TryCall, type TryResult, type TryTarget } from "@/lib/mcp/call-tool";
 import { readLiveApp, type LiveApp } from "@/lib/mcp/read-app";
-import { redactJson, redactListing, secretsOf } from "@/lib/orgs/redact";
+import { redactJson, redactListing, secretsOf } from "@/lib/redact";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
 import { checkResultChunks } from "./answer-json";
 import { countPromptTokens, type StoredCounts } from "./prompt-tokens";

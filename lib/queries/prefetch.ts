@@ -2,7 +2,7 @@ import "server-only";
 import type { DataTag, QueryKey } from "@tanstack/react-query";
 import { auditEntriesOf } from "@/lib/audit/audit-log";
 import { listKeys } from "@/lib/auth/keys";
-import { listMembers } from "@/lib/auth/members";
+import { listMembers } from "@/lib/orgs/members";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { getDb } from "@/lib/db/client";
 import { getApp, listApps, trends } from "@/lib/orgs/apps";

@@ -1,7 +1,6 @@
 import "server-only";
 import { appCreate, type AppCreate } from "@/lib/schemas/orgs";
-import { appImport } from "@/lib/schemas/registry";
-import type { ImportedFields } from "@/lib/orgs/apps";
+import { appImport, type ImportedFields } from "@/lib/schemas/registry";
 import { readRegistryEntry } from "./fetch";
 import { importApp, parseServerJson } from "./server-json";
 

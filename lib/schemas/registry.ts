@@ -126,3 +126,9 @@ export const registryListQuery = z.object({
   search: z.string().optional(),
 });
 export type RegistryListQuery = z.infer<typeof registryListQuery>;
+
+/** What a registry entry adds to an app (SPEC §24): its headers beyond the first, and where it came from. */
+export interface ImportedFields {
+  moreHeaders?: readonly [string, string][];
+  source?: { registry: string | null; name: string; version: string };
+}

@@ -48,7 +48,7 @@ beforeAll(async () => {
   await joinAs("acme", nurseAccount, "developer");
   await joinAs("acme", porterAccount, "support");
   access = await membership("acme", { id: leader.id, email: leader.email, name: "Leader", via: { kind: "session" } });
-  const { listMembers } = await import("@/lib/auth/members");
+  const { listMembers } = await import("@/lib/orgs/members");
   const members = (await listMembers(access)).members;
   const memberOf = (id: string) => members.find((m) => m.userId === id)!.id;
   nurse = { id: nurseAccount.id, member: memberOf(nurseAccount.id) };

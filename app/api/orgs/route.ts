@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { ApiError, withErrors } from "@/lib/api/errors";
-import { createOrg, myOrgs } from "@/lib/auth/members";
+import { createOrg, myOrgs } from "@/lib/orgs/members";
 import { requireActor } from "@/lib/auth/workspace";
 import { orgCreate } from "@/lib/schemas/access";
 

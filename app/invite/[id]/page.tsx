@@ -4,7 +4,7 @@ import { JoinButton } from "@/components/account/join-button";
 import { SignOutButton } from "@/components/account/sign-out-button";
 import { Card } from "@/components/ui/card";
 import { VerifyEmailButton } from "@/components/account/verify-email-button";
-import { invitationFor, needsVerifiedEmail } from "@/lib/auth/members";
+import { invitationFor, needsVerifiedEmail } from "@/lib/orgs/members";
 import { pageActor } from "@/lib/auth/page";
 
 export const metadata: Metadata = { title: "Invitation" };

@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withErrors } from "@/lib/api/errors";
-import { acceptInvitation } from "@/lib/auth/members";
+import { acceptInvitation } from "@/lib/orgs/members";
 import { requireActor } from "@/lib/auth/workspace";
 import { invitationAccept } from "@/lib/schemas/access";
 

@@ -1,5 +1,5 @@
 import { readJson } from "@/lib/api/body";
-import { invite, listMembers } from "@/lib/auth/members";
+import { invite, listMembers } from "@/lib/orgs/members";
 import { withOrg } from "@/lib/auth/workspace";
 import { invitationCreate } from "@/lib/schemas/access";
 

@@ -1,4 +1,4 @@
-import { listMembers } from "@/lib/auth/members";
+import { listMembers } from "@/lib/orgs/members";
 import { withOrg } from "@/lib/auth/workspace";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { cancelInvitation } from "@/lib/auth/members";
+import { cancelInvitation } from "@/lib/orgs/members";
 import { withOrg } from "@/lib/auth/workspace";
 
 export const dynamic = "force-dynamic";

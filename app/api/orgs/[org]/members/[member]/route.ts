@@ -1,5 +1,5 @@
 import { readJson } from "@/lib/api/body";
-import { changeRole, removeMember } from "@/lib/auth/members";
+import { changeRole, removeMember } from "@/lib/orgs/members";
 import { withOrg } from "@/lib/auth/workspace";
 import { memberUpdate } from "@/lib/schemas/access";
 

@@ -5,16 +5,17 @@ import { ConflictError, ForbiddenError, NotFoundError, onField } from "@/lib/err
 import { recordAudit } from "@/lib/audit/audit-log";
 import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
 import { invitation, member, organization, user } from "@/lib/db/tables";
-import { removePersonalApps } from "@/lib/orgs/apps";
-import { leaveGroups } from "@/lib/orgs/groups";
-import { startOrgSettings } from "@/lib/orgs/organisations";
+import { removePersonalApps } from "./apps";
+import { leaveGroups } from "./groups";
+import { startOrgSettings } from "./organisations";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";
 import type { Person } from "@/lib/schemas/people";
-import { revokeKeysOf } from "./keys";
-import { invitationLink, newInvitationSecret, secretMatches, sendInvitation, smtpConfigured } from "./invitations";
+import { revokeKeysOf } from "@/lib/auth/keys";
+import { invitationLink, newInvitationSecret, secretMatches, sendInvitation, smtpConfigured } from "@/lib/auth/invitations";
 import type { Role } from "@/lib/schemas/roles";
-import { can, parseRole, roleNeeded, roleNeededAnywhere, type Action } from "./roles";
-import { membership, requireAction, type Actor, type OrgAccess } from "./workspace";
+import { can, parseRole, roleNeeded, roleNeededAnywhere, type Action } from "@/lib/auth/roles";
+import { membership, requireAction, type Actor, type OrgAccess } from "@/lib/auth/workspace";
+import { membersOf } from "@/lib/auth/member-reads";
 
 /**
  * Organisations, members and invitations (SPEC §9), stored by us: each change is one transaction
@@ -96,19 +97,6 @@ function isUniqueViolation(error: unknown): boolean {
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505" || (cause !== undefined && cause !== error && isUniqueViolation(cause));
 }
 
-async function membersOf(db: Conn, orgId: string): Promise<MemberView[]> {
-  const rows = await db
-    .select({ id: member.id, userId: user.id, email: user.email, name: user.name, role: member.role, joinedAt: member.createdAt })
-    .from(member)
-    .innerJoin(user, eq(user.id, member.userId))
-    .where(eq(member.organizationId, orgId))
-    .orderBy(asc(member.createdAt));
-  return rows.flatMap((row): MemberView[] => {
-    const role = parseRole(row.role);
-    return role === null ? [] : [{ ...row, role, joinedAt: row.joinedAt.toISOString() }];
-  });
-}
-
 async function pendingInvitations(db: Conn, orgId: string): Promise<InvitationView[]> {
   const rows = await db
     .select()
@@ -129,12 +117,6 @@ export async function listMembers(access: OrgAccess): Promise<MemberList> {
 /** The members as SPEC §12's people: `id`, `email`, `name`, `role`. */
 export async function listPeople(access: OrgAccess): Promise<Person[]> {
   return (await membersOf(getDb(), access.org.id)).map(({ id, email, name, role }) => ({ id, email, name, role }));
-}
-
-export async function findMember(access: OrgAccess, memberId: string): Promise<MemberView> {
-  const found = (await membersOf(getDb(), access.org.id)).find((m) => m.id === memberId);
-  if (found === undefined) throw new NotFoundError("There is no such member.");
-  return found;
 }
 
 /**
