@@ -109,7 +109,14 @@ describe("Path encoding (400)", () => {
     expect(code(decision)).toBe("bad-path");
   });
 
-  it.each(["/", "/orgs/demo/connections", "/api/orgs/d%C3%A9mo/apps", "/a%20b", "/%E0%A4%A4"])("reads %s", (path) => {
+  // A NUL would reach a route's params, which are looked up as text: PostgreSQL refuses it (a 500).
+  it.each(["/api/orgs/acme/apps/%00", "/api/orgs/acme/groups/a%00b/", "/api/invitations/%00/accept"])("refuses %s, with a NUL in it", (path) => {
+    const decision = guard({ path });
+    expect(status(decision)).toBe(400);
+    expect(code(decision)).toBe("bad-path");
+  });
+
+  it.each(["/", "/orgs/demo/connections", "/api/orgs/d%C3%A9mo/apps", "/a%20b", "/%E0%A4%A4", "/api/orgs/acme/audit?actor=%00"])("reads %s", (path) => {
     expect(status(guard({ path }))).toBe(200);
   });
 

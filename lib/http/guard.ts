@@ -47,7 +47,7 @@ const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?)(?:
 
 const MESSAGES: Record<GuardErrorCode, string> = {
   "misdirected-request": "This server answers only to its own address, and the Host header names another.",
-  "bad-path": "The path has malformed percent-encoding.",
+  "bad-path": "The path has malformed percent-encoding, or a NUL character (%00).",
   "forbidden-origin": "A request that changes something must come from the dashboard itself.",
   "unsupported-media-type": "A request that changes something must send Content-Type: application/json.",
 };
@@ -87,10 +87,10 @@ function hostAllowed(host: string, dashboard: Dashboard): boolean {
   return dashboard.loopback && LOOPBACK_HOSTNAMES.has(parseHost(host, "http:")?.hostname ?? "");
 }
 
+/** Whether the path decodes, to text with no NUL: a route's params are looked up as text, which PostgreSQL refuses with NUL in it. */
 function pathDecodes(pathname: string): boolean {
   try {
-    decodeURIComponent(pathname);
-    return true;
+    return !decodeURIComponent(pathname).includes("\u0000");
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hostCheck, requestedHosts } from "./hosts";
+import { plainName, storable } from "./names";
 
 /**
  * The check API of SPEC §8: what `POST /api/check` takes and answers. The route, the
@@ -12,6 +13,9 @@ export const appName = z
   .trim()
   .min(1, "Give the app a name.")
   .max(200, "An app's name is at most 200 characters.");
+
+/** The name of an app the dashboard stores and shows to others, typed or imported (SPEC §10, §25): no hidden characters. */
+export const connectedAppName = plainName(appName);
 
 /** Hop-by-hop and framing headers: the connection sets them, an app's header may not. */
 const CONNECTION_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "keep-alive", "te", "trailer", "expect"]);
@@ -39,22 +43,28 @@ export const headerValue = z
 
 // The names are checked here rather than as the record's key schema, whose failure zod
 // reports only as "Invalid key in record": the 422 should say what is wrong with the name.
+// HTTP names ignore case, so `X-Key` and `x-key` would both be sent as one header (`x-key: b, a`).
 export const appHeaders = z
   .record(z.string(), headerValue)
   .refine((h) => Object.keys(h).length <= 20, "At most 20 headers.")
   .superRefine((h, ctx) => {
+    const seen = new Map<string, string>();
     for (const name of Object.keys(h)) {
       for (const issue of headerName.safeParse(name).error?.issues ?? []) {
         ctx.addIssue({ code: "custom", message: issue.message, path: [name] });
       }
+      const first = seen.get(name.toLowerCase());
+      if (first !== undefined) ctx.addIssue({ code: "custom", message: `\`${first}\` and \`${name}\` are the same header (header names ignore case): give it once.`, path: [name] });
+      else seen.set(name.toLowerCase(), name);
     }
   });
 
-export const appUrl = z
-  .string()
-  .trim()
-  .max(2048, "A URL is at most 2,048 characters.")
-  .pipe(z.url({ protocol: /^https?$/, error: "Give an http:// or https:// URL." }));
+export const appUrl = storable(
+  z
+    .string()
+    .trim()
+    .max(2048, "A URL is at most 2,048 characters."),
+).pipe(z.url({ protocol: /^https?$/, error: "Give an http:// or https:// URL." }));
 
 /** One app of a check: either an inline listing (`tools`) or a live app (`url`). */
 export const checkAppInput = z
