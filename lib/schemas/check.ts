@@ -41,22 +41,36 @@ export const headerValue = z
   .max(8192, "A header value is at most 8,192 characters.")
   .regex(/^[\t\x20-\x7e]*$/, "A header value may hold only visible ASCII characters, spaces and tabs.");
 
+/**
+ * Each name that repeats an earlier one ignoring case, with the earlier: HTTP names ignore case, so
+ * `X-Key` and `x-key` would both be sent, as one header (`x-key: second, first`).
+ */
+export function sameHeaderPairs(names: readonly string[]): [first: string, again: string][] {
+  const seen = new Map<string, string>();
+  const pairs: [string, string][] = [];
+  for (const name of names) {
+    const first = seen.get(name.toLowerCase());
+    if (first !== undefined) pairs.push([first, name]);
+    else seen.set(name.toLowerCase(), name);
+  }
+  return pairs;
+}
+
+/** What a pair of `sameHeaderPairs` is told. */
+export const sameHeaderMessage = ([first, again]: readonly [string, string]) => `\`${first}\` and \`${again}\` are the same header (header names ignore case): give it once.`;
+
 // The names are checked here rather than as the record's key schema, whose failure zod
 // reports only as "Invalid key in record": the 422 should say what is wrong with the name.
-// HTTP names ignore case, so `X-Key` and `x-key` would both be sent as one header (`x-key: b, a`).
 export const appHeaders = z
   .record(z.string(), headerValue)
   .refine((h) => Object.keys(h).length <= 20, "At most 20 headers.")
   .superRefine((h, ctx) => {
-    const seen = new Map<string, string>();
     for (const name of Object.keys(h)) {
       for (const issue of headerName.safeParse(name).error?.issues ?? []) {
         ctx.addIssue({ code: "custom", message: issue.message, path: [name] });
       }
-      const first = seen.get(name.toLowerCase());
-      if (first !== undefined) ctx.addIssue({ code: "custom", message: `\`${first}\` and \`${name}\` are the same header (header names ignore case): give it once.`, path: [name] });
-      else seen.set(name.toLowerCase(), name);
     }
+    for (const pair of sameHeaderPairs(Object.keys(h))) ctx.addIssue({ code: "custom", message: sameHeaderMessage(pair), path: [pair[1]] });
   });
 
 export const appUrl = storable(

@@ -262,6 +262,21 @@ describe("an imported app passes every rule a typed one does (SPEC §25)", () =>
     const error = await refused(await connect({ serverJson: fixed }), /`X-Fixed` and `x-fixed` are the same header/, before);
     expect(error.issues!.map((i) => i.path.join("."))).toEqual(["headers.x-fixed"]);
   });
+
+  it("refuses an edit's header that an imported app already sends in another case, naming the pair; the same name replaces it", async () => {
+    const made = await connect({ serverJson: withInputs(attendance.url), variables: { tenant_path: "mcp" }, headers: { "X-Api-Key": KEY, "X-Tenant": TENANT } });
+    expect(made.status).toBe(201);
+    const id = storedApp.parse(await made.json()).id;
+    const edit = (header: { name: string; value: string }) => appRoute.PATCH(requestAs(leader, `${base}/apps/${id}`, patch({ header })), appParams("acme", id));
+    const answer = await edit({ name: "x-tenant", value: "other-tenant" });
+    expect(answer.status).toBe(422);
+    const error = await errorOf(answer);
+    expect(error.message).toBe("`X-Tenant` and `x-tenant` are the same header (header names ignore case): give it once.");
+    expect(error.issues!.map((i) => i.path.join("."))).toEqual(["header.name"]);
+    expect(storedApp.parse(await (await appRoute.GET(requestAs(leader, `${base}/apps/${id}`), appParams("acme", id))).json()).header).toEqual({ name: "X-Api-Key", set: true });
+    expect((await edit({ name: "X-Api-Key", value: KEY })).status).toBe(200);
+    expect((await appRoute.DELETE(requestAs(leader, `${base}/apps/${id}`, { method: "DELETE" }), appParams("acme", id))).status).toBe(204);
+  });
 });
 
 describe("the organisation's published registry", () => {
