@@ -17,6 +17,8 @@ describe("the import form", () => {
     [["registry", "url"], "registryUrl"],
     [["registry", "name"], "serverName"],
     [["serverJson", "name"], "text"],
+    [["serverJson", "title"], "name"],
+    [["registry", "title"], "name"],
     [["name"], "name"],
   ])("puts the issue at %j on %s", (path, field) => {
     expect(fieldOfIssue(path, { variables: [row("a"), row("tenant")], headers: [row("X-Key")] })).toBe(field);

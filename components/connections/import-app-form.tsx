@@ -101,6 +101,8 @@ export function fieldOfIssue(path: readonly PropertyKey[], v: Pick<ImportFormVal
     const i = v.headers.findIndex((r) => r.name.toLowerCase() === second.toLowerCase());
     return i >= 0 ? `headers.${i}.value` : "headers";
   }
+  // A title that cannot name the app (SPEC §25): the person can give a name instead.
+  if ((first === "serverJson" || first === "registry") && second === "title") return "name";
   if (first === "registry") return second === "name" ? "serverName" : second === "version" ? "version" : "registryUrl";
   if (first === "name") return "name";
   return "text";
