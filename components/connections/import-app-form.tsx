@@ -78,7 +78,7 @@ export function remoteOf(text: string, rows: { variables: Row[]; headers: Row[] 
     const kept = (list: Row[], name: string) => list.find((r) => r.name === name)?.value ?? "";
     return {
       remote,
-      name: importedName(server),
+      name: previewName(server),
       variables: urlVariables(remote).map((name) => {
         const declared = remote.variables?.[name];
         return { name, value: kept(rows.variables, name) || (declared?.default ?? ""), secret: declared?.isSecret === true, required: true, description: declared?.description ?? "" };
@@ -87,6 +87,16 @@ export function remoteOf(text: string, rows: { variables: Row[]; headers: Row[] 
     };
   } catch (e) {
     return { error: e instanceof DomainError ? e.message : "This server.json cannot be read." };
+  }
+}
+
+/** The name the preview says it connects: a title that cannot name the app (SPEC §25) is not shown, and submitting says so on Name. */
+function previewName(server: Parameters<typeof importedName>[0]): string {
+  try {
+    return importedName(server);
+  } catch (e) {
+    if (e instanceof DomainError) return "this server (give it a name below)";
+    throw e;
   }
 }
 
