@@ -12,7 +12,7 @@ export function proxy(request: NextRequest) {
     { method: request.method, url: request.url, headers: request.headers },
     { dashboardUrl: process.env.THEOREM_URL, development: process.env.NODE_ENV === "development" },
   );
-  if (!decision.ok) return NextResponse.json(decision.body, { status: decision.status, headers: { "Cache-Control": "no-store", [REQUEST_ID_HEADER]: requestId } });
+  if (!decision.ok) return NextResponse.json(decision.body, { status: decision.status, headers: { ...decision.headers, "Cache-Control": "no-store", [REQUEST_ID_HEADER]: requestId } });
 
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set(REQUEST_ID_HEADER, requestId);

@@ -40,6 +40,12 @@ describe("paths under /api/auth/ that are no endpoint", () => {
     ["/api/auth/", "/api/auth/%2F"],
     ["/api/auth/sign-in/email/?next=/x/", "/api/auth/sign-in%2Femail%2F?next=/x/"],
     ["/api/auth/sign-in\\email", "/api/auth/sign-in%5Cemail"],
+    ["/api/auth//sign-in/email", "/api/auth/%2Fsign-in%2Femail"],
+    ["/api/auth///get-session", "/api/auth/%2F%2Fget-session"],
+    ["//api/auth/sign-in/email", "/api/auth/%2F%2Fapi%2Fauth%2Fsign-in%2Femail"],
+    ["//api/auth/get-session?x=1", "/api/auth/%2F%2Fapi%2Fauth%2Fget-session?x=1"],
+    ["/api//auth/sign-out", "/api/auth/%2Fapi%2F%2Fauth%2Fsign-out"],
+    ["/api\\auth/sign-in/email", "/api/auth/%2Fapi%5Cauth%2Fsign-in%2Femail"],
   ])("%s reaches Next as %s", async (path, target) => {
     expect(authPathTarget(path)).toBe(target);
     expect(await seen(path)).toBe(target);

@@ -18,6 +18,8 @@ describe("the import form", () => {
     [["registry", "url"], "registryUrl"],
     [["registry", "name"], "serverName"],
     [["serverJson", "name"], "text"],
+    [["serverJson", "title"], "name"],
+    [["registry", "title"], "name"],
     [["name"], "name"],
   ])("puts the issue at %j on %s", (path, field) => {
     expect(fieldOfIssue(path, { variables: [row("a"), row("tenant")], headers: [row("X-Key")] })).toBe(field);
@@ -28,6 +30,9 @@ describe("the import form", () => {
     const shown = remoteOf(text, { variables: [row("t", "acme")], headers: [] });
     expect(shown).toMatchObject({ name: "a", remote: { type: "sse" }, variables: [{ name: "t", value: "acme" }], headers: [{ name: "X-Key", secret: true, required: true }] });
     expect(remoteOf("{", { variables: [], headers: [] })).toEqual({ error: "This is not JSON: paste the whole server.json." });
+    // A title that cannot name the app still shows its remote: a name given fixes it.
+    const hostile = JSON.stringify({ name: "io.test/a", title: "Ro\u202eta", description: "A.", version: "1", remotes: [{ type: "sse", url: "https://a.test/sse" }] });
+    expect(remoteOf(hostile, { variables: [], headers: [] })).toMatchObject({ name: "this server (give it a name below)", remote: { type: "sse" } });
   });
 
   describe("an address already connected", () => {

@@ -81,7 +81,7 @@ export function remoteOf(text: string, rows: { variables: Row[]; headers: Row[] 
     const kept = (list: Row[], name: string) => list.find((r) => r.name === name)?.value ?? "";
     return {
       remote,
-      name: importedName(server),
+      name: previewName(server),
       variables: urlVariables(remote).map((name) => {
         const declared = remote.variables?.[name];
         return { name, value: kept(rows.variables, name) || (declared?.default ?? ""), secret: declared?.isSecret === true, required: true, description: declared?.description ?? "" };
@@ -106,6 +106,16 @@ export function pastedUrl(v: ImportFormValues): string | null {
   return filled.missing.length > 0 ? null : filled.text;
 }
 
+/** The name the preview says it connects: a title that cannot name the app (SPEC §25) is not shown, and submitting says so on Name. */
+function previewName(server: Parameters<typeof importedName>[0]): string {
+  try {
+    return importedName(server);
+  } catch (e) {
+    if (e instanceof DomainError) return "this server (give it a name below)";
+    throw e;
+  }
+}
+
 /** Which field shows an issue of `appImport` (the form's or the route's 422), by its path. */
 export function fieldOfIssue(path: readonly PropertyKey[], v: Pick<ImportFormValues, "variables" | "headers">): string {
   const [first, second] = path.map(String);
@@ -117,6 +127,8 @@ export function fieldOfIssue(path: readonly PropertyKey[], v: Pick<ImportFormVal
     const i = v.headers.findIndex((r) => r.name.toLowerCase() === second.toLowerCase());
     return i >= 0 ? `headers.${i}.value` : "headers";
   }
+  // A title that cannot name the app (SPEC §25): the person can give a name instead.
+  if ((first === "serverJson" || first === "registry") && second === "title") return "name";
   if (first === "registry") return second === "name" ? "serverName" : second === "version" ? "version" : "registryUrl";
   if (first === "name") return "name";
   return "text";

@@ -47,6 +47,29 @@ describe("handleApiError", () => {
     expect(await res.json()).toEqual({ error: { code: "conflict", message: "That address is taken.", issues: [{ path: ["slug"], message: "That address is taken." }] } });
   });
 
+  it("bounds a 422 whatever was sent: a long value named by its length, at most 50 issues", async () => {
+    const huge = "x".repeat(1_000_000);
+    const schema = z.object({ ids: z.array(z.string().refine(() => false, { error: (issue) => `Unknown id "${String(issue.input)}".` })) }).strict();
+    const res = handleApiError(schema.safeParse({ ids: [huge, ...Array.from({ length: 5000 }, (_, i) => `id-${i}`)], [huge]: 1 }).error);
+    expect(res.status).toBe(422);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(60_000);
+    const body = JSON.parse(text) as { error: { message: string; issues: { path: unknown[]; message: string; keys?: string[] }[] } };
+    expect(body.error.message).toMatch(/^Unknown id "x{100,}… \(1,000,\d{3} characters\)/);
+    expect(body.error.message.length).toBeLessThan(2100);
+    expect(body.error.issues).toHaveLength(50);
+    expect(body.error.issues[0]!.path).toEqual(["ids", 0]);
+    expect(body.error.issues.every((issue) => issue.message.length < 2100)).toBe(true);
+  });
+
+  it("bounds a domain error's message and its issues' paths", async () => {
+    const key = "k".repeat(100_000);
+    const res = handleApiError(new InvalidError(`Bad ${key}.`, onField(key, "Bad.")));
+    const body = (await res.json()) as { error: { message: string; issues: { path: string[] }[] } };
+    expect(body.error.message).toMatch(/^Bad k+… \(100,005 characters\)$/);
+    expect(body.error.issues[0]!.path[0]).toMatch(/^k{200}… \(100,000 characters\)$/);
+  });
+
   it("answers a ZodError with 422, the issues and a one-line summary", async () => {
     const schema = z.object({ name: z.string().min(1, "Give the app a name."), n: z.number() });
     const result = schema.safeParse({ name: "", n: "x" });

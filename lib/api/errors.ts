@@ -53,6 +53,11 @@ type ErrorLog = Pick<Logger, "error">;
  * its message and stack going to `log` only.
  */
 export function describeApiError(error: unknown, log: ErrorLog = logger): { status: number; body: ApiErrorBody; headers?: Record<string, string> } {
+  const described = describeUnbounded(error, log);
+  return { ...described, body: { error: boundedError(described.body.error) } };
+}
+
+function describeUnbounded(error: unknown, log: ErrorLog): { status: number; body: ApiErrorBody; headers?: Record<string, string> } {
   if (error instanceof ApiError) {
     return { status: ERROR_STATUS[error.code], body: { error: { code: error.code, message: error.message, ...error.details } }, headers: error.headers };
   }
@@ -72,6 +77,43 @@ export function describeApiError(error: unknown, log: ErrorLog = logger): { stat
 export function handleApiError(error: unknown, log?: ErrorLog): Response {
   const { status, body, headers } = describeApiError(error, log);
   return Response.json(body, { status, ...(headers ? { headers } : {}) });
+}
+
+/**
+ * How much of what a request sent an error may repeat: a message, each text of an issue (a path's
+ * part, a key, a quoted value), and how many issues. Past them a value is named by its place and
+ * length, never repeated (a 1 MB host id is a short 422, not a 1 MB one).
+ */
+const MESSAGE_MAX = 2000;
+const ISSUE_TEXT_MAX = 200;
+const ISSUES_MAX = 50;
+const ISSUE_DEPTH_MAX = 6;
+
+/** `text` at most `max` characters (a surrogate pair kept whole), saying how long it was when cut. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\ud800-\udbff]/.test(text[max - 1] ?? "") ? max - 1 : max;
+  return `${text.slice(0, end)}… (${text.length.toLocaleString("en-GB")} characters)`;
+}
+
+/** Any JSON value of an issue with every string cut, lists and nesting bounded. */
+function boundedValue(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return cutText(value, ISSUE_TEXT_MAX);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= ISSUE_DEPTH_MAX) return "…";
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, ISSUES_MAX).map((v) => boundedValue(v, depth + 1));
+    return value.length > ISSUES_MAX ? [...kept, `… and ${value.length - ISSUES_MAX} more`] : kept;
+  }
+  return Object.fromEntries(Object.entries(value).slice(0, ISSUES_MAX).map(([k, v]) => [cutText(k, ISSUE_TEXT_MAX), k === "message" ? cutText(String(v), MESSAGE_MAX) : boundedValue(v, depth + 1)]));
+}
+
+/** An error body whatever was sent: the message cut, at most `ISSUES_MAX` issues, each bounded. */
+function boundedError(error: ApiErrorBody["error"]): ApiErrorBody["error"] {
+  const message = cutText(error.message, MESSAGE_MAX);
+  if (!Array.isArray(error.issues)) return message === error.message ? error : { ...error, message };
+  const issues = error.issues.slice(0, ISSUES_MAX).map((issue) => boundedValue(issue));
+  return { ...error, message, issues };
 }
 
 function summariseIssues(error: ZodError): string {

@@ -441,6 +441,8 @@ function hiddenIn(text: string, place: string, out: Finding[]): string {
   }
   const counts = new Map<number, number>();
   let tags = "";
+  // Tag characters that spell nothing (U+E0000, U+E0001 LANGUAGE TAG, U+E007F CANCEL TAG) hide just the same.
+  const silentTags = new Map<number, number>();
   let clean = "";
   let prev = -1; // previous code point
   for (let i = 0; i < text.length; i++) {
@@ -455,7 +457,8 @@ function hiddenIn(text: string, place: string, out: Finding[]): string {
     }
     if (isTag(cp)) {
       if (!isTag(prev)) clean += " "; // spelled-out tag text is words of its own
-      if (tags.length < 200) tags += cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - 0xe0000) : "";
+      if (cp < 0xe0020 || cp > 0xe007e) silentTags.set(cp, (silentTags.get(cp) ?? 0) + 1);
+      else if (tags.length < 200) tags += String.fromCharCode(cp - 0xe0000);
       clean += cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - 0xe0000) : " ";
     } else if (isHiddenChar(cp)) {
       const next = text.codePointAt(i + 1) ?? -1;
@@ -473,7 +476,9 @@ function hiddenIn(text: string, place: string, out: Finding[]): string {
   }
   const parts = [...counts].map(([cp, n]) => `${codeName(cp)} ${HIDDEN_NAMES[cp]}${n > 1 ? ` ×${n}` : ""}`);
   if (parts.length > 0) out.push({ code: "hidden-text", place, words: `invisible characters (${parts.slice(0, 4).join(", ")}${parts.length > 4 ? ", …" : ""})` });
-  if (tags !== "") out.push({ code: "hidden-text", place, words: `tag characters (U+E0000–E007F) that spell ${quoteInert(tags)}` });
+  const silent = [...silentTags].map(([cp, n]) => `${codeName(cp)}${n > 1 ? ` ×${n}` : ""}`).join(", ");
+  if (tags !== "") out.push({ code: "hidden-text", place, words: `tag characters (U+E0000–E007F) that spell ${quoteInert(tags)}${silent !== "" ? ` (and ${silent})` : ""}` });
+  else if (silent !== "") out.push({ code: "hidden-text", place, words: `tag characters (U+E0000–E007F: ${silent})` });
   return clean;
 }
 

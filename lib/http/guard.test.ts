@@ -109,7 +109,14 @@ describe("Path encoding (400)", () => {
     expect(code(decision)).toBe("bad-path");
   });
 
-  it.each(["/", "/orgs/demo/connections", "/api/orgs/d%C3%A9mo/apps", "/a%20b", "/%E0%A4%A4"])("reads %s", (path) => {
+  // A NUL would reach a route's params, which are looked up as text: PostgreSQL refuses it (a 500).
+  it.each(["/api/orgs/acme/apps/%00", "/api/orgs/acme/groups/a%00b/", "/api/invitations/%00/accept"])("refuses %s, with a NUL in it", (path) => {
+    const decision = guard({ path });
+    expect(status(decision)).toBe(400);
+    expect(code(decision)).toBe("bad-path");
+  });
+
+  it.each(["/", "/orgs/demo/connections", "/api/orgs/d%C3%A9mo/apps", "/a%20b", "/%E0%A4%A4", "/api/orgs/acme/audit?actor=%00"])("reads %s", (path) => {
     expect(status(guard({ path }))).toBe(200);
   });
 
@@ -118,9 +125,51 @@ describe("Path encoding (400)", () => {
   });
 });
 
+describe("Methods an API route does not answer (405, JSON, with Allow)", () => {
+  it.each([
+    ["POST", "/api/hosts", "GET, HEAD, OPTIONS"],
+    ["GET", "/api/check", "OPTIONS, POST"],
+    ["DELETE", "/api/orgs/demo/apps", "GET, HEAD, OPTIONS, POST"],
+    ["PUT", "/api/orgs/demo/apps/a1", "GET, HEAD, OPTIONS, PATCH, DELETE"],
+    ["GET", "/api/orgs/demo/members/m1", "OPTIONS, PATCH, DELETE"],
+    ["POST", "/api/registry/tok/v0.1/servers", "GET, HEAD, OPTIONS"],
+    ["PUT", "/api/auth/sign-in/email", "GET, HEAD, OPTIONS, POST"],
+    ["GET", "/api/orgs/demo/me/apps/a1/oauth", "OPTIONS, POST, DELETE"],
+  ])("answers %s %s 405 with Allow: %s", (method, path, allow) => {
+    const decision = method === "GET" ? guard({ method, path }) : guard(post({}, path, method));
+    expect(decision).toEqual({
+      ok: false,
+      status: 405,
+      body: { error: { code: "method-not-allowed", message: `${method} is not answered at ${path}: it answers ${allow}.` } },
+      headers: { Allow: allow },
+    });
+  });
+
+  it.each([
+    ["GET", "/api/hosts"],
+    ["HEAD", "/api/hosts"],
+    ["OPTIONS", "/api/check"],
+    ["GET", "/api/orgs/demo/me/apps"],
+    ["GET", "/api/no/such/route"],
+    ["DELETE", "/api/orgs/demo/keys/k1"],
+  ])("lets %s %s through to its route (or the JSON 404)", (method, path) => {
+    expect(status(method === "GET" || method === "HEAD" || method === "OPTIONS" ? guard({ method, path }) : guard(post({}, path, method)))).toBe(200);
+  });
+
+  it("refuses a cross-site change first (403), and a method with no route only once it would be let in", () => {
+    expect(status(guard(post({ origin: "https://evil.test" }, "/api/hosts")))).toBe(403);
+    expect(status(guard({ method: "POST", path: "/api/hosts", headers: { "content-type": "text/plain" } }))).toBe(415);
+  });
+});
+
 describe("Origin on state-changing requests (403)", () => {
-  it.each(["POST", "PUT", "PATCH", "DELETE"])("lets %s through from the dashboard itself", (method) => {
-    expect(status(guard(post({}, "/api/orgs/demo/apps", method)))).toBe(200);
+  it.each([
+    ["POST", "/api/orgs/demo/apps"],
+    ["PUT", "/api/no-such-route"],
+    ["PATCH", "/api/orgs/demo/apps/a1"],
+    ["DELETE", "/api/orgs/demo/apps/a1"],
+  ])("lets %s through from the dashboard itself", (method, path) => {
+    expect(status(guard(post({}, path, method)))).toBe(200);
   });
 
   it("lets a request without Origin through (curl, scripts)", () => {
@@ -157,7 +206,7 @@ describe("Origin on state-changing requests (403)", () => {
 
   it("leaves GET, HEAD and OPTIONS alone, whatever their origin", () => {
     for (const method of ["GET", "HEAD", "OPTIONS"]) {
-      expect(status(guard({ method, path: "/api/check", headers: { origin: "https://evil.test", "sec-fetch-site": "cross-site" } }))).toBe(200);
+      expect(status(guard({ method, path: "/api/orgs/demo/apps", headers: { origin: "https://evil.test", "sec-fetch-site": "cross-site" } }))).toBe(200);
     }
   });
 
@@ -256,7 +305,7 @@ describe("Content-Security-Policy of pages", () => {
   });
 
   it("gives no policy to the API or static assets", () => {
-    for (const path of ["/api/check", "/api/orgs/demo/apps", "/_next/static/chunks/main.js", "/_next/image?url=x"]) {
+    for (const path of ["/api/hosts", "/api/orgs/demo/apps", "/_next/static/chunks/main.js", "/_next/image?url=x"]) {
       expect(guard({ path })).toEqual({ ok: true, page: null });
     }
   });

@@ -3,6 +3,7 @@
  * paths can be read, which state-changing requests may come in, and the Content-Security-Policy
  * of pages. Pure: `proxy.ts` adapts it to Next.
  */
+import { allowedMethods } from "./api-methods";
 
 /** The request header the proxy sets to the page's path and query, for the layouts that need it. */
 export const PAGE_PATH_HEADER = "x-theorem-path";
@@ -22,14 +23,14 @@ interface GuardRequest {
   headers: Headers;
 }
 
-type GuardErrorCode = "misdirected-request" | "bad-path" | "forbidden-origin" | "unsupported-media-type";
+type GuardErrorCode = "misdirected-request" | "bad-path" | "forbidden-origin" | "unsupported-media-type" | "method-not-allowed";
 
 interface GuardErrorBody {
   error: { code: GuardErrorCode; message: string };
 }
 
 export type GuardDecision =
-  | { ok: false; status: 400 | 403 | 415 | 421; body: GuardErrorBody }
+  | { ok: false; status: 400 | 403 | 405 | 415 | 421; body: GuardErrorBody; headers?: Record<string, string> }
   /** Let it through; pages also get a policy, and its nonce for Next's own scripts. */
   | { ok: true; page: { contentSecurityPolicy: string; nonce: string } | null };
 
@@ -47,9 +48,10 @@ const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?)(?:
 
 const MESSAGES: Record<GuardErrorCode, string> = {
   "misdirected-request": "This server answers only to its own address, and the Host header names another.",
-  "bad-path": "The path has malformed percent-encoding.",
+  "bad-path": "The path has malformed percent-encoding, or a NUL character (%00).",
   "forbidden-origin": "A request that changes something must come from the dashboard itself.",
   "unsupported-media-type": "A request that changes something must send Content-Type: application/json.",
+  "method-not-allowed": "This address does not answer that method.",
 };
 
 /**
@@ -87,10 +89,10 @@ function hostAllowed(host: string, dashboard: Dashboard): boolean {
   return dashboard.loopback && LOOPBACK_HOSTNAMES.has(parseHost(host, "http:")?.hostname ?? "");
 }
 
+/** Whether the path decodes, to text with no NUL: a route's params are looked up as text, which PostgreSQL refuses with NUL in it. */
 function pathDecodes(pathname: string): boolean {
   try {
-    decodeURIComponent(pathname);
-    return true;
+    return !decodeURIComponent(pathname).includes("\u0000");
   } catch {
     return false;
   }
@@ -151,11 +153,17 @@ function refuse(status: 400 | 403 | 415 | 421, code: GuardErrorCode): GuardDecis
   return { ok: false, status, body: { error: { code, message: MESSAGES[code] } } };
 }
 
+/** Next's own 405 has no body: this one says what the address answers, in `Allow` and in words. */
+function notAllowed(method: string, pathname: string, allowed: readonly string[]): GuardDecision {
+  const message = `${method.slice(0, 20)} is not answered at ${pathname.slice(0, 200)}: it answers ${allowed.join(", ")}.`;
+  return { ok: false, status: 405, body: { error: { code: "method-not-allowed", message } }, headers: { Allow: allowed.join(", ") } };
+}
+
 /**
  * Decides a request, rules in order: Host (421, before anything else), path encoding (400),
  * then for any method but GET/HEAD/OPTIONS the origin (403) and JSON content type (415;
  * better-auth's `/api/auth/` endpoints take their own form posts, and a DELETE without a body
- * may omit the type). Anything let through that is a page gets a fresh nonce and policy.
+ * may omit the type), then an API route's methods (405 with `Allow`). Anything let through that is a page gets a fresh nonce and policy.
  */
 export function guardRequest(request: GuardRequest, config: GuardConfig, makeNonce: () => string = randomNonce): GuardDecision {
   const dashboard = resolveDashboard(config.dashboardUrl);
@@ -177,6 +185,11 @@ export function guardRequest(request: GuardRequest, config: GuardConfig, makeNon
       const bodilessDelete = method === "DELETE" && contentType === null && !hasBody(headers);
       if (!bodilessDelete && (contentType === null || !isJson(contentType))) return refuse(415, "unsupported-media-type");
     }
+  }
+
+  if (url.pathname.startsWith("/api/")) {
+    const allowed = allowedMethods(url.pathname);
+    if (allowed !== null && !(allowed as readonly string[]).includes(method)) return notAllowed(method, url.pathname, allowed);
   }
 
   if (!isPage(url.pathname)) return { ok: true, page: null };

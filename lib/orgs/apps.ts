@@ -18,6 +18,7 @@ import { forgetSignIn, signInSummary } from "@/lib/oauth/sign-in-store";
 import type { AppCreate, AppList, AppUpdate, HistoryEntry, Org, StoredApp, TrendPoint } from "@/lib/schemas/orgs";
 import type { AppSource, ImportedFields } from "@/lib/schemas/registry";
 import { latestVersion } from "@/lib/registry/fetch";
+import { sameHeaderMessage, sameHeaderPairs } from "@/lib/schemas/check";
 import { listedApp } from "@/lib/schemas/summary";
 import { encryptSecret } from "@/lib/secrets";
 import { foldedHistory, readTrends } from "./history";
@@ -474,6 +475,13 @@ async function updateOnce(ctx: OrgContext, org: string, current: AppRow, input: 
     // Headers beyond the first go with the header removed, and never to another origin (the change gives one header at most).
     ...(input.header === null || (input.url !== undefined && originOf(input.url) !== originOf(current.url)) ? { moreHeaders: null } : {}),
   };
+  // The header given is sent beside the ones an import kept (in place of one of the same name): a name
+  // one of those has in another case would be sent as one header with both values.
+  const [pair] = input.header ? sameHeaderPairs([...moreHeaderNames(changed), input.header.name]).filter(([first, again]) => first !== again) : [];
+  if (pair !== undefined) {
+    const message = sameHeaderMessage(pair);
+    throw new InvalidError(message, [{ path: ["header", "name"], message }]);
+  }
   // Tokens are for the app's URL (its resource): a new URL, or a header given instead, signs in anew.
   const signsInAnew = (url !== undefined && !same) || (input.header !== undefined && input.header !== null);
   const reads = await readRows(ctx, [changed], undefined, { fresh: signsInAnew });

@@ -3,7 +3,8 @@ import { InvalidError } from "@/lib/errors";
 import { CONNECT_TIMEOUT_MS } from "@/lib/engine/limits";
 import { allowListFromEnv, systemResolver, type Resolver } from "@/lib/mcp/address";
 import { GuardError, guardedFetch } from "@/lib/mcp/guarded-fetch";
-import type { RegistryRef } from "@/lib/schemas/registry";
+import { shownUrl } from "@/lib/redact";
+import { serverJson, type RegistryRef } from "@/lib/schemas/registry";
 
 /**
  * Reads one entry of an MCP Registry (SPEC §24): `{url}/v0.1/servers/{name}/versions/{version}`,
@@ -61,7 +62,7 @@ export async function readRegistryEntry(ref: RegistryRef, resolve: Resolver = sy
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "application/json" && !type.endsWith("+json")) {
       await response.body?.cancel().catch(() => {});
-      return refuse(`The registry answered ${type === "" ? "with no content type" : type}, not JSON: is ${ref.url} an MCP Registry (it serves /v0.1/servers)?`);
+      return refuse(`The registry answered ${type === "" ? "with no content type" : type}, not JSON: is ${shownUrl(ref.url)} an MCP Registry (it serves /v0.1/servers)?`);
     }
     const text = await response.text().catch(failed);
     let document: unknown;
@@ -84,8 +85,9 @@ export async function readRegistryEntry(ref: RegistryRef, resolve: Resolver = sy
 export async function latestVersion(ref: Omit<RegistryRef, "version">, resolve: Resolver = systemResolver): Promise<string | null | undefined> {
   try {
     const server = await readRegistryEntry(ref, resolve);
-    const version = (server as { version?: unknown } | null)?.version;
-    return typeof version === "string" ? version : undefined;
+    // Stored and shown beside the app: a version a server.json could not give (hidden characters) says nothing new.
+    const version = serverJson.shape.version.safeParse((server as { version?: unknown } | null)?.version);
+    return version.success ? version.data : undefined;
   } catch (e) {
     if (e instanceof InvalidError && /HTTP 404/.test(e.message)) return null;
     return undefined;

@@ -1,6 +1,7 @@
 import "server-only";
 import { appCreate, type AppCreate } from "@/lib/schemas/orgs";
 import { appImport, type ImportedFields } from "@/lib/schemas/registry";
+import { shownUrl } from "@/lib/redact";
 import { readRegistryEntry } from "./fetch";
 import { importApp, parseServerJson } from "./server-json";
 
@@ -16,14 +17,17 @@ export async function connectionOf(body: unknown): Promise<AppCreate & ImportedF
   if (!isImport(body)) return appCreate.parse(body);
   const input = appImport.parse(body);
   const document = input.registry === undefined ? input.serverJson : await readRegistryEntry(input.registry);
-  const server = parseServerJson(document, input.registry === undefined ? ["serverJson"] : ["registry"]);
-  const app = importApp(server, input);
+  const field = input.registry === undefined ? ["serverJson"] : ["registry"];
+  const server = parseServerJson(document, field);
+  const app = importApp(server, input, field);
   const [first, ...more] = app.headers;
   return {
     name: app.name,
     url: app.url,
     header: first === undefined ? null : { name: first[0], value: first[1] },
     moreHeaders: more,
-    source: { registry: input.registry?.url ?? null, name: server.name, version: server.version },
+    // Shown to every member and audited: a `?token=`-style secret is `…`, as in an app's URL (SPEC §10, §25).
+    // Nothing is lost: a registry is read without its query (lib/registry/fetch.ts).
+    source: { registry: input.registry === undefined ? null : shownUrl(input.registry.url), name: server.name, version: server.version },
   };
 }

@@ -1,5 +1,5 @@
 import { InvalidError, type FieldIssue } from "@/lib/errors";
-import { appHeaders, appName, appUrl } from "@/lib/schemas/check";
+import { appHeaders, appUrl, connectedAppName } from "@/lib/schemas/check";
 import { serverJson, type Remote, type ServerJson } from "@/lib/schemas/registry";
 
 /**
@@ -65,17 +65,24 @@ export function urlVariables(remote: Remote): string[] {
   return [...new Set([...afterScheme.matchAll(VARIABLE)].map((m) => m[1]!))];
 }
 
-/** The app's name: the one given, else the entry's title, else the part of its name after `/`. */
-export function importedName(server: ServerJson, given?: string): string {
-  const name = given ?? server.title ?? server.name.slice(server.name.indexOf("/") + 1);
-  return appName.parse(name);
+/**
+ * The app's name: the one given, else the entry's title, else the part of its name after `/`;
+ * held to the rules of a typed name (SPEC §25), or a 422 naming the field it came from (under `field`).
+ */
+export function importedName(server: ServerJson, given?: string, field: readonly string[] = ["serverJson"]): string {
+  const [name, path] =
+    given !== undefined ? [given, ["name"]] : server.title !== undefined ? [server.title, [...field, "title"]] : [server.name.slice(server.name.indexOf("/") + 1), [...field, "name"]];
+  const parsed = connectedAppName.safeParse(name);
+  if (parsed.success) return parsed.data;
+  const issues: FieldIssue[] = parsed.error.issues.map((issue) => ({ path: [...path], message: `${path.join(".")}: ${issue.message}` }));
+  throw new InvalidError(`The app's name comes from ${path.join(".")}, which cannot name it: ${issues.map((i) => i.message).join("; ")}`, issues);
 }
 
 /**
  * Makes the app of `server` with the person's values, or refuses (422) naming what is missing:
  * no remote (a package a person runs on their machine), a URL variable, a required header.
  */
-export function importApp(server: ServerJson, values: ImportValues): ImportedApp {
+export function importApp(server: ServerJson, values: ImportValues, field: readonly string[] = ["serverJson"]): ImportedApp {
   const remote = chooseRemote(server);
   if (remote === null) {
     const message =
@@ -109,5 +116,5 @@ export function importApp(server: ServerJson, values: ImportValues): ImportedApp
     const message = `The remote's URL with its variables filled is not an http(s) URL: ${JSON.stringify((scheme + filled.text).slice(0, 300))}.`;
     throw new InvalidError(message, [{ path: ["variables"], message }]);
   }
-  return { name: importedName(server, values.name), url: url.data, headers, remote, server };
+  return { name: importedName(server, values.name, field), url: url.data, headers, remote, server };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { role } from "./roles";
-import { plainName } from "./names";
+import { plainName, storable } from "./names";
 import { orgSlug } from "./orgs";
 
 /**
@@ -91,8 +91,8 @@ export const auditList = z.object({ entries: z.array(auditEntry) });
 
 /** GET /api/orgs/{org}/audit?app=&actor=&before=&limit= */
 export const auditQuery = z.object({
-  app: z.string().max(200).optional(),
-  actor: z.string().max(200).optional(),
+  app: storable(z.string().max(200)).optional(),
+  actor: storable(z.string().max(200)).optional(),
   before: z.iso.datetime({ error: "`before` is an ISO 8601 time." }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hostCheck, requestedHosts } from "./hosts";
+import { plainName, storable } from "./names";
 
 /**
  * The check API of SPEC §8: what `POST /api/check` takes and answers. The route, the
@@ -12,6 +13,9 @@ export const appName = z
   .trim()
   .min(1, "Give the app a name.")
   .max(200, "An app's name is at most 200 characters.");
+
+/** The name of an app the dashboard stores and shows to others, typed or imported (SPEC §10, §25): no hidden characters. */
+export const connectedAppName = plainName(appName);
 
 /** Hop-by-hop and framing headers: the connection sets them, an app's header may not. */
 const CONNECTION_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "keep-alive", "te", "trailer", "expect"]);
@@ -37,6 +41,24 @@ export const headerValue = z
   .max(8192, "A header value is at most 8,192 characters.")
   .regex(/^[\t\x20-\x7e]*$/, "A header value may hold only visible ASCII characters, spaces and tabs.");
 
+/**
+ * Each name that repeats an earlier one ignoring case, with the earlier: HTTP names ignore case, so
+ * `X-Key` and `x-key` would both be sent, as one header (`x-key: second, first`).
+ */
+export function sameHeaderPairs(names: readonly string[]): [first: string, again: string][] {
+  const seen = new Map<string, string>();
+  const pairs: [string, string][] = [];
+  for (const name of names) {
+    const first = seen.get(name.toLowerCase());
+    if (first !== undefined) pairs.push([first, name]);
+    else seen.set(name.toLowerCase(), name);
+  }
+  return pairs;
+}
+
+/** What a pair of `sameHeaderPairs` is told. */
+export const sameHeaderMessage = ([first, again]: readonly [string, string]) => `\`${first}\` and \`${again}\` are the same header (header names ignore case): give it once.`;
+
 // The names are checked here rather than as the record's key schema, whose failure zod
 // reports only as "Invalid key in record": the 422 should say what is wrong with the name.
 export const appHeaders = z
@@ -48,13 +70,15 @@ export const appHeaders = z
         ctx.addIssue({ code: "custom", message: issue.message, path: [name] });
       }
     }
+    for (const pair of sameHeaderPairs(Object.keys(h))) ctx.addIssue({ code: "custom", message: sameHeaderMessage(pair), path: [pair[1]] });
   });
 
-export const appUrl = z
-  .string()
-  .trim()
-  .max(2048, "A URL is at most 2,048 characters.")
-  .pipe(z.url({ protocol: /^https?$/, error: "Give an http:// or https:// URL." }));
+export const appUrl = storable(
+  z
+    .string()
+    .trim()
+    .max(2048, "A URL is at most 2,048 characters."),
+).pipe(z.url({ protocol: /^https?$/, error: "Give an http:// or https:// URL." }));
 
 /** One app of a check: either an inline listing (`tools`) or a live app (`url`). */
 export const checkAppInput = z

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { toolSetting } from "./check";
-import { plainName } from "./names";
+import { plainName, storable } from "./names";
 
 /**
  * Groups of members, an org app's access, and per-group tool settings (SPEC §23): what the
@@ -25,7 +25,7 @@ const groupName = plainName(
 export const groupNameKey = (name: string) => name.trim().toLowerCase();
 
 const memberIds = z
-  .array(z.string().min(1, "A member id is not empty.").max(200), { error: "Give `members`: the ids of members as GET …/people lists them." })
+  .array(storable(z.string().min(1, "A member id is not empty.").max(200)), { error: "Give `members`: the ids of members as GET …/people lists them." })
   .max(MAX_GROUP_MEMBERS, `A group has at most ${MAX_GROUP_MEMBERS.toLocaleString("en-GB")} members.`);
 
 /** POST /api/orgs/{org}/groups */
@@ -56,7 +56,7 @@ export const appAccess = z.union([
   z
     .object({
       groups: z
-        .array(z.string().min(1).max(200))
+        .array(storable(z.string().min(1).max(200)))
         .min(1, 'Give at least one group, or "everyone".')
         .max(MAX_GROUPS),
     })
@@ -65,7 +65,7 @@ export const appAccess = z.union([
 export type AppAccess = z.infer<typeof appAccess>;
 
 /** The per-group tool settings a PATCH of §19's app settings takes: `{"<group id>": {"<tool>": setting}}`. */
-export const groupToolSettings = z.record(z.string().min(1).max(200), z.record(z.string(), toolSetting));
+export const groupToolSettings = z.record(storable(z.string().min(1).max(200)), z.record(z.string(), toolSetting));
 
 /** How an app's access is answered: the groups with their names. */
 export const appAccessView = z.union([z.literal("everyone"), z.object({ groups: z.array(groupRef) })]);

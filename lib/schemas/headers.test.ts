@@ -26,6 +26,18 @@ describe("the header rules, one pair for the check API and the stored apps", () 
     expect(appHeaderInput.safeParse({ name, value: "v" }).success).toBe(false);
   });
 
+  it.each([
+    ["X-Key", "x-key"],
+    ["authorization", "Authorization"],
+    ["X-TENANT", "x-Tenant"],
+  ])("refuses %s beside %s: one header, named as the pair", (first, second) => {
+    const result = appHeaders.safeParse({ [first]: "first", [second]: "second" });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => [i.path, i.message])).toEqual([[[second], `\`${first}\` and \`${second}\` are the same header (header names ignore case): give it once.`]]);
+    expect(checkAppInput.safeParse({ name: "A", url: "https://a.test/mcp", headers: { [first]: "1", [second]: "2" } }).success).toBe(false);
+    expect(appHeaders.safeParse({ [first]: "first", "X-Other": "other" }).success).toBe(true);
+  });
+
   it.each(["Bearer s3cret", "a\tb", " spaced ", "!~", ""])("takes the value %j (visible ASCII, spaces and tabs)", (value) => {
     expect(headerValue.safeParse(value).success).toBe(true);
   });

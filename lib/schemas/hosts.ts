@@ -109,17 +109,22 @@ export function hostProfiles(): readonly HostProfile[] {
   return loaded;
 }
 
+/** The longest id a refusal repeats: an id is at most 40 characters, so a longer one is only said to be too long. */
+const HOST_ID_ECHO_MAX = 100;
+
 /** A request names at most this many hosts: every one of the seven and a few more, never a flood. */
 const MAX_REQUESTED_HOSTS = 20;
 
 /** The hosts a check is asked about, by id: each known, none twice; their profiles in the order asked. */
 export const requestedHosts = z
-  .array(z.string().max(100), { error: "`hosts` is a list of host ids." })
+  .array(z.string().max(HOST_ID_ECHO_MAX, `A host's id is at most 40 characters (GET /api/hosts lists them).`), { error: "`hosts` is a list of host ids." })
   .max(MAX_REQUESTED_HOSTS, `At most ${MAX_REQUESTED_HOSTS} hosts in one check (GET /api/hosts lists them).`)
   .superRefine((ids, ctx) => {
     const known = new Set(hostProfiles().map((h) => h.id));
     const seen = new Set<string>();
     ids.forEach((id, i) => {
+      // An id past the length bound is named by that issue alone, never repeated.
+      if (id.length > HOST_ID_ECHO_MAX) return;
       if (!known.has(id)) ctx.addIssue({ code: "custom", message: `Unknown host "${id}": the hosts are ${[...known].join(", ")}.`, path: [i] });
       else if (seen.has(id)) ctx.addIssue({ code: "custom", message: `The host "${id}" is asked for twice.`, path: [i] });
       seen.add(id);

@@ -18,10 +18,22 @@ function hiddenCharacter(value: string): string | null {
   return `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
-/** `schema` refusing hidden characters (SPEC §10), with a message naming the one found: `plainName(z.string().max(100))`. */
-export function plainName<S extends z.ZodString>(schema: S): S {
+/**
+ * `schema` refusing hidden characters (SPEC §10), with a message naming the one found:
+ * `plainName(z.string().max(100))`; `what` says what it is when it is shown but not a name (`A version`).
+ */
+export function plainName<S extends z.ZodString>(schema: S, what = "A name"): S {
   return schema.refine((value) => hiddenCharacter(value) === null, {
     error: (issue) =>
-      `A name may not contain control characters, bidirectional controls or unpaired surrogates (it has ${hiddenCharacter(String(issue.input)) ?? "one"}).`,
+      `${what} may not contain control characters, bidirectional controls or unpaired surrogates (it has ${hiddenCharacter(String(issue.input)) ?? "one"}).`,
   });
+}
+
+/**
+ * `schema` refusing NUL (U+0000), for text a request gives that is stored or looked up beside
+ * names (ids, URLs, tool names, query parameters): PostgreSQL's text cannot hold it, so it is a
+ * 422 naming the field on both dialects, never the database's error.
+ */
+export function storable<S extends z.ZodString>(schema: S): S {
+  return schema.refine((value) => !value.includes("\u0000"), { error: "This may not contain a NUL character (U+0000)." });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { appCheck, appName, appUrl, headerName, headerValue, riskyNoteCode, riskyText, timings, unavailable } from "./check";
-import { plainName } from "./names";
+import { appCheck, appUrl, connectedAppName, headerName, headerValue, riskyNoteCode, riskyText, timings, unavailable } from "./check";
+import { storable } from "./names";
 import { appSource } from "./registry";
 
 /**
@@ -19,7 +19,7 @@ export const appHeaderInput = z.object({
 });
 
 export const appCreate = z.object({
-  name: plainName(appName),
+  name: connectedAppName,
   url: appUrl,
   header: appHeaderInput.nullable().optional(),
 });
@@ -54,7 +54,7 @@ export const appSignIn = z.object({
 /** POST …/oauth: Connect. A client the app's maker registered for the dashboard may be given (its secret is write-only). */
 export const signInStart = z
   .object({
-    clientId: z.string().trim().max(500, "A client ID is at most 500 characters.").optional(),
+    clientId: storable(z.string().trim().max(500, "A client ID is at most 500 characters.")).optional(),
     clientSecret: z.string().max(2000, "A client secret is at most 2,000 characters.").pipe(headerValue).optional(),
   })
   .strict()

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { appHeaders, appName, appUrl } from "./check";
+import { appHeaders, appUrl, connectedAppName } from "./check";
+import { plainName } from "./names";
 
 /**
  * The MCP Registry (SPEC §24): the parts of a `server.json` (schema 2025-12-11,
@@ -42,7 +43,8 @@ export const serverJson = z.looseObject({
     .max(200, "A server's name is at most 200 characters.")
     .regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, "A server's name is namespace/name in reverse-DNS form (e.g. io.github.user/weather), with exactly one /."),
   description: z.string({ error: "A server.json needs a description." }).min(1, "A server's description is at least 1 character.").max(100, "A server's description is at most 100 characters."),
-  version: z.string({ error: "A server.json needs a version." }).max(255, "A server's version is at most 255 characters."),
+  // Kept and shown as the app's source (SPEC §24): held to the names' characters (§10, §25).
+  version: plainName(z.string({ error: "A server.json needs a version." }).max(255, "A server's version is at most 255 characters."), "A version"),
   title: z.string().min(1, "A server's title is at least 1 character.").max(100, "A server's title is at most 100 characters.").optional(),
   websiteUrl: z.string().optional(),
   remotes: z.array(remote).optional(),
@@ -68,7 +70,7 @@ export const appImport = z
   .object({
     serverJson: z.unknown().optional(),
     registry: registryRef.optional(),
-    name: appName.optional(),
+    name: connectedAppName.optional(),
     variables: z.record(z.string(), z.string().max(2048, "A variable is at most 2,048 characters.")).optional(),
     headers: appHeaders.optional(),
   })

@@ -55,6 +55,17 @@ describe("POST /api/check with hosts (SPEC §22)", () => {
     expect(body.error.issues).toHaveLength(1);
   });
 
+  it("answers a short 422 for a 1 MB host id: named too long, never repeated", async () => {
+    const id = "a".repeat(1_000_000);
+    const res = await post({ apps: [{ name: "HR", tools: tools(1) }], hosts: [id] });
+    expect(res.status).toBe(422);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(2000);
+    const body = JSON.parse(text) as ErrorBody;
+    expect(body.error.message).toBe("A host's id is at most 40 characters (GET /api/hosts lists them). (at hosts.0).");
+    expect(body.error.issues!.map((i) => i.path)).toEqual([["hosts", 0]]);
+  });
+
   it("answers 422 for hosts that is not a list of ids", async () => {
     const res = await post({ apps: [{ name: "HR", tools: tools(1) }], hosts: "claude-code" });
     expect(res.status).toBe(422);

@@ -135,6 +135,8 @@ describe("POST /api/check: bad requests", () => {
     ["an ftp URL", { apps: [{ name: "A", url: "ftp://a.example/mcp" }] }, ["apps", 0, "url"]],
     ["a URL that is not one", { apps: [{ name: "A", url: "not a url" }] }, ["apps", 0, "url"]],
     ["a header with a line break", { apps: [{ name: "A", url: "https://a.example/mcp", headers: { "x-a": "1\r\nx-b: 2" } }] }, ["apps", 0, "headers", "x-a"]],
+    ["two headers differing only in case", { apps: [{ name: "A", url: "https://a.example/mcp", headers: { "X-Key": "first", "x-key": "second" } }] }, ["apps", 0, "headers", "x-key"]],
+    ["a URL with a NUL", { apps: [{ name: "A", url: "https://a.example/m\u0000cp" }] }, ["apps", 0, "url"]],
     ["theorem tools not strings", { apps: [{ name: "A", tools: [] }], theorem: { tools: [1] } }, ["theorem", "tools", 0]],
     ["a riskyText it does not know", { apps: [{ name: "A", tools: [] }], riskyText: "deny" }, ["riskyText"]],
     ["a JSON array", [1, 2], []],

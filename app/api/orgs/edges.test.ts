@@ -24,6 +24,9 @@ const invitationsRoute = await import("./[org]/invitations/route");
 const invitationRoute = await import("./[org]/invitations/[invitation]/route");
 const keysRoute = await import("./[org]/keys/route");
 const auditRoute = await import("./[org]/audit/route");
+const groupsRoute = await import("./[org]/groups/route");
+const appSettingsRoute = await import("./[org]/apps/[app]/settings/route");
+const appOauthRoute = await import("./[org]/apps/[app]/oauth/route");
 const myAppsRoute = await import("./[org]/me/apps/route");
 const acceptRoute = await import("../invitations/[invitation]/accept/route");
 const authRoute = await import("../auth/[...all]/route");
@@ -354,6 +357,28 @@ describe("answers that were 500s, and text that told too much", () => {
     );
     expect(answer.status).toBe(400);
     expect((await errorOf(answer)).message).toMatch(/5,?002 levels deep: at most 256/);
+  });
+
+  it("refuses a NUL in each query parameter and body field stored or looked up as text: 422 naming it (PostgreSQL's text cannot hold one)", async () => {
+    const id = await connect(leader, "low", "Nul", app.url);
+    const NUL = "a\u0000b";
+    const cases: [string, () => Promise<Response>, (string | number)[]][] = [
+      ["?actor=", () => auditRoute.GET(requestAs(leader, `${base}/low/audit?actor=%00`), orgParams("low")), ["actor"]],
+      ["?app=", () => auditRoute.GET(requestAs(leader, `${base}/low/audit?app=x%00`), orgParams("low")), ["app"]],
+      ["an app's url", () => appsRoute.POST(requestAs(leader, `${base}/low/apps`, post({ name: "Nul", url: `${app.url}?q=${NUL}` })), orgParams("low")), ["url"]],
+      ["an edited url", () => appRoute.PATCH(requestAs(leader, `${base}/low/apps/${id}`, patch({ url: `${app.url}${NUL}` })), appParams("low", id)), ["url"]],
+      ["a group's members", () => groupsRoute.POST(requestAs(leader, `${base}/low/groups`, post({ name: "Nul", members: [NUL] })), orgParams("low")), ["members", 0]],
+      ["an app's access", () => appSettingsRoute.PATCH(requestAs(leader, `${base}/low/apps/${id}/settings`, patch({ access: { groups: [NUL] } })), appParams("low", id)), ["access", "groups", 0]],
+      ["an OAuth client id", () => appOauthRoute.POST(requestAs(leader, `${base}/low/apps/${id}/oauth`, post({ clientId: NUL })), appParams("low", id)), ["clientId"]],
+    ];
+    for (const [what, send, path] of cases) {
+      const answer = await send();
+      expect(answer.status, what).toBe(422);
+      const error = await errorOf(answer);
+      expect(error.issues?.map((i) => i.path), what).toContainEqual(path);
+      expect(error.message, what).toMatch(/NUL character \(U\+0000\)/);
+    }
+    expect(await database.count("SELECT count(*) FROM apps WHERE name = 'Nul'")).toBe(1);
   });
 
   it("stores an app's error with the header value it was sent taken out", async () => {

@@ -194,6 +194,91 @@ describe("connecting from a registry", () => {
   });
 });
 
+describe("an imported app passes every rule a typed one does (SPEC §25)", () => {
+  const HIDDEN = [
+    ["U+202E", "\u202e"],
+    ["BEL", "\u0007"],
+    ["a lone surrogate", "\ud800"],
+    ["NUL", "\u0000"],
+  ] as const;
+
+  it.each(HIDDEN)("refuses a server.json title with %s: 422 naming serverJson.title, nothing stored", async (what, character) => {
+    const before = await appCount();
+    const error = await refused(await connect({ serverJson: serverJsonFor(rota.url, { title: `Ro${character}ta` }) }), /control characters, bidirectional controls or unpaired surrogates/, before);
+    expect(error.issues!.map((i) => i.path.join(".")), what).toEqual(["serverJson.title"]);
+  });
+
+  it("refuses a name given with the import the same way, naming name", async () => {
+    const before = await appCount();
+    const error = await refused(await connect({ serverJson: serverJsonFor(rota.url), name: "Ro\u202eta" }), /control characters/, before);
+    expect(error.issues!.map((i) => i.path.join("."))).toEqual(["name"]);
+  });
+
+  it("takes a hostile title's entry under a name the person gives", async () => {
+    const response = await myAppsRoute.POST(requestAs(developer, `${base}/me/apps`, post({ serverJson: serverJsonFor(rota.url, { title: "Ro\u202eta" }), name: "Rota (mine)" })), orgParams("acme"));
+    expect(response.status).toBe(201);
+    expect(storedApp.parse(await response.json()).name).toBe("Rota (mine)");
+  });
+
+  it.each(HIDDEN)("refuses a version with %s, which the app's source would keep and show: 422 naming it", async (what, character) => {
+    const before = await appCount();
+    const error = await refused(await connect({ serverJson: serverJsonFor(rota.url, { version: `1.0${character}` }) }), /A version may not contain control characters/, before);
+    expect(error.issues!.map((i) => i.path.join(".")), what).toEqual(["serverJson.version"]);
+  });
+
+  it("refuses a registry entry's title with a hidden character, naming registry.title", async () => {
+    registry.entries.set("io.test/bidi", [serverJsonFor(rota.url, { name: "io.test/bidi", title: "Ro\u202eta" })]);
+    const before = await appCount();
+    const error = await refused(await connect({ registry: { url: registry.base, name: "io.test/bidi" } }), /control characters/, before);
+    expect(error.issues!.map((i) => i.path.join("."))).toEqual(["registry.title"]);
+  });
+
+  it("keeps a registry URL's ?token= as … in source.registry, the audit log and the database, and still re-checks", async () => {
+    const SECRET = "reg-s3cret-4411aa";
+    const response = await connect({ registry: { url: `${registry.base}/?token=${SECRET}&page=2`, name: "io.test/rota" } });
+    expect(response.status).toBe(201);
+    const app = storedApp.parse(await response.json());
+    expect(app.source?.registry).toBe(`${registry.base}/?token=…&page=2`);
+    expect(JSON.stringify(app)).not.toContain(SECRET);
+    const audit = auditList.parse(await (await auditRoute.GET(requestAs(developer, `${base}/audit`), orgParams("acme"))).json());
+    expect(audit.entries.find((e) => e.app?.id === app.id)?.details).toMatchObject({ source: { registry: `${registry.base}/?token=…&page=2` } });
+    expect(JSON.stringify(audit)).not.toContain(SECRET);
+    expect((await database.bytes()).toString("latin1")).not.toContain(SECRET);
+    // A registry is read without its query: the token was never sent, and nothing it needs is lost.
+    expect(registry.seen.join("\n")).not.toContain(SECRET);
+    registry.entries.get("io.test/rota")!.push(serverJsonFor(rota.url, { name: "io.test/rota", version: "9.0.0" }));
+    const checked = await checkRoute.POST(requestAs(leader, `${base}/apps/${app.id}/check`, post({})), appParams("acme", app.id));
+    expect(storedApp.parse(await checked.json()).source).toMatchObject({ registry: `${registry.base}/?token=…&page=2`, latest: "9.0.0" });
+    registry.entries.get("io.test/rota")!.pop();
+    // The published registry below lists the organisation's apps: this one goes.
+    expect((await appRoute.DELETE(requestAs(leader, `${base}/apps/${app.id}`, { method: "DELETE" }), appParams("acme", app.id))).status).toBe(204);
+  });
+
+  it("refuses two headers differing only in case, given or fixed by the entry: 422 naming the pair", async () => {
+    const before = await appCount();
+    const given = await refused(await connect({ serverJson: serverJsonFor(rota.url), headers: { "X-Key": "first-value", "x-key": "second-value" } }), /`X-Key` and `x-key` are the same header/, before);
+    expect(given.issues!.map((i) => i.path.join("."))).toEqual(["headers.x-key"]);
+    const fixed = serverJsonFor(rota.url, { remotes: [{ type: "streamable-http", url: rota.url, headers: [{ name: "X-Fixed", value: "a" }, { name: "x-fixed", value: "b" }] }] });
+    const error = await refused(await connect({ serverJson: fixed }), /`X-Fixed` and `x-fixed` are the same header/, before);
+    expect(error.issues!.map((i) => i.path.join("."))).toEqual(["headers.x-fixed"]);
+  });
+
+  it("refuses an edit's header that an imported app already sends in another case, naming the pair; the same name replaces it", async () => {
+    const made = await connect({ serverJson: withInputs(attendance.url), variables: { tenant_path: "mcp" }, headers: { "X-Api-Key": KEY, "X-Tenant": TENANT } });
+    expect(made.status).toBe(201);
+    const id = storedApp.parse(await made.json()).id;
+    const edit = (header: { name: string; value: string }) => appRoute.PATCH(requestAs(leader, `${base}/apps/${id}`, patch({ header })), appParams("acme", id));
+    const answer = await edit({ name: "x-tenant", value: "other-tenant" });
+    expect(answer.status).toBe(422);
+    const error = await errorOf(answer);
+    expect(error.message).toBe("`X-Tenant` and `x-tenant` are the same header (header names ignore case): give it once.");
+    expect(error.issues!.map((i) => i.path.join("."))).toEqual(["header.name"]);
+    expect(storedApp.parse(await (await appRoute.GET(requestAs(leader, `${base}/apps/${id}`), appParams("acme", id))).json()).header).toEqual({ name: "X-Api-Key", set: true });
+    expect((await edit({ name: "X-Api-Key", value: KEY })).status).toBe(200);
+    expect((await appRoute.DELETE(requestAs(leader, `${base}/apps/${id}`, { method: "DELETE" }), appParams("acme", id))).status).toBe(204);
+  });
+});
+
 describe("the organisation's published registry", () => {
   let address: string;
   const at = (path: string, init: RequestInit = {}) => {
