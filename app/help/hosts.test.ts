@@ -16,3 +16,17 @@ describe("the help page's other hosts", () => {
     expect(section).toContain(`checked ${host.checked}`);
   });
 });
+
+describe("the help page's sizes", () => {
+  const html = renderToStaticMarkup(createElement(HelpPage));
+  const section = html.slice(html.indexOf('id="sizes"'), html.indexOf('id="unavailable"'));
+
+  it("says what 'as listed' and 'as sent' measure, what o200k counts, and what hosts add around it, with sources", () => {
+    expect(section).toContain("As listed");
+    expect(section).toContain("As sent");
+    expect(section).toContain("o200k_base");
+    expect(section).toContain("346 tokens");
+    expect(section).toContain('href="https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken"');
+    expect(html).toContain('href="#sizes"');
+  });
+});

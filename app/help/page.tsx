@@ -16,6 +16,21 @@ const LIMITS = [
   { what: "One streamed event", bound: "4 MiB", measured: "the bytes of one event of a streamed answer" },
 ] as const;
 
+/** What a host adds around the tools it is sent, which the counts "as sent" leave out (FIELD-NOTES §9). */
+const HOST_OVERHEADS = [
+  {
+    host: "Anthropic's Claude 4 models",
+    adds: "a tool-use system prompt of 346 tokens once per request (313 when a tool must be used)",
+    source: "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview",
+    sourceName: "tool use overview, Pricing",
+  },
+  {
+    host: "OpenAI's GPT-4o and later",
+    adds: "about 7 tokens per function, 3 plus 3 per property, and 12 once, as it rewrites functions into a TypeScript-like namespace",
+    source: "https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken",
+    sourceName: "OpenAI cookbook, counting tokens",
+  },
+] as const;
 
 const code = (text: string) => <code className="rounded bg-slate-100 px-1 font-mono text-[0.92em]">{text}</code>;
 
@@ -50,6 +65,7 @@ export default function HelpPage() {
               ["runs-together", "Runs together"],
               ["approval-card", "Approval card"],
               ["limits", "Limits"],
+              ["sizes", "Sizes and tokens"],
               ["unavailable", "Unavailable"],
               ["review", "Review"],
               ["hosts", "Other hosts"],
@@ -134,6 +150,25 @@ export default function HelpPage() {
           ))}
         </ul>
         <p>Past a limit the app is unavailable, and reading stops there: the leader is told why, with the numbers.</p>
+      </Topic>
+
+      <Topic id="sizes" title="Sizes: as listed, and as sent">
+        <p>
+          Two sizes are shown, and each page says which. <span className="font-medium">As listed</span> is the app&apos;s own listing: the characters of
+          each entry it lists, as JSON, which the 250,000-character limit counts. <span className="font-medium">As sent</span> is what the assistant is
+          given for a tool: its whole name, title, description and input schema as Theorem sends them, which can be shorter (a listed tool&apos;s own
+          name and fields Theorem does not send are not in it) or longer (the whole name adds the short name).
+        </p>
+        <p>
+          Tokens are counted in {code("o200k_base")}, exactly, with {code("gpt-tokenizer")}: the text of each tool as sent, and nothing else. A host adds
+          its own text around the tools, which these counts leave out: {HOST_OVERHEADS.map((h, i) => (
+            <span key={h.host}>
+              {i > 0 ? "; " : ""}
+              {h.host}, {h.adds} (<a href={h.source} className="text-indigo-800 underline hover:text-indigo-950">{h.sourceName}</a>)
+            </span>
+          ))}
+          .
+        </p>
       </Topic>
 
       <Topic id="unavailable" title="Unavailable">
