@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readerFor } from "@/lib/exports/read";
 import { exportApps } from "@/lib/exports/from-check";
-import { EXPORT_HOSTS, hostExport, type ExportHost } from "@/lib/schemas/exports";
+import { EXPORT_HOSTS, hostExport } from "@/lib/schemas/exports";
 import { group, type Group } from "@/lib/schemas/groups";
 import { storedApp, type StoredApp } from "@/lib/schemas/orgs";
 import { peopleList, personCheck } from "@/lib/schemas/people";
