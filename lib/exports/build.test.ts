@@ -77,6 +77,14 @@ describe("each host's files (SPEC §26)", () => {
     expect(JSON.parse(mcp!.text).mcpServers.diary.url).toBe("https://diary.example.test/mcp?api_key=${THEOREM_DIARY_API_KEY}");
   });
 
+  it("claude-code: two tools it names alike get one rule, the stricter, and the looser is listed", () => {
+    const app: ExportApp = { ...gone, tools: [{ name: "get.day", decision: "runs-freely" }, { name: "get_day", decision: "absent" }] };
+    const answer = build("claude-code", [app]);
+    expect(JSON.parse(answer.files[0]!.text).permissions).toEqual({ deny: ["mcp__gone__get_day"], ask: [], allow: [] });
+    expect(answer.cannot).toEqual([expect.objectContaining({ tool: "get.day", decision: "runs-freely", applied: "It is denied with the other." })]);
+    expectWellFormed(answer);
+  });
+
   it("gemini-cli names servers without _ (its parser splits there), excludes absent tools and asks through its policy file", () => {
     const [settings, policy] = build("gemini-cli").files;
     const s = JSON.parse(settings!.text);

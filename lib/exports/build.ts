@@ -61,11 +61,17 @@ export function serverName(host: ExportHost, short: string): string {
   return host === "gemini-cli" ? short.replace(/_/g, "-") : short;
 }
 
+/** How strict a decision is: a host that must give two tools one decision gives the stricter. */
+const STRICTNESS: Record<Decision, number> = { "runs-freely": 0, "asks-first": 1, absent: 2 };
+
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const ref = (app: ExportApp) => ({ id: app.id, name: app.name });
 const toolsWith = (app: ExportApp, decision: Decision) => app.tools.filter((t) => t.decision === decision).map((t) => t.name);
 /** An app the host gets at all: one with a tool the person's assistant is sent. */
 const sent = (apps: readonly ExportApp[]) => apps.filter((app) => app.tools.some((t) => t.decision !== "absent"));
+
+/** Claude Code names a tool `mcp__<server>__<tool>` with every character outside `A-Za-z0-9_-` made `_`; its rules match that name. */
+export const claudeToolName = (tool: string) => tool.replace(/[^A-Za-z0-9_-]/g, "_");
 
 export const CLAUDE_SETTINGS_SCHEMA = "https://json.schemastore.org/claude-code-settings.json";
 export const GEMINI_SETTINGS_SCHEMA = "https://raw.githubusercontent.com/google-gemini/gemini-cli/main/schemas/settings.schema.json";
@@ -86,7 +92,7 @@ type Builder = (apps: ExportApp[], fallback: ExportFallback, cannot: CannotEntry
 const serverUrlOf = (app: ExportApp) => urlOf(app, () => "*").url;
 
 const BUILDERS: Record<ExportHost, Builder> = {
-  "claude-code": (apps) => {
+  "claude-code": (apps, _fallback, cannot) => {
     const deny: string[] = [];
     const ask: string[] = [];
     const allow: string[] = [];
@@ -95,10 +101,25 @@ const BUILDERS: Record<ExportHost, Builder> = {
       const name = serverName("claude-code", app.shortName);
       const headers = Object.fromEntries(app.headers.map((h) => [h, placeholder(app.shortName, h)]));
       servers[name] = { type: "http", url: urlOf(app, (p) => placeholder(app.shortName, p)).url, ...(app.headers.length > 0 ? { headers } : {}) };
+      // Two tools Claude Code names alike get one rule: the stricter decision holds for both (deny before ask before allow).
+      const strictest = new Map<string, Decision>();
       for (const tool of app.tools) {
-        const rule = `mcp__${name}__${tool.name}`;
-        (tool.decision === "absent" ? deny : tool.decision === "asks-first" ? ask : allow).push(rule);
+        const key = claudeToolName(tool.name);
+        const held = strictest.get(key);
+        if (held === undefined || STRICTNESS[tool.decision] > STRICTNESS[held]) strictest.set(key, tool.decision);
       }
+      for (const tool of app.tools) {
+        const held = strictest.get(claudeToolName(tool.name))!;
+        if (held === tool.decision) continue;
+        cannot.push({
+          tool: tool.name,
+          app: ref(app),
+          decision: tool.decision === "runs-freely" ? "runs-freely" : "ask-first",
+          what: `Claude Code names ${tool.name} of ${app.name} as it names another of its tools (${claudeToolName(tool.name)}).`,
+          applied: held === "absent" ? "It is denied with the other." : "It asks first with the other.",
+        });
+      }
+      for (const [tool, decision] of strictest) (decision === "absent" ? deny : decision === "asks-first" ? ask : allow).push(`mcp__${name}__${tool}`);
     }
     const settings = {
       $schema: CLAUDE_SETTINGS_SCHEMA,

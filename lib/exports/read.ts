@@ -1,5 +1,5 @@
 import type { ExportFile, ExportHost } from "@/lib/schemas/exports";
-import { serverName, type Decision, type ExportApp } from "./build";
+import { claudeToolName, serverName, type Decision, type ExportApp } from "./build";
 import { parseToml, type TomlTable } from "./toml";
 
 /**
@@ -29,7 +29,7 @@ export function readerFor(host: ExportHost, files: readonly ExportFile[]): Reade
       const servers = (jsonOf(files, "managed-mcp.json").mcpServers ?? {}) as Record<string, { url: string }>;
       const perms = (settings.permissions ?? {}) as Obj;
       // Deny before ask before allow, whatever the specificity; no rule: it prompts.
-      const matches = (rules: unknown, server: string, tool: string) => list(rules).some((r) => r === `mcp__${server}` || r === `mcp__${server}__*` || r === `mcp__${server}__${tool}`);
+      const matches = (rules: unknown, server: string, tool: string) => list(rules).some((r) => r === `mcp__${server}` || r === `mcp__${server}__*` || r === `mcp__${server}__${claudeToolName(tool)}`);
       return (app, tool) => {
         const name = serverName(host, app.shortName);
         const server = servers[name];
