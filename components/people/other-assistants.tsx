@@ -6,17 +6,17 @@ import { LoadError, Loading } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EXPORT_PROFILES } from "@/lib/exports/hosts";
-import { hostExportQuery } from "@/lib/queries/people";
+import { hostExportQuery, type ExportTarget } from "@/lib/queries/people";
 import { EXPORT_HOSTS, type ExportFallback, type ExportFile, type ExportHost } from "@/lib/schemas/exports";
 
 /**
- * "Use in other assistants" (SPEC §26): the person's decisions as one host's own files, each
+ * "Use in other assistants" (SPEC §26): a person's or a group's decisions as one host's own files, each
  * previewed with Copy and Download, and what that host cannot say, with what the file does instead.
  */
-export function OtherAssistants({ org, person, name }: { org: string; person: string; name: string }) {
+export function OtherAssistants({ org, target, name }: { org: string; target: ExportTarget; name: string }) {
   const [host, setHost] = useState<ExportHost>("claude-code");
   const [fallback, setFallback] = useState<ExportFallback>("strict");
-  const answer = useQuery(hostExportQuery(org, person, host, fallback));
+  const answer = useQuery(hostExportQuery(org, target, host, fallback));
   const profile = EXPORT_PROFILES[host];
   return (
     <section aria-labelledby="other-assistants" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">

@@ -71,10 +71,13 @@ export const planMutation = (org: string) =>
     mutationFn: async (input: { calls: string[]; person?: string }) => planAnswer.parse(await callApi(`${orgPath(org)}/plan`, { method: "POST", body: input })),
   });
 
-/** SPEC §26: one host's files for a person's decisions (`fallback` until the organisation stores its own). */
-export const hostExportQuery = (org: string, person: string, host: ExportHost, fallback: ExportFallback) =>
+/** SPEC §26: one host's files for a person's or a group's decisions, or everyone's (`fallback` until the organisation stores its own). */
+export const hostExportQuery = (org: string, target: ExportTarget, host: ExportHost, fallback: ExportFallback) =>
   queryOptions({
-    queryKey: [...peopleKeys.person(org, person), "exports", host, fallback] as const,
-    queryFn: async () => hostExport.parse(await callApi(`${orgPath(org)}/exports/${host}?${new URLSearchParams({ person, fallback })}`)),
+    queryKey: [...orgKeys.all(org), "exports", target, host, fallback] as const,
+    queryFn: async () => hostExport.parse(await callApi(`${orgPath(org)}/exports/${host}?${new URLSearchParams({ ...target, fallback })}`)),
     retry: retryOnce,
   });
+
+/** Whose decisions an export is for: a person (member id), a group (id), or everyone (neither). */
+export type ExportTarget = { person: string } | { group: string } | Record<string, never>;
