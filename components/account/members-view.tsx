@@ -56,7 +56,7 @@ export function MembersView({ org, orgName, canManage, selfMemberId }: { org: st
       ) : (
         <>
           <MembersTable org={org} members={list.data.members} canManage={canManage} selfMemberId={selfMemberId} />
-          <GroupsSection org={org} members={list.data.members} canManage={canManage} />
+          <GroupsSection org={org} members={list.data.members} canManage={canManage} selfMemberId={selfMemberId} />
           <InvitationsTable org={org} invitations={list.data.invitations} canManage={canManage} />
         </>
       )}

@@ -14,6 +14,7 @@ import { AppNewToolsSetting } from "@/components/connections/app-new-tools";
 import { AppGroupsSettings } from "@/components/groups/app-access";
 import { CheckHistory } from "@/components/connections/check-history";
 import { HostPanel } from "@/components/host-panel";
+import { OtherAssistants } from "@/components/people/other-assistants";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
 import { formatWhen, nextCheckText, nextCheckWhyText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
@@ -184,6 +185,8 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
 
       {/* Beside Theorem's verdict: what other assistants would refuse, cut or rename (SPEC §22). */}
       {check !== null && <HostPanel apps={[check]} />}
+      {/* SPEC §26: the organisation's decisions for a member in no group, this app among them, as other assistants' files. */}
+      <OtherAssistants org={org} target={{}} name="everyone (the organisation's apps for a member in no group)" />
 
       <AppReadings org={org} app={stored} />
       <CheckHistory org={org} appId={stored.id} />

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { setIssues } from "@/components/account/form-issues";
 import { ConfirmChangeButton } from "@/components/confirm-change";
 import { LoadError, Loading } from "@/components/connections/states";
+import { OtherAssistants } from "@/components/people/other-assistants";
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
@@ -23,7 +24,10 @@ import { groupCreate, groupUpdate, type Group } from "@/lib/schemas/groups";
  * Groups of members (SPEC §23) on the Members page: everyone sees each group and who is in it;
  * a leader (`canManage`) makes, renames, fills and removes them.
  */
-export function GroupsSection({ org, members, canManage }: { org: string; members: MemberView[]; canManage: boolean }) {
+export function GroupsSection({ org, members, canManage, selfMemberId }: { org: string; members: MemberView[]; canManage: boolean; selfMemberId?: string }) {
+  // SPEC §26: a group's files for other assistants are its members', and any leader's or support's.
+  const selfRole = members.find((m) => m.id === selfMemberId)?.role;
+  const mayExport = (group: Group) => selfRole === "leader" || selfRole === "support" || group.members.some((m) => m.id === selfMemberId);
   const groups = useQuery(groupsQuery(org));
   return (
     <section aria-labelledby="groups-title" className="space-y-3">
@@ -47,7 +51,7 @@ export function GroupsSection({ org, members, canManage }: { org: string; member
       ) : (
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" aria-label="Groups">
           {groups.data.groups.map((g) => (
-            <GroupRow key={g.id} org={org} group={g} members={members} canManage={canManage} />
+            <GroupRow key={g.id} org={org} group={g} members={members} canManage={canManage} mayExport={mayExport(g)} />
           ))}
         </ul>
       )}
@@ -95,9 +99,9 @@ function NewGroupForm({ org }: { org: string }) {
   );
 }
 
-function GroupRow({ org, group, members, canManage }: { org: string; group: Group; members: MemberView[]; canManage: boolean }) {
-  const [open, setOpen] = useState<"rename" | "members" | null>(null);
-  const toggle = (what: "rename" | "members") => setOpen((o) => (o === what ? null : what));
+function GroupRow({ org, group, members, canManage, mayExport }: { org: string; group: Group; members: MemberView[]; canManage: boolean; mayExport: boolean }) {
+  const [open, setOpen] = useState<"rename" | "members" | "exports" | null>(null);
+  const toggle = (what: "rename" | "members" | "exports") => setOpen((o) => (o === what ? null : what));
   return (
     <li className="space-y-2 px-3 py-3" data-testid="group">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -115,8 +119,14 @@ function GroupRow({ org, group, members, canManage }: { org: string; group: Grou
             )}
           </p>
         </div>
-        {canManage && (
-          <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap gap-2">
+          {mayExport && (
+            <Button variant="secondary" className="px-3 py-1.5" aria-expanded={open === "exports"} onClick={() => toggle("exports")}>
+              Use in other assistants<span className="sr-only"> for {group.name}</span>
+            </Button>
+          )}
+          {canManage && (
+            <>
             <Button variant="secondary" className="px-3 py-1.5" aria-expanded={open === "members"} onClick={() => toggle("members")}>
               Choose members<span className="sr-only"> of {group.name}</span>
             </Button>
@@ -124,11 +134,13 @@ function GroupRow({ org, group, members, canManage }: { org: string; group: Grou
               Rename<span className="sr-only"> {group.name}</span>
             </Button>
             <RemoveGroup org={org} group={group} />
-          </div>
-        )}
+            </>
+          )}
+        </div>
       </div>
       {canManage && open === "rename" && <RenameForm org={org} group={group} onDone={() => setOpen(null)} />}
       {canManage && open === "members" && <MembersForm org={org} group={group} members={members} onDone={() => setOpen(null)} />}
+      {mayExport && open === "exports" && <OtherAssistants org={org} target={{ group: group.id }} name={`${group.name}'s members`} />}
       <GroupRegistry org={org} group={group} canManage={canManage} />
     </li>
   );

@@ -10,6 +10,7 @@ import { AddAppForm } from "@/components/connections/add-app-form";
 import { BatchPlan } from "@/components/connections/batch-plan";
 import { HostPanel } from "@/components/host-panel";
 import { PersonGroups } from "@/components/groups/person-groups";
+import { OtherAssistants } from "@/components/people/other-assistants";
 import { SentTools } from "@/components/people/sent-tools";
 import { LookupBox } from "@/components/connections/lookup-box";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
@@ -28,10 +29,11 @@ type PersonApp = PersonCheck["apps"][number];
 /**
  * What one person's assistant has (SPEC §12): the organisation's apps and their own, in the
  * order connected, named over that one list, with the lookup and the batch plan in that list.
- * `mine` is the person's own page: they may add and remove their personal apps there. `lookUp`:
+ * `mine` is the person's own page: they may add and remove their personal apps there. `exports`:
+ * "Use in other assistants" (SPEC §26), one's own or (leaders and support) anyone's. `lookUp`:
  * whether the one looking may ask the lookup for this person (SPEC §25: leaders and support, or oneself).
  */
-export function PersonView({ org, person, name, mine, lookUp = true }: { org: string; person: string; name: string; mine: boolean; lookUp?: boolean }) {
+export function PersonView({ org, person, name, mine, lookUp = true, exports = mine }: { org: string; person: string; name: string; mine: boolean; lookUp?: boolean; exports?: boolean }) {
   const check = useQuery(personCheckQuery(org, person));
   // Only on one's own page: the person's own apps with their sign-in (SPEC §17), to connect them.
   const myApps = useQuery({ ...myAppsQuery(org), enabled: mine });
@@ -125,6 +127,7 @@ export function PersonView({ org, person, name, mine, lookUp = true }: { org: st
       {apps.some((a) => a.status === "available") && <BatchPlan org={org} apps={apps} person={person} />}
       {/* Beside Theorem's verdict: the same list as other assistants would take it (SPEC §22). */}
       {apps.length > 0 && <HostPanel apps={apps} />}
+      {exports && <OtherAssistants org={org} target={{ person }} name={mine ? "you" : name} />}
     </div>
   );
 }

@@ -11,6 +11,7 @@ const TABLE: Record<Action, Record<Role, boolean>> = {
   manage: { leader: true, developer: false, support: false },
   personal: { leader: true, developer: true, support: true },
   lookUpOthers: { leader: true, developer: false, support: true },
+  exportOthers: { leader: true, developer: false, support: true },
 };
 
 describe("the role table", () => {

@@ -21,6 +21,8 @@ export const ACTIONS = {
   personal: ["leader", "developer", "support"],
   /** Ask the lookup for another person than oneself (SPEC §25: `?person=`); everyone asks it for themselves. */
   lookUpOthers: ["leader", "support"],
+  /** See the exports (SPEC §26) for another person, or a group one is not in; everyone sees their own, their groups' and everyone's. */
+  exportOthers: ["leader", "support"],
 } as const satisfies Record<string, readonly Role[]>;
 export type Action = keyof typeof ACTIONS;
 
@@ -37,6 +39,7 @@ const DOING: Record<Action, string> = {
   manage: "connect, edit or remove apps and manage members",
   personal: "connect personal apps",
   lookUpOthers: "look up tools for another person",
+  exportOthers: "see another person's or group's files for other assistants",
 };
 
 /** The roles an action needs, as a sentence says them: "a leader or a developer". */

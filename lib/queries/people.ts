@@ -4,6 +4,7 @@ import { callApi, orgPath, retryOnce } from "@/lib/queries/api";
 import { orgKeys } from "@/lib/queries/orgs";
 import { appList, storedApp, type AppCreate } from "@/lib/schemas/orgs";
 import { lookupAnswer, peopleList, personCheck, personSees, planAnswer } from "@/lib/schemas/people";
+import { hostExport, type ExportFallback, type ExportHost } from "@/lib/schemas/exports";
 
 /** People, one's own apps, the lookup and the batch plan (SPEC §12–§13), under the organisation's keys. */
 const peopleKeys = {
@@ -69,3 +70,14 @@ export const planMutation = (org: string) =>
     mutationKey: ["orgs", org, "plan"],
     mutationFn: async (input: { calls: string[]; person?: string }) => planAnswer.parse(await callApi(`${orgPath(org)}/plan`, { method: "POST", body: input })),
   });
+
+/** SPEC §26: one host's files for a person's or a group's decisions, or everyone's (`fallback` until the organisation stores its own). */
+export const hostExportQuery = (org: string, target: ExportTarget, host: ExportHost, fallback: ExportFallback) =>
+  queryOptions({
+    queryKey: [...orgKeys.all(org), "exports", target, host, fallback] as const,
+    queryFn: async () => hostExport.parse(await callApi(`${orgPath(org)}/exports/${host}?${new URLSearchParams({ ...target, fallback })}`)),
+    retry: retryOnce,
+  });
+
+/** Whose decisions an export is for: a person (member id), a group (id), or everyone (neither). */
+export type ExportTarget = { person: string } | { group: string } | Record<string, never>;

@@ -27,6 +27,7 @@ export default async function PersonPage({ params }: Props) {
         name={found.name || found.email}
         mine={found.id === access.memberId}
         lookUp={found.id === access.memberId || can(access.role, "lookUpOthers")}
+        exports={found.id === access.memberId || can(access.role, "exportOthers")}
       />
     </Prefetched>
   );
