@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 const LAYERS: readonly (readonly string[])[] = [
   ["cn", "errors", "examples", "json-text", "log", "ndjson", "plural", "secrets"],
   ["listing-input", "schemas"],
-  ["engine"],
+  ["engine", "exports"],
   ["hosts-check", "mcp", "protocol-words", "redact"],
   ["db"],
   ["audit", "http", "oauth"],

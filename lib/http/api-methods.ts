@@ -34,6 +34,7 @@ export const API_ROUTES: Readonly<Record<string, readonly HttpMethod[]>> = {
   "/api/orgs/[org]/apps/[app]/try": ["GET", "POST"],
   "/api/orgs/[org]/audit": ["GET"],
   "/api/orgs/[org]/checks": ["GET", "POST"],
+  "/api/orgs/[org]/exports/[host]": ["GET"],
   "/api/orgs/[org]/groups": ["GET", "POST"],
   "/api/orgs/[org]/groups/[group]": ["GET", "PATCH", "DELETE"],
   "/api/orgs/[org]/invitations": ["GET", "POST"],
