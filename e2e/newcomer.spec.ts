@@ -103,7 +103,7 @@ test("an address already connected is asked about before a pasted server.json is
   await page.goto(connectionsPath);
   await page.getByRole("button", { name: "From server.json / registry" }).click();
   const form = page.getByRole("form", { name: "Add an app from server.json or a registry" });
-  await form.getByLabel("server.json").fill(JSON.stringify({ name: "io.test/rota", title: "Rota again", description: "Shifts.", version: "1.0.0", remotes: [{ type: "streamable-http", url }] }));
+  await form.getByRole("textbox", { name: "server.json" }).fill(JSON.stringify({ name: "io.test/rota", title: "Rota again", description: "Shifts.", version: "1.0.0", remotes: [{ type: "streamable-http", url }] }));
   await form.getByRole("button", { name: "Connect" }).click();
   const confirm = form.getByRole("alertdialog");
   await expect(confirm).toContainText("Rota is already connected at this address: people would get its tools twice. Connect it again?");
