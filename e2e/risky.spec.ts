@@ -16,7 +16,8 @@ test("the review panel ranks waiting tools by risk and leads with why; the chang
   const schema = { type: "object" };
   const tools: Record<string, unknown>[] = [
     { name: "notes", title: "Notes", description: "Shows the notes of a shift.", inputSchema: schema, annotations: { readOnlyHint: true } },
-    { name: "hours", title: "Hours", description: "Counts the hours of a week.", inputSchema: schema, annotations: { readOnlyHint: true } },
+    // With an argument: once poisoned it asks first under the demo's riskyText (ask-first), and its card then has a line, not a card-empty warning.
+    { name: "hours", title: "Hours", description: "Counts the hours of a week.", inputSchema: { type: "object", properties: { week: { type: "string" } } }, annotations: { readOnlyHint: true } },
   ];
   const app = await addAppByApi("Roster", await serveApp({ name: "Roster", tools }));
   try {
