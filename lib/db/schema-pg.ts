@@ -520,3 +520,63 @@ export const groupRegistries = pgTable("group_registries", {
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
   createdBy: text("created_by").notNull(),
 });
+
+/**
+ * The organisation's alerts (SPEC §28): which events are off (JSON array of event names; every
+ * event is on when absent), who is mailed (JSON array of member account ids; null: every leader),
+ * and whether mail is sent at all. No row: the defaults.
+ */
+export const orgAlerts = pgTable("org_alerts", {
+  org: text("org")
+    .primaryKey()
+    .references(() => organization.slug, { onDelete: "cascade" }),
+  eventsOff: text("events_off").notNull().default("[]"),
+  recipients: text("recipients"),
+  email: boolean("email").notNull().default(true),
+});
+
+/**
+ * An app told unavailable (SPEC §28 `app.unavailable`): the row is written in the transaction
+ * storing its second unavailable read in a row, and deleted in the one storing its next available
+ * read, which is when `app.available` is told. Its primary key is what makes each told once
+ * however many instances store reads.
+ */
+export const appAlertStates = pgTable("app_alert_states", {
+  app: text("app")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  /** The first of the unavailable reads in a row. */
+  downSince: bigint("down_since", { mode: "number" }).notNull(),
+  toldAt: bigint("told_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * The organisation's outbox (SPEC §28): one mail per event and recipient, written in the event's
+ * own transaction; `state` is `pending` until sent (`sent`), or `logged` when no SMTP is set
+ * (written to the log and kept here). `claimedAt`: an instance sending it (another takes it over
+ * after a while, so none is lost when an instance stops mid-delivery).
+ */
+export const alertOutbox = pgTable(
+  "alert_outbox",
+  {
+    id: text("id").primaryKey(),
+    org: text("org")
+      .notNull()
+      .references(() => organization.slug, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    appId: text("app_id"),
+    appName: text("app_name"),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    link: text("link").notNull(),
+    since: bigint("since", { mode: "number" }).notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    state: text("state").notNull().default("pending"),
+    claimedAt: bigint("claimed_at", { mode: "number" }),
+    sentAt: bigint("sent_at", { mode: "number" }),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+  },
+  (t) => [index("alert_outbox_org_newest").on(t.org, t.createdAt), index("alert_outbox_pending").on(t.state, t.claimedAt)],
+);

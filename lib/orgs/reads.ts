@@ -1,4 +1,5 @@
 import "server-only";
+import { noteRead } from "@/lib/alerts/alerts";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { placeholderRow, tieBreaker } from "@/lib/db/dialect";
@@ -160,6 +161,8 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         challenge: listing.challenge ?? null,
       });
       await runPrepared(tx, "theorem_trim_history", () => trimHistory(tx), { app: read.app });
+      // SPEC §28: whether this read makes the app unavailable twice in a row, or available again, decided on what is stored.
+      await noteRead(tx, read);
     }
   });
 }
