@@ -8,7 +8,8 @@ import { alertOutbox, appAlertStates, apps, checkResults, member, orgAlerts, org
 import { InvalidError } from "@/lib/errors";
 import { ALERT_EVENT_WORDS, ALERT_EVENTS, alertEvent, outboxState, type AlertEvent, type AlertsUpdate, type AlertsView, type OutboxMail } from "@/lib/schemas/alerts";
 import { newestFirstIn } from "@/lib/orgs/reads";
-import { deliverSoon } from "./deliver";
+import { deliverOutbox, deliverSoon } from "./deliver";
+import { deliverHooks, queueHookMessages } from "./webhooks";
 
 /**
  * The organisation's alerts (SPEC §28): which events are told, to whom, how; each event told
@@ -115,16 +116,20 @@ export interface AlertFact {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Tells an event: one mail per recipient into the outbox, in the caller's transaction (nothing
- * when the event or email is off). Delivery begins once the transaction has committed. Answers
- * how many mails were written.
+ * Tells an event: one message per webhook that takes it and one mail per recipient into the
+ * outbox, in the caller's transaction (nothing when the event is off; no mail when email is).
+ * Delivery begins once the transaction has committed. Answers how many mails were written.
  */
 export async function tellEvent(tx: Conn, fact: AlertFact, now = Date.now()): Promise<number> {
   const stored = await storedAlerts(tx, fact.org);
-  if (stored.off.has(fact.event) || !stored.email) return 0;
+  if (stored.off.has(fact.event)) return 0;
+  const link = `${dashboardOrigins()[0]}${fact.path}`;
+  const db = databaseOf(tx);
+  const messages = await queueHookMessages(tx, fact.org, fact.event, { ...(fact.app === undefined ? {} : { app: fact.app }), what: fact.what, since: iso(fact.since), link }, now);
+  if (messages.length > 0) deliverSoon(async () => (await deliverHooks(db, messages)).length > 0);
+  if (!stored.email) return 0;
   const mailed = mailedOf(await membersOf(tx, fact.org), stored.recipients);
   if (mailed.length === 0) return 0;
-  const link = `${dashboardOrigins()[0]}${fact.path}`;
   const subject = `${ALERT_EVENT_WORDS[fact.event]}${fact.app === undefined ? "" : `: ${fact.app.name}`}`;
   const body = `${fact.what}\nSince: ${iso(fact.since)}\nWhat fixes it: ${link}\n`;
   const rows = mailed.map((to) => ({
@@ -141,7 +146,8 @@ export async function tellEvent(tx: Conn, fact: AlertFact, now = Date.now()): Pr
     createdAt: now,
   }));
   await tx.insert(alertOutbox).values(rows);
-  deliverSoon(databaseOf(tx), rows.map((row) => row.id));
+  const ids = rows.map((row) => row.id);
+  deliverSoon(async () => (await deliverOutbox(db, ids)) > 0);
   return rows.length;
 }
 

@@ -4,6 +4,7 @@ import { sendMail, smtpConfigured } from "@/lib/auth/invitations";
 import { transaction, type Conn } from "@/lib/db/client";
 import { alertOutbox } from "@/lib/db/tables";
 import { errorField, logger } from "@/lib/log";
+import { deliverHooks } from "./webhooks";
 
 /**
  * Delivers the outbox (SPEC §28): each pending mail is claimed in a transaction of its own (one
@@ -69,27 +70,27 @@ export async function deliverOutbox(db: Conn, ids?: readonly string[], now = Dat
 const SOON_MS = [0, 200, 1000, 5000];
 
 /**
- * Delivers `ids` once their transaction has committed: tried at once and a few times after (a
- * PostgreSQL transaction may still be open), until they are claimed; what is left is the sweep's
- * (`startOutboxSweep`).
+ * Runs `deliver` (answering whether it claimed anything) once the caller's transaction has
+ * committed: tried at once and a few times after (a PostgreSQL transaction may still be open),
+ * until it claims; what is left is the sweep's (`startOutboxSweep`).
  */
-export function deliverSoon(db: Conn, ids: readonly string[], step = 0): void {
+export function deliverSoon(deliver: () => Promise<boolean>, step = 0): void {
   const wait = SOON_MS[step];
   if (wait === undefined) return;
   const timer = setTimeout(() => {
-    deliverOutbox(db, ids)
+    deliver()
       .then((claimed) => {
-        if (claimed === 0) deliverSoon(db, ids, step + 1);
+        if (!claimed) deliverSoon(deliver, step + 1);
       })
       .catch((error: unknown) => logger.warn({ err: errorField(error) }, "Alert delivery failed; it is tried again"));
   }, wait);
   timer.unref();
 }
 
-/** Delivers whatever is pending every `everyMs` (mails left by a stopped instance, or not sent): answers how to stop it. */
+/** Delivers whatever is pending every `everyMs` (mails and webhook messages left by a stopped instance, or not sent): answers how to stop it. */
 export function startOutboxSweep(db: Conn, everyMs = 30_000): () => void {
   const timer = setInterval(() => {
-    deliverOutbox(db).catch((error: unknown) => logger.warn({ err: errorField(error) }, "Alert delivery failed; it is tried again"));
+    Promise.all([deliverOutbox(db), deliverHooks(db)]).catch((error: unknown) => logger.warn({ err: errorField(error) }, "Alert delivery failed; it is tried again"));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -580,3 +580,55 @@ export const alertOutbox = pgTable(
   },
   (t) => [index("alert_outbox_org_newest").on(t.org, t.createdAt), index("alert_outbox_pending").on(t.state, t.claimedAt)],
 );
+
+/**
+ * The organisation's alert webhooks (SPEC §28): where events are posted, which, and the signing
+ * secret (`whsec_…`, encrypted at rest, lib/secrets.ts; answered once, when the hook is made).
+ */
+export const alertWebhooks = pgTable("alert_webhooks", {
+  id: text("id").primaryKey(),
+  org: text("org")
+    .notNull()
+    .references(() => organization.slug, { onDelete: "cascade" }),
+  url: text("url").notNull(),
+  /** JSON array of event names. */
+  events: text("events").notNull(),
+  secret: text("secret").notNull(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  createdBy: text("created_by").notNull(),
+});
+
+/**
+ * One message for a hook (its `webhook-id`), written in the event's own transaction: `pending`
+ * until an attempt is answered 2xx (`delivered`). Claimed as the outbox's mail is.
+ */
+export const alertWebhookMessages = pgTable(
+  "alert_webhook_messages",
+  {
+    id: text("id").primaryKey(),
+    hook: text("hook")
+      .notNull()
+      .references(() => alertWebhooks.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    state: text("state").notNull().default("pending"),
+    claimedAt: bigint("claimed_at", { mode: "number" }),
+  },
+  (t) => [index("alert_webhook_messages_pending").on(t.state, t.claimedAt)],
+);
+
+/** Each attempt to deliver a hook's message: when, the answer's status (null: none came), how long. */
+export const alertWebhookAttempts = pgTable(
+  "alert_webhook_attempts",
+  {
+    id: text("id").primaryKey(),
+    hook: text("hook")
+      .notNull()
+      .references(() => alertWebhooks.id, { onDelete: "cascade" }),
+    message: text("message").notNull(),
+    at: bigint("at", { mode: "number" }).notNull(),
+    status: integer("status"),
+    ms: integer("ms").notNull(),
+  },
+  (t) => [index("alert_webhook_attempts_hook").on(t.hook, t.at)],
+);

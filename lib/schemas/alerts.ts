@@ -62,3 +62,23 @@ export const outboxMail = z.object({
 });
 export type OutboxMail = z.infer<typeof outboxMail>;
 export const outboxList = z.object({ mails: z.array(outboxMail) });
+
+/** POST /api/orgs/{org}/alerts/webhooks (leaders): where, and which events. */
+export const webhookCreate = z
+  .object({
+    url: z.string().trim().url("Give the webhook's address (http or https).").max(2048),
+    events: z.array(alertEvent).min(1, "Choose at least one event."),
+  })
+  .strict();
+export type WebhookCreate = z.infer<typeof webhookCreate>;
+
+export const webhookView = z.object({ id: z.string(), url: z.string(), events: z.array(alertEvent), createdAt: z.string() });
+export type WebhookView = z.infer<typeof webhookView>;
+/** The answer to making a hook: its signing secret, this once. */
+export const webhookCreated = webhookView.extend({ secret: z.string().startsWith("whsec_") });
+export const webhookList = z.object({ webhooks: z.array(webhookView) });
+
+/** One attempt to deliver: when, the answer's status (null: none came), how long. Never the secret. */
+export const webhookAttempt = z.object({ at: z.string(), status: z.number().int().nullable(), ms: z.number() });
+export type WebhookAttempt = z.infer<typeof webhookAttempt>;
+export const webhookDeliveries = z.object({ deliveries: z.array(webhookAttempt) });

@@ -1,7 +1,9 @@
+import { createServer as createHttpServer, type IncomingHttpHeaders } from "node:http";
 import { createServer, type Server } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditList } from "@/lib/schemas/access";
-import { alertsView, outboxList, type AlertsView } from "@/lib/schemas/alerts";
+import { alertsView, outboxList, webhookCreated, webhookDeliveries, webhookList, type AlertsView } from "@/lib/schemas/alerts";
 import { serveMcpApp, type ServedApp } from "@/test/apps/demo-apps";
 import { appParams, errorOf, orgParams, patch, post, routeDatabase } from "@/test/route-tests";
 import type { TestAccount } from "@/test/test-accounts";
@@ -16,6 +18,9 @@ const outboxRoute = await import("./[org]/outbox/route");
 const appsRoute = await import("./[org]/apps/route");
 const checkRoute = await import("./[org]/apps/[app]/check/route");
 const auditRoute = await import("./[org]/audit/route");
+const hooksRoute = await import("./[org]/alerts/webhooks/route");
+const deliveriesRoute = await import("./[org]/alerts/webhooks/[hook]/deliveries/route");
+const hookTestRoute = await import("./[org]/alerts/webhooks/[hook]/test/route");
 const { requestAs, signUp, joinAs } = await import("@/test/test-accounts");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { getDb } = await import("@/lib/db/client");
@@ -198,6 +203,74 @@ describe("with SMTP_URL set", () => {
     } finally {
       delete process.env.SMTP_URL;
       await sink.close();
+    }
+  }, 60_000);
+});
+
+/** A webhook receiver on loopback: each request's headers and body. */
+async function hookReceiver(): Promise<{ url: string; got: { headers: IncomingHttpHeaders; body: string }[]; close: () => Promise<void> }> {
+  const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const server = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      got.push({ headers: req.headers, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}/hook`, got, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe("webhooks", () => {
+  const hookParams = (hook: string) => ({ params: Promise.resolve({ org: "alerts", hook }) });
+  const makeHook = (who: TestAccount, body: unknown) => hooksRoute.POST(requestAs(who, `${base}/alerts/webhooks`, post(body)), orgParams("alerts"));
+  const headersOf = (headers: IncomingHttpHeaders) => ({ "webhook-id": String(headers["webhook-id"]), "webhook-timestamp": String(headers["webhook-timestamp"]), "webhook-signature": String(headers["webhook-signature"]) });
+
+  it("refuses an address §10 refuses with 422 and the reason, and a developer with 403", async () => {
+    const refused = await makeHook(leader, { url: "http://169.254.169.254/hook", events: ["app.unavailable"] });
+    expect(refused.status).toBe(422);
+    expect((await errorOf(refused)).message).toMatch(/^This webhook could never be delivered: .+/);
+    expect((await makeHook(developer, { url: "http://127.0.0.1:9/hook", events: ["app.unavailable"] })).status).toBe(403);
+    expect(await database.count("SELECT count(*) FROM alert_webhooks")).toBe(0);
+  });
+
+  it("answers the secret once, signs each delivery (verified with the library) and logs each attempt, never the secret", async () => {
+    const receiver = await hookReceiver();
+    try {
+      const made = await makeHook(leader, { url: receiver.url, events: ["app.unavailable"] });
+      expect(made.status).toBe(201);
+      const hook = webhookCreated.parse(await made.json());
+      const listed = await (await hooksRoute.GET(requestAs(leader, `${base}/alerts/webhooks`), orgParams("alerts"))).text();
+      expect(webhookList.parse(JSON.parse(listed)).webhooks.map((h) => h.id)).toEqual([hook.id]);
+      expect(listed).not.toContain(hook.secret);
+      expect((await database.bytes()).includes(hook.secret)).toBe(false);
+
+      const tested = await hookTestRoute.POST(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/test`, post({})), hookParams(hook.id));
+      expect(tested.status).toBe(200);
+      expect(await tested.json()).toMatchObject({ status: 204 });
+      const verifier = new Webhook(hook.secret);
+      expect(verifier.verify(receiver.got[0]!.body, headersOf(receiver.got[0]!.headers))).toMatchObject({ type: "test" });
+      expect(() => new Webhook(`whsec_${Buffer.from("another secret").toString("base64")}`).verify(receiver.got[0]!.body, headersOf(receiver.got[0]!.headers))).toThrow();
+
+      // An event the hook takes: an app unavailable twice in a row.
+      const served = await serveMcpApp({ name: "Hooked", tools });
+      const app = await connect("Hooked", served.url);
+      await served.close();
+      await recheck(app);
+      await recheck(app);
+      await expect.poll(() => receiver.got.length, { timeout: 15_000 }).toBe(2);
+      const event = verifier.verify(receiver.got[1]!.body, headersOf(receiver.got[1]!.headers)) as { type: string; data: { app: { id: string } } };
+      expect(event.type).toBe("app.unavailable");
+      expect(event.data.app.id).toBe(app);
+
+      const log = await (await deliveriesRoute.GET(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/deliveries`), hookParams(hook.id))).text();
+      expect(webhookDeliveries.parse(JSON.parse(log)).deliveries.map((d) => d.status)).toEqual([204, 204]);
+      expect(log).not.toContain(hook.secret);
+      expect((await deliveriesRoute.GET(requestAs(support, `${base}/alerts/webhooks/${hook.id}/deliveries`), hookParams(hook.id))).status).toBe(403);
+    } finally {
+      await receiver.close();
     }
   }, 60_000);
 });
