@@ -14,6 +14,7 @@ const TABS = [
   { segment: "keys", label: "API keys" },
   { segment: "audit", label: "Audit log" },
   // Leaders only (SPEC §28).
+  { segment: "alerts", label: "Alerts", leaders: true },
   { segment: "outbox", label: "Outbox", leaders: true },
 ] as const;
 

@@ -38,7 +38,7 @@ async function storedAlerts(db: Conn, org: string): Promise<StoredAlerts> {
 }
 
 /** The organisation's members: account id, email, role, in the order they joined. */
-async function membersOf(db: Conn, org: string): Promise<{ id: string; email: string; role: string }[]> {
+export async function membersOf(db: Conn, org: string): Promise<{ id: string; email: string; role: string }[]> {
   return db
     .select({ id: user.id, email: user.email, role: member.role })
     .from(member)
