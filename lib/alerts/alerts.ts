@@ -1,9 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/audit-log";
 import { dashboardOrigins } from "@/lib/auth/origins";
-import { databaseOf, orgTransaction, type Conn } from "@/lib/db/client";
+import { databaseOf, orgTransaction, runPrepared, type Conn } from "@/lib/db/client";
 import { alertOutbox, appAlertStates, apps, checkResults, member, orgAlerts, organization, user } from "@/lib/db/tables";
 import { InvalidError } from "@/lib/errors";
 import { ALERT_EVENT_WORDS, ALERT_EVENTS, alertEvent, outboxState, type AlertEvent, type AlertsUpdate, type AlertsView, type OutboxMail } from "@/lib/schemas/alerts";
@@ -155,9 +155,23 @@ export async function tellEvent(tx: Conn, fact: AlertFact, now = Date.now()): Pr
  * After storing a read of `app` (in the same transaction): tells `app.unavailable` at its second
  * unavailable read in a row, once until it is available again, and `app.available` at its first
  * available read after. The decision is the stored state's (`app_alert_states`, its primary key
- * taken or given up inside the transaction), so two instances never both tell it.
+ * taken or given up inside the transaction), so two instances never both tell it. An available
+ * read (nearly every read) costs one statement: giving up the app's state, where there is one.
  */
-export async function noteRead(tx: Conn, read: { id: string; app: string; checkedAt: number }): Promise<void> {
+export async function noteRead(tx: Conn, read: { id: string; app: string; checkedAt: number }, unavailable: boolean): Promise<void> {
+  if (!unavailable) {
+    // Only where this read was stored (the app not moved or gone meanwhile).
+    const build = () =>
+      tx
+        .delete(appAlertStates)
+        .where(and(eq(appAlertStates.app, sql.placeholder("app")), sql`exists (select 1 from ${checkResults} where ${checkResults.id} = ${sql.placeholder("read")})`))
+        .returning();
+    const [was] = await runPrepared(tx, "theorem_alert_available", build, { app: read.app, read: read.id });
+    if (was === undefined) return;
+    const app = await orgAppOf(tx, read.app);
+    if (app !== null) await tellEvent(tx, { org: app.org, event: "app.available", app: app.ref, what: `${app.ref.name} is available again (it was unavailable since ${iso(was.downSince)}).`, since: read.checkedAt, path: app.path });
+    return;
+  }
   const recent = await tx
     .select({ id: checkResults.id, unavailable: checkResults.unavailable, checkedAt: checkResults.checkedAt })
     .from(checkResults)
@@ -165,24 +179,22 @@ export async function noteRead(tx: Conn, read: { id: string; app: string; checke
     .orderBy(...newestFirstIn(tx))
     .limit(2);
   // Not stored (the app moved or went meanwhile), or an older read stored late: nothing changes.
-  if (recent[0]?.id !== read.id) return;
-  const [row] = await tx.select({ org: apps.org, name: apps.name, owner: apps.owner }).from(apps).where(eq(apps.id, read.app)).limit(1);
-  // A person's own app is theirs to watch (SPEC §12): the organisation's alerts are about its apps.
-  if (row === undefined || row.owner !== null) return;
-  const app = { id: read.app, name: row.name };
-  const path = `/orgs/${encodeURIComponent(row.org)}/connections/${encodeURIComponent(read.app)}`;
-  if (recent[0].unavailable === null) {
-    const gone = await tx.delete(appAlertStates).where(eq(appAlertStates.app, read.app)).returning();
-    const was = gone[0];
-    if (was !== undefined) await tellEvent(tx, { org: row.org, event: "app.available", app, what: `${row.name} is available again (it was unavailable since ${iso(was.downSince)}).`, since: read.checkedAt, path });
-    return;
-  }
+  if (recent[0]?.id !== read.id || recent[0].unavailable === null) return;
   const before = recent[1];
   if (before === undefined || before.unavailable === null) return;
+  const app = await orgAppOf(tx, read.app);
+  if (app === null) return;
   const taken = await tx.insert(appAlertStates).values({ app: read.app, downSince: before.checkedAt, toldAt: read.checkedAt }).onConflictDoNothing().returning();
   if (taken.length === 0) return;
   const reason = reasonOf(recent[0].unavailable);
-  await tellEvent(tx, { org: row.org, event: "app.unavailable", app, what: `${row.name} was unavailable at its last two reads${reason === null ? "" : `: ${reason}`}.`, since: before.checkedAt, path });
+  await tellEvent(tx, { org: app.org, event: "app.unavailable", app: app.ref, what: `${app.ref.name} was unavailable at its last two reads${reason === null ? "" : `: ${reason}`}.`, since: before.checkedAt, path: app.path });
+}
+
+/** An organisation's app as an alert names it, or null for a person's own app (theirs to watch, SPEC §12) or one gone. */
+async function orgAppOf(tx: Conn, id: string): Promise<{ org: string; ref: { id: string; name: string }; path: string } | null> {
+  const [row] = await tx.select({ org: apps.org, name: apps.name, owner: apps.owner }).from(apps).where(eq(apps.id, id)).limit(1);
+  if (row === undefined || row.owner !== null) return null;
+  return { org: row.org, ref: { id, name: row.name }, path: `/orgs/${encodeURIComponent(row.org)}/connections/${encodeURIComponent(id)}` };
 }
 
 /** The stored reason an app was unavailable, in its own words, when it has one. */
