@@ -88,7 +88,7 @@ export function deliverSoon(deliver: () => Promise<boolean>, step = 0): void {
 }
 
 /** Delivers whatever is pending every `everyMs` (mails and webhook messages left by a stopped instance, or not sent): answers how to stop it. */
-export function startOutboxSweep(db: Conn, everyMs = 30_000): () => void {
+export function startOutboxSweep(db: Conn, everyMs = 10_000): () => void {
   const timer = setInterval(() => {
     Promise.all([deliverOutbox(db), deliverHooks(db)]).catch((error: unknown) => logger.warn({ err: errorField(error) }, "Alert delivery failed; it is tried again"));
   }, everyMs);

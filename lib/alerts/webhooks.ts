@@ -81,6 +81,24 @@ export async function queueHookMessages(tx: Conn, org: string, type: AlertEvent 
 
 const claimable = (now: number) => and(eq(alertWebhookMessages.state, "pending"), or(isNull(alertWebhookMessages.claimedAt), lt(alertWebhookMessages.claimedAt, now - CLAIM_STALE_MS)));
 
+/** The first retry of a failed message: within 30 s (this wait, then the sweep's turn every 10 s); each after waits twice as long, for 24 h (SPEC §28). */
+export const FIRST_RETRY_MS = 20_000;
+export const RETRY_FOR_MS = 24 * 60 * 60 * 1000;
+
+async function attemptCount(db: Conn, message: string): Promise<number> {
+  return (await db.select({ id: alertWebhookAttempts.id }).from(alertWebhookAttempts).where(eq(alertWebhookAttempts.message, message))).length;
+}
+
+/**
+ * After the `attempts`-th failed attempt: the claim is set so that the message is claimable again
+ * (`claimable`: a claim older than CLAIM_STALE_MS) once the next wait has passed; past 24 h it is `failed`.
+ */
+function retryAfterFailure(message: { createdAt: number }, attempts: number, now: number): { claimedAt?: number; state?: string } {
+  const wait = FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1);
+  if (now + wait - message.createdAt > RETRY_FOR_MS) return { state: "failed" };
+  return { claimedAt: now + wait - CLAIM_STALE_MS };
+}
+
 /** Posts one message, signed, through the guarded fetch; logs the attempt. Answers the attempt. */
 async function attempt(db: Conn, message: typeof alertWebhookMessages.$inferSelect, resolve: Resolver): Promise<WebhookAttempt> {
   const [hook] = await db.select().from(alertWebhooks).where(eq(alertWebhooks.id, message.hook)).limit(1);
@@ -108,6 +126,7 @@ async function attempt(db: Conn, message: typeof alertWebhookMessages.$inferSele
   const ms = Date.now() - started;
   await db.insert(alertWebhookAttempts).values({ id: randomUUID(), hook: message.hook, message: message.id, at: started, status, ms });
   if (status !== null && status >= 200 && status < 300) await db.update(alertWebhookMessages).set({ state: "delivered" }).where(eq(alertWebhookMessages.id, message.id));
+  else await db.update(alertWebhookMessages).set(retryAfterFailure(message, await attemptCount(db, message.id), started)).where(eq(alertWebhookMessages.id, message.id));
   return { at: new Date(started).toISOString(), status, ms };
 }
 

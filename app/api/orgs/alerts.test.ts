@@ -25,6 +25,7 @@ const { requestAs, signUp, joinAs } = await import("@/test/test-accounts");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { getDb } = await import("@/lib/db/client");
 const { deliverOutbox } = await import("@/lib/alerts/deliver");
+const { deliverHooks, FIRST_RETRY_MS } = await import("@/lib/alerts/webhooks");
 
 const base = "http://localhost/api/orgs/alerts";
 const servers: ServedApp[] = [];
@@ -208,14 +209,14 @@ describe("with SMTP_URL set", () => {
 });
 
 /** A webhook receiver on loopback: each request's headers and body. */
-async function hookReceiver(): Promise<{ url: string; got: { headers: IncomingHttpHeaders; body: string }[]; close: () => Promise<void> }> {
+async function hookReceiver(failFirst = 0): Promise<{ url: string; got: { headers: IncomingHttpHeaders; body: string }[]; close: () => Promise<void> }> {
   const got: { headers: IncomingHttpHeaders; body: string }[] = [];
   const server = createHttpServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     req.on("end", () => {
       got.push({ headers: req.headers, body });
-      res.writeHead(204).end();
+      res.writeHead(got.length <= failFirst ? 500 : 204).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -273,4 +274,21 @@ describe("webhooks", () => {
       await receiver.close();
     }
   }, 60_000);
+
+  it("tries a failed delivery again once the first wait has passed, logging each attempt", async () => {
+    const receiver = await hookReceiver(1);
+    try {
+      const hook = webhookCreated.parse(await (await makeHook(leader, { url: receiver.url, events: ["host.problems"] })).json());
+      const tested = await hookTestRoute.POST(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/test`, post({})), hookParams(hook.id));
+      expect(await tested.json()).toMatchObject({ status: 500 });
+      expect(await deliverHooks(getDb())).toEqual([]);
+      const retried = await deliverHooks(getDb(), undefined, undefined, Date.now() + FIRST_RETRY_MS + 1000);
+      expect(retried.map((a) => a.status)).toEqual([204]);
+      expect(receiver.got[1]!.headers["webhook-id"]).toBe(receiver.got[0]!.headers["webhook-id"]);
+      const log = webhookDeliveries.parse(await (await deliveriesRoute.GET(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/deliveries`), hookParams(hook.id))).json());
+      expect(log.deliveries.map((d) => d.status)).toEqual([204, 500]);
+    } finally {
+      await receiver.close();
+    }
+  });
 });
