@@ -11,7 +11,8 @@ import { errorField, logger } from "@/lib/log";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import { guardedFetch } from "@/lib/mcp/guarded-fetch";
 import { alertEvent, type AlertEvent, type WebhookAttempt, type WebhookCreate, type WebhookView } from "@/lib/schemas/alerts";
-import { decryptSecret, encryptSecret } from "@/lib/secrets";
+import { shownUrl, querySecrets } from "@/lib/orgs/redact";
+import { decryptSecret, encryptSecret, isEncrypted } from "@/lib/secrets";
 import { CLAIM_STALE_MS } from "./deliver";
 
 /**
@@ -26,7 +27,11 @@ const eventsOf = (text: string): AlertEvent[] => {
   return Array.isArray(value) ? value.flatMap((v) => (alertEvent.safeParse(v).success ? [v as AlertEvent] : [])) : [];
 };
 
-const viewOf = (row: typeof alertWebhooks.$inferSelect): WebhookView => ({ id: row.id, url: row.url, events: eventsOf(row.events), createdAt: new Date(row.createdAt).toISOString() });
+/** A hook's address as stored: encrypted when a query parameter is a secret (SPEC §10), else as given. */
+const storedUrl = (url: string) => (querySecrets(url).length > 0 ? encryptSecret(url) : url);
+const plainUrl = (stored: string) => (isEncrypted(stored) ? decryptSecret(stored) : stored);
+
+const viewOf = (row: typeof alertWebhooks.$inferSelect): WebhookView => ({ id: row.id, url: shownUrl(plainUrl(row.url)), events: eventsOf(row.events), createdAt: new Date(row.createdAt).toISOString() });
 
 /** The hooks of the organisation, oldest first: never their secrets. */
 export async function webhooksOf(db: Conn, org: string): Promise<WebhookView[]> {
@@ -45,7 +50,7 @@ export async function createWebhook(db: Conn, org: string, input: WebhookCreate,
     throw new InvalidError(message, [{ path: ["url"], message }]);
   }
   const secret = `whsec_${randomBytes(32).toString("base64")}`;
-  const row = { id: randomUUID(), org, url: input.url, events: JSON.stringify([...new Set(input.events)]), secret: encryptSecret(secret), createdAt: Date.now(), createdBy: actor.id };
+  const row = { id: randomUUID(), org, url: storedUrl(input.url), events: JSON.stringify([...new Set(input.events)]), secret: encryptSecret(secret), createdAt: Date.now(), createdBy: actor.id };
   await orgTransaction(db, org, async (tx) => {
     await tx.insert(alertWebhooks).values(row);
     await recordAudit(tx, { org, actor, action: "alerts.changed", details: { webhook: { added: new URL(input.url).origin, events: eventsOf(row.events) } } });
@@ -109,7 +114,7 @@ async function attempt(db: Conn, message: typeof alertWebhookMessages.$inferSele
     const signature = new Webhook(decryptSecret(hook.secret)).sign(message.id, timestamp, message.body);
     const guard = guardedFetch({ resolve, allow: allowListFromEnv(), signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS * 3), onStop: () => {}, responseByteLimit: 64 * 1024 });
     try {
-      const response = await guard.fetch(new URL(hook.url), {
+      const response = await guard.fetch(new URL(plainUrl(hook.url)), {
         method: "POST",
         headers: { "content-type": "application/json", "webhook-id": message.id, "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)), "webhook-signature": signature },
         body: message.body,

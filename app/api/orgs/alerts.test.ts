@@ -240,12 +240,16 @@ describe("webhooks", () => {
   it("answers the secret once, signs each delivery (verified with the library) and logs each attempt, never the secret", async () => {
     const receiver = await hookReceiver();
     try {
-      const made = await makeHook(leader, { url: receiver.url, events: ["app.unavailable"] });
+      const made = await makeHook(leader, { url: `${receiver.url}?token=hook-s3cret`, events: ["app.unavailable"] });
       expect(made.status).toBe(201);
       const hook = webhookCreated.parse(await made.json());
       const listed = await (await hooksRoute.GET(requestAs(leader, `${base}/alerts/webhooks`), orgParams("alerts"))).text();
       expect(webhookList.parse(JSON.parse(listed)).webhooks.map((h) => h.id)).toEqual([hook.id]);
       expect(listed).not.toContain(hook.secret);
+      // A secret query parameter is shown as … and kept encrypted (SPEC §10).
+      expect(hook.url).toBe(`${receiver.url}?token=…`);
+      expect(listed).not.toContain("hook-s3cret");
+      expect((await database.bytes()).includes("hook-s3cret")).toBe(false);
       expect((await database.bytes()).includes(hook.secret)).toBe(false);
 
       const tested = await hookTestRoute.POST(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/test`, post({})), hookParams(hook.id));
