@@ -102,6 +102,18 @@ describe("the organisation's alerts", () => {
     expect((await getAlerts(leader)).recipients.chosen).toBeNull();
   });
 
+  it("leaves the alerts unchanged when their audit entry cannot be written", async () => {
+    const sqlite = database.dialect === "sqlite";
+    await database.query(sqlite ? "CREATE TRIGGER alerts_audit_down BEFORE INSERT ON audit_entries BEGIN SELECT RAISE(ABORT, 'the audit log is down'); END" : "CREATE OR REPLACE FUNCTION alerts_audit_down() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'the audit log is down'; END $$ LANGUAGE plpgsql");
+    if (!sqlite) await database.query("CREATE TRIGGER alerts_audit_down BEFORE INSERT ON audit_entries FOR EACH ROW EXECUTE FUNCTION alerts_audit_down()");
+    try {
+      expect((await patchAlerts(leader, { events: { "tools.risky": false } })).status).toBe(500);
+    } finally {
+      await database.query(sqlite ? "DROP TRIGGER IF EXISTS alerts_audit_down" : "DROP TRIGGER IF EXISTS alerts_audit_down ON audit_entries");
+    }
+    expect((await getAlerts(leader)).events["tools.risky"]).toBe(true);
+  });
+
   it("refuses a recipient who is not a member, and an unknown event, with 422", async () => {
     const stranger = await signUp("stranger@alerts.test");
     const notMember = await patchAlerts(leader, { recipients: [stranger.id] });
