@@ -110,3 +110,10 @@ describe("appLabels", () => {
     expect([...labels.values()]).toEqual(["Attendance (attendance)", "Attendance (attendance_2)", "Rota", "Attendance (removed, 01234567)"]);
   });
 });
+
+describe("alerts.changed", () => {
+  it("says which events were turned off and who is mailed now", () => {
+    const entry: AuditEntry = { ...base, action: "alerts.changed", details: { off: ["app.available"], recipients: { from: ["lead@x.test"], to: ["lead@x.test", "dev@x.test"] } } };
+    expect(actionText(entry)).toBe("changed the alerts: turned off app.available; mailed dev@x.test");
+  });
+});

@@ -226,11 +226,32 @@ export function actionText(entry: AuditEntry): string {
       return groupChangedText(entry);
     case "group.removed":
       return `removed the group ${groupName(entry)}`;
+    case "alerts.changed":
+      return alertsChangedText(entry);
     default: {
       const exhaustive: never = action;
       return exhaustive;
     }
   }
+}
+
+/** "changed the alerts: turned off app.available; mails now go to a@x (was b@x)". */
+function alertsChangedText(e: AuditEntry): string {
+  const events = (key: string) => {
+    const list = e.details?.[key];
+    return Array.isArray(list) ? list.filter((v): v is string => typeof v === "string") : [];
+  };
+  const parts: string[] = [];
+  if (events("on").length > 0) parts.push(`turned on ${andList(events("on"))}`);
+  if (events("off").length > 0) parts.push(`turned off ${andList(events("off"))}`);
+  const recipients = listChange(e, "recipients");
+  if (recipients !== null) {
+    if (recipients.added.length > 0) parts.push(`mailed ${andList(recipients.added)}`);
+    if (recipients.removed.length > 0) parts.push(`stopped mailing ${andList(recipients.removed)}`);
+  }
+  const email = e.details?.["email"] as { to?: unknown } | undefined;
+  if (typeof email?.to === "boolean") parts.push(email.to ? "turned alert mail on" : "turned alert mail off");
+  return parts.length === 0 ? "changed the alerts" : `changed the alerts: ${parts.join("; ")}`;
 }
 
 /** An app the log may name: its id, its name, and what tells it from another app of the same name (its short name). */

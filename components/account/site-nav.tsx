@@ -13,9 +13,12 @@ const TABS = [
   { segment: "members", label: "Members" },
   { segment: "keys", label: "API keys" },
   { segment: "audit", label: "Audit log" },
+  // Leaders only (SPEC §28).
+  { segment: "alerts", label: "Alerts", leaders: true },
+  { segment: "outbox", label: "Outbox", leaders: true },
 ] as const;
 
-type Org = { slug: string; name: string };
+type Org = { slug: string; name: string; leader?: boolean };
 
 /** `/orgs/acme/members/…` → { org: "acme", tab: "members" }; anything else → nulls. */
 function whereAmI(pathname: string): { org: string | null; tab: string | null } {
@@ -84,7 +87,7 @@ export function SiteNav({ account, orgs }: { account: { email: string } | null; 
   const tabs = (className: string) =>
     current === undefined || base === null ? null : (
       <ul className={className} aria-label={current.name}>
-        {TABS.map((t) => (
+        {TABS.filter((t) => !("leaders" in t) || current.leader === true).map((t) => (
           <li key={t.segment}>
             <NavLink href={`${base}/${t.segment}`} here={here.org === current.slug && here.tab === t.segment}>
               {t.label}

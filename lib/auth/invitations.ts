@@ -42,7 +42,7 @@ export function smtpConfigured(): boolean {
 }
 
 /** Sends one plain-text mail through `SMTP_URL` (nodemailer). */
-async function sendMail(to: string, subject: string, text: string): Promise<void> {
+export async function sendMail(to: string, subject: string, text: string): Promise<void> {
   const smtp = process.env.SMTP_URL ?? "";
   const { createTransport } = await import("nodemailer");
   await createTransport(smtp).sendMail({

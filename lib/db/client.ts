@@ -400,6 +400,11 @@ export async function orgTransactionAt<T>(db: Conn, org: string, work: (tx: Conn
 /** The PostgreSQL transactions `postgresTransaction` has open: the database each is on, and its connection. */
 const pgTransactions = new WeakMap<Conn, { db: Conn; client: PoolClient }>();
 
+/** The database a connection is of: a PostgreSQL transaction's own database, else the connection itself (SQLite's transactions run on it). */
+export function databaseOf(tx: Conn): Conn {
+  return pgTransactions.get(tx)?.db ?? tx;
+}
+
 /** What drizzle's own `transaction()` makes a transaction of (node-postgres/session.js), as `postgresTransaction` makes one. */
 interface PostgresInternals {
   dialect: ConstructorParameters<typeof NodePgSession>[1];

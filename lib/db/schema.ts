@@ -516,3 +516,115 @@ export const groupRegistries = sqliteTable("group_registries", {
   createdAt: integer("created_at", { mode: "number" }).notNull(),
   createdBy: text("created_by").notNull(),
 });
+
+/**
+ * The organisation's alerts (SPEC §28): which events are off (JSON array of event names; every
+ * event is on when absent), who is mailed (JSON array of member account ids; null: every leader),
+ * and whether mail is sent at all. No row: the defaults.
+ */
+export const orgAlerts = sqliteTable("org_alerts", {
+  org: text("org")
+    .primaryKey()
+    .references(() => organization.slug, { onDelete: "cascade" }),
+  eventsOff: text("events_off").notNull().default("[]"),
+  recipients: text("recipients"),
+  email: integer("email", { mode: "boolean" }).notNull().default(true),
+});
+
+/**
+ * An app told unavailable (SPEC §28 `app.unavailable`): the row is written in the transaction
+ * storing its second unavailable read in a row, and deleted in the one storing its next available
+ * read, which is when `app.available` is told. Its primary key is what makes each told once
+ * however many instances store reads.
+ */
+export const appAlertStates = sqliteTable("app_alert_states", {
+  app: text("app")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  /** The first of the unavailable reads in a row. */
+  downSince: integer("down_since", { mode: "number" }).notNull(),
+  toldAt: integer("told_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * The organisation's outbox (SPEC §28): one mail per event and recipient, written in the event's
+ * own transaction; `state` is `pending` until sent (`sent`), or `logged` when no SMTP is set
+ * (written to the log and kept here). `claimedAt`: an instance sending it (another takes it over
+ * after a while, so none is lost when an instance stops mid-delivery).
+ */
+export const alertOutbox = sqliteTable(
+  "alert_outbox",
+  {
+    id: text("id").primaryKey(),
+    org: text("org")
+      .notNull()
+      .references(() => organization.slug, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    appId: text("app_id"),
+    appName: text("app_name"),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    link: text("link").notNull(),
+    since: integer("since", { mode: "number" }).notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    state: text("state").notNull().default("pending"),
+    claimedAt: integer("claimed_at", { mode: "number" }),
+    sentAt: integer("sent_at", { mode: "number" }),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+  },
+  (t) => [index("alert_outbox_org_newest").on(t.org, t.createdAt), index("alert_outbox_pending").on(t.state, t.claimedAt)],
+);
+
+/**
+ * The organisation's alert webhooks (SPEC §28): where events are posted, which, and the signing
+ * secret (`whsec_…`, encrypted at rest, lib/secrets.ts; answered once, when the hook is made).
+ */
+export const alertWebhooks = sqliteTable("alert_webhooks", {
+  id: text("id").primaryKey(),
+  org: text("org")
+    .notNull()
+    .references(() => organization.slug, { onDelete: "cascade" }),
+  url: text("url").notNull(),
+  /** JSON array of event names. */
+  events: text("events").notNull(),
+  secret: text("secret").notNull(),
+  createdAt: integer("created_at", { mode: "number" }).notNull(),
+  createdBy: text("created_by").notNull(),
+});
+
+/**
+ * One message for a hook (its `webhook-id`), written in the event's own transaction: `pending`
+ * until an attempt is answered 2xx (`delivered`). Claimed as the outbox's mail is.
+ */
+export const alertWebhookMessages = sqliteTable(
+  "alert_webhook_messages",
+  {
+    id: text("id").primaryKey(),
+    hook: text("hook")
+      .notNull()
+      .references(() => alertWebhooks.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    state: text("state").notNull().default("pending"),
+    claimedAt: integer("claimed_at", { mode: "number" }),
+  },
+  (t) => [index("alert_webhook_messages_pending").on(t.state, t.claimedAt)],
+);
+
+/** Each attempt to deliver a hook's message: when, the answer's status (null: none came), how long. */
+export const alertWebhookAttempts = sqliteTable(
+  "alert_webhook_attempts",
+  {
+    id: text("id").primaryKey(),
+    hook: text("hook")
+      .notNull()
+      .references(() => alertWebhooks.id, { onDelete: "cascade" }),
+    message: text("message").notNull(),
+    at: integer("at", { mode: "number" }).notNull(),
+    status: integer("status"),
+    ms: integer("ms").notNull(),
+  },
+  (t) => [index("alert_webhook_attempts_hook").on(t.hook, t.at)],
+);

@@ -1,4 +1,5 @@
 import "server-only";
+import { noteRead } from "@/lib/alerts/alerts";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { placeholderRow, tieBreaker } from "@/lib/db/dialect";
@@ -116,9 +117,10 @@ export function legacyEntries(read: ReadRow): unknown[] {
 /**
  * Stores reads, each listing once as a snapshot, and trims each app's history. A read of an app
  * removed meanwhile, or given another address or header meanwhile, is not stored: it is not what
- * the app is now (the change that moved it stores its own read). Three statements a read: its
- * snapshot and the read itself are each stored only where the app is still as it was read, and
- * its history trimmed; a fourth gives a stored snapshot the tokens it lacks, unless this process
+ * the app is now (the change that moved it stores its own read). Four statements a read: its
+ * snapshot and the read itself are each stored only where the app is still as it was read, its
+ * history trimmed, and whether it changes the app's availability as alerts tell it (SPEC §28,
+ * lib/alerts/alerts.ts `noteRead`: one statement for an available read); another gives a stored snapshot the tokens it lacks, unless this process
  * has read that snapshot with its tokens (they are never taken away).
  */
 export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
@@ -160,6 +162,8 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
         challenge: listing.challenge ?? null,
       });
       await runPrepared(tx, "theorem_trim_history", () => trimHistory(tx), { app: read.app });
+      // SPEC §28: whether this read makes the app unavailable twice in a row, or available again, decided on what is stored.
+      await noteRead(tx, read, Boolean(listing.unavailable));
     }
   });
 }

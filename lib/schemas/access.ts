@@ -75,6 +75,7 @@ export const auditAction = z.enum([
   "group.created",
   "group.changed",
   "group.removed",
+  "alerts.changed",
 ]);
 export type AuditAction = z.infer<typeof auditAction>;
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { startOutboxSweep } from "@/lib/alerts/deliver";
 import { closeDatabase, isPostgresUrl } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { orgContext } from "@/lib/orgs/context";
@@ -34,6 +35,8 @@ export async function startBackground(env = process.env): Promise<void> {
   } else {
     stopBackground = startSchedule(ctx, interval);
   }
+  // SPEC §28: mail left in the outbox (an instance stopped mid-delivery, or SMTP refused it) is delivered again.
+  startOutboxSweep(ctx.db);
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void shutdown(signal));
 }
 

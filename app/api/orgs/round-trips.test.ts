@@ -117,15 +117,16 @@ describe("round trips per signed-in request", () => {
     expect(statements.filter((s) => /from "app_sign_ins"|^select "id", "org", "owner"|^select "snapshot" from "check_results"/.test(s))).toEqual([]);
     // Who asks; the checks spent; the lock with the version it holds (its own statement on SQLite, in
     // the round trip that begins on PostgreSQL); the read stored (its snapshot, itself, the history
-    // trimmed; review's modes are the kept list's); the app's row of the list, read again; the commit.
-    expect(statements).toHaveLength(database.dialect === "postgres" ? 8 : 9);
+    // trimmed; whether it ends the app's unavailability, SPEC §28; review's modes are the kept list's);
+    // the app's row of the list, read again; the commit.
+    expect(statements).toHaveLength(database.dialect === "postgres" ? 9 : 10);
     expect(statements.filter(isListState)).toHaveLength(1);
     expect(Date.parse(storedApp.parse(await answer!.json()).lastCheck!.checkedAt)).toBeGreaterThanOrEqual(before - 1000);
     // Changed by another instance: this one keeps nothing at the version seen, and asks for the app, its snapshot and its sign-in, and reads the list after.
     await database.query("UPDATE apps SET name = name WHERE id = ?", [ids[1]]);
     const unkept = await statementsOf(recheck);
     expect(unkept.status).toBe(200);
-    expect(unkept.statements).toHaveLength(database.dialect === "postgres" ? 12 : 13);
+    expect(unkept.statements).toHaveLength(database.dialect === "postgres" ? 13 : 14);
   });
 
   it("keeps the list as a re-check left it, which answers what the database then holds, review's approvals with it", async () => {

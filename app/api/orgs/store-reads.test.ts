@@ -3,7 +3,8 @@ import { routeDatabase, statementsDuring } from "@/test/route-tests";
 
 // How a re-check's reads are stored (lib/orgs/reads.ts `insertReads`), on SQLite and on
 // PostgreSQL alike (this file runs on both): only where the app is still as it was read, each
-// listing once, in three statements a read.
+// listing once, in four statements a read (the fourth: whether an available read ends the app's
+// unavailability, SPEC §28).
 const database = await routeDatabase("store-reads");
 
 const { getDb, orgTransaction } = await import("@/lib/db/client");
@@ -74,7 +75,7 @@ describe("storing reads", () => {
     expect(JSON.parse(String(await tokensOf()))).toEqual({ tokens: [7] });
   });
 
-  it("stores a re-check's read of a listing read before in three statements, and on PostgreSQL takes the organisation's lock as its transaction begins", async () => {
+  it("stores a re-check's read of a listing read before in four statements, and on PostgreSQL takes the organisation's lock as its transaction begins", async () => {
     const plain = { url: "http://plain.test/mcp", urlSecret: null, headerValue: null };
     await insertReads(db, [readOf("plain", plain, ["hours", "clock_in"], [3, 4])]);
     // Its names were given: the snapshot was read, with its tokens.
@@ -82,7 +83,7 @@ describe("storing reads", () => {
     const read = readOf("plain", plain, ["hours", "clock_in"], [3, 4]);
     const { statements } = await statementsDuring(() => orgTransaction(db, "acme", (tx) => insertReads(tx, [read]), "deferred"));
     // SQLite's BEGIN and COMMIT are not statements run through the driver's prepared ones.
-    expect(statements).toHaveLength(database.dialect === "postgres" ? 5 : 3);
+    expect(statements).toHaveLength(database.dialect === "postgres" ? 6 : 4);
     if (database.dialect === "postgres") {
       expect(statements[0]).toMatch(/^BEGIN; SELECT pg_advisory_xact_lock/);
       expect(statements.at(-1)).toBe("COMMIT");
