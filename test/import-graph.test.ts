@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["audit", "http", "oauth"],
   ["api", "registry"],
   ["auth", "pool"],
-  ["cli", "orgs"],
+  ["alerts", "cli", "orgs"],
   ["demo", "queries", "schedule"],
   ["server"],
 ];

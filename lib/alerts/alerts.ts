@@ -4,10 +4,10 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/audit-log";
 import { dashboardOrigins } from "@/lib/auth/origins";
 import { databaseOf, orgTransaction, runPrepared, type Conn } from "@/lib/db/client";
+import { newestFirstIn } from "@/lib/db/dialect";
 import { alertOutbox, appAlertStates, apps, checkResults, member, orgAlerts, organization, user } from "@/lib/db/tables";
 import { InvalidError } from "@/lib/errors";
 import { ALERT_EVENT_WORDS, ALERT_EVENTS, alertEvent, outboxState, type AlertEvent, type AlertsUpdate, type AlertsView, type OutboxMail } from "@/lib/schemas/alerts";
-import { newestFirstIn } from "@/lib/orgs/reads";
 import { deliverOutbox, deliverSoon } from "./deliver";
 import { deliverHooks, queueHookMessages } from "./webhooks";
 

@@ -5,6 +5,7 @@ import { transaction, type Conn } from "@/lib/db/client";
 import { alertOutbox } from "@/lib/db/tables";
 import { errorField, logger } from "@/lib/log";
 import { deliverHooks } from "./webhooks";
+import { CLAIM_STALE_MS } from "./claims";
 
 /**
  * Delivers the outbox (SPEC §28): each pending mail is claimed in a transaction of its own (one
@@ -13,7 +14,6 @@ import { deliverHooks } from "./webhooks";
  * or the send failed) is taken again: no mail is lost.
  */
 
-export const CLAIM_STALE_MS = 2 * 60_000;
 const BATCH = 50;
 
 type Mail = typeof alertOutbox.$inferSelect;

@@ -11,9 +11,9 @@ import { errorField, logger } from "@/lib/log";
 import { allowListFromEnv, neverReadable, systemResolver, type Resolver } from "@/lib/mcp/address";
 import { guardedFetch } from "@/lib/mcp/guarded-fetch";
 import { alertEvent, type AlertEvent, type WebhookAttempt, type WebhookCreate, type WebhookView } from "@/lib/schemas/alerts";
-import { shownUrl, querySecrets } from "@/lib/orgs/redact";
+import { shownUrl, querySecrets } from "@/lib/redact";
 import { decryptSecret, encryptSecret, isEncrypted } from "@/lib/secrets";
-import { CLAIM_STALE_MS } from "./deliver";
+import { CLAIM_STALE_MS } from "./claims";
 
 /**
  * The organisation's alert webhooks (SPEC §28): Standard Webhooks (`webhook-id`,

@@ -2,6 +2,7 @@ import "server-only";
 import { getTableColumns, sql, type SQL, type SQLWrapper, type Table } from "drizzle-orm";
 import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { isPostgres, type Conn, type Db } from "./client";
+import { checkResults } from "./tables";
 
 /**
  * Where SQLite and PostgreSQL differ, each difference named for what it does, so that code above
@@ -71,4 +72,15 @@ export function rateLimiter(db: Db, options: { keyPrefix: string; points: number
   return isPostgres(db)
     ? new RateLimiterPostgres({ storeClient: db.$client, storeType: "pool", ...shared })
     : new RateLimiterSQLite({ storeClient: db.$client, storeType: "better-sqlite3", ...shared });
+}
+
+/** Reads of one app newest first: by time, then (two reads in one millisecond) by the dialect's `tieBreaker`. */
+export function newestFirstIn(db: Conn, alias?: string) {
+  return newestOrder(db, alias).map((column) => sql`${column} DESC`);
+}
+
+/** The columns `newestFirstIn` orders by: the time, then the one that breaks its ties. */
+export function newestOrder(db: Conn, alias?: string): [SQL, SQL] {
+  const column = (name: string) => (alias === undefined ? sql`${checkResults}.${sql.identifier(name)}` : sql`${sql.identifier(alias)}.${sql.identifier(name)}`);
+  return [column("checked_at"), column(tieBreaker(db))];
 }

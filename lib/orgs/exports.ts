@@ -1,5 +1,5 @@
 import "server-only";
-import { findMember } from "@/lib/auth/members";
+import { findMember } from "@/lib/auth/member-reads";
 import { requireAction, type OrgAccess } from "@/lib/auth/workspace";
 import { buildExport } from "@/lib/exports/build";
 import { exportApps } from "@/lib/exports/from-check";

@@ -9,7 +9,8 @@ import type { Org } from "@/lib/schemas/orgs";
 import { newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
 import type { AppRow } from "./app-rows";
 import { ByteLru } from "./byte-lru";
-import { newestFirstIn, type ReadRow } from "./reads";
+import { newestFirstIn } from "@/lib/db/dialect";
+import type { ReadRow } from "./reads";
 
 /**
  * A list's stored state (SPEC §12, §23): everything a scope's names and summaries are made from,

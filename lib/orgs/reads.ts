@@ -2,7 +2,7 @@ import "server-only";
 import { noteRead } from "@/lib/alerts/alerts";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { runPrepared, transaction, type Conn } from "@/lib/db/client";
-import { placeholderRow, tieBreaker } from "@/lib/db/dialect";
+import { newestFirstIn, newestOrder, placeholderRow } from "@/lib/db/dialect";
 import { apps, checkResults, snapshots } from "@/lib/db/tables";
 import { givenPromptTokens, givenSizes, type AppListing } from "@/lib/engine/check";
 import { snapshotOf } from "@/lib/engine/changes";
@@ -36,16 +36,6 @@ export const HISTORY_PER_APP = 1000;
 
 const wholeMs = (ms: number | null | undefined): number | null => (ms === undefined || ms === null ? null : Math.round(ms));
 
-/** Reads of one app newest first: by time, then (two reads in one millisecond) by the dialect's `tieBreaker`. */
-export function newestFirstIn(db: Conn, alias?: string) {
-  return newestOrder(db, alias).map((column) => sql`${column} DESC`);
-}
-
-/** The columns `newestFirstIn` orders by: the time, then the one that breaks its ties. */
-function newestOrder(db: Conn, alias?: string): [SQL, SQL] {
-  const column = (name: string) => (alias === undefined ? sql`${checkResults}.${sql.identifier(name)}` : sql`${sql.identifier(alias)}.${sql.identifier(name)}`);
-  return [column("checked_at"), column(tieBreaker(db))];
-}
 
 /** The newest read of every app of the organisation, by app id, in one query. */
 export async function latestReads(db: Conn, org: string): Promise<Map<string, ReadRow>> {

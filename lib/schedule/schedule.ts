@@ -3,7 +3,7 @@ import { and, eq, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { transaction, type Conn } from "@/lib/db/client";
 import { amongClaimed } from "@/lib/db/dialect";
 import { apps, checkResults } from "@/lib/db/tables";
-import { newestFirstIn } from "@/lib/orgs/reads";
+import { newestFirstIn } from "@/lib/db/dialect";
 import { errorField, logger } from "@/lib/log";
 import { recheckForSchedule, type OrgContext } from "@/lib/orgs/apps";
 import { recheckInterval } from "@/lib/orgs/limits";
