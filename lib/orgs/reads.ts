@@ -1,6 +1,6 @@
 import "server-only";
 import { noteRead } from "@/lib/alerts/alerts";
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { runPrepared, transaction, type Conn } from "@/lib/db/client";
 import { newestFirstIn, newestOrder, placeholderRow } from "@/lib/db/dialect";
 import { apps, checkResults, snapshots } from "@/lib/db/tables";
