@@ -10,6 +10,9 @@ test.describe("developer", () => {
   test("picks an assistant on their own page, reads its files and downloads one", async ({ page }) => {
     await page.goto(`/orgs/${ORG}/me`);
     const panel = page.getByRole("region", { name: "Use in other assistants" });
+    // Closed until asked for: the page leads with the person's own tools.
+    await expect(panel.getByLabel("Assistant")).toHaveCount(0);
+    await panel.getByRole("button", { name: "Show the files" }).click();
     await expect(panel.getByText("/etc/claude-code/managed-settings.json")).toBeVisible({ timeout: 20_000 });
     await expect(panel.getByLabel("managed-settings.json as written")).toContainText('"allowManagedMcpServersOnly": true');
     await expect(panel.getByRole("button", { name: "Copy managed-settings.json" })).toBeVisible();

@@ -13,17 +13,35 @@ import { EXPORT_HOSTS, type ExportFallback, type ExportFile, type ExportHost } f
  * "Use in other assistants" (SPEC §26): a person's or a group's decisions as one host's own files, each
  * previewed with Copy and Download, and what that host cannot say, with what the file does instead.
  */
-export function OtherAssistants({ org, target, name }: { org: string; target: ExportTarget; name: string }) {
+export function OtherAssistants({ org, target, name, startOpen = false }: { org: string; target: ExportTarget; name: string; startOpen?: boolean }) {
   const [host, setHost] = useState<ExportHost>("claude-code");
   const [fallback, setFallback] = useState<ExportFallback>("strict");
-  const answer = useQuery(hostExportQuery(org, target, host, fallback));
+  // Closed until asked for: the files are long, and a page leads with its own subject (an unavailable app's reason).
+  const [open, setOpen] = useState(startOpen);
+  const answer = useQuery({ ...hostExportQuery(org, target, host, fallback), enabled: open });
   const profile = EXPORT_PROFILES[host];
+  const intro = (
+    <p className="text-sm text-slate-700">The same decisions for {name}, as another assistant&apos;s own configuration. No file holds a secret: put each app&apos;s header values in the variables named.</p>
+  );
+  if (!open) {
+    return (
+      <section aria-labelledby="other-assistants" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="other-assistants" className="text-lg font-semibold text-slate-900">
+          Use in other assistants
+        </h2>
+        {intro}
+        <Button variant="secondary" onClick={() => setOpen(true)}>
+          Show the files
+        </Button>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="other-assistants" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
       <h2 id="other-assistants" className="text-lg font-semibold text-slate-900">
         Use in other assistants
       </h2>
-      <p className="text-sm text-slate-700">The same decisions for {name}, as another assistant&apos;s own configuration. No file holds a secret: put each app&apos;s header values in the variables named.</p>
+      {intro}
       <div className="flex flex-wrap items-end gap-4">
         <label className="flex flex-col gap-1 text-sm text-slate-800">
           Assistant
