@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { changesTools, diffTools, heldTools, type HeldTool } from "@/lib/engine/people-diff";
+import type { Policy } from "@/lib/schemas/check";
 import { appList, type StoredApp } from "@/lib/schemas/orgs";
 import { peopleList, personCheck } from "@/lib/schemas/people";
 import { previewAnswer, type PreviewAnswer } from "@/lib/schemas/preview";
@@ -60,27 +60,61 @@ const stored = async () => ({
 });
 
 /** Each member's tools as their check answers them now, by member id. */
-async function everyonesTools(): Promise<Map<string, { email: string; tools: HeldTool[] }>> {
+/** What each person's assistant is sent, read from their check as any caller reads it: whole name → policy, and the tokens of all. */
+async function everyonesTools(): Promise<Map<string, { email: string; sent: Map<string, Policy>; tokens: number }>> {
   const { people } = peopleList.parse(await (await peopleRoute.GET(requestAs(leader, `${base}/people`), orgParams("acme"))).json());
-  const found = new Map<string, { email: string; tools: HeldTool[] }>();
+  const found = new Map<string, { email: string; sent: Map<string, Policy>; tokens: number }>();
   for (const person of people) {
     const response = await personCheckRoute.GET(requestAs(leader, `${base}/people/${person.id}/check`), { params: Promise.resolve({ org: "acme", person: person.id }) });
     const check = personCheck.parse(await response.json());
-    found.set(person.id, { email: person.email, tools: heldTools({ apps: check.apps }, check.apps.map((a) => a.id)) });
+    const sent = new Map<string, Policy>();
+    let tokens = 0;
+    for (const tool of check.apps.flatMap((app) => app.tools)) {
+      if (!tool.included || tool.wholeName === null) continue;
+      sent.set(tool.wholeName, tool.policy);
+      tokens += tool.tokens ?? 0;
+    }
+    found.set(person.id, { email: person.email, sent, tokens });
   }
   return found;
 }
 
-/** What really changed between two readings of everyone's tools, in the preview's shape. */
-function whatChanged(before: Awaited<ReturnType<typeof everyonesTools>>, after: Awaited<ReturnType<typeof everyonesTools>>): PreviewAnswer {
-  const people: PreviewAnswer["people"] = [];
+/**
+ * Checks a preview against what the change really did, without the preview's own diff: each
+ * person it names, their list before with what it said applied (losses taken out, renames
+ * moved, gains put in, policies turned) is their list after, with the tokens it said; every
+ * person it leaves out is sent exactly what they were.
+ */
+function expectPredicted(predicted: PreviewAnswer, before: Awaited<ReturnType<typeof everyonesTools>>, after: Awaited<ReturnType<typeof everyonesTools>>): void {
   let unchanged = 0;
-  for (const [id, { email, tools }] of before) {
-    const diff = diffTools(tools, after.get(id)!.tools);
-    if (changesTools(diff)) people.push({ id, email, ...diff });
-    else unchanged++;
+  for (const [id, was] of before) {
+    const now = after.get(id)!;
+    const said = predicted.people.find((p) => p.id === id);
+    if (said === undefined) {
+      expect(now.sent, `${was.email}, said to be unchanged`).toEqual(was.sent);
+      unchanged++;
+      continue;
+    }
+    const applied = new Map(was.sent);
+    for (const name of said.loses) expect(applied.delete(name), `${was.email} loses ${name}, which they had`).toBe(true);
+    const moved = said.renamed.map(({ from, to }) => {
+      expect(applied.has(from), `${was.email}'s ${from}, renamed, which they had`).toBe(true);
+      const policy = applied.get(from)!;
+      applied.delete(from);
+      return [to, policy] as const;
+    });
+    for (const [to, policy] of moved) applied.set(to, policy);
+    for (const name of said.gains) {
+      expect(applied.has(name), `${was.email} gains ${name}, which they had`).toBe(false);
+      applied.set(name, now.sent.get(name) ?? "runs-freely");
+    }
+    for (const name of said.nowAsksFirst) applied.set(name, "asks-first");
+    for (const name of said.nowRunsFreely) applied.set(name, "runs-freely");
+    expect(applied, `${was.email}'s tools after the change`).toEqual(now.sent);
+    expect(said.tokens, `${was.email}'s tokens`).toEqual({ before: was.tokens, after: now.tokens });
+    expect(said.gains.length + said.loses.length + said.renamed.length + said.nowAsksFirst.length + said.nowRunsFreely.length, `${was.email} named though nothing changes`).toBeGreaterThan(0);
   }
-  return { people, unchanged };
+  expect(predicted.unchanged).toBe(unchanged);
 }
 
 const save = async (body: { org?: object; app?: { id: string; settings: object }; approve?: { app: string; tools?: string[] }; group?: { id: string; members: string[] } }) => {
@@ -318,7 +352,7 @@ describe("a preview followed by the same change saved (property)", () => {
         const before = await everyonesTools();
         const predicted = await previewed(body);
         await save(body);
-        expect(predicted).toEqual(whatChanged(before, await everyonesTools()));
+        expectPredicted(predicted, before, await everyonesTools());
       }),
       { numRuns: 12 },
     );
