@@ -181,27 +181,39 @@ describe("scheduled re-checks as jobs, with two instances", () => {
   it("retries a job that failed, with back-off, until it is read", { timeout: 40_000 }, async () => {
     const url = await database();
     const ids = await connect(url, "beta", ["flaky"]);
-    const attempts: number[] = [];
-    const flaky: Reader = async (app) => {
-      attempts.push(Date.now());
+    const app = ids.get("http://flaky.test/mcp")!;
+    // Each attempt as the queue stored it: which retry, when it was let start, when it started.
+    type Attempt = { retry: number; delay: number; backoff: boolean; startAfter: number; startedOn: number };
+    const attempts: Attempt[] = [];
+    const flaky: Reader = async (read) => {
+      const [row] = (await sql(
+        url,
+        `SELECT retry_count AS retry, retry_delay AS delay, retry_backoff AS backoff,
+                (extract(epoch FROM start_after) * 1000)::float8 AS "startAfter", (extract(epoch FROM started_on) * 1000)::float8 AS "startedOn"
+           FROM pgboss.job WHERE singleton_key = $1 AND state = 'active'`,
+        [app],
+      )) as Attempt[];
+      attempts.push(row!);
       if (attempts.length <= 2) throw new Error("the database went away");
-      return { name: app.name, entries: [{ name: "hours" }] };
+      return { name: read.name, entries: [{ name: "hours" }] };
     };
     const a = await instance("a", url, flaky, { interval: 600_000, retryDelaySeconds: 1 });
     try {
-      await sql(url, "UPDATE apps SET next_check_at = 0 WHERE id = $1", [ids.get("http://flaky.test/mcp")]);
+      await sql(url, "UPDATE apps SET next_check_at = 0 WHERE id = $1", [app]);
       await until("the third attempt", () => attempts.length >= 3, 35_000);
     } finally {
       await a.close();
     }
-    expect(attempts).toHaveLength(3);
-    // Back-off: pg-boss waits 1–2 s after the first failure and 2–4 s after the second (never
-    // less: it is a start time in the database); how much more a busy machine adds is no behaviour.
-    const [first, second, third] = attempts as [number, number, number];
-    expect(second - first).toBeGreaterThanOrEqual(900);
-    expect(third - second).toBeGreaterThanOrEqual(1900);
+    // The same job, retried twice, with the delay asked for and doubling (pg-boss's back-off);
+    // each retry held back until its stored start time, which the database set a delay past the
+    // failed attempt's start: what the queue stored, not how long this machine took.
+    expect(attempts.map(({ retry, delay, backoff }) => ({ retry, delay, backoff }))).toEqual([0, 1, 2].map((retry) => ({ retry, delay: 1, backoff: true })));
+    const [first, second, third] = attempts as [Attempt, Attempt, Attempt];
+    for (const attempt of attempts) expect(attempt.startedOn).toBeGreaterThanOrEqual(attempt.startAfter);
+    expect(second.startAfter - first.startedOn).toBeGreaterThanOrEqual(1_000);
+    expect(third.startAfter - second.startedOn).toBeGreaterThanOrEqual(2_000);
     // The read that worked is stored: the app has its inline read and this one.
-    expect(await sql(url, "SELECT count(*)::int AS n FROM check_results WHERE app = $1", [ids.get("http://flaky.test/mcp")])).toEqual([{ n: 2 }]);
+    expect(await sql(url, "SELECT count(*)::int AS n FROM check_results WHERE app = $1", [app])).toEqual([{ n: 2 }]);
   });
 
   it("runs again elsewhere a job whose instance stopped mid-read", { timeout: 40_000 }, async () => {
