@@ -3,7 +3,7 @@ import { startOutboxSweep } from "@/lib/alerts/deliver";
 import { closeDatabase, isPostgresUrl } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { orgContext } from "@/lib/orgs/context";
-import { startRecheckJobs } from "@/lib/schedule/jobs";
+import { startRecheckJobs, startWebhookRetryJobs } from "@/lib/schedule/jobs";
 import { recheckInterval, recheckReadsAtOnce } from "@/lib/orgs/limits";
 import { startSchedule } from "@/lib/schedule/schedule";
 import { requestsDone, requestsUnderWay, startDraining } from "./drain";
@@ -35,7 +35,15 @@ export async function startBackground(env = process.env): Promise<void> {
   } else {
     stopBackground = startSchedule(ctx, interval);
   }
-  // SPEC §28: mail left in the outbox (an instance stopped mid-delivery, or SMTP refused it) is delivered again.
+  // SPEC §28: webhook retries are jobs on PostgreSQL; the sweep delivers what is due on either
+  // dialect (on SQLite, every retry; mail left in the outbox by an instance stopped mid-delivery, or refused by SMTP).
+  if (isPostgresUrl(url)) {
+    const retries = await startWebhookRetryJobs(ctx.db, { connectionString: url });
+    const before = stopBackground;
+    stopBackground = async () => {
+      await Promise.all([before(), retries.stop(graceMs(env))]);
+    };
+  }
   startOutboxSweep(ctx.db);
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void shutdown(signal));
 }
