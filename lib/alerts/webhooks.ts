@@ -251,6 +251,8 @@ async function attempt(db: Conn, message: typeof alertWebhookMessages.$inferSele
     }
   }
   const ms = Math.round(performance.now() - started);
+  // Removed meanwhile: its messages and log went with it.
+  if (hook === undefined) return { at: new Date(at).toISOString(), status, ms };
   const attempts = message.attempts + 1;
   await db.insert(alertWebhookAttempts).values({ id: randomUUID(), hook: message.hook, message: message.id, at, status, ms });
   if (status !== null && status >= 200 && status < 300) {
@@ -262,7 +264,7 @@ async function attempt(db: Conn, message: typeof alertWebhookMessages.$inferSele
       .set(next === null ? { state: "failed", attempts, claimedAt: null } : { attempts, nextAt: next, claimedAt: null })
       .where(eq(alertWebhookMessages.id, message.id));
     if (next !== null) await retryQueue?.(message.id, next).catch((error: unknown) => logger.warn({ hook: message.hook, err: errorField(error) }, "A webhook's retry was not queued; the sweep takes it when due"));
-    else if (hook !== undefined) await switchOffIfFailing(db, message, status, at);
+    else await switchOffIfFailing(db, message, status, at);
   }
   return { at: new Date(at).toISOString(), status, ms };
 }

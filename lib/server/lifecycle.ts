@@ -10,7 +10,8 @@ import { requestsDone, requestsUnderWay, startDraining } from "./drain";
 
 /**
  * The server process's background work and its end (SPEC §16). Scheduled re-checks run as jobs
- * on PostgreSQL, or in this process on SQLite. On SIGTERM or SIGINT the process drains: health
+ * on PostgreSQL, or in this process on SQLite; so do webhook retries (SPEC §28), beside the sweep
+ * that delivers what is due on either. On SIGTERM or SIGINT the process drains: health
  * answers 503 so a proxy stops sending it requests, no job or scheduled read is taken any more,
  * the requests and jobs under way finish (up to THEOREM_SHUTDOWN_SECONDS, 30), then it exits.
  * Next's own signal handling is turned off by `npm start` (NEXT_MANUAL_SIG_HANDLE), so that it
