@@ -116,4 +116,12 @@ describe("alerts.changed", () => {
     const entry: AuditEntry = { ...base, action: "alerts.changed", details: { off: ["app.available"], recipients: { from: ["lead@x.test"], to: ["lead@x.test", "dev@x.test"] } } };
     expect(actionText(entry)).toBe("changed the alerts: turned off app.available; mailed dev@x.test");
   });
+
+  it("says which webhook was added, switched back on, changed or removed", () => {
+    const hook = (webhook: Record<string, unknown>) => actionText({ ...base, action: "alerts.changed", details: { webhook } });
+    expect(hook({ added: "https://hooks.x.test", events: ["app.unavailable", "tools.risky"] })).toBe("changed the alerts: added a webhook to https://hooks.x.test (app.unavailable and tools.risky)");
+    expect(hook({ changed: "https://hooks.x.test", on: true })).toBe("changed the alerts: switched the webhook to https://hooks.x.test back on");
+    expect(hook({ changed: "https://hooks.x.test", events: { from: ["app.unavailable"], to: ["app.available"] } })).toBe("changed the alerts: the webhook to https://hooks.x.test now takes app.available");
+    expect(hook({ removed: "https://hooks.x.test" })).toBe("changed the alerts: removed the webhook to https://hooks.x.test");
+  });
 });

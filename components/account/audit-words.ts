@@ -251,7 +251,25 @@ function alertsChangedText(e: AuditEntry): string {
   }
   const email = e.details?.["email"] as { to?: unknown } | undefined;
   if (typeof email?.to === "boolean") parts.push(email.to ? "turned alert mail on" : "turned alert mail off");
+  const hook = webhookChangeText(e.details?.["webhook"]);
+  if (hook !== null) parts.push(hook);
   return parts.length === 0 ? "changed the alerts" : `changed the alerts: ${parts.join("; ")}`;
+}
+
+/** "added a webhook to https://hooks.example (app.unavailable)", "switched the webhook to … back on", "removed …". */
+function webhookChangeText(value: unknown): string | null {
+  if (typeof value !== "object" || value === null) return null;
+  const hook = value as { added?: unknown; changed?: unknown; removed?: unknown; on?: unknown; events?: unknown };
+  const strings = (list: unknown): string[] => (Array.isArray(list) ? list.filter((v): v is string => typeof v === "string") : []);
+  if (typeof hook.added === "string") return `added a webhook to ${hook.added}${strings(hook.events).length > 0 ? ` (${andList(strings(hook.events))})` : ""}`;
+  if (typeof hook.removed === "string") return `removed the webhook to ${hook.removed}`;
+  if (typeof hook.changed !== "string") return null;
+  const parts: string[] = [];
+  if (hook.on === true) parts.push(`switched the webhook to ${hook.changed} back on`);
+  if (hook.on === false) parts.push(`switched the webhook to ${hook.changed} off`);
+  const events = hook.events as { to?: unknown } | undefined;
+  if (strings(events?.to).length > 0) parts.push(`the webhook to ${hook.changed} now takes ${andList(strings(events?.to))}`);
+  return parts.length === 0 ? `changed the webhook to ${hook.changed}` : parts.join("; ");
 }
 
 /** An app the log may name: its id, its name, and what tells it from another app of the same name (its short name). */

@@ -7,7 +7,7 @@ import { databaseOf, orgTransaction, runPrepared, type Conn } from "@/lib/db/cli
 import { newestFirstIn } from "@/lib/db/dialect";
 import { alertOutbox, appAlertStates, apps, checkResults, member, orgAlerts, organization, user } from "@/lib/db/tables";
 import { InvalidError } from "@/lib/errors";
-import { ALERT_EVENT_WORDS, ALERT_EVENTS, alertEvent, outboxState, type AlertEvent, type AlertsUpdate, type AlertsView, type OutboxMail } from "@/lib/schemas/alerts";
+import { ALERT_EVENT_WORDS, ALERT_EVENTS, alertEvent, outboxEvent, outboxState, type AlertEvent, type AlertsUpdate, type AlertsView, type OutboxMail } from "@/lib/schemas/alerts";
 import { deliverOutbox, deliverSoon } from "./deliver";
 import { deliverHooks, queueHookMessages } from "./webhooks";
 
@@ -209,7 +209,7 @@ function reasonOf(text: string): string | null {
 export async function outboxOf(db: Conn, org: string, limit = 200): Promise<OutboxMail[]> {
   const rows = await db.select().from(alertOutbox).where(eq(alertOutbox.org, org)).orderBy(desc(alertOutbox.createdAt), desc(alertOutbox.id)).limit(limit);
   return rows.flatMap((row): OutboxMail[] => {
-    const event = alertEvent.safeParse(row.event);
+    const event = outboxEvent.safeParse(row.event);
     const state = outboxState.safeParse(row.state);
     if (!event.success || !state.success) return [];
     return [

@@ -592,11 +592,15 @@ export const alertWebhooks = sqliteTable("alert_webhooks", {
   secret: text("secret").notNull(),
   createdAt: integer("created_at", { mode: "number" }).notNull(),
   createdBy: text("created_by").notNull(),
+  /** When its deliveries had failed for 24 h and it was switched off (null: on), and why, in the leaders' words. */
+  offAt: integer("off_at", { mode: "number" }),
+  offReason: text("off_reason"),
 });
 
 /**
  * One message for a hook (its `webhook-id`), written in the event's own transaction: `pending`
- * until an attempt is answered 2xx (`delivered`). Claimed as the outbox's mail is.
+ * until an attempt is answered 2xx (`delivered`), `failed` after 24 h of attempts, `dropped` when
+ * its hook was switched off. Claimed as the outbox's mail is.
  */
 export const alertWebhookMessages = sqliteTable(
   "alert_webhook_messages",
@@ -609,6 +613,9 @@ export const alertWebhookMessages = sqliteTable(
     createdAt: integer("created_at", { mode: "number" }).notNull(),
     state: text("state").notNull().default("pending"),
     claimedAt: integer("claimed_at", { mode: "number" }),
+    /** Attempts made, and when the next is due (null: at once); retried with back-off for 24 h (SPEC §28). */
+    attempts: integer("attempts").notNull().default(0),
+    nextAt: integer("next_at", { mode: "number" }),
   },
   (t) => [index("alert_webhook_messages_pending").on(t.state, t.claimedAt)],
 );

@@ -35,6 +35,7 @@ export const API_ROUTES: Readonly<Record<string, readonly HttpMethod[]>> = {
   "/api/orgs/[org]/audit": ["GET"],
   "/api/orgs/[org]/alerts": ["GET", "PATCH"],
   "/api/orgs/[org]/alerts/webhooks": ["GET", "POST"],
+  "/api/orgs/[org]/alerts/webhooks/[hook]": ["PATCH", "DELETE"],
   "/api/orgs/[org]/alerts/webhooks/[hook]/deliveries": ["GET"],
   "/api/orgs/[org]/alerts/webhooks/[hook]/test": ["POST"],
   "/api/orgs/[org]/checks": ["GET", "POST"],

@@ -2,7 +2,8 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import { NotFoundError } from "@/lib/errors";
-import { oneAtATime, sqlExecutor, type PostgresDb } from "@/lib/db/client";
+import { deliverHooks, retryThrough } from "@/lib/alerts/webhooks";
+import { oneAtATime, sqlExecutor, type Conn, type PostgresDb } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import { errorField, logger } from "@/lib/log";
 import { recheckForSchedule, type OrgContext } from "@/lib/orgs/apps";
@@ -173,6 +174,47 @@ export async function startRecheckJobs(ctx: OrgContext, options: JobOptions): Pr
       await stopTicks();
       // Graceful: no new job is fetched, and those running are waited for; past the timeout they
       // are failed, so that another instance retries them at once rather than after they expire.
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true, wait: true });
+    },
+  };
+}
+
+/** Webhook retries on PostgreSQL (SPEC §28 through §16's job queue): one job per retry, due when the message's next attempt is. */
+export const WEBHOOK_RETRY_QUEUE = "theorem-webhook-retry";
+
+interface WebhookRetryJob {
+  message: string;
+}
+
+/**
+ * Queues each webhook retry as a job on pg-boss, due at the time stored with the message
+ * (lib/alerts/webhooks.ts `nextAttemptAt`), and runs those jobs: any instance's worker takes a
+ * job when it is due and delivers its message, claimed as every delivery is (an instance whose
+ * sweep took it first leaves the job nothing to do). The stored schedule stays the truth: a job
+ * lost with its instance is taken by the 10 s sweep (lib/alerts/deliver.ts) once due.
+ */
+export async function startWebhookRetryJobs(db: Conn, options: { connectionString: string; pollingIntervalSeconds?: number; clock?: () => number }): Promise<{ stop(timeoutMs?: number): Promise<void> }> {
+  const boss = new PgBoss({ connectionString: options.connectionString, schema: "pgboss", application_name: "theorem-webhooks", max: 2, schedule: false });
+  boss.on("error", (error: unknown) => logger.error({ err: errorField(error) }, "The job queue failed"));
+  await boss.start();
+  await oneAtATime(db as unknown as PostgresDb, "theorem:job-queue-setup", async () => {
+    if ((await boss.getQueue(WEBHOOK_RETRY_QUEUE)) === null) await boss.createQueue(WEBHOOK_RETRY_QUEUE, { name: WEBHOOK_RETRY_QUEUE, retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 120 });
+  });
+  await boss.work<WebhookRetryJob>(WEBHOOK_RETRY_QUEUE, { batchSize: 10, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
+    await deliverHooks(
+      db,
+      jobs.map((job) => job.data.message),
+      undefined,
+      options.clock,
+    );
+  });
+  const unset = retryThrough(async (message, at) => {
+    // One job per message and attempt time: a message retried is queued once for each time.
+    await boss.send(WEBHOOK_RETRY_QUEUE, { message } satisfies WebhookRetryJob, { startAfter: new Date(at), singletonKey: `${message}@${at}` });
+  });
+  return {
+    async stop(timeoutMs = 30_000) {
+      unset();
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true, wait: true });
     },
   };

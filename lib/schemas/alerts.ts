@@ -46,11 +46,16 @@ export type AlertsUpdate = z.infer<typeof alertsUpdate>;
 
 export const outboxState = z.enum(["pending", "sent", "logged"]);
 
+/** The mail that tells leaders a webhook failed for 24 h and was switched off (not an event they choose: it is always sent). */
+export const WEBHOOK_OFF = "webhook.off";
+/** What an outbox mail is about: an event, or a webhook switched off. */
+export const outboxEvent = z.union([alertEvent, z.literal(WEBHOOK_OFF)]);
+
 /** One mail of the outbox: to whom, about what, since when, and the link that fixes it; never a secret. */
 export const outboxMail = z.object({
   id: z.string(),
   at: z.string(),
-  event: alertEvent,
+  event: outboxEvent,
   app: z.object({ id: z.string(), name: z.string() }).nullable(),
   to: z.string(),
   subject: z.string(),
@@ -72,11 +77,28 @@ export const webhookCreate = z
   .strict();
 export type WebhookCreate = z.infer<typeof webhookCreate>;
 
-export const webhookView = z.object({ id: z.string(), url: z.string(), events: z.array(alertEvent), createdAt: z.string() });
+/** A hook; `on` false once switched off (after 24 h of failed deliveries, or by a leader), with when and why in `off`. */
+export const webhookView = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(alertEvent),
+  createdAt: z.string(),
+  on: z.boolean(),
+  off: z.object({ at: z.string(), reason: z.string() }).nullable(),
+});
 export type WebhookView = z.infer<typeof webhookView>;
 /** The answer to making a hook: its signing secret, this once. */
 export const webhookCreated = webhookView.extend({ secret: z.string().startsWith("whsec_") });
 export const webhookList = z.object({ webhooks: z.array(webhookView) });
+
+/** PATCH /api/orgs/{org}/alerts/webhooks/{hook} (leaders): its events, and switching it on again (or off). */
+export const webhookUpdate = z
+  .object({
+    events: z.array(alertEvent).min(1, "Choose at least one event.").optional(),
+    on: z.boolean().optional(),
+  })
+  .strict();
+export type WebhookUpdate = z.infer<typeof webhookUpdate>;
 
 /** One attempt to deliver: when, the answer's status (null: none came), how long. Never the secret. */
 export const webhookAttempt = z.object({ at: z.string(), status: z.number().int().nullable(), ms: z.number() });

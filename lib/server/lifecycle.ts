@@ -3,14 +3,15 @@ import { startOutboxSweep } from "@/lib/alerts/deliver";
 import { closeDatabase, isPostgresUrl } from "@/lib/db/client";
 import { errorField, logger } from "@/lib/log";
 import { orgContext } from "@/lib/orgs/context";
-import { startRecheckJobs } from "@/lib/schedule/jobs";
+import { startRecheckJobs, startWebhookRetryJobs } from "@/lib/schedule/jobs";
 import { recheckInterval, recheckReadsAtOnce } from "@/lib/orgs/limits";
 import { startSchedule } from "@/lib/schedule/schedule";
 import { requestsDone, requestsUnderWay, startDraining } from "./drain";
 
 /**
  * The server process's background work and its end (SPEC §16). Scheduled re-checks run as jobs
- * on PostgreSQL, or in this process on SQLite. On SIGTERM or SIGINT the process drains: health
+ * on PostgreSQL, or in this process on SQLite; so do webhook retries (SPEC §28), beside the sweep
+ * that delivers what is due on either. On SIGTERM or SIGINT the process drains: health
  * answers 503 so a proxy stops sending it requests, no job or scheduled read is taken any more,
  * the requests and jobs under way finish (up to THEOREM_SHUTDOWN_SECONDS, 30), then it exits.
  * Next's own signal handling is turned off by `npm start` (NEXT_MANUAL_SIG_HANDLE), so that it
@@ -35,7 +36,15 @@ export async function startBackground(env = process.env): Promise<void> {
   } else {
     stopBackground = startSchedule(ctx, interval);
   }
-  // SPEC §28: mail left in the outbox (an instance stopped mid-delivery, or SMTP refused it) is delivered again.
+  // SPEC §28: webhook retries are jobs on PostgreSQL; the sweep delivers what is due on either
+  // dialect (on SQLite, every retry; mail left in the outbox by an instance stopped mid-delivery, or refused by SMTP).
+  if (isPostgresUrl(url)) {
+    const retries = await startWebhookRetryJobs(ctx.db, { connectionString: url });
+    const before = stopBackground;
+    stopBackground = async () => {
+      await Promise.all([before(), retries.stop(graceMs(env))]);
+    };
+  }
   startOutboxSweep(ctx.db);
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void shutdown(signal));
 }

@@ -1,9 +1,8 @@
-import { createServer as createHttpServer, type IncomingHttpHeaders } from "node:http";
-import { createServer, type Server } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditList } from "@/lib/schemas/access";
-import { alertsView, outboxList, webhookCreated, webhookDeliveries, webhookList, type AlertsView } from "@/lib/schemas/alerts";
+import { alertsView, outboxList, webhookCreated, webhookDeliveries, webhookList, webhookView, type AlertsView } from "@/lib/schemas/alerts";
+import { hookReceiver, smtpSink, webhookHeaders } from "@/test/alert-receivers";
 import { serveMcpApp, type ServedApp } from "@/test/apps/demo-apps";
 import { appParams, errorOf, orgParams, patch, post, routeDatabase } from "@/test/route-tests";
 import type { TestAccount } from "@/test/test-accounts";
@@ -25,7 +24,8 @@ const { requestAs, signUp, joinAs } = await import("@/test/test-accounts");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { getDb } = await import("@/lib/db/client");
 const { deliverOutbox } = await import("@/lib/alerts/deliver");
-const { deliverHooks, FIRST_RETRY_MS } = await import("@/lib/alerts/webhooks");
+const { deliverHooks, FIRST_RETRY_MS, RETRY_FOR_MS } = await import("@/lib/alerts/webhooks");
+const hookRoute = await import("./[org]/alerts/webhooks/[hook]/route");
 
 const base = "http://localhost/api/orgs/alerts";
 const servers: ServedApp[] = [];
@@ -162,43 +162,6 @@ describe("an app unavailable twice in a row, then available again", () => {
   });
 });
 
-/** A tiny SMTP server on loopback: the messages it is given, each its whole DATA. */
-async function smtpSink(): Promise<{ url: string; messages: string[]; close: () => Promise<void> }> {
-  const messages: string[] = [];
-  const server: Server = createServer((socket) => {
-    let buffer = "";
-    let inData = false;
-    socket.write("220 sink ESMTP\r\n");
-    socket.on("data", (chunk) => {
-      buffer += chunk.toString("utf8");
-      for (;;) {
-        if (inData) {
-          const end = buffer.indexOf("\r\n.\r\n");
-          if (end === -1) return;
-          messages.push(buffer.slice(0, end));
-          buffer = buffer.slice(end + 5);
-          inData = false;
-          socket.write("250 queued\r\n");
-          continue;
-        }
-        const line = buffer.indexOf("\r\n");
-        if (line === -1) return;
-        const command = buffer.slice(0, line).toUpperCase();
-        buffer = buffer.slice(line + 2);
-        if (command.startsWith("EHLO")) socket.write("250-sink\r\n250 8BITMIME\r\n");
-        else if (command.startsWith("DATA")) {
-          inData = true;
-          socket.write("354 go on\r\n");
-        } else if (command.startsWith("QUIT")) socket.end("221 bye\r\n");
-        else socket.write("250 ok\r\n");
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address() as { port: number };
-  return { url: `smtp://127.0.0.1:${address.port}`, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 describe("with SMTP_URL set", () => {
   it("mails each recipient and marks the mail sent", async () => {
     const sink = await smtpSink();
@@ -220,26 +183,9 @@ describe("with SMTP_URL set", () => {
   }, 60_000);
 });
 
-/** A webhook receiver on loopback: each request's headers and body. */
-async function hookReceiver(failFirst = 0): Promise<{ url: string; got: { headers: IncomingHttpHeaders; body: string }[]; close: () => Promise<void> }> {
-  const got: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const server = createHttpServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    req.on("end", () => {
-      got.push({ headers: req.headers, body });
-      res.writeHead(got.length <= failFirst ? 500 : 204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${address.port}/hook`, got, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 describe("webhooks", () => {
   const hookParams = (hook: string) => ({ params: Promise.resolve({ org: "alerts", hook }) });
   const makeHook = (who: TestAccount, body: unknown) => hooksRoute.POST(requestAs(who, `${base}/alerts/webhooks`, post(body)), orgParams("alerts"));
-  const headersOf = (headers: IncomingHttpHeaders) => ({ "webhook-id": String(headers["webhook-id"]), "webhook-timestamp": String(headers["webhook-timestamp"]), "webhook-signature": String(headers["webhook-signature"]) });
 
   it("refuses an address §10 refuses with 422 and the reason, and a developer with 403", async () => {
     const refused = await makeHook(leader, { url: "http://169.254.169.254/hook", events: ["app.unavailable"] });
@@ -268,8 +214,8 @@ describe("webhooks", () => {
       expect(tested.status).toBe(200);
       expect(await tested.json()).toMatchObject({ status: 204 });
       const verifier = new Webhook(hook.secret);
-      expect(verifier.verify(receiver.got[0]!.body, headersOf(receiver.got[0]!.headers))).toMatchObject({ type: "test" });
-      expect(() => new Webhook(`whsec_${Buffer.from("another secret").toString("base64")}`).verify(receiver.got[0]!.body, headersOf(receiver.got[0]!.headers))).toThrow();
+      expect(verifier.verify(receiver.got[0]!.body, webhookHeaders(receiver.got[0]!.headers))).toMatchObject({ type: "test" });
+      expect(() => new Webhook(`whsec_${Buffer.from("another secret").toString("base64")}`).verify(receiver.got[0]!.body, webhookHeaders(receiver.got[0]!.headers))).toThrow();
 
       // An event the hook takes: an app unavailable twice in a row.
       const served = await serveMcpApp({ name: "Hooked", tools });
@@ -278,7 +224,7 @@ describe("webhooks", () => {
       await recheck(app);
       await recheck(app);
       await expect.poll(() => receiver.got.length, { timeout: 15_000 }).toBe(2);
-      const event = verifier.verify(receiver.got[1]!.body, headersOf(receiver.got[1]!.headers)) as { type: string; data: { app: { id: string } } };
+      const event = verifier.verify(receiver.got[1]!.body, webhookHeaders(receiver.got[1]!.headers)) as { type: string; data: { app: { id: string } } };
       expect(event.type).toBe("app.unavailable");
       expect(event.data.app.id).toBe(app);
 
@@ -298,13 +244,111 @@ describe("webhooks", () => {
       const tested = await hookTestRoute.POST(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/test`, post({})), hookParams(hook.id));
       expect(await tested.json()).toMatchObject({ status: 500 });
       expect(await deliverHooks(getDb())).toEqual([]);
-      const retried = await deliverHooks(getDb(), undefined, undefined, Date.now() + FIRST_RETRY_MS + 1000);
+      const later = Date.now() + FIRST_RETRY_MS + 1000;
+      const retried = await deliverHooks(getDb(), undefined, undefined, () => later);
       expect(retried.map((a) => a.status)).toEqual([204]);
       expect(receiver.got[1]!.headers["webhook-id"]).toBe(receiver.got[0]!.headers["webhook-id"]);
+      // The retry is signed anew, and verifies with the library.
+      expect(new Webhook(hook.secret).verify(receiver.got[1]!.body, webhookHeaders(receiver.got[1]!.headers))).toMatchObject({ type: "test" });
+      // Delivered: no later attempt.
+      expect(await deliverHooks(getDb(), undefined, undefined, () => later + 24 * 3600_000)).toEqual([]);
       const log = webhookDeliveries.parse(await (await deliveriesRoute.GET(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/deliveries`), hookParams(hook.id))).json());
       expect(log.deliveries.map((d) => d.status)).toEqual([204, 500]);
     } finally {
       await receiver.close();
     }
+  });
+
+  it("retries with back-off (20 s, then twice as long each time) for 24 h, then switches the hook off and mails its leaders once", async () => {
+    const receiver = await hookReceiver(Number.POSITIVE_INFINITY);
+    try {
+      const hook = webhookCreated.parse(await (await makeHook(leader, { url: receiver.url, events: ["tools.risky"] })).json());
+      const tested = await hookTestRoute.POST(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/test`, post({})), hookParams(hook.id));
+      expect(await tested.json()).toMatchObject({ status: 500 });
+      const [message] = await database.query("SELECT id, created_at FROM alert_webhook_messages WHERE hook = ?", [hook.id]);
+      const id = String(message!["id"]);
+      const createdAt = Number(message!["created_at"]);
+      const deliver = (at: number) => deliverHooks(getDb(), [id], undefined, () => at);
+      const times = async () => webhookDeliveries.parse(await (await deliveriesRoute.GET(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/deliveries`), hookParams(hook.id))).json()).deliveries.map((d) => Date.parse(d.at)).reverse();
+
+      // Each retry is due exactly when the back-off says, not a millisecond before.
+      const waits: number[] = [];
+      for (;;) {
+        const last = (await times()).at(-1)!;
+        const [row] = await database.query("SELECT next_at, state FROM alert_webhook_messages WHERE id = ?", [id]);
+        if (row!["state"] !== "pending") break;
+        const due = Number(row!["next_at"]);
+        waits.push(due - last);
+        expect(await deliver(due - 1)).toEqual([]);
+        expect((await deliver(due)).map((a) => a.status)).toEqual([500]);
+      }
+      const expected: number[] = [];
+      for (let wait = FIRST_RETRY_MS, at = (await times())[0]!; at < createdAt + RETRY_FOR_MS; wait *= 2) {
+        const next = Math.min(at + wait, createdAt + RETRY_FOR_MS);
+        expected.push(next - at);
+        at = next;
+      }
+      expect(waits[0]).toBe(20_000);
+      expect(waits.slice(0, 5)).toEqual([20_000, 40_000, 80_000, 160_000, 320_000]);
+      expect(waits).toEqual(expected);
+      // The last attempt is 24 h after the message was written; one attempt each time.
+      expect((await times()).at(-1)).toBe(createdAt + RETRY_FOR_MS);
+      expect(receiver.got).toHaveLength(waits.length + 1);
+
+      // Switched off, shown so with why; its leaders mailed once, through the outbox.
+      const listed = webhookList.parse(await (await hooksRoute.GET(requestAs(leader, `${base}/alerts/webhooks`), orgParams("alerts"))).json());
+      const off = listed.webhooks.find((h) => h.id === hook.id)!;
+      expect(off.on).toBe(false);
+      expect(off.off?.reason).toBe("Its deliveries failed for 24 hours (the last was answered 500).");
+      const mails = (await outbox()).filter((m) => m.event === "webhook.off");
+      expect(mails).toHaveLength(1);
+      expect(mails[0]).toMatchObject({ to: leader.email, subject: `A webhook was switched off: ${new URL(receiver.url).origin}` });
+      expect(mails[0]!.link).toMatch(/\/orgs\/alerts\/alerts$/);
+      expect(await deliver(createdAt + 2 * RETRY_FOR_MS)).toEqual([]);
+      expect((await outbox()).filter((m) => m.event === "webhook.off")).toHaveLength(1);
+
+      // A developer may not switch it on; a leader may, audited.
+      const switchOn = (who: TestAccount, body: unknown) => hookRoute.PATCH(requestAs(who, `${base}/alerts/webhooks/${hook.id}`, patch(body)), hookParams(hook.id));
+      expect((await switchOn(developer, { on: true })).status).toBe(403);
+      expect((await switchOn(leader, { on: "yes" })).status).toBe(422);
+      const on = await switchOn(leader, { on: true });
+      expect(on.status).toBe(200);
+      expect(webhookView.parse(await on.json())).toMatchObject({ on: true, off: null });
+      const audit = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/audit`), orgParams("alerts"))).json());
+      expect(audit.entries[0]).toMatchObject({ action: "alerts.changed", actor: { email: leader.email }, details: { webhook: { changed: new URL(receiver.url).origin, on: true } } });
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it("refuses again at delivery an address the operator no longer allows, reaching nothing", async () => {
+    const receiver = await hookReceiver();
+    try {
+      const hook = webhookCreated.parse(await (await makeHook(leader, { url: receiver.url, events: ["app.available"] })).json());
+      process.env.CHECK_ALLOW_HOSTS = "";
+      try {
+        const tested = await hookTestRoute.POST(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/test`, post({})), hookParams(hook.id));
+        expect(await tested.json()).toMatchObject({ status: null });
+      } finally {
+        process.env.CHECK_ALLOW_HOSTS = "127.0.0.1";
+      }
+      expect(receiver.got).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("records hooks made, changed and removed in the audit log; a removed hook is gone with its log", async () => {
+    const entries = async () => auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/audit`), orgParams("alerts"))).json()).entries;
+    const hook = webhookCreated.parse(await (await makeHook(leader, { url: "http://127.0.0.1:9/audited", events: ["app.unavailable"] })).json());
+    expect((await entries())[0]).toMatchObject({ action: "alerts.changed", details: { webhook: { added: "http://127.0.0.1:9", events: ["app.unavailable"] } } });
+    const changed = await hookRoute.PATCH(requestAs(leader, `${base}/alerts/webhooks/${hook.id}`, patch({ events: ["app.available", "tools.risky"] })), hookParams(hook.id));
+    expect(webhookView.parse(await changed.json()).events).toEqual(["app.available", "tools.risky"]);
+    expect((await entries())[0]).toMatchObject({ action: "alerts.changed", details: { webhook: { changed: "http://127.0.0.1:9", events: { from: ["app.unavailable"], to: ["app.available", "tools.risky"] } } } });
+    expect((await hookRoute.DELETE(requestAs(support, `${base}/alerts/webhooks/${hook.id}`, { method: "DELETE" }), hookParams(hook.id))).status).toBe(403);
+    expect((await hookRoute.DELETE(requestAs(leader, `${base}/alerts/webhooks/${hook.id}`, { method: "DELETE" }), hookParams(hook.id))).status).toBe(204);
+    expect((await entries())[0]).toMatchObject({ action: "alerts.changed", details: { webhook: { removed: "http://127.0.0.1:9" } } });
+    expect((await hookRoute.DELETE(requestAs(leader, `${base}/alerts/webhooks/${hook.id}`, { method: "DELETE" }), hookParams(hook.id))).status).toBe(404);
+    expect((await deliveriesRoute.GET(requestAs(leader, `${base}/alerts/webhooks/${hook.id}/deliveries`), hookParams(hook.id))).status).toBe(404);
   });
 });

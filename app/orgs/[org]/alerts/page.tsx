@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AlertsForm } from "@/components/alerts/alerts-form";
+import { WebhooksList } from "@/components/alerts/webhooks-list";
 import { alertsOf, membersOf } from "@/lib/alerts/alerts";
+import { webhooksOf } from "@/lib/alerts/webhooks";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can, roleNeeded } from "@/lib/auth/roles";
 import { orgContext } from "@/lib/orgs/context";
@@ -13,7 +15,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Alerts of ${access.org.name}` };
 }
 
-/** The leaders' Alerts page (SPEC §28): which events are told, to whom, how. */
+/** The leaders' Alerts page (SPEC §28): which events are told, to whom, how; the webhooks, on or off. */
 export default async function AlertsPage({ params }: Props) {
   const access = await pageOrgAccess((await params).org);
   const { db } = orgContext();
@@ -29,7 +31,10 @@ export default async function AlertsPage({ params }: Props) {
         .
       </p>
       {can(access.role, "manage") ? (
-        <AlertsForm org={access.org.slug} initial={await alertsOf(db, access.org.slug)} members={await membersOf(db, access.org.slug)} />
+        <>
+          <AlertsForm org={access.org.slug} initial={await alertsOf(db, access.org.slug)} members={await membersOf(db, access.org.slug)} />
+          <WebhooksList org={access.org.slug} initial={await webhooksOf(db, access.org.slug)} />
+        </>
       ) : (
         <p className="mt-4 text-slate-700">{roleNeeded("manage", access.role)}</p>
       )}
