@@ -228,7 +228,7 @@ export async function diagnoseSignIn(input: DoctorInput, options: OAuthFetchOpti
           const why = f.firstStop() !== null ? f.firstStop()!.reason : answer === undefined ? whyStopped(f, failure) : answer.status === 200 ? "its answer is not protected resource metadata (JSON with `resource`)" : `it answered HTTP ${answer.status}`;
           return {
             ok,
-            fail: step("protected-resource-metadata", false, `The app's WWW-Authenticate names its protected resource metadata at ${at(named)}, but ${why}: serve the metadata there, or name the right address in resource_metadata (RFC 9728 §3, §5.1).`, {
+            fail: step("protected-resource-metadata", false, `The app's WWW-Authenticate names its protected resource metadata at ${at(named)}, but ${why}: serve the metadata there, or name the right address in resource_metadata (RFC 9728 §3, RFC 9728 §5.1).`, {
               url: named,
               ...(answer !== undefined ? { status: answer.status } : {}),
               expected: "200 with JSON protected resource metadata",
@@ -257,7 +257,7 @@ export async function diagnoseSignIn(input: DoctorInput, options: OAuthFetchOpti
         fail: step(
           "www-authenticate",
           false,
-          `The app's ${refused ? `${status} ` : ""}refusal names no resource_metadata, and there is no protected resource metadata at the well-known address${tried.length > 1 ? "es" : ""} ${tried.map(at).join(" or ")} either: name it in WWW-Authenticate (Bearer resource_metadata="…") or serve it at ${at(tried[0] ?? appUrl)} (RFC 9728 §3, §5.1).`,
+          `The app's ${refused ? `${status} ` : ""}refusal names no resource_metadata, and there is no protected resource metadata at the well-known address${tried.length > 1 ? "es" : ""} ${tried.map(at).join(" or ")} either: name it in WWW-Authenticate (Bearer resource_metadata="…") or serve it at ${at(tried[0] ?? appUrl)} (RFC 9728 §3, RFC 9728 §5.1).`,
           { ...common, expected: 'Bearer resource_metadata="…", or metadata at the well-known address' },
         ),
       };
@@ -314,7 +314,7 @@ export async function diagnoseSignIn(input: DoctorInput, options: OAuthFetchOpti
     const methods = metadata.code_challenge_methods_supported;
     if (!methods?.includes("S256")) {
       return {
-        fail: step("authorization-server-metadata", false, `The authorization server's metadata at ${at(where)} does not list S256 in code_challenge_methods_supported, so no client may use it: support PKCE with S256 and say so (MCP authorization, OAuth 2.1 §4.1.1).`, {
+        fail: step("authorization-server-metadata", false, `The authorization server's metadata at ${at(where)} does not list S256 in code_challenge_methods_supported, so no client may use it: support PKCE with S256 and say so (MCP authorization; RFC 7636).`, {
           ...fields,
           found: methods === undefined ? "no code_challenge_methods_supported" : quoted(methods.join(" "), 100),
           expected: "S256",
