@@ -85,6 +85,7 @@ function whyStopped(f: OAuthFetch, error: unknown): string {
   const stop = f.firstStop();
   if (stop !== null) return stop.reason;
   const last = seenAt(f);
+  if (last !== undefined && last.status >= 200 && last.status < 300) return `HTTP ${last.status}, but its answer is not what the protocol asks for there`;
   if (last !== undefined) return `HTTP ${last.status}${serverWords(f) !== undefined ? `, ${serverWords(f)}` : ""}`;
   return error instanceof Error ? quoted(error.message, 200) : "no answer";
 }

@@ -476,6 +476,8 @@ export async function startMigratingApp(): Promise<MigratingApp> {
 export type SignInFault =
   /** Its 401 names no `resource_metadata`, and no well-known address has metadata either. */
   | "no-resource-metadata"
+  /** Its 401 names no `resource_metadata`, but the well-known address has the metadata (no fault: clients look there). */
+  | "well-known-only"
   /** Its 401 names protected resource metadata that answers 404. */
   | "prm-404"
   /** Its authorization server's metadata names another issuer than the address it is fetched for. */
@@ -551,7 +553,7 @@ export async function startDoctorApp(fault?: SignInFault): Promise<OAuthApp> {
     void (async () => {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       const valid = token === undefined ? false : await provider.verifyAccessToken(token).then(() => true, () => false);
-      if (!valid) return void res.status(401).set("WWW-Authenticate", fault === "no-resource-metadata" ? 'Bearer scope="mcp:tools"' : `Bearer resource_metadata="${prm}", scope="mcp:tools"`).json({ error: "invalid_token" });
+      if (!valid) return void res.status(401).set("WWW-Authenticate", fault === "no-resource-metadata" || fault === "well-known-only" ? 'Bearer scope="mcp:tools"' : `Bearer resource_metadata="${prm}", scope="mcp:tools"`).json({ error: "invalid_token" });
       await serveMcp(req, res, req.body);
     })().catch(() => {
       if (!res.headersSent) res.status(500).end();

@@ -100,6 +100,15 @@ describe("the sign-in doctor, step by step", () => {
     expect(last.message).toContain(`${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`);
   });
 
+  it("www-authenticate: no resource_metadata is no fault when the well-known address has the metadata", { timeout: 60_000 }, async () => {
+    const server = await serve("well-known-only");
+    const added = await addApp("Well-known", server.url);
+    const result = await diagnosed(added.id);
+    expect(result.steps.map((s) => [s.step, s.ok])).toEqual(ORDER.map((name) => [name, true]));
+    expect(result.steps[0]!.message).toContain("naming no resource_metadata; clients then look at the well-known address");
+    expect(result.steps[1]!.url).toBe(`${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`);
+  });
+
   it("protected-resource-metadata: the address the 401 names answers 404", { timeout: 60_000 }, async () => {
     const server = await serve("prm-404");
     const added = await addApp("PRM 404", server.url);
