@@ -19,6 +19,7 @@ import { connectionStatus, ConnectionStatusPill } from "@/components/connections
 import { formatWhen, nextCheckText, nextCheckWhyText } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { SignInControls } from "@/components/connections/sign-in-controls";
+import { SignInDoctor } from "@/components/connections/sign-in-doctor";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
 import { ToolSettingsProvider } from "@/components/tool-setting";
 import { Button } from "@/components/ui/button";
@@ -163,6 +164,8 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
       </div>
 
       <SignInControls org={org} app={stored} canConnect={canManage} />
+
+      <SignInDoctor org={org} app={stored} />
 
       <AppNewToolsSetting org={org} appId={stored.id} appName={stored.name} canManage={canManage} />
 

@@ -6,6 +6,7 @@ import { ACTIONS, can, parseRole, roleNeeded, roleNeededAnywhere, type Action } 
 const TABLE: Record<Action, Record<Role, boolean>> = {
   view: { leader: true, developer: true, support: true },
   recheck: { leader: true, developer: true, support: true },
+  diagnose: { leader: true, developer: true, support: true },
   try: { leader: true, developer: true, support: false },
   tryAnyway: { leader: true, developer: false, support: false },
   manage: { leader: true, developer: false, support: false },

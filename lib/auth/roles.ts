@@ -11,6 +11,8 @@ export const ACTIONS = {
   view: ["leader", "developer", "support"],
   /** Re-check an app or all apps. */
   recheck: ["leader", "developer", "support"],
+  /** Walk an app's sign-in with the sign-in doctor (SPEC §27). */
+  diagnose: ["leader", "developer", "support"],
   /** Call a tool (SPEC §14). */
   try: ["leader", "developer"],
   /** Call a tool that is refused to the one trying (SPEC §25: blocked, awaiting review, or of an app they do not have), with `"anyway": true`. */
@@ -34,6 +36,7 @@ export function can(who: Role, action: Action): boolean {
 const DOING: Record<Action, string> = {
   view: "see this organisation",
   recheck: "re-check apps",
+  diagnose: "diagnose an app's sign-in",
   try: "try tools",
   tryAnyway: 'try a tool that is refused to them ("anyway")',
   manage: "connect, edit or remove apps and manage members",

@@ -29,6 +29,7 @@ export const API_ROUTES: Readonly<Record<string, readonly HttpMethod[]>> = {
   "/api/orgs/[org]/apps/[app]/check": ["POST"],
   "/api/orgs/[org]/apps/[app]/checks": ["GET"],
   "/api/orgs/[org]/apps/[app]/oauth": ["POST", "DELETE"],
+  "/api/orgs/[org]/apps/[app]/oauth/diagnose": ["POST"],
   "/api/orgs/[org]/apps/[app]/settings": ["GET", "PATCH"],
   "/api/orgs/[org]/apps/[app]/trends": ["GET"],
   "/api/orgs/[org]/apps/[app]/try": ["GET", "POST"],

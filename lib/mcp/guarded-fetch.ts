@@ -261,7 +261,8 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
       const response = await send(url, method, headers, body, signal);
       const status = response.statusCode;
       const location = response.headers["location"];
-      if (REDIRECTS.has(status) && typeof location === "string") {
+      // `redirect: "manual"` (the sign-in doctor, lib/oauth/doctor.ts) answers the redirect itself: it follows it hop by hop.
+      if (REDIRECTS.has(status) && typeof location === "string" && init?.redirect !== "manual") {
         drop(response);
         if (hop === MAX_REDIRECTS) stop(new GuardError("connect-failed", `it redirected more than ${MAX_REDIRECTS} times`));
         let next: URL;

@@ -7,8 +7,10 @@ import { orgTransaction, type Conn } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 import { dashboardOrigin } from "@/lib/oauth/dashboard";
 import { SignInFailure } from "@/lib/oauth/failures";
+import { diagnoseSignIn } from "@/lib/oauth/doctor";
 import { finishSignIn, startSignIn, takeCallback, type Finished } from "@/lib/oauth/flow";
-import { forgetSignIn } from "@/lib/oauth/sign-in-store";
+import { forgetSignIn, loadSignIn } from "@/lib/oauth/sign-in-store";
+import type { Diagnosis } from "@/lib/schemas/sign-in-doctor";
 import type { SignInStart, StoredApp } from "@/lib/schemas/orgs";
 import { personalApp, recheckApp, recheckForSchedule, getApp, type OrgContext } from "./apps";
 import { anyApp, requireApp, requirePersonalApp, type AppRow } from "./app-rows";
@@ -79,6 +81,35 @@ export async function connect(ctx: OrgContext, target: Target, requestUrl: strin
     await recordFailure(ctx.db, row, error, startedAt, challenge);
     throw new ConflictError(error.message);
   }
+}
+
+/** Whether a stored read says the app asked to sign in (`unavailable` is `{code, message}` as JSON). */
+function refusedForSignIn(unavailable: string | null | undefined): boolean {
+  if (unavailable === null || unavailable === undefined) return false;
+  try {
+    return (JSON.parse(unavailable) as { code?: unknown }).code === "auth-required";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The sign-in doctor (SPEC §27): for an app that signs in, what Connect does, step by step. An app
+ * read with a header, or one that never asked to sign in, has no sign-in to walk: 409, saying so.
+ * Nothing is stored: a diagnosis changes neither the app nor its sign-in.
+ */
+export async function diagnose(ctx: OrgContext, target: Target, requestUrl: string): Promise<Diagnosis> {
+  const row = await rowOf(ctx, target);
+  if (row.headerName !== null) {
+    throw new ConflictError(`This app is read with the header ${row.headerName} you gave, not with an OAuth sign-in, so there is no sign-in to diagnose: remove the header (Edit) to sign in with OAuth instead.`);
+  }
+  const [read] = await readHistory(ctx.db, { org: row.org, app: row.id }, 1);
+  const stored = await loadSignIn(ctx.db, row.id);
+  const challenge = read?.challenge ?? null;
+  if (stored === null && challenge === null && !refusedForSignIn(read?.unavailable)) {
+    throw new ConflictError("This app does not sign in: its newest read was not refused for want of a sign-in, so there is no sign-in to diagnose.");
+  }
+  return { steps: await diagnoseSignIn({ url: row.url, challenge, stored, origin: dashboardOrigin(requestUrl) }) };
 }
 
 /** Disconnect: the tokens (and the client, and any flow) are forgotten with the audit entry saying so, then the app is read again. */

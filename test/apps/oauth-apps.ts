@@ -471,3 +471,97 @@ export async function startMigratingApp(): Promise<MigratingApp> {
     close: async () => void (await Promise.all(closers.map((c) => c()))),
   };
 }
+
+/** How a sign-in doctor's app (`startDoctorApp`) is broken, one way each (SPEC §27). */
+export type SignInFault =
+  /** Its 401 names no `resource_metadata`, and no well-known address has metadata either. */
+  | "no-resource-metadata"
+  /** Its 401 names no `resource_metadata`, but the well-known address has the metadata (no fault: clients look there). */
+  | "well-known-only"
+  /** Its 401 names protected resource metadata that answers 404. */
+  | "prm-404"
+  /** Its authorization server's metadata names another issuer than the address it is fetched for. */
+  | "issuer-mismatch"
+  /** Its authorization server has no registration endpoint and does not accept client ID metadata documents. */
+  | "no-registration"
+  /** Its authorization server advertises RFC 9207's `iss`, and sends none back. */
+  | "iss-missing"
+  /** … and sends another issuer's. */
+  | "iss-wrong"
+  /** Its tokens are JWTs for another audience, which the app refuses. */
+  | "wrong-audience"
+  /** Its authorization endpoint shows a sign-in page (a person must sign in). */
+  | "sign-in-page";
+
+/**
+ * An app for the sign-in doctor: the SDK's demo authorization server (auto-approves, DCR, PKCE,
+ * strict `resource`) advertising RFC 9207's `iss` and sending it back, beside an MCP app that
+ * takes its tokens and names its protected resource metadata in its 401, each broken by `fault`.
+ */
+export async function startDoctorApp(fault?: SignInFault): Promise<OAuthApp> {
+  const seen: string[] = [];
+  const authServer = http.createServer();
+  const mcpServer = http.createServer();
+  const authPort = await listen(authServer);
+  const mcpPort = await listen(mcpServer);
+  const issuerUrl = new URL(`http://127.0.0.1:${authPort}/`);
+  const mcpUrl = new URL(`http://127.0.0.1:${mcpPort}/mcp`);
+  const expected = resourceUrlFromServerUrl(mcpUrl).href;
+  const provider = new DemoInMemoryAuthProvider((resource) => resource?.href === expected);
+
+  const auth = express();
+  auth.use((req, res, next) => {
+    seen.push(`${req.method} ${req.path}`);
+    if (req.path === "/.well-known/oauth-authorization-server") {
+      const metadata: Record<string, unknown> = { ...createOAuthMetadata({ provider, issuerUrl, scopesSupported: ["mcp:tools"] }), authorization_response_iss_parameter_supported: true };
+      if (fault === "issuer-mismatch") metadata["issuer"] = `${issuerUrl.origin}/tenant`;
+      if (fault === "no-registration") delete metadata["registration_endpoint"];
+      return void res.json(metadata);
+    }
+    if (req.path === "/authorize" && fault === "sign-in-page") return void res.type("html").send("<form method=post><input name=password type=password></form>");
+    if (req.path === "/authorize") {
+      // The demo redirects straight back with the code: `iss` is added (or not) on the way.
+      const redirect = res.redirect.bind(res) as (url: string) => void;
+      (res as { redirect: (url: string) => void }).redirect = (url: string) => {
+        const back = new URL(url);
+        if (fault === "iss-wrong") back.searchParams.set("iss", "https://impostor.example");
+        else if (fault !== "iss-missing") back.searchParams.set("iss", issuerUrl.href);
+        redirect(back.href);
+      };
+    }
+    if (req.path === "/token" && fault === "wrong-audience") {
+      const json = res.json.bind(res);
+      res.json = (body: Record<string, unknown>) => {
+        const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+        const jwt = `${part({ alg: "none", typ: "at+jwt" })}.${part({ aud: "https://other.example/mcp", iss: issuerUrl.href, sub: "person" })}.c2ln`;
+        return json(typeof body["access_token"] === "string" ? { ...body, access_token: jwt } : body);
+      };
+    }
+    next();
+  });
+  auth.use(mcpAuthRouter({ provider, issuerUrl, scopesSupported: ["mcp:tools"] }));
+  authServer.on("request", auth);
+
+  const prm = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+  const app = express();
+  app.get(new URL(prm).pathname, (_req, res) => {
+    if (fault === "prm-404" || fault === "no-resource-metadata") return void res.status(404).json({ error: "not_found" });
+    res.json({ resource: mcpUrl.href, authorization_servers: [issuerUrl.href], scopes_supported: ["mcp:tools"] });
+  });
+  app.use(express.json());
+  app.all("/mcp", (req, res) => {
+    void (async () => {
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const valid = token === undefined ? false : await provider.verifyAccessToken(token).then(() => true, () => false);
+      if (!valid) return void res.status(401).set("WWW-Authenticate", fault === "no-resource-metadata" || fault === "well-known-only" ? 'Bearer scope="mcp:tools"' : `Bearer resource_metadata="${prm}", scope="mcp:tools"`).json({ error: "invalid_token" });
+      await serveMcp(req, res, req.body);
+    })().catch(() => {
+      if (!res.headersSent) res.status(500).end();
+    });
+  });
+  mcpServer.on("request", app);
+
+  const closeAuth = closer(authServer);
+  const closeMcp = closer(mcpServer);
+  return { url: mcpUrl.href, issuer: issuerUrl.href, ports: [mcpPort, authPort], seen, close: async () => void (await Promise.all([closeAuth(), closeMcp()])) };
+}
