@@ -25,6 +25,7 @@ import { foldedHistory, readTrends } from "./history";
 import { filledUrl, querySecrets, shownUrl } from "@/lib/redact";
 import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
+import { noteBudget, noteHeld, noteHostProblems, noteStoredReads, type ListsOf } from "./alert-events";
 import { groupSetting, namedSetting } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { OrgContext } from "./context";
@@ -68,7 +69,12 @@ async function storeReads(tx: Conn, org: string, reads: NewRead[], kept?: ListSt
   const listed = kept === undefined ? [] : ids.map((id) => kept.apps.find((app) => app.row.id === id));
   const modes = kept !== undefined && listed.every((app) => app !== undefined) ? new Map(listed.map((app) => [app.row.id, modeInForce(app.newTools, kept.newTools)])) : undefined;
   await settleReview(tx, org, ids, { modes });
+  // SPEC §28: tools newly held, a person over the budget, an app's new problems on a chosen host.
+  await noteStoredReads(tx, org, ids, listsIn, modes);
 }
+
+/** `scopeList` in a transaction, as the alerts decided there read a person's or the organisation's list (lib/orgs/alert-events.ts). */
+export const listsIn: ListsOf = (tx, scope) => scopeList({ db: tx }, scope);
 
 /**
  * Stores re-checks and nothing else, in the organisation's lock, committed "deferred"
@@ -581,6 +587,10 @@ export async function approveIn(db: Conn, org: string, id: string, by: string | 
     const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ConflictError("This app has not been read yet: re-check it first.");
     const approved = await approveTools(tx, id, read, await listingOf(tx, row, read), idOf(by), names);
+    // What is still held is what was told, without telling it again; tools approved are sent from now on: a person may go over the budget, an app gain a problem on a chosen host (SPEC §28).
+    await noteHeld(tx, org, [id], undefined, false);
+    await noteHostProblems(tx, org, listsIn);
+    await noteBudget(tx, org, listsIn);
     const actor = doerOf(by);
     if (actor !== null) {
       const details = { tools: approved.length > 50 ? `${approved.length} tools` : approved, snapshot: read.snapshot };
