@@ -39,26 +39,14 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 const listed = (names: readonly string[], most = 10) => `${names.slice(0, most).join(", ")}${names.length > most ? ` and ${names.length - most} more` : ""}`;
 
 /**
- * After reads of `appIds` are stored and review is settled for them, in that transaction: a read
- * that listed something else than the app's read before it (or changed its availability) may hold
- * tools, put a person over the budget or give an app a problem on a host; one that changed nothing
- * costs one statement per app.
+ * After reads of `appIds` are stored and review is settled for them, in that transaction: reads that
+ * list something else than the app listed before (lib/orgs/apps.ts gives only those) may hold tools,
+ * put a person over the budget or give an app a problem on a host. A read listing what the app
+ * listed before changes none of these, and is not given here.
  */
 export async function noteStoredReads(tx: Conn, org: string, appIds: readonly string[], lists: ListsOf, modes?: ReadonlyMap<string, NewTools>): Promise<void> {
-  const changed: string[] = [];
-  for (const app of appIds) {
-    const [now, before] = await tx
-      .select({ snapshot: checkResults.snapshot, unavailable: checkResults.unavailable, checkedAt: checkResults.checkedAt })
-      .from(checkResults)
-      .where(eq(checkResults.app, app))
-      .orderBy(...newestFirstIn(tx))
-      .limit(2);
-    if (now === undefined) continue;
-    if (before !== undefined && before.snapshot === now.snapshot && (before.unavailable === null) === (now.unavailable === null)) continue;
-    changed.push(app);
-  }
-  if (changed.length === 0) return;
-  await noteHeld(tx, org, changed, modes);
+  if (appIds.length === 0) return;
+  await noteHeld(tx, org, appIds, modes);
   await noteHostProblems(tx, org, lists);
   await noteBudget(tx, org, lists);
 }

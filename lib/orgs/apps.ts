@@ -64,13 +64,14 @@ type OnAppRead = (app: string, listing: AppListing) => void;
  * the mode in force for each of its apps.
  */
 async function storeReads(tx: Conn, org: string, reads: NewRead[], kept?: ListState): Promise<void> {
-  await insertReads(tx, reads);
+  const hashes = await insertReads(tx, reads);
   const ids = reads.map((read) => read.app);
   const listed = kept === undefined ? [] : ids.map((id) => kept.apps.find((app) => app.row.id === id));
   const modes = kept !== undefined && listed.every((app) => app !== undefined) ? new Map(listed.map((app) => [app.row.id, modeInForce(app.newTools, kept.newTools)])) : undefined;
   await settleReview(tx, org, ids, { modes });
-  // SPEC §28: tools newly held, a person over the budget, an app's new problems on a chosen host.
-  await noteStoredReads(tx, org, ids, listsIn, modes);
+  // SPEC §28: tools newly held, a person over the budget, an app's new problems on a chosen host; only a read listing something new can cause them.
+  const listedAnew = reads.flatMap((read, i) => (hashes[i] !== null && hashes[i] !== read.before ? [read.app] : []));
+  await noteStoredReads(tx, org, listedAnew, listsIn, modes);
 }
 
 /** `scopeList` in a transaction, as the alerts decided there read a person's or the organisation's list (lib/orgs/alert-events.ts). */
@@ -137,7 +138,7 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
       const listing = await readSignedIn(ctx.db, row, { name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) }, read, signIn);
       const durationMs = Math.round(ownMs);
       onRead?.(row.id, listing);
-      return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing, readAs: row };
+      return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing, readAs: row, ...(newest.has(row.id) ? { before: newest.get(row.id)! } : {}) };
     }),
   );
 }
