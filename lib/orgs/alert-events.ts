@@ -52,6 +52,15 @@ export async function noteStoredReads(tx: Conn, org: string, appIds: readonly st
 }
 
 /**
+ * After a leader's change to what people are sent (a tool's setting, who has an app, a group's
+ * members), in its transaction: a person may go over the budget, an app gain a problem on a host.
+ */
+export async function noteSentChanged(tx: Conn, org: string, lists: ListsOf): Promise<void> {
+  await noteHostProblems(tx, org, lists);
+  await noteBudget(tx, org, lists);
+}
+
+/**
  * `tools.awaiting-review` once per newly held listing of the organisation's app (the tools its
  * newest read lists that are not approved as they are, while its review mode holds them back), and
  * with it `tools.risky` when a held change ranks high (§20). The mark is the held tools' names and

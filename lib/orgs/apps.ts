@@ -581,17 +581,19 @@ async function reviewedApp(db: Conn, org: string, id: string): Promise<AppRow> {
   return row;
 }
 
-/** `approveApp`'s change itself, in its own transaction or in `db`'s (a preview's, lib/orgs/preview.ts, runs it too). */
-export async function approveIn(db: Conn, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ approved: string[]; snapshot: string | null }> {
+/** `approveApp`'s change itself, in its own transaction or in `db`'s (a preview's, lib/orgs/preview.ts, runs it too, with `alerts` false: a pretend change tells no one). */
+export async function approveIn(db: Conn, org: string, id: string, by: string | Doer, names?: readonly string[], alerts = true): Promise<{ approved: string[]; snapshot: string | null }> {
   return orgTransaction(db, org, async (tx) => {
     const row = await reviewedApp(tx, org, id);
     const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ConflictError("This app has not been read yet: re-check it first.");
     const approved = await approveTools(tx, id, read, await listingOf(tx, row, read), idOf(by), names);
     // What is still held is what was told, without telling it again; tools approved are sent from now on: a person may go over the budget, an app gain a problem on a chosen host (SPEC §28).
-    await noteHeld(tx, org, [id], undefined, false);
-    await noteHostProblems(tx, org, listsIn);
-    await noteBudget(tx, org, listsIn);
+    if (alerts) {
+      await noteHeld(tx, org, [id], undefined, false);
+      await noteHostProblems(tx, org, listsIn);
+      await noteBudget(tx, org, listsIn);
+    }
     const actor = doerOf(by);
     if (actor !== null) {
       const details = { tools: approved.length > 50 ? `${approved.length} tools` : approved, snapshot: read.snapshot };

@@ -14,7 +14,7 @@ import { TOOL_NAME_MAX, TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdat
 import type { OrgContext } from "./context";
 import { requireGroupsOf } from "./groups";
 import { setReviewMode, settleReview } from "./review";
-import { noteBudget, type ListsOf } from "./alert-events";
+import { noteBudget, noteSentChanged, type ListsOf } from "./alert-events";
 import { appModeOf, newToolsOf, ownSettingsLift, reviewModeOf, riskyTextOf, roleOf, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
 import { requireApp, requirePersonalApp, type AppRow } from "./app-rows";
 import type { GroupSettingRow, SettingRow } from "./list-state";
@@ -176,7 +176,7 @@ const quoted = (names: readonly string[]) => names.slice(0, 10).map((n) => JSON.
  * personal app is never held for review: its `newTools` is `org` or `available`. An app removed
  * meanwhile is the 404, and nothing is stored.
  */
-export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppSettingsUpdate, actor: { id: string; email: string }): Promise<AppSettings | OrgAppSettings> {
+export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppSettingsUpdate, actor: { id: string; email: string }, lists?: ListsOf): Promise<AppSettings | OrgAppSettings> {
   if (of.owner !== null && (update.groups !== undefined || update.access !== undefined)) {
     const field = update.groups !== undefined ? "groups" : "access";
     throw invalid(`A personal app is only yours: it has no \`${field}\` (groups and access are of the organisation's apps).`, [field]);
@@ -233,7 +233,11 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
       await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
     }
     const view = viewOf(stored, listed);
-    if (of.owner !== null) return view;
+    // SPEC §28: given `lists` (lib/orgs/apps.ts `listsIn`), whoever this puts over the budget, and an app's new problems on a chosen host, are told.
+    if (of.owner !== null) {
+      if (lists !== undefined) await noteSentChanged(tx, of.org, lists);
+      return view;
+    }
 
     // Per group, per tool (SPEC §23): as the organisation's, each change audited naming the group.
     const byGroup = await groupSettingsOf(tx, row.id);
@@ -271,6 +275,7 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
         after = wantedAccess;
       }
     }
+    if (lists !== undefined) await noteSentChanged(tx, of.org, lists);
     return { ...view, access: after, groups: groupsViewOf(byGroup, listed) };
   });
 }

@@ -18,6 +18,7 @@ const appsRoute = await import("./[org]/apps/route");
 const checkRoute = await import("./[org]/apps/[app]/check/route");
 const approveRoute = await import("./[org]/apps/[app]/approve/route");
 const settingsRoute = await import("./[org]/settings/route");
+const appSettingsRoute = await import("./[org]/apps/[app]/settings/route");
 const hooksRoute = await import("./[org]/alerts/webhooks/route");
 const { requestAs, signUp, joinAs } = await import("@/test/test-accounts");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
@@ -183,12 +184,20 @@ describe("person.over-budget", () => {
     mails = await outbox(org);
     expect(mails).toHaveLength(6);
 
+    // A leader blocking the big tool brings everyone back within it; sending it again is a crossing, told as the setting is stored.
+    const setTool = async (setting: string) =>
+      expect((await appSettingsRoute.PATCH(requestAs(leader, `${base(org)}/apps/${app}/settings`, patch({ tools: { big_report: setting } })), appParams(org, app))).status).toBe(200);
+    await setTool("blocked");
+    expect(await outbox(org)).toHaveLength(6);
+    await setTool("default");
+    expect(await outbox(org)).toHaveLength(8);
+
     // Off: no mail and no hook message for a crossing.
     expect((await patchAlerts(org, { events: { "person.over-budget": false } })).status).toBe(200);
     await settings(org, { tokenBudget: 1_000_000 });
     await settings(org, { tokenBudget: 1000 });
-    expect(await outbox(org)).toHaveLength(6);
-    expect(await hookTypes(org)).toHaveLength(6);
+    expect(await outbox(org)).toHaveLength(8);
+    expect(await hookTypes(org)).toHaveLength(8);
   }, 120_000);
 });
 
