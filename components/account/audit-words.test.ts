@@ -116,4 +116,9 @@ describe("alerts.changed", () => {
     const entry: AuditEntry = { ...base, action: "alerts.changed", details: { off: ["app.available"], recipients: { from: ["lead@x.test"], to: ["lead@x.test", "dev@x.test"] } } };
     expect(actionText(entry)).toBe("changed the alerts: turned off app.available; mailed dev@x.test");
   });
+
+  it("says which hosts are watched for host.problems", () => {
+    const entry: AuditEntry = { ...base, action: "alerts.changed", details: { hosts: { from: ["gemini"], to: ["claude-code"] } } };
+    expect(actionText(entry)).toBe("changed the alerts: watched claude-code for host problems; stopped watching gemini");
+  });
 });
