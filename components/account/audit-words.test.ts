@@ -124,4 +124,9 @@ describe("alerts.changed", () => {
     expect(hook({ changed: "https://hooks.x.test", events: { from: ["app.unavailable"], to: ["app.available"] } })).toBe("changed the alerts: the webhook to https://hooks.x.test now takes app.available");
     expect(hook({ removed: "https://hooks.x.test" })).toBe("changed the alerts: removed the webhook to https://hooks.x.test");
   });
+
+  it("says which hosts are watched for host.problems", () => {
+    const entry: AuditEntry = { ...base, action: "alerts.changed", details: { hosts: { from: ["gemini"], to: ["claude-code"] } } };
+    expect(actionText(entry)).toBe("changed the alerts: watched claude-code for host problems; stopped watching gemini");
+  });
 });

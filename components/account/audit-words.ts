@@ -253,6 +253,11 @@ function alertsChangedText(e: AuditEntry): string {
   if (typeof email?.to === "boolean") parts.push(email.to ? "turned alert mail on" : "turned alert mail off");
   const hook = webhookChangeText(e.details?.["webhook"]);
   if (hook !== null) parts.push(hook);
+  const hosts = listChange(e, "hosts");
+  if (hosts !== null) {
+    if (hosts.added.length > 0) parts.push(`watched ${andList(hosts.added)} for host problems`);
+    if (hosts.removed.length > 0) parts.push(`stopped watching ${andList(hosts.removed)}`);
+  }
   return parts.length === 0 ? "changed the alerts" : `changed the alerts: ${parts.join("; ")}`;
 }
 

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { callApi, orgPath } from "@/lib/queries/api";
+import { hostProfiles } from "@/lib/schemas/hosts";
 import { ALERT_EVENT_WORDS, ALERT_EVENTS, alertsUpdate, alertsView, type AlertEvent, type AlertsUpdate, type AlertsView } from "@/lib/schemas/alerts";
 
 interface Member {
@@ -12,12 +13,13 @@ interface Member {
 
 /**
  * The leaders' Alerts page (SPEC §28): each event on or off, who is mailed (every leader, or the
- * members chosen) and whether mail is sent; saved with the same schema the API parses (`alertsUpdate`).
+ * members chosen), whether mail is sent, and the hosts whose problems `host.problems` tells; saved with the same schema the API parses (`alertsUpdate`).
  */
 export function AlertsForm({ org, initial, members }: { org: string; initial: AlertsView; members: Member[] }) {
   const [events, setEvents] = useState<Record<AlertEvent, boolean>>(initial.events);
   const [chosen, setChosen] = useState<string[] | null>(initial.recipients.chosen);
   const [email, setEmail] = useState(initial.channels.email);
+  const [hosts, setHosts] = useState<string[]>(initial.hosts);
   const [saved, setSaved] = useState<AlertsView>(initial);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -26,7 +28,7 @@ export function AlertsForm({ org, initial, members }: { org: string; initial: Al
     setBusy(true);
     setMessage(null);
     try {
-      const body: AlertsUpdate = alertsUpdate.parse({ events, recipients: chosen, channels: { email } });
+      const body: AlertsUpdate = alertsUpdate.parse({ events, recipients: chosen, channels: { email }, hosts });
       const answer = alertsView.parse(await callApi(`${orgPath(org)}/alerts`, { method: "PATCH", body }));
       setSaved(answer);
       setMessage(`Saved. Mailed to ${answer.recipients.mailed.map((m) => m.email).join(", ") || "no one"}.`);
@@ -58,6 +60,18 @@ export function AlertsForm({ org, initial, members }: { org: string; initial: Al
             {ALERT_EVENT_WORDS[event]} <code className="text-xs text-slate-500">{event}</code>
           </label>
         ))}
+      </fieldset>
+      <fieldset className="rounded border border-slate-200 bg-white p-4">
+        <legend className="px-1 font-medium text-slate-900">Hosts watched</legend>
+        <p className="text-sm text-slate-600">An app that gains a problem on one of these hosts (too many tools, a name it refuses, a description it cuts) is told as <code className="text-xs">host.problems</code>.</p>
+        {hostProfiles()
+          .filter((host) => host.id !== "theorem")
+          .map((host) => (
+            <label key={host.id} className="mt-2 flex items-center gap-2 text-sm text-slate-800">
+              <input type="checkbox" checked={hosts.includes(host.id)} onChange={(e) => setHosts(e.target.checked ? [...hosts, host.id] : hosts.filter((id) => id !== host.id))} />
+              {host.name}
+            </label>
+          ))}
       </fieldset>
       <fieldset className="rounded border border-slate-200 bg-white p-4">
         <legend className="px-1 font-medium text-slate-900">Mailed to</legend>

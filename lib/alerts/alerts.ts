@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/audit-log";
 import { dashboardOrigins } from "@/lib/auth/origins";
 import { databaseOf, orgTransaction, runPrepared, type Conn } from "@/lib/db/client";
 import { newestFirstIn } from "@/lib/db/dialect";
-import { alertOutbox, appAlertStates, apps, checkResults, member, orgAlerts, organization, user } from "@/lib/db/tables";
+import { alertMarks, alertOutbox, appAlertStates, apps, checkResults, member, orgAlerts, organization, user } from "@/lib/db/tables";
 import { InvalidError } from "@/lib/errors";
 import { ALERT_EVENT_WORDS, ALERT_EVENTS, alertEvent, outboxEvent, outboxState, type AlertEvent, type AlertsUpdate, type AlertsView, type OutboxMail } from "@/lib/schemas/alerts";
 import { deliverOutbox, deliverSoon } from "./deliver";
@@ -22,6 +22,7 @@ interface StoredAlerts {
   off: Set<AlertEvent>;
   recipients: string[] | null;
   email: boolean;
+  hosts: string[];
 }
 
 const jsonArray = (text: string | null): string[] | null => {
@@ -32,9 +33,9 @@ const jsonArray = (text: string | null): string[] | null => {
 
 async function storedAlerts(db: Conn, org: string): Promise<StoredAlerts> {
   const [row] = await db.select().from(orgAlerts).where(eq(orgAlerts.org, org)).limit(1);
-  if (row === undefined) return { off: new Set(), recipients: null, email: true };
+  if (row === undefined) return { off: new Set(), recipients: null, email: true, hosts: [] };
   const off = new Set((jsonArray(row.eventsOff) ?? []).flatMap((name) => (alertEvent.safeParse(name).success ? [name as AlertEvent] : [])));
-  return { off, recipients: jsonArray(row.recipients), email: row.email };
+  return { off, recipients: jsonArray(row.recipients), email: row.email, hosts: jsonArray(row.hosts) ?? [] };
 }
 
 /** The organisation's members: account id, email, role, in the order they joined. */
@@ -59,11 +60,22 @@ function viewOf(stored: StoredAlerts, members: { id: string; email: string; role
     events: Object.fromEntries(ALERT_EVENTS.map((event) => [event, !stored.off.has(event)])) as Record<AlertEvent, boolean>,
     recipients: { chosen: stored.recipients, mailed: mailedOf(members, stored.recipients) },
     channels: { email: stored.email },
+    hosts: stored.hosts,
   };
 }
 
 export async function alertsOf(db: Conn, org: string): Promise<AlertsView> {
   return viewOf(await storedAlerts(db, org), await membersOf(db, org));
+}
+
+/** Whether the organisation tells `event` (every event is on until a leader turns it off). */
+export async function eventOn(db: Conn, org: string, event: AlertEvent): Promise<boolean> {
+  return !(await storedAlerts(db, org)).off.has(event);
+}
+
+/** The hosts the organisation chose (SPEC §22 ids), whose problems `host.problems` tells: none unless a leader chose some. */
+export async function chosenHosts(db: Conn, org: string): Promise<string[]> {
+  return (await storedAlerts(db, org)).hosts;
 }
 
 /** A leader's change to the alerts, with its audit entry, in one transaction. Recipients must be members (422 naming the field). */
@@ -83,7 +95,8 @@ export async function changeAlerts(db: Conn, org: string, update: AlertsUpdate, 
       recipients = update.recipients === null ? null : [...new Set(update.recipients)];
     }
     const email = update.channels?.email ?? before.email;
-    const after: StoredAlerts = { off, recipients, email };
+    const hosts = update.hosts ?? before.hosts;
+    const after: StoredAlerts = { off, recipients, email, hosts };
     const details: Record<string, unknown> = {};
     const turnedOn = ALERT_EVENTS.filter((e) => before.off.has(e) && !off.has(e));
     const turnedOff = ALERT_EVENTS.filter((e) => !before.off.has(e) && off.has(e));
@@ -91,8 +104,9 @@ export async function changeAlerts(db: Conn, org: string, update: AlertsUpdate, 
     if (turnedOff.length > 0) details["off"] = turnedOff;
     if (JSON.stringify(before.recipients) !== JSON.stringify(recipients)) details["recipients"] = { from: mailedOf(members, before.recipients).map((m) => m.email), to: mailedOf(members, recipients).map((m) => m.email) };
     if (email !== before.email) details["email"] = { from: before.email, to: email };
+    if (JSON.stringify(hosts) !== JSON.stringify(before.hosts)) details["hosts"] = { from: before.hosts, to: hosts };
     if (Object.keys(details).length > 0) {
-      const values = { eventsOff: JSON.stringify(ALERT_EVENTS.filter((e) => off.has(e))), recipients: recipients === null ? null : JSON.stringify(recipients), email };
+      const values = { eventsOff: JSON.stringify(ALERT_EVENTS.filter((e) => off.has(e))), recipients: recipients === null ? null : JSON.stringify(recipients), email, hosts: JSON.stringify(hosts) };
       await tx.insert(orgAlerts).values({ org, ...values }).onConflictDoUpdate({ target: orgAlerts.org, set: values });
       await recordAudit(tx, { org, actor, action: "alerts.changed", details });
     }
@@ -105,6 +119,10 @@ export interface AlertFact {
   org: string;
   event: AlertEvent;
   app?: { id: string; name: string };
+  /** Who or what it is about when it is no app (a person's address): named in the mail's subject. */
+  about?: string;
+  /** More for a webhook's `data` (the tools held, the person, the problems): never a secret. */
+  data?: Record<string, unknown>;
   /** What happened, in a sentence. */
   what: string;
   /** Since when (ms). */
@@ -125,12 +143,13 @@ export async function tellEvent(tx: Conn, fact: AlertFact, now = Date.now()): Pr
   if (stored.off.has(fact.event)) return 0;
   const link = `${dashboardOrigins()[0]}${fact.path}`;
   const db = databaseOf(tx);
-  const messages = await queueHookMessages(tx, fact.org, fact.event, { ...(fact.app === undefined ? {} : { app: fact.app }), what: fact.what, since: iso(fact.since), link }, now);
+  const messages = await queueHookMessages(tx, fact.org, fact.event, { ...(fact.app === undefined ? {} : { app: fact.app }), ...fact.data, what: fact.what, since: iso(fact.since), link }, now);
   if (messages.length > 0) deliverSoon(async () => (await deliverHooks(db, messages)).length > 0);
   if (!stored.email) return 0;
   const mailed = mailedOf(await membersOf(tx, fact.org), stored.recipients);
   if (mailed.length === 0) return 0;
-  const subject = `${ALERT_EVENT_WORDS[fact.event]}${fact.app === undefined ? "" : `: ${fact.app.name}`}`;
+  const named = fact.app?.name ?? fact.about;
+  const subject = `${ALERT_EVENT_WORDS[fact.event]}${named === undefined ? "" : `: ${named}`}`;
   const body = `${fact.what}\nSince: ${iso(fact.since)}\nWhat fixes it: ${link}\n`;
   const rows = mailed.map((to) => ({
     id: randomUUID(),
@@ -190,8 +209,48 @@ export async function noteRead(tx: Conn, read: { id: string; app: string; checke
   await tellEvent(tx, { org: app.org, event: "app.unavailable", app: app.ref, what: `${app.ref.name} was unavailable at its last two reads${reason === null ? "" : `: ${reason}`}.`, since: before.checkedAt, path: app.path });
 }
 
+/** Which event told about what: an app's id, a person's account id, or `*` (the whole list). */
+export interface MarkKey {
+  org: string;
+  event: AlertEvent;
+  subject: string;
+}
+
+const markWhere = (key: MarkKey) => and(eq(alertMarks.org, key.org), eq(alertMarks.event, key.event), eq(alertMarks.subject, key.subject));
+
+/** What `key`'s event last told about its subject (null: nothing, or it has passed since). */
+export async function markOf(tx: Conn, key: MarkKey): Promise<{ value: string; since: number } | null> {
+  const [row] = await tx.select({ value: alertMarks.value, since: alertMarks.since }).from(alertMarks).where(markWhere(key)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Stores that `key`'s event is told about `value` (from `since`), in the caller's transaction:
+ * true when this write made it so (no mark, or another value), false when it was so already. The
+ * write takes the row (its primary key), so of two instances storing the same news one is told it.
+ */
+export async function setMark(tx: Conn, key: MarkKey, value: string, since: number): Promise<boolean> {
+  const written = await tx
+    .insert(alertMarks)
+    .values({ ...key, value, since })
+    .onConflictDoUpdate({ target: [alertMarks.org, alertMarks.event, alertMarks.subject], set: { value, since }, setWhere: sql`${alertMarks.value} <> ${value}` })
+    .returning({ subject: alertMarks.subject });
+  return written.length > 0;
+}
+
+/** Gives up `key`'s mark (what it told has passed): the next occurrence is told again. */
+export async function clearMark(tx: Conn, key: MarkKey): Promise<void> {
+  await tx.delete(alertMarks).where(markWhere(key));
+}
+
+/** The subjects `event` has marks for in the organisation. */
+export async function markedSubjects(tx: Conn, org: string, event: AlertEvent): Promise<Set<string>> {
+  const rows = await tx.select({ subject: alertMarks.subject }).from(alertMarks).where(and(eq(alertMarks.org, org), eq(alertMarks.event, event)));
+  return new Set(rows.map((row) => row.subject));
+}
+
 /** An organisation's app as an alert names it, or null for a person's own app (theirs to watch, SPEC §12) or one gone. */
-async function orgAppOf(tx: Conn, id: string): Promise<{ org: string; ref: { id: string; name: string }; path: string } | null> {
+export async function orgAppOf(tx: Conn, id: string): Promise<{ org: string; ref: { id: string; name: string }; path: string } | null> {
   const [row] = await tx.select({ org: apps.org, name: apps.name, owner: apps.owner }).from(apps).where(eq(apps.id, id)).limit(1);
   if (row === undefined || row.owner !== null) return null;
   return { org: row.org, ref: { id, name: row.name }, path: `/orgs/${encodeURIComponent(row.org)}/connections/${encodeURIComponent(id)}` };

@@ -520,7 +520,7 @@ export const groupRegistries = sqliteTable("group_registries", {
 /**
  * The organisation's alerts (SPEC §28): which events are off (JSON array of event names; every
  * event is on when absent), who is mailed (JSON array of member account ids; null: every leader),
- * and whether mail is sent at all. No row: the defaults.
+ * whether mail is sent at all, and the hosts the organisation chose (`host.problems`). No row: the defaults.
  */
 export const orgAlerts = sqliteTable("org_alerts", {
   org: text("org")
@@ -528,6 +528,8 @@ export const orgAlerts = sqliteTable("org_alerts", {
     .references(() => organization.slug, { onDelete: "cascade" }),
   eventsOff: text("events_off").notNull().default("[]"),
   recipients: text("recipients"),
+  /** The hosts whose problems `host.problems` tells (JSON array of host ids, SPEC §22). */
+  hosts: text("hosts").notNull().default("[]"),
   email: integer("email", { mode: "boolean" }).notNull().default(true),
 });
 
@@ -545,6 +547,27 @@ export const appAlertStates = sqliteTable("app_alert_states", {
   downSince: integer("down_since", { mode: "number" }).notNull(),
   toldAt: integer("told_at", { mode: "number" }).notNull(),
 });
+
+/**
+ * What an event was last told about (SPEC §28), so each is told once per occurrence however many
+ * instances store reads: `tools.awaiting-review` (subject: an app; value: its held tools),
+ * `person.over-budget` (subject: a person's account id; the row is there while they are over) and
+ * `host.problems` (subject: an app, or `*` for the whole list; value: its problems). Written or
+ * given up in the transaction that stores what changed it; the primary key is what makes it once.
+ */
+export const alertMarks = sqliteTable(
+  "alert_marks",
+  {
+    org: text("org")
+      .notNull()
+      .references(() => organization.slug, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    subject: text("subject").notNull(),
+    value: text("value").notNull(),
+    since: integer("since", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.org, t.event, t.subject] })],
+);
 
 /**
  * The organisation's outbox (SPEC §28): one mail per event and recipient, written in the event's

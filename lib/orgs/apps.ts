@@ -25,6 +25,7 @@ import { foldedHistory, readTrends } from "./history";
 import { filledUrl, querySecrets, shownUrl } from "@/lib/redact";
 import { namedCheck, processNames, storedEntries, withOwnFacts, type Named, type NamingInput, type NamingOptions } from "./named";
 import { settleReview } from "./review";
+import { noteBudget, noteHeld, noteHostProblems, noteStoredReads, type ListsOf } from "./alert-events";
 import { groupSetting, namedSetting } from "./settings";
 import { MAX_APPS_PER_ORG, MAX_PERSONAL_APPS, recheckInterval } from "./limits";
 import type { OrgContext } from "./context";
@@ -63,12 +64,18 @@ type OnAppRead = (app: string, listing: AppListing) => void;
  * the mode in force for each of its apps.
  */
 async function storeReads(tx: Conn, org: string, reads: NewRead[], kept?: ListState): Promise<void> {
-  await insertReads(tx, reads);
+  const hashes = await insertReads(tx, reads);
   const ids = reads.map((read) => read.app);
   const listed = kept === undefined ? [] : ids.map((id) => kept.apps.find((app) => app.row.id === id));
   const modes = kept !== undefined && listed.every((app) => app !== undefined) ? new Map(listed.map((app) => [app.row.id, modeInForce(app.newTools, kept.newTools)])) : undefined;
   await settleReview(tx, org, ids, { modes });
+  // SPEC §28: tools newly held, a person over the budget, an app's new problems on a chosen host; only a read listing something new can cause them.
+  const listedAnew = reads.flatMap((read, i) => (hashes[i] !== null && hashes[i] !== read.before ? [read.app] : []));
+  await noteStoredReads(tx, org, listedAnew, listsIn, modes);
 }
+
+/** `scopeList` in a transaction, as the alerts decided there read a person's or the organisation's list (lib/orgs/alert-events.ts). */
+export const listsIn: ListsOf = (tx, scope) => scopeList({ db: tx }, scope);
 
 /**
  * Stores re-checks and nothing else, in the organisation's lock, committed "deferred"
@@ -131,7 +138,7 @@ async function readRows(ctx: OrgContext, rows: AppRow[], onRead?: OnAppRead, opt
       const listing = await readSignedIn(ctx.db, row, { name: input.name, url: input.url ?? row.url, ...(input.headers ? { headers: input.headers } : {}) }, read, signIn);
       const durationMs = Math.round(ownMs);
       onRead?.(row.id, listing);
-      return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing, readAs: row };
+      return { id: randomUUID(), app: row.id, checkedAt, durationMs, listing, readAs: row, ...(newest.has(row.id) ? { before: newest.get(row.id)! } : {}) };
     }),
   );
 }
@@ -574,13 +581,19 @@ async function reviewedApp(db: Conn, org: string, id: string): Promise<AppRow> {
   return row;
 }
 
-/** `approveApp`'s change itself, in its own transaction or in `db`'s (a preview's, lib/orgs/preview.ts, runs it too). */
-export async function approveIn(db: Conn, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ approved: string[]; snapshot: string | null }> {
+/** `approveApp`'s change itself, in its own transaction or in `db`'s (a preview's, lib/orgs/preview.ts, runs it too, with `alerts` false: a pretend change tells no one). */
+export async function approveIn(db: Conn, org: string, id: string, by: string | Doer, names?: readonly string[], alerts = true): Promise<{ approved: string[]; snapshot: string | null }> {
   return orgTransaction(db, org, async (tx) => {
     const row = await reviewedApp(tx, org, id);
     const read = (await latestReads(tx, org)).get(id);
     if (read === undefined) throw new ConflictError("This app has not been read yet: re-check it first.");
     const approved = await approveTools(tx, id, read, await listingOf(tx, row, read), idOf(by), names);
+    // What is still held is what was told, without telling it again; tools approved are sent from now on: a person may go over the budget, an app gain a problem on a chosen host (SPEC §28).
+    if (alerts) {
+      await noteHeld(tx, org, [id], undefined, false);
+      await noteHostProblems(tx, org, listsIn);
+      await noteBudget(tx, org, listsIn);
+    }
     const actor = doerOf(by);
     if (actor !== null) {
       const details = { tools: approved.length > 50 ? `${approved.length} tools` : approved, snapshot: read.snapshot };

@@ -7,6 +7,7 @@ import { orgTransaction, type Conn } from "@/lib/db/client";
 import { groupMembers, groupRegistries, groups, member, user } from "@/lib/db/tables";
 import { ConflictError, InvalidError, NotFoundError } from "@/lib/errors";
 import { groupNameKey, MAX_GROUPS, type Group, type GroupCreate, type GroupRef, type GroupUpdate } from "@/lib/schemas/groups";
+import { noteSentChanged, type ListsOf } from "./alert-events";
 
 /**
  * Groups of an organisation's members (SPEC §23): leaders make, rename, fill and remove them,
@@ -120,7 +121,7 @@ export async function createGroup(db: Conn, access: OrgAccess, input: GroupCreat
 }
 
 /** PATCH /api/orgs/{org}/groups/{group} (leaders): a new name and/or the whole list of members; `group.changed` says from → to. */
-export async function changeGroup(db: Conn, access: OrgAccess, id: string, update: GroupUpdate, actor: Actor = access.actor): Promise<Group> {
+export async function changeGroup(db: Conn, access: OrgAccess, id: string, update: GroupUpdate, actor: Actor = access.actor, lists?: ListsOf): Promise<Group> {
   const org = access.org.slug;
   return orgTransaction(db, org, async (tx) => {
     const before = await requireGroup(tx, org, id);
@@ -144,17 +145,20 @@ export async function changeGroup(db: Conn, access: OrgAccess, id: string, updat
       after = { ...after, members: members.map(({ id, email }) => ({ id, email })) };
     }
     if ("name" in details || "members" in details) await recordAudit(tx, { org, actor, action: "group.changed", details });
+    // SPEC §28: members who now have other apps or settings may go over the budget (given `lists`, lib/orgs/apps.ts `listsIn`).
+    if ("members" in details && lists !== undefined) await noteSentChanged(tx, org, lists);
     return after;
   });
 }
 
 /** DELETE /api/orgs/{org}/groups/{group} (leaders): its members, its apps' access to it and its settings go with it; `group.removed`. */
-export async function removeGroup(db: Conn, access: OrgAccess, id: string, actor: Actor = access.actor): Promise<Group> {
+export async function removeGroup(db: Conn, access: OrgAccess, id: string, actor: Actor = access.actor, lists?: ListsOf): Promise<Group> {
   const org = access.org.slug;
   return orgTransaction(db, org, async (tx) => {
     const before = await requireGroup(tx, org, id);
     await tx.delete(groups).where(eq(groups.id, id)); // members, access and settings cascade
     await recordAudit(tx, { org, actor, action: "group.removed", details: { group: { id, name: before.name }, members: before.members.map((m) => m.email) } });
+    if (lists !== undefined) await noteSentChanged(tx, org, lists);
     return before;
   });
 }

@@ -55,7 +55,7 @@ async function makeChange(tx: Conn, access: OrgAccess, change: PreviewChange): P
   } else if (change.app !== undefined) {
     await under(["app", "settings"], changeAppSettings({ db: tx }, { org, app: change.app.id, owner: null }, change.app.settings, actor));
   } else if (change.approve !== undefined) {
-    await approveIn(tx, org, change.approve.app, actor, change.approve.tools);
+    await approveIn(tx, org, change.approve.app, actor, change.approve.tools, false);
   } else if (change.group !== undefined) {
     const { id, members } = change.group;
     // A new group is for no app and sets no tool yet: only who is in it is checked (its name is never seen).

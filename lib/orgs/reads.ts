@@ -29,6 +29,8 @@ export interface NewRead {
   listing: AppListing;
   /** The address and header it was read with: a read of an app that has moved since is not stored. */
   readAs: Pick<AppRow, "url" | "urlSecret" | "headerValue">;
+  /** The app's newest snapshot when it was read (absent: none known), to say whether this read lists something else (SPEC §28). */
+  before?: string;
 }
 
 /** Each app keeps its newest reads: a record is a few numbers and a snapshot's hash. */
@@ -111,9 +113,11 @@ export function legacyEntries(read: ReadRow): unknown[] {
  * snapshot and the read itself are each stored only where the app is still as it was read, its
  * history trimmed, and whether it changes the app's availability as alerts tell it (SPEC §28,
  * lib/alerts/alerts.ts `noteRead`: one statement for an available read); another gives a stored snapshot the tokens it lacks, unless this process
- * has read that snapshot with its tokens (they are never taken away).
+ * has read that snapshot with its tokens (they are never taken away). Answers each read's snapshot
+ * (null: it listed nothing).
  */
-export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
+export async function insertReads(db: Conn, reads: NewRead[]): Promise<(string | null)[]> {
+  const hashes: (string | null)[] = [];
   await transaction(db, async (tx) => {
     for (const read of reads) {
       const asRead = { app: read.app, url: read.readAs.url, urlSecret: read.readAs.urlSecret, headerValue: read.readAs.headerValue };
@@ -154,8 +158,10 @@ export async function insertReads(db: Conn, reads: NewRead[]): Promise<void> {
       await runPrepared(tx, "theorem_trim_history", () => trimHistory(tx), { app: read.app });
       // SPEC §28: whether this read makes the app unavailable twice in a row, or available again, decided on what is stored.
       await noteRead(tx, read, Boolean(listing.unavailable));
+      hashes.push(hash);
     }
   });
+  return hashes;
 }
 
 /** The app (placeholder `app`) as it was read: at the address and header of placeholders `url`, `urlSecret` and `headerValue`. */

@@ -14,6 +14,7 @@ import { TOOL_NAME_MAX, TOOL_NAME_SHAPE, type AppSettings, type AppSettingsUpdat
 import type { OrgContext } from "./context";
 import { requireGroupsOf } from "./groups";
 import { setReviewMode, settleReview } from "./review";
+import { noteBudget, noteSentChanged, type ListsOf } from "./alert-events";
 import { appModeOf, newToolsOf, ownSettingsLift, reviewModeOf, riskyTextOf, roleOf, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
 import { requireApp, requirePersonalApp, type AppRow } from "./app-rows";
 import type { GroupSettingRow, SettingRow } from "./list-state";
@@ -175,7 +176,7 @@ const quoted = (names: readonly string[]) => names.slice(0, 10).map((n) => JSON.
  * personal app is never held for review: its `newTools` is `org` or `available`. An app removed
  * meanwhile is the 404, and nothing is stored.
  */
-export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppSettingsUpdate, actor: { id: string; email: string }): Promise<AppSettings | OrgAppSettings> {
+export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppSettingsUpdate, actor: { id: string; email: string }, lists?: ListsOf): Promise<AppSettings | OrgAppSettings> {
   if (of.owner !== null && (update.groups !== undefined || update.access !== undefined)) {
     const field = update.groups !== undefined ? "groups" : "access";
     throw invalid(`A personal app is only yours: it has no \`${field}\` (groups and access are of the organisation's apps).`, [field]);
@@ -232,7 +233,11 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
       await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
     }
     const view = viewOf(stored, listed);
-    if (of.owner !== null) return view;
+    // SPEC §28: given `lists` (lib/orgs/apps.ts `listsIn`), whoever this puts over the budget, and an app's new problems on a chosen host, are told.
+    if (of.owner !== null) {
+      if (lists !== undefined) await noteSentChanged(tx, of.org, lists);
+      return view;
+    }
 
     // Per group, per tool (SPEC §23): as the organisation's, each change audited naming the group.
     const byGroup = await groupSettingsOf(tx, row.id);
@@ -270,6 +275,7 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
         after = wantedAccess;
       }
     }
+    if (lists !== undefined) await noteSentChanged(tx, of.org, lists);
     return { ...view, access: after, groups: groupsViewOf(byGroup, listed) };
   });
 }
@@ -302,9 +308,11 @@ export async function orgSettingsOf(db: Conn, org: string): Promise<OrgSettings>
  * PATCH /api/orgs/{org}/settings (leaders): `newTools` (turning review on approves what every app
  * lists now; "wait-if-risky" lets through what is not high risk) and `riskyText` (what a risky-text
  * note does to a tool, SPEC §20). Written with its audit entry in one transaction, under the
- * organisation's lock; the organisation's version changes with it, so no kept list stays.
+ * organisation's lock; the organisation's version changes with it, so no kept list stays. A new
+ * `tokenBudget` tells `person.over-budget` of whoever it puts over (SPEC §28), given `lists`
+ * (lib/orgs/apps.ts `listsIn`).
  */
-export async function changeOrgSettings(db: Conn, org: string, update: OrgSettingsUpdate, actor: { id: string; email: string }): Promise<OrgSettings> {
+export async function changeOrgSettings(db: Conn, org: string, update: OrgSettingsUpdate, actor: { id: string; email: string }, lists?: ListsOf): Promise<OrgSettings> {
   return orgTransaction(db, org, async (tx) => {
     const before = await orgSettingsOf(tx, org);
     const after = { newTools: update.newTools ?? before.newTools, riskyText: update.riskyText ?? before.riskyText, tokenBudget: update.tokenBudget === undefined ? before.tokenBudget : update.tokenBudget };
@@ -320,6 +328,7 @@ export async function changeOrgSettings(db: Conn, org: string, update: OrgSettin
     if (after.tokenBudget !== before.tokenBudget) {
       await setTokenBudget(tx, org, after.tokenBudget);
       details["tokenBudget"] = { from: String(before.tokenBudget ?? "none"), to: String(after.tokenBudget ?? "none") };
+      if (lists !== undefined) await noteBudget(tx, org, lists);
     }
     if (Object.keys(details).length > 0) await recordAudit(tx, { org, actor, action: "settings.changed", details });
     return after;

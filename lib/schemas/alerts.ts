@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requestedHosts } from "./hosts";
 
 /**
  * The organisation's alerts (SPEC §28): the API (`/api/orgs/{org}/alerts`, `/outbox`) and the
@@ -31,15 +32,18 @@ export const alertsView = z.object({
     mailed: z.array(recipient),
   }),
   channels: z.object({ email: z.boolean() }),
+  /** The hosts (SPEC §22 profile ids) whose problems `host.problems` tells; none by default. */
+  hosts: z.array(z.string()),
 });
 export type AlertsView = z.infer<typeof alertsView>;
 
-/** PATCH /api/orgs/{org}/alerts (leaders): any of events on/off, recipients (member account ids; null: every leader), email on/off. */
+/** PATCH /api/orgs/{org}/alerts (leaders): any of events on/off, recipients (member account ids; null: every leader), email on/off, the hosts chosen (known ids, each once). */
 export const alertsUpdate = z
   .object({
     events: z.partialRecord(alertEvent, z.boolean()).optional(),
     recipients: z.array(z.string().min(1).max(200)).max(500).nullable().optional(),
     channels: z.object({ email: z.boolean() }).strict().optional(),
+    hosts: requestedHosts.optional(),
   })
   .strict();
 export type AlertsUpdate = z.infer<typeof alertsUpdate>;

@@ -1,6 +1,7 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
 import { orgContext } from "@/lib/orgs/context";
+import { listsIn } from "@/lib/orgs/apps";
 import { changeOrgSettings, orgSettingsOf } from "@/lib/orgs/settings";
 import { orgSettingsUpdate } from "@/lib/schemas/orgs";
 import { registryToggle } from "@/lib/schemas/registry";
@@ -25,5 +26,5 @@ export const PATCH = withOrg("manage", async ({ request, access }) => {
     const { token } = await setRegistry(db, access.org.slug, registry, access.actor);
     return Response.json({ registry, ...(token === null ? {} : { registryUrl: new URL(REGISTRY_PATH + token, process.env.THEOREM_URL ?? request.url).toString() }) });
   }
-  return Response.json(await changeOrgSettings(db, access.org.slug, orgSettingsUpdate.parse(body), access.actor));
+  return Response.json(await changeOrgSettings(db, access.org.slug, orgSettingsUpdate.parse(body), access.actor, listsIn));
 });

@@ -1,5 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
+import { listsIn } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { changeGroup, groupOf, removeGroup } from "@/lib/orgs/groups";
 import { groupUpdate } from "@/lib/schemas/groups";
@@ -28,11 +29,11 @@ export const PATCH = withOrg<Params>("manage", async ({ request, params, access 
     const registryUrl = token === null ? {} : { registryUrl: new URL(REGISTRY_PATH + token, process.env.THEOREM_URL ?? request.url).toString() };
     return Response.json({ ...(await groupOf(db, access.org.slug, params.group)), ...registryUrl });
   }
-  return Response.json(await changeGroup(db, access, params.group, groupUpdate.parse(body)));
+  return Response.json(await changeGroup(db, access, params.group, groupUpdate.parse(body), access.actor, listsIn));
 });
 
 /** DELETE …/groups/{group} (leaders): 204; its members, its place in apps' access and its tool settings go with it. Audited `group.removed`. */
 export const DELETE = withOrg<Params>("manage", async ({ params, access }) => {
-  await removeGroup(orgContext().db, access, params.group);
+  await removeGroup(orgContext().db, access, params.group, access.actor, listsIn);
   return new Response(null, { status: 204 });
 });

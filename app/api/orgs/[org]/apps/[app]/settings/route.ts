@@ -1,5 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
+import { listsIn } from "@/lib/orgs/apps";
 import { orgContext } from "@/lib/orgs/context";
 import { appSettingsOf, changeAppSettings } from "@/lib/orgs/settings";
 import { appSettingsUpdate } from "@/lib/schemas/settings";
@@ -16,5 +17,5 @@ export const GET = withOrg<Params>("view", async ({ params, access }) =>
 /** PATCH …/settings `{newTools?, tools?: {"<name>": "default"|"ask-first"|"blocked"}, force?}` (leaders): every change audited. */
 export const PATCH = withOrg<Params>("manage", async ({ request, params, access }) => {
   const update = await readJson(request, appSettingsUpdate, 256 * 1024);
-  return Response.json(await changeAppSettings(orgContext(), { org: access.org.slug, app: params.app, owner: null }, update, access.actor));
+  return Response.json(await changeAppSettings(orgContext(), { org: access.org.slug, app: params.app, owner: null }, update, access.actor, listsIn));
 });
