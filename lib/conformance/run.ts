@@ -60,8 +60,13 @@ export function spokenBy(listing: AppListing): { revision: string; tools: string
 
 /** Where the pinned suite and the child script are. */
 function paths(root: string) {
-  const suite = join(root, "node_modules", "@modelcontextprotocol", "conformance");
-  return { bin: join(suite, "dist", "index.js"), pkg: join(suite, "package.json"), child: join(root, "lib", "conformance", "suite-child.mjs") };
+  // Files found at run time, never traced into the server's bundle.
+  const suite = join(/* turbopackIgnore: true */ root, "node_modules", "@modelcontextprotocol", "conformance");
+  return {
+    bin: join(/* turbopackIgnore: true */ suite, "dist", "index.js"),
+    pkg: join(/* turbopackIgnore: true */ suite, "package.json"),
+    child: join(/* turbopackIgnore: true */ root, "lib", "conformance", "suite-child.mjs"),
+  };
 }
 
 /** The checks each scenario wrote (`<dir>/server-<scenario>-<time>/checks.json`), in the order they ran. */
@@ -91,14 +96,15 @@ export async function runConformance(target: ConformanceTarget, options: RunOpti
   const url = new URL(target.url);
   const verdict = await checkAddress(url, options.resolve ?? systemResolver, options.allow);
   if (!verdict.ok) throw new ConformanceError(verdict.code, verdict.reason);
-  const { bin, pkg, child } = paths(options.root ?? process.cwd());
-  if (!existsSync(bin) || !existsSync(child)) throw new ConformanceError("suite-failed", "The conformance suite (@modelcontextprotocol/conformance) is not installed here.");
-  const suite = (JSON.parse(await readFile(pkg, "utf8")) as { version: string }).version;
+  const { bin, pkg, child } = paths(options.root ?? /* turbopackIgnore: true */ process.cwd());
+  if (!existsSync(/* turbopackIgnore: true */ bin) || !existsSync(/* turbopackIgnore: true */ child)) throw new ConformanceError("suite-failed", "The conformance suite (@modelcontextprotocol/conformance) is not installed here.");
+  const suite = (JSON.parse(await readFile(/* turbopackIgnore: true */ pkg, "utf8")) as { version: string }).version;
   const run = suiteRevision(options.revision);
   const out = await mkdtemp(join(tmpdir(), "theorem-conformance-"));
   const bound = options.boundMs ?? RUN_BOUND_MS;
   try {
-    const args = ["server", "--url", url.href, "--spec-version", run, "-o", out, "--timeout", String(options.scenarioTimeoutMs ?? SCENARIO_TIMEOUT_MS)];
+    // Every scenario of the revision (`all`: the active ones, and those pending or new in it, as header validation and caching hints are in 2026-07-28).
+    const args = ["server", "--url", url.href, "--suite", "all", "--spec-version", run, "-o", out, "--timeout", String(options.scenarioTimeoutMs ?? SCENARIO_TIMEOUT_MS)];
     const settings = { bin, args, host: bareHost(url), address: verdict.address.address, family: verdict.address.family, origin: url.origin, headers: target.headers ?? {} };
     const { running, stopped, errors, code } = await new Promise<{ running: string | null; stopped: boolean; errors: string; code: number | null }>((resolve, reject) => {
       const proc = spawn(process.execPath, [child], { stdio: ["pipe", "pipe", "pipe"] });

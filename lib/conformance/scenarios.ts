@@ -137,19 +137,33 @@ function notApplicable(scenario: string, status: ConformanceStatus, checks: read
     if (fixture.resources !== undefined) return `It reads the suite's own test resource ${quoted(fixture.resources)}, which an ordinary app does not have.`;
   }
   const capability = CAPABILITY[scenario];
-  if (capability !== undefined && status === "failed" && checks.some((c) => c.status === "failed" && /method not found|-32601/i.test(c.message))) {
+  if (capability !== undefined && status !== "passed" && checks.some((c) => (c.status === "failed" || c.status === "passed-with-note") && /method not found|-32601/i.test(c.message))) {
     return `This app offers no ${capability} (it answered "Method not found"), so there is nothing to test.`;
   }
   return null;
 }
 
+/**
+ * A failed check the suite itself says it could not test (`Not testable: server does not list the
+ * diagnostic tool …`), or one that failed only because the app offers no such method (`-32601`):
+ * not applicable, the suite's message kept.
+ */
+const UNTESTABLE = /^Not testable:|-32601|Method not found/i;
+
+/** Checks every scenario carries whatever it tests (each message the app sent, valid per the schema): they do not make a scenario "passed" alone. */
+const WIRE_CHECK = /^wire-schema-/;
+
 /** One scenario of a run, its checks as the suite wrote them, judged for this app (`tools`: the names it lists). */
 export function mapScenario(scenario: string, revision: string, suiteChecks: readonly SuiteCheck[], tools: ReadonlySet<string>): ConformanceScenario {
-  const checks = suiteChecks.map(mapCheck);
+  const raw = suiteChecks.map(mapCheck);
+  const why = notApplicable(scenario, statusOf(raw), raw, tools);
+  if (why !== null) return { name: scenario, revision, applies: false, why, status: "not-applicable", checks: raw };
+  const checks = raw.map((c): ConformanceCheck => (c.status === "failed" && UNTESTABLE.test(c.message) ? { ...c, status: "not-applicable" } : c));
+  const own = checks.filter((c) => !WIRE_CHECK.test(c.name));
   const status = statusOf(checks);
-  const why = notApplicable(scenario, status, checks, tools);
-  if (why !== null) return { name: scenario, revision, applies: false, why, status: "not-applicable", checks };
-  if (status === "not-applicable") return { name: scenario, revision, applies: false, why: checks.find((c) => c.message !== "")?.message ?? "The suite found nothing of it to test on this app.", status, checks };
+  if (status === "not-applicable" || (status === "passed" && own.length > 0 && own.every((c) => c.status === "not-applicable"))) {
+    return { name: scenario, revision, applies: false, why: own.find((c) => c.message !== "")?.message ?? "The suite found nothing of it to test on this app.", status: "not-applicable", checks };
+  }
   return { name: scenario, revision, applies: true, status, checks };
 }
 
