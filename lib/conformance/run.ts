@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bareHost, checkAddress, type AllowList, type Resolver, systemResolver } from "@/lib/mcp/address";
 import type { AppListing } from "@/lib/engine/check";
+import { redactJson, redactSecrets, secretsOf } from "@/lib/redact";
 import type { ConformanceResult } from "@/lib/schemas/conformance";
 import { resultOf, suiteRevision, type SuiteCheck } from "./scenarios";
 
@@ -93,6 +94,16 @@ async function checksIn(dir: string): Promise<{ scenario: string; checks: SuiteC
  * kept, the one running is failed, and `stopped` says so.
  */
 export async function runConformance(target: ConformanceTarget, options: RunOptions): Promise<ConformanceResult> {
+  // The suite's messages may quote what the app answered: a header value or a URL's secret it echoes shows as `…` (SPEC §10).
+  const secrets = secretsOf(target);
+  try {
+    return redactJson(await runSuiteChild(target, options), secrets);
+  } catch (e) {
+    throw e instanceof ConformanceError ? new ConformanceError(e.code, redactSecrets(e.message, secrets)) : e;
+  }
+}
+
+async function runSuiteChild(target: ConformanceTarget, options: RunOptions): Promise<ConformanceResult> {
   const url = new URL(target.url);
   const verdict = await checkAddress(url, options.resolve ?? systemResolver, options.allow);
   if (!verdict.ok) throw new ConformanceError(verdict.code, verdict.reason);
