@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import { checkCost, spendChecks } from "@/lib/http/rate-limit";
 import { allowListFromEnv } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
+import { callSignedIn } from "@/lib/oauth/reads";
 import { readInPool } from "@/lib/pool/engine-pool";
 import { conformanceResult, type ConformanceRequest, type ConformanceResult } from "@/lib/schemas/conformance";
 import { checkInput, requireApp } from "./app-rows";
@@ -74,9 +75,12 @@ export async function runOrgConformance(ctx: OrgContext, access: OrgAccess, appI
     let result: ConformanceResult | null = null;
     try {
       const stored = checkInput(row);
-      result = await run({ name: row.name, url: stored.url ?? row.url, ...(stored.headers ? { headers: stored.headers } : {}) }, ctx.read ?? defaultRead).catch((e: unknown) => {
+      const app: LiveApp = { name: row.name, url: stored.url ?? row.url, ...(stored.headers ? { headers: stored.headers } : {}) };
+      // With its OAuth sign-in when it has one (SPEC §17), as a try is made.
+      const signedIn = await callSignedIn(ctx.db, row, app, (signed) => run(signed, ctx.read ?? defaultRead), () => ({ authRequired: false })).catch((e: unknown) => {
         throw asApiError(e);
       });
+      result = signedIn.result;
       return result;
     } finally {
       const kept = result === null ? {} : { result: JSON.stringify(result), ranAt: Date.parse(result.ranAt) };
