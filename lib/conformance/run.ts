@@ -118,7 +118,10 @@ async function runSuiteChild(target: ConformanceTarget, options: RunOptions): Pr
     const args = ["server", "--url", url.href, "--suite", "all", "--spec-version", run, "-o", out, "--timeout", String(options.scenarioTimeoutMs ?? SCENARIO_TIMEOUT_MS)];
     const settings = { bin, args, host: bareHost(url), address: verdict.address.address, family: verdict.address.family, origin: url.origin, headers: target.headers ?? {} };
     const { running, stopped, errors, code } = await new Promise<{ running: string | null; stopped: boolean; errors: string; code: number | null }>((resolve, reject) => {
-      const proc = spawn(process.execPath, [child], { stdio: ["pipe", "pipe", "pipe"] });
+      // Nothing of the dashboard's environment (its database URL, its secret key) goes to a process that talks to the app.
+      const env: NodeJS.ProcessEnv = { NODE_ENV: "production" };
+      for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) if (process.env[name] !== undefined) env[name] = process.env[name];
+      const proc = spawn(process.execPath, [child], { stdio: ["pipe", "pipe", "pipe"], env });
       let running: string | null = null;
       let stopped = false;
       let errors = "";

@@ -5,7 +5,7 @@ import type { Actor, OrgAccess } from "@/lib/auth/workspace";
 import { ConformanceError, RUN_BOUND_MS, runConformance, spokenBy, type ConformanceTarget } from "@/lib/conformance/run";
 import { getDb, type Conn } from "@/lib/db/client";
 import { appConformance } from "@/lib/db/tables";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { ConflictError, LimitError, NotFoundError } from "@/lib/errors";
 import { checkCost, spendChecks } from "@/lib/http/rate-limit";
 import { allowListFromEnv } from "@/lib/mcp/address";
 import type { LiveApp } from "@/lib/mcp/read-app";
@@ -40,13 +40,17 @@ function asApiError(error: unknown): unknown {
   return new ApiError("invalid-request", `The conformance suite cannot run against it: ${error.message}.`, { issues: [{ path: ["url"], message: error.message }] });
 }
 
-/** Runs in this process, by key (`app:<id>`, `url:<url>`). */
+/** Runs in this process, by key (`app:<id>`, `url:<account>:<url>`). */
 const running = new Set<string>();
+
+/** Runs this process makes at once: each is a child process of its own for up to 5 minutes. */
+const AT_ONCE = 4;
 
 const BUSY = "A conformance run of this app is under way: wait for it to finish (a run takes at most 5 minutes).";
 
 async function once<T>(key: string, work: () => Promise<T>): Promise<T> {
   if (running.has(key)) throw new ConflictError(BUSY);
+  if (running.size >= AT_ONCE) throw new LimitError(`${AT_ONCE} conformance runs are under way on this server: try again in a minute.`, 60);
   running.add(key);
   try {
     return await work();
