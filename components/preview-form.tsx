@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { get, useFieldArray, useForm, useWatch } from "react-hook-form";
 import { AppCheckView, StatusPill } from "@/components/app-check-view";
+import { PreviewConformance } from "@/components/conformance-panel";
 import { HostPanel } from "@/components/host-panel";
 import { jsonBytes } from "@/lib/engine/hosts";
 import { Button } from "@/components/ui/button";
@@ -280,6 +281,8 @@ export function PreviewForm({ canTry = false }: { canTry?: boolean }) {
             <AppCheckView app={previewed} />
           </TrySourceProvider>
           <HostPanel apps={result!.apps} {...(schemaBytes ? { schemaBytes } : {})} />
+          {/* SPEC §27: the conformance suite against the live URL checked, for those who may try its tools. */}
+          {canTry && tried?.kind === "preview" && <PreviewConformance key={tried.url} url={tried.url} {...(tried.headers ? { headers: tried.headers } : {})} />}
         </Card>
       )}
     </div>

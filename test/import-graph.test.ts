@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["cn", "errors", "examples", "json-text", "log", "ndjson", "plural", "secrets"],
   ["listing-input", "schemas"],
   ["engine", "exports"],
-  ["hosts-check", "mcp", "protocol-words", "redact"],
+  ["conformance", "hosts-check", "mcp", "protocol-words", "redact"],
   ["db"],
   ["audit", "http", "oauth"],
   ["api", "registry"],

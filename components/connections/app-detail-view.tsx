@@ -13,6 +13,7 @@ import { ReviewPanel } from "@/components/connections/review";
 import { AppNewToolsSetting } from "@/components/connections/app-new-tools";
 import { AppGroupsSettings } from "@/components/groups/app-access";
 import { CheckHistory } from "@/components/connections/check-history";
+import { OrgConformance } from "@/components/conformance-panel";
 import { HostPanel } from "@/components/host-panel";
 import { OtherAssistants } from "@/components/people/other-assistants";
 import { connectionStatus, ConnectionStatusPill } from "@/components/connections/connection-status";
@@ -29,8 +30,12 @@ import type { StoredApp } from "@/lib/schemas/orgs";
 import { summaryOf } from "@/lib/schemas/summary";
 import { Alert, errorMessage } from "@/components/ui/alert";
 
-/** One connected app: the reason when unavailable, its tools and cards, its size and its history. Only a leader (`canManage`) may remove it. */
-export function AppDetailView({ org, appId, canManage }: { org: string; appId: string; canManage: boolean }) {
+/**
+ * One connected app: the reason when unavailable, its tools and cards, its size and its history.
+ * Only a leader (`canManage`) may remove it; leaders and developers (`canTry`) may run the
+ * conformance suite against it, whose kept result every member sees (SPEC §27).
+ */
+export function AppDetailView({ org, appId, canManage, canTry = false }: { org: string; appId: string; canManage: boolean; canTry?: boolean }) {
   const client = useQueryClient();
   const router = useRouter();
   const app = useQuery(appQuery(org, appId));
@@ -190,6 +195,8 @@ export function AppDetailView({ org, appId, canManage }: { org: string; appId: s
       {check !== null && <HostPanel apps={[check]} />}
       {/* SPEC §26: the organisation's decisions for a member in no group, this app among them, as other assistants' files. */}
       <OtherAssistants org={org} target={{}} name="everyone (the organisation's apps for a member in no group)" />
+
+      <OrgConformance org={org} appId={stored.id} canRun={canTry} />
 
       <AppReadings org={org} app={stored} />
       <CheckHistory org={org} appId={stored.id} />

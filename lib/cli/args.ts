@@ -37,7 +37,15 @@ export class UsageError extends Error {
   }
 }
 
-type ParsedArgs = { kind: "check"; options: CliOptions } | { kind: "done"; output: string };
+/** `--conformance` (SPEC §27): the conformance suite's server scenarios against `--url`, not a check. */
+export interface ConformanceOptions {
+  url: string;
+  headers: Record<string, string>;
+  json: boolean;
+  publicOnly: boolean;
+}
+
+type ParsedArgs = { kind: "check"; options: CliOptions } | { kind: "conformance"; options: ConformanceOptions } | { kind: "done"; output: string };
 
 /** The exit codes of SPEC §15. */
 export const EXIT = { ok: 0, fails: 1, usage: 2, couldNotCheck: 3 } as const;
@@ -68,6 +76,13 @@ that tool), as an organisation's setting would.
 prints that host's problems (too many tools, a name too long or not allowed, a description cut,
 a schema too large); any problem fails (exit 1). Hosts: ${hostProfiles().map((h) => h.id).join(", ")}.
 
+--conformance runs the official MCP conformance suite's server scenarios (the pinned
+@modelcontextprotocol/conformance) against --url instead, at the revision the app speaks, and
+prints each scenario: passed, failed (with the suite's message), not applicable (it calls the
+suite's own test tools, which an ordinary app does not have), or passed with a note; --json prints
+the result as POST /api/conformance answers it. Exit 1 when a scenario failed, 3 when the app could
+not be reached or its address is refused, 0 otherwise. A run stops at 5 minutes.
+
 Exit codes:
   0  the app is available and every tool is included
   1  the app is unavailable, or a tool is left out, or a tool has risky text (--fail-on none: not
@@ -81,6 +96,7 @@ Examples:
   theorem-check --listing - --name Attendance --after Calendar=calendar.json --strict < tools.json
   theorem-check --listing tools.json --name Attendance --settings settings.json
   theorem-check --listing tools.json --name Attendance --host claude-code --host openai-api
+  theorem-check --conformance --url http://localhost:3000/mcp
 `;
 
 /** Accepts an option once: a second `--url` is a mistake, not an override. */
@@ -162,7 +178,8 @@ function program(write: (text: string) => void): Command {
     .option("--settings <file>", 'the leader\'s settings per tool: {"tools": {"name": "blocked"|"ask-first"|"default"}} or {"apps": {"App": {"tools": {...}}}}', once("--settings"))
     .option("--public-only", "read public addresses only (and those CHECK_ALLOW_HOSTS names), as the dashboard does")
     .option("--host <id>", "also check against another host's rules (SPEC §22; repeatable)", collect)
-    .option("--json", "print the answer of POST /api/check (SPEC §8)")
+    .option("--conformance", "run the MCP conformance suite's server scenarios against --url (SPEC §27)")
+    .option("--json", "print the answer of POST /api/check (SPEC §8), or with --conformance the run's result")
     .option("--strict", "fail on warnings (tool notes) too")
     .option("--risky <mode>", "what risky text does to a tool: warn (default), ask-first or block", once("--risky"))
     .option("--fail-on <codes>", "fail on these notes alone: risky (the default), none, or a comma list of note codes", once("--fail-on"))
@@ -176,6 +193,21 @@ function program(write: (text: string) => void): Command {
 /** One line from commander's message: `error: unknown option '--jsn'\n(Did you mean --json?)`. */
 function oneLine(message: string): string {
   return message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ");
+}
+
+/** `--header` arguments as one header each: the last of two whose names differ only in case wins, as one header would. */
+function headerMap(args: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of args.map(header)) {
+    for (const known of Object.keys(headers)) if (known.toLowerCase() === name.toLowerCase()) delete headers[known];
+    headers[name] = value;
+  }
+  return headers;
+}
+
+function conformanceArgs(url: string | undefined, headerArgs: readonly string[], json: boolean, publicOnly: boolean, listings: boolean): ParsedArgs {
+  if (url === undefined || listings) throw new UsageError("--conformance runs against a live app: give it --url URL (and no --listing or --after).");
+  return { kind: "conformance", options: { url: checkedUrl(url, "--url"), headers: headerMap(headerArgs), json, publicOnly } };
 }
 
 /**
@@ -193,17 +225,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return { kind: "done", output };
     throw new UsageError(`${oneLine(e.message)} (see theorem-check --help)`);
   }
-  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean; publicOnly?: boolean; risky?: string; failOn?: string; host?: string[] }>();
+  const o = cmd.opts<{ url?: string; header?: string[]; listing?: string; name?: string; after?: string[]; theorem?: string; settings?: string; json?: boolean; strict?: boolean; publicOnly?: boolean; risky?: string; failOn?: string; host?: string[]; conformance?: boolean }>();
   const headerArgs = o.header ?? [];
+  if (o.conformance === true) return conformanceArgs(o.url, headerArgs, o.json === true, o.publicOnly === true, o.listing !== undefined || o.after !== undefined);
   if (o.url === undefined && o.listing === undefined) throw new UsageError("give the app as --url URL or --listing FILE (- for stdin).");
   if (o.name === undefined) throw new UsageError("give the app's name with --name NAME.");
   if (headerArgs.length > 0 && o.url === undefined) throw new UsageError("--header goes with --url: a listing file is not fetched.");
-  const headers: Record<string, string> = {};
-  for (const [name, value] of headerArgs.map(header)) {
-    // The last of two headers whose names differ only in case wins, as one header would.
-    for (const known of Object.keys(headers)) if (known.toLowerCase() === name.toLowerCase()) delete headers[known];
-    headers[name] = value;
-  }
+  const headers = headerMap(headerArgs);
   const source: Source = o.url !== undefined ? { kind: "url", url: checkedUrl(o.url, "--url"), headers } : { kind: "file", path: o.listing! };
   const after = (o.after ?? []).map(afterApp);
   const fromStdin = [source, ...after.map((a) => a.source)].filter((s) => s.kind === "file" && s.path === "-").length;

@@ -1,5 +1,6 @@
 // The entry point bundled into .theorem-build/cli/theorem-check.mjs (scripts/build-cli.mjs),
 // which bin/theorem-check.mjs runs.
+import { fileURLToPath } from "node:url";
 import { runCli } from "./main";
 
 /** Writes to a stream; once its reader has gone (`| head`), the rest is dropped rather than thrown. */
@@ -23,7 +24,7 @@ async function readStdin(): Promise<Uint8Array> {
 }
 
 try {
-  process.exitCode = await runCli(process.argv.slice(2), { out: writer(process.stdout), err: writer(process.stderr), readStdin });
+  process.exitCode = await runCli(process.argv.slice(2), { out: writer(process.stdout), err: writer(process.stderr), readStdin, root: fileURLToPath(new URL("../..", import.meta.url)) });
 } catch (e) {
   process.stderr.write(`theorem-check: could not check: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 3;

@@ -16,6 +16,8 @@ interface CliIo extends InputIo {
   err: (text: string) => Promise<void> | void;
   /** `CHECK_ALLOW_HOSTS` for live reads; left out, taken from the environment. */
   allowHosts?: string;
+  /** The package's folder, where `--conformance` finds the suite; left out, the working directory. */
+  root?: string;
 }
 
 /** Pieces of the answer are written in strings of about this many characters. */
@@ -91,6 +93,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       await io.out(parsed.output);
       return EXIT.ok;
     }
+    if (parsed.kind === "conformance") return await (await import("./conformance")).conformanceCli(parsed.options, io);
     ({ json, strict, publicOnly, failOn, failOnGiven } = parsed.options);
     request = await buildRequest(parsed.options, io);
     const { settingsFile } = parsed.options;

@@ -570,6 +570,21 @@ export const alertMarks = sqliteTable(
 );
 
 /**
+ * An app's conformance run (SPEC §27): the result of its last run, kept, and the claim of one
+ * running (`runningSince`), which makes it one run per app at a time across instances; a claim
+ * older than a run's bound is stale.
+ */
+export const appConformance = sqliteTable("app_conformance", {
+  app: text("app")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  runningSince: integer("running_since", { mode: "number" }),
+  /** The result as answered (JSON), null until a run finished. */
+  result: text("result"),
+  ranAt: integer("ran_at", { mode: "number" }),
+});
+
+/**
  * The organisation's outbox (SPEC §28): one mail per event and recipient, written in the event's
  * own transaction; `state` is `pending` until sent (`sent`), or `logged` when no SMTP is set
  * (written to the log and kept here). `claimedAt`: an instance sending it (another takes it over

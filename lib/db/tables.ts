@@ -19,6 +19,7 @@ export const orgSettings = chosen.orgSettings;
 export const orgAlerts = chosen.orgAlerts;
 export const appAlertStates = chosen.appAlertStates;
 export const alertMarks = chosen.alertMarks;
+export const appConformance = chosen.appConformance;
 export const alertOutbox = chosen.alertOutbox;
 export const alertWebhooks = chosen.alertWebhooks;
 export const alertWebhookMessages = chosen.alertWebhookMessages;

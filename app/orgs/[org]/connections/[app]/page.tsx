@@ -33,7 +33,7 @@ export default async function AppPage({ params }: Props) {
       ]}
     >
       <TrySourceProvider source={can(access.role, "try") ? { kind: "org", org: access.org.slug, app: id, anyway: can(access.role, "tryAnyway") } : null}>
-        <AppDetailView org={access.org.slug} appId={id} canManage={can(access.role, "manage")} />
+        <AppDetailView org={access.org.slug} appId={id} canManage={can(access.role, "manage")} canTry={can(access.role, "try")} />
       </TrySourceProvider>
     </Prefetched>
   );
