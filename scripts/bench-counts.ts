@@ -40,10 +40,14 @@ const server = createServer((req: IncomingMessage, res) => {
   void (async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const response = await POST(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const headers = { "content-type": req.headers["content-type"] ?? "", cookie: req.headers.cookie ?? "" };
+    const response = await POST(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) }));
+    res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "application/json" });
     res.end(Buffer.from(await response.arrayBuffer()));
-  })();
+  })().catch((error: unknown) => {
+    console.error(error);
+    res.destroy();
+  });
 });
 server.listen(0, "127.0.0.1");
 await once(server, "listening");

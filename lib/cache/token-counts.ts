@@ -49,11 +49,12 @@ export class TokenCounts {
 
   /** The count kept under `text`'s key, or `count()`'s, kept for every thread. */
   get(text: string, count: () => number): number {
-    const key = hash("sha256", text, "buffer");
-    const k0 = key.readInt32LE(0);
-    const k1 = key.readInt32LE(4);
-    const k2 = key.readInt32LE(8);
-    const k3 = key.readInt32LE(12);
+    // As hex: a Buffer per look-up costs more than the hash (its first 128 bits, as four words).
+    const key = hash("sha256", text, "hex");
+    const k0 = parseInt(key.slice(0, 8), 16) | 0;
+    const k1 = parseInt(key.slice(8, 16), 16) | 0;
+    const k2 = parseInt(key.slice(16, 24), 16) | 0;
+    const k3 = parseInt(key.slice(24, 32), 16) | 0;
     const words = this.words;
     const bucket = HEADER + ((k0 >>> 0) % this.buckets) * BUCKET;
     for (let at = bucket; at < bucket + BUCKET; at += SLOT) {
