@@ -46,10 +46,11 @@ async function personOf(access: OrgAccess, person: string): Promise<MemberView> 
 const budgetOf = (budget: number | null, tokens: number) => (budget === null ? null : { tokens: budget, over: Math.max(0, tokens - budget) });
 
 /**
- * Each person's `sees` answer, as UTF-8 JSON, in the process's caches under the key of what it is
- * made from (`seesInput`): a 50,000-tool answer is about 10 MB.
+ * Each person's `sees` answer, as UTF-8 JSON, with the key of what it is made from (`seesInput`),
+ * in the process's caches: one per person, the newest (a 50,000-tool answer is about 10 MB, and
+ * one made before a change is never asked for again).
  */
-const keptSees = processCaches().cache<Uint8Array<ArrayBuffer>>("sees");
+const keptSees = processCaches().cache<{ key: string; body: Uint8Array<ArrayBuffer> }>("sees");
 
 /** Everything a person's `sees` answer is made from (lib/cache/caches.ts's key rule): their named check (by its key), who they are, the budget and the apps hidden from them. */
 function seesInput(org: string, member: MemberView, named: Named, budget: number | null, hidden: unknown) {
@@ -73,8 +74,9 @@ export async function personSeesBody(ctx: OrgContext, access: OrgAccess, person:
   const [{ apps, named, hidden }, budget] = await Promise.all([namedScope(ctx, scope, access.version), tokenBudgetOf(ctx.db, access.org.slug)]);
   // The apps hidden from them (SPEC §23) are not in the check: their groups' names are in the key too.
   const key = cacheKey(seesInput(access.org.slug, member, named, budget, hidden));
-  const kept = keptSees.get(key);
-  if (kept !== undefined) return kept;
+  const whose = `${access.org.slug}\n${member.id}`;
+  const kept = keptSees.get(whose);
+  if (kept?.key === key) return kept.body;
   const state = await keptListState(ctx.db, scope, access.version);
   const rows = new Map(state.apps.map((app) => [app.row.id, app]));
   const tools: string[] = [];
@@ -106,7 +108,7 @@ export async function personSeesBody(ctx: OrgContext, access: OrgAccess, person:
   // The answer as JSON.stringify writes it, its tools joined in place of the empty list.
   const [head, tail] = JSON.stringify(answer).split(`"tools":[]`) as [string, string];
   const body = utf8.encode(`${head}"tools":[${tools.join(",")}]${tail}`);
-  keptSees.set(key, body, body.byteLength + 256);
+  keptSees.set(whose, { key, body }, body.byteLength + 256);
   return body;
 }
 
