@@ -261,4 +261,16 @@ async function benchSees(): Promise<void> {
 for (const apps of (process.env["BENCH_LOOKUP_APPS"] ?? "20,40").split(",").map(Number).filter((n) => n > 0)) await benchOrg(apps);
 await benchSees();
 
+// What the process's caches hold at this scale (issue 53, docs/capacity.md): every organisation above named, looked up and seen.
+{
+  const { processCaches } = await import("@/lib/cache/caches");
+  const { processTokenCounts } = await import("@/lib/cache/token-counts");
+  const caches = processCaches();
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  const usage = Object.entries(caches.usage()).map(([name, { bytes, size }]) => `${name} ${mib(bytes)} (${size})`);
+  const counts = processTokenCounts();
+  const { heapUsed, rss } = process.memoryUsage();
+  console.log(`Caches (THEOREM_CACHE_MIB): ${mib(caches.bytes)} of ${mib(caches.maxBytes)} estimated: ${usage.join(", ")}; token counts ${counts.stats().stores.toLocaleString("en-US")} stored in ${mib(counts.buffer.byteLength)} of shared memory (${counts.slots.toLocaleString("en-US")} slots); heap used ${mib(heapUsed)}, RSS ${mib(rss)}.`);
+}
+
 await bench.finish();

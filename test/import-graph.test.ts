@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 /** lib/'s areas, lowest first: an area may import its own layer and those before it. */
 const LAYERS: readonly (readonly string[])[] = [
   ["cn", "errors", "examples", "json-text", "log", "ndjson", "plural", "secrets"],
+  ["cache"],
   ["listing-input", "schemas"],
   ["engine", "exports"],
   ["conformance", "hosts-check", "mcp", "protocol-words", "redact"],

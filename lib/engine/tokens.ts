@@ -1,5 +1,6 @@
 import canonicalize from "canonicalize";
 import o200k from "gpt-tokenizer/encoding/o200k_base";
+import { keptPromptTokens } from "@/lib/cache/token-counts";
 import { isObject } from "@/lib/json-text";
 
 /**
@@ -241,10 +242,10 @@ class MinHeap {
   }
 }
 
-/** The prefix's tokens of a listing entry (counted once per distinct tool), or null for an entry that is not a tool. */
+/** The prefix's tokens of a listing entry (counted once per distinct tool by the process's threads: lib/cache/token-counts.ts), or null for an entry that is not a tool. */
 export function promptTokens(entry: unknown): number | null {
   if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") return null;
-  return countTokens(sentPrefix(entry));
+  return keptPromptTokens(entry, () => countTokens(sentPrefix(entry)));
 }
 
 /** The whole name's share of a tool's tokens: `<whole name>"}`, counted alone. */

@@ -8,7 +8,7 @@ import { holdsBack } from "@/lib/engine/review";
 import type { Org } from "@/lib/schemas/orgs";
 import { newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
 import type { AppRow } from "./app-rows";
-import { ByteLru } from "./byte-lru";
+import { cacheKey, Caches, processCaches, type Cache } from "@/lib/cache/caches";
 import { newestFirstIn } from "@/lib/db/dialect";
 import type { ReadRow } from "./reads";
 
@@ -179,27 +179,34 @@ function stateOf(rows: Awaited<ReturnType<typeof listRows>>, scope: Scope): List
   return { org: { slug: first.slug, name: first.name }, newTools: first.orgNewTools, riskyText: first.orgRiskyText, apps: listed, version: first.version, groups: groupIds, role };
 }
 
-/** What each process keeps of lists at most (estimated bytes): a larger organisation's is read each time. */
-export const LIST_STATE_BYTES = 64 * 2 ** 20;
+/** The process's kept lists (lib/cache/caches.ts), under `stateKey`; a test may bound one database's apart (`boundListStates`). */
+const processStates = processCaches().cache<ListState>("list-states");
+const boundStates = new WeakMap<Conn, Cache<ListState>>();
 
-const keptStates = new WeakMap<Conn, ByteLru<ListState>>();
+/** Each database's number in this process: the first part of its lists' keys. */
+const databases = new WeakMap<Conn, number>();
+let nextDatabase = 0;
+
+/** The key of `scope`'s list in `db` at `version` (lib/cache/caches.ts's rule: exactly what the state is read from). */
+function stateKey(db: Conn, scope: Scope, version: string): string {
+  let at = databases.get(db);
+  if (at === undefined) databases.set(db, (at = nextDatabase++));
+  return cacheKey([at, scope.org, scope.person ?? null, scope.group ?? null, version]);
+}
+
+const keptOf = (db: Conn): Cache<ListState> => boundStates.get(db) ?? processStates;
+
+/** Keeps `db`'s lists in a cache of their own (tests), keeping none larger than `maxBytes`, forgetting what was kept; null: the process's caches again. */
+export function boundListStates(db: Conn, maxBytes: number | null): void {
+  if (maxBytes === null) boundStates.delete(db);
+  else boundStates.set(db, new Caches(maxBytes * 4).cache("list-states"));
+}
 
 /** The list states being read from each database, by scope: a request that saw the version one finds waits for it rather than reading its own. */
 const readsUnderWay = new WeakMap<Conn, Map<string, Promise<ListState>>>();
 
+/** A scope's key among the reads under way and the offered states (neither is a cache: each holds what is in flight). */
 const keyOf = (scope: Scope): string => `${scope.org}\u0000${scope.person ?? ""}\u0000${scope.group ?? ""}`;
-
-/** What `db`'s lists keep (made on first use, within `LIST_STATE_BYTES`). */
-function keptOf(db: Conn): ByteLru<ListState> {
-  let kept = keptStates.get(db);
-  if (kept === undefined) keptStates.set(db, (kept = new ByteLru<ListState>(LIST_STATE_BYTES)));
-  return kept;
-}
-
-/** Bounds what `db`'s lists may keep at `maxBytes` (tests; LIST_STATE_BYTES otherwise), forgetting what was kept. */
-export function boundListStates(db: Conn, maxBytes: number): void {
-  keptStates.set(db, new ByteLru<ListState>(maxBytes));
-}
 
 /**
  * `listState`, answered from what this process kept when `seen` (the organisation's version, as
@@ -208,8 +215,8 @@ export function boundListStates(db: Conn, maxBytes: number): void {
  * the version read in its own statement: so a kept state answers only while it is what the
  * database holds at the version the request saw. Only for a request that has changed nothing
  * yet (after a change `seen` is behind: pass null, and `listState` reads afresh). The newest
- * read of a scope is kept (or what a re-check left, `listStateAfter`), per database, least
- * recently used first out within `LIST_STATE_BYTES`;
+ * read of a scope is kept (or what a re-check left, `listStateAfter`), per database and version,
+ * in the process's caches (least recently used first out, within its budget);
  * requests that miss while a read is under way wait for it, and take it if it is at their version.
  */
 export async function keptListState(db: Conn, scope: Scope, seen: string | null): Promise<ListState> {
@@ -258,7 +265,7 @@ export async function listStateAfter(tx: Conn, kept: ListState, app: string): Pr
 /** Keeps `state` as `scope`'s list, as `keptListState` keeps what it reads. */
 function keepListState(db: Conn, scope: Scope, state: ListState): void {
   // No version: no such organisation, or none stored for it yet; nothing to key it by.
-  if (state.version !== null) keptOf(db).set(keyOf(scope), state, stateBytes(state));
+  if (state.version !== null) keptOf(db).set(stateKey(db, scope, state.version), state, stateBytes(state));
 }
 
 /** The lists changes are about to commit, by database and scope (`offerListState`). */
@@ -289,8 +296,8 @@ export function withdrawListState(db: Conn, scope: Scope, state: ListState, comm
 /** What this process keeps (or is offered) of `scope`'s list at version `seen` (`OrgAccess.version`), without reading it: undefined when it keeps none at that version. */
 export function keptListAt(db: Conn, scope: Scope, seen: string | null): ListState | undefined {
   if (seen === null) return undefined;
-  const found = keptOf(db).get(keyOf(scope));
-  if (found?.version === seen) return found;
+  const found = keptOf(db).get(stateKey(db, scope, seen));
+  if (found !== undefined) return found;
   const offered = offeredStates.get(db)?.get(keyOf(scope));
   return offered?.version === seen ? offered : undefined;
 }

@@ -1,12 +1,12 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { nameApps, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
 import { appLookupIndex, type AppLookupIndex, type LookupApp, type LookupIndex } from "@/lib/engine/lookup";
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { readAppsInPool } from "@/lib/pool/engine-pool";
 import type { CheckResult, RiskyText } from "@/lib/schemas/check";
 import { inSqliteTransaction, type Conn } from "@/lib/db/client";
-import { ByteLru } from "./byte-lru";
+import { budgetShares } from "@/lib/cache/budget";
+import { cacheBudgetFromEnv, cacheKey, Caches, processCaches, type Cache } from "@/lib/cache/caches";
 import type { AppRow } from "./app-rows";
 import { loadSnapshots, snapshotContents } from "./snapshots";
 import { legacyEntries, parseUnavailable, type ReadRow } from "./reads";
@@ -47,38 +47,42 @@ export interface NamingOptions {
   riskyText: RiskyText;
 }
 
-/** A kept check, with the lookup's index of it once a lookup has asked for it. */
+/** A kept check, under its `namingKey`, with the lookup's index of it once a lookup has asked for it. */
 export interface Named {
+  /** Its `namingKey`: what a value made from this check keys it by (lib/cache/caches.ts `cacheKey`). */
+  key: string;
   result: CheckResult;
   /** Each app's `partKey`. */
   parts: readonly string[];
   index?: LookupIndex;
 }
 
-/** Bytes of checks kept per process by default (as many again for apps' parts, a quarter for indexes): about 300,000 tools of the benchmark's kind. */
-const NAME_CACHE_BYTES = 256 * 2 ** 20;
-
-/** One instance's kept checks and apps' parts (tests make several, as several instances would have). */
+/**
+ * One instance's kept checks and apps' parts, each a named cache of a cache owner (the process's,
+ * `processNames`; tests make several, as several instances would have). A check is about 800 bytes
+ * a tool (`estimatedBytes`): the process's default budget keeps about 300,000 tools' checks and parts.
+ */
 export class NameCache {
-  readonly kept: ByteLru<Named>;
+  readonly kept: Cache<Named>;
   /** Each app's part of the check no other app changes (`readApp`), under `partKey`: a change to one app reads that app alone. */
-  readonly parts: ByteLru<ReadApp>;
+  readonly parts: Cache<ReadApp>;
   /** Each app's lookup index, under its part's key and its short name (all its whole names come from them). */
-  readonly indexes: ByteLru<AppLookupIndex>;
+  readonly indexes: Cache<AppLookupIndex>;
   private readonly running = new Map<string, Promise<Named>>();
   /** Checks computed and answers reused, for tests and benchmarks. */
   computed = 0;
   reused = 0;
 
-  constructor(maxBytes = NAME_CACHE_BYTES) {
-    this.kept = new ByteLru<Named>(maxBytes);
-    this.parts = new ByteLru<ReadApp>(maxBytes);
-    // An app's index is a few dozen bytes a tool, against hundreds for its part or check.
-    this.indexes = new ByteLru<AppLookupIndex>(Math.ceil(maxBytes / 4));
+  /** `owner`: the caches these draw from (a number: an owner of that many bytes of its own; none: one of the process's budget, its own). */
+  constructor(owner: Caches | number = budgetShares(cacheBudgetFromEnv()).caches) {
+    const caches = typeof owner === "number" ? new Caches(owner) : owner;
+    this.kept = caches.cache("checks");
+    this.parts = caches.cache("parts");
+    this.indexes = caches.cache("indexes");
   }
 
   /** The kept check for `key`, or `compute`'s, kept (if it fits) for the next request; concurrent misses share one computation. */
-  async get(key: string, compute: () => Promise<Omit<Named, "index">>): Promise<Named> {
+  async get(key: string, compute: () => Promise<Omit<Named, "index" | "key">>): Promise<Named> {
     const found = this.kept.get(key);
     if (found !== undefined) {
       this.reused++;
@@ -91,7 +95,7 @@ export class NameCache {
       return running;
     }
     const made = compute().then((computed) => {
-      const named: Named = { ...computed };
+      const named: Named = { key, ...computed };
       this.kept.set(key, named, estimatedBytes(named.result));
       return named;
     });
@@ -109,7 +113,7 @@ const shared = globalThis as typeof globalThis & { __theoremNames?: NameCache };
 
 /** The process's kept checks. */
 export function processNames(): NameCache {
-  return (shared.__theoremNames ??= new NameCache());
+  return (shared.__theoremNames ??= new NameCache(processCaches()));
 }
 
 /**
@@ -218,7 +222,7 @@ export function storedEntries(db: Conn, inputs: readonly NamingInput[]): Entries
 
 /** The key of one app's part (`readApp`): its `AppInput` but its approvals (which only `nameApps` reads). */
 export function partKey(input: NamingInput): string {
-  return createHash("sha256").update(JSON.stringify({ ...appInput(input), approvals: null })).digest("hex");
+  return cacheKey({ ...appInput(input), approvals: null });
 }
 
 const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 * tool.chars, 2048);
@@ -228,7 +232,7 @@ const partBytes = (part: ReadApp) => part.tools.reduce((n, tool) => n + 500 + 2 
  * they are large) and kept; then the whole list is named in one pass. Answers what
  * `checkListings(listings, theorem, options)` answers.
  */
-async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames, options: NamingOptions): Promise<Omit<Named, "index">> {
+async function nameList(cache: NameCache, inputs: readonly NamingInput[], listings: AppListing[], theorem: TheoremNames, options: NamingOptions): Promise<Omit<Named, "index" | "key">> {
   const { keys, parts } = await partsOf(cache, inputs, listings);
   return { result: nameApps(listings, parts, theorem, options), parts: keys };
 }
@@ -265,7 +269,7 @@ export function listIndex(cache: NameCache, named: Named, list: readonly LookupA
 export function namingKey(inputs: readonly NamingInput[], theorem: TheoremNames, options: NamingOptions): string {
   // One text hashed once: each update of a hash costs about as much as a small app's text.
   const apps = inputs.map((input) => [input.row.id, input.row.owner === null, appInput(input)]);
-  return createHash("sha256").update(JSON.stringify([theorem, options, apps])).digest("hex");
+  return cacheKey([theorem, options, apps]);
 }
 
 /**

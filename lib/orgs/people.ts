@@ -15,7 +15,7 @@ import { ENCODING, sentPrefix, sentSuffix, sentTool } from "@/lib/engine/tokens"
 import type { AppList, StoredApp } from "@/lib/schemas/orgs";
 import { listedApp } from "@/lib/schemas/summary";
 import { namedScope, personsApps, scopeList, type OrgContext } from "./apps";
-import { ByteLru } from "./byte-lru";
+import { cacheKey, processCaches } from "@/lib/cache/caches";
 import { groupsByMember } from "./groups";
 import { listIndex, processNames, type Named } from "./named";
 import { requireOrg, tokenBudgetOf } from "./organisations";
@@ -45,21 +45,18 @@ async function personOf(access: OrgAccess, person: string): Promise<MemberView> 
 /** The budget's answer (SPEC §21): null without a budget, else the budget and the tokens past it. */
 const budgetOf = (budget: number | null, tokens: number) => (budget === null ? null : { tokens: budget, over: Math.max(0, tokens - budget) });
 
-/** Bytes of `sees` answers kept per process, one per person at most (a 50,000-tool answer is about 10 MB). */
-const SEES_CACHE_BYTES = 64 * 2 ** 20;
+/**
+ * Each person's `sees` answer, as UTF-8 JSON, with the key of what it is made from (`seesInput`),
+ * in the process's caches: one per person, the newest (a 50,000-tool answer is about 10 MB, and
+ * one made before a change is never asked for again).
+ */
+const keptSees = processCaches().cache<{ key: string; body: Uint8Array<ArrayBuffer> }>("sees");
 
-/** A person's answer, and what it was made from besides their named check: their address and the budget. */
-interface KeptSees {
-  named: Named;
-  email: string;
-  budget: number | null;
-  /** The apps hidden from them, as JSON. */
-  hidden: string;
-  body: Uint8Array<ArrayBuffer>;
+/** Everything a person's `sees` answer is made from (lib/cache/caches.ts's key rule): their named check (by its key), who they are, the budget and the apps hidden from them. */
+function seesInput(org: string, member: MemberView, named: Named, budget: number | null, hidden: unknown) {
+  return { org, member: { id: member.id, email: member.email }, check: named.key, budget, hidden };
 }
 
-const shared = globalThis as typeof globalThis & { __theoremSees?: ByteLru<KeptSees> };
-const keptSees = (shared.__theoremSees ??= new ByteLru<KeptSees>(SEES_CACHE_BYTES));
 const utf8 = new TextEncoder();
 
 /**
@@ -67,18 +64,19 @@ const utf8 = new TextEncoder();
  * `PersonSees`: the included tools of their check, in order, each as sent with its characters and
  * o200k_base tokens (counted when its app was read, and where its name was made: nothing is
  * tokenized here), with each app's sums. The answer is made from the person's named check alone
- * (besides their address and the budget), so it is kept beside it, per person: until their list
- * changes, a request finds it made (stringifying 50,000 tools per request took 19× the list's time).
+ * (besides their address, the budget and the apps hidden from them), so it is kept under the key of
+ * those (`seesInput`): until one changes, a request finds it made (stringifying 50,000 tools per
+ * request took 19× the list's time).
  */
 export async function personSeesBody(ctx: OrgContext, access: OrgAccess, person: string): Promise<Uint8Array<ArrayBuffer>> {
   const member = await personOf(access, person);
   const scope = { org: access.org.slug, person: member.userId };
   const [{ apps, named, hidden }, budget] = await Promise.all([namedScope(ctx, scope, access.version), tokenBudgetOf(ctx.db, access.org.slug)]);
-  // The apps hidden from them (SPEC §23) are not in the check: their groups' names are compared too.
-  const hiddenText = JSON.stringify(hidden);
-  const key = `${access.org.slug}\n${member.id}`;
-  const kept = keptSees.get(key);
-  if (kept !== undefined && kept.named === named && kept.email === member.email && kept.budget === budget && kept.hidden === hiddenText) return kept.body;
+  // The apps hidden from them (SPEC §23) are not in the check: their groups' names are in the key too.
+  const key = cacheKey(seesInput(access.org.slug, member, named, budget, hidden));
+  const whose = `${access.org.slug}\n${member.id}`;
+  const kept = keptSees.get(whose);
+  if (kept?.key === key) return kept.body;
   const state = await keptListState(ctx.db, scope, access.version);
   const rows = new Map(state.apps.map((app) => [app.row.id, app]));
   const tools: string[] = [];
@@ -110,7 +108,7 @@ export async function personSeesBody(ctx: OrgContext, access: OrgAccess, person:
   // The answer as JSON.stringify writes it, its tools joined in place of the empty list.
   const [head, tail] = JSON.stringify(answer).split(`"tools":[]`) as [string, string];
   const body = utf8.encode(`${head}"tools":[${tools.join(",")}]${tail}`);
-  keptSees.set(key, { named, email: member.email, budget, hidden: hiddenText, body }, body.byteLength + 256);
+  keptSees.set(whose, { key, body }, body.byteLength + 256);
   return body;
 }
 

@@ -3,7 +3,7 @@ import { eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Conn } from "@/lib/db/client";
 import { checkResults, snapshots } from "@/lib/db/tables";
 import type { AppListing } from "@/lib/engine/check";
-import { ByteLru } from "./byte-lru";
+import { processCaches } from "@/lib/cache/caches";
 
 /**
  * Stored snapshots (a listing's entries, stored once and shared by the reads that listed them):
@@ -20,12 +20,13 @@ interface ParsedSnapshot {
   named?: Map<string, { index: number; fingerprint: string }>;
 }
 
-/** Bytes of parsed snapshots kept per process (estimated: parsed JSON takes about 1.4 bytes per character, counted as 2). */
-const SNAPSHOT_CACHE_BYTES = 128 * 2 ** 20;
+/** A parsed snapshot's estimated bytes: parsed JSON takes about 1.4 bytes per character, counted as 2. */
 const snapshotBytes = (text: string) => 2 * text.length + 256;
-// Snapshots never change once stored: each is parsed once per process, while it is used.
-const shared = globalThis as typeof globalThis & { __theoremSnapshots?: ByteLru<ParsedSnapshot> };
-export const parsed = (shared.__theoremSnapshots ??= new ByteLru<ParsedSnapshot>(SNAPSHOT_CACHE_BYTES));
+/**
+ * Snapshots never change once stored: each is parsed once per process, while it is used, kept in
+ * the process's caches (lib/cache/caches.ts) under its hash, which is the hash of its text (the key rule by construction).
+ */
+export const parsed = processCaches().cache<ParsedSnapshot>("snapshots");
 
 async function parsedSnapshot(db: Conn, hash: string): Promise<ParsedSnapshot> {
   const cached = parsed.get(hash);

@@ -96,3 +96,32 @@ describe("reads in the pool", () => {
   });
 });
 
+
+describe("token counts shared by the pool's threads (issue 55)", () => {
+  it("counts a check's tools once: the same body again is answered from the counts its first made in a worker, the same answer", { timeout: 60_000 }, async () => {
+    const { processTokenCounts } = await import("@/lib/cache/token-counts");
+    const { checkRequestInPool } = await import("./engine-pool");
+    // Texts no other test counts, 600 tools: past INLINE_ENTRIES and PARSED_HERE_BYTES, checked in a worker thread.
+    const stamp = `${process.pid}-${Date.now()}`;
+    const apps = Array.from({ length: 6 }, (_, a) => ({ name: `App ${a}`, tools: Array.from({ length: 100 }, (_, i) => ({ name: `tool_${i}`, description: `Tool ${i} of app ${a} (${stamp}).`, inputSchema: { type: "object" } })) }));
+    const body = new TextEncoder().encode(JSON.stringify({ apps }));
+    const text = async (answer: Awaited<ReturnType<typeof checkRequestInPool>>) => (answer.kind === "answer" ? Buffer.concat(answer.chunks).toString("utf8") : JSON.stringify(answer));
+    const before = processTokenCounts().stats();
+    const first = await text(await checkRequestInPool(body));
+    const middle = processTokenCounts().stats();
+    const again = await text(await checkRequestInPool(body));
+    const after = processTokenCounts().stats();
+    // The worker's counts are in this thread's table: the same memory.
+    expect(middle.misses - before.misses).toBe(600);
+    expect(middle.stores - before.stores).toBe(600);
+    expect(after.hits - middle.hits).toBe(600);
+    expect(after.misses).toBe(middle.misses);
+    expect(again).toBe(first);
+    const tokens = (JSON.parse(first) as { apps: { listing: { tokens: number } }[] }).apps.map((a) => a.listing.tokens);
+    expect(tokens.every((n) => n > 0)).toBe(true);
+    // And this thread, checking the same tools, counts none of them.
+    const listings = apps.map((a) => ({ name: a.name, entries: a.tools }));
+    checkListings(listings, resolveTheorem(undefined));
+    expect(processTokenCounts().stats().hits - after.hits).toBe(600);
+  });
+});

@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Piscina from "piscina";
 import { checkListings, readApp, type AppListing, type ReadApp, type TheoremNames } from "@/lib/engine/check";
+import { tokenCountsWorkerData } from "@/lib/cache/token-counts";
 import { allowHostsFromEnv } from "@/lib/mcp/address";
 import type { DescribeResult, TryCall, TryResult, TryTarget } from "@/lib/mcp/call-tool";
 import type { LiveApp } from "@/lib/mcp/read-app";
@@ -37,10 +38,13 @@ function workerFile(): string {
 function pools(): { engine: Piscina; reads: Piscina } {
   if (shared.__theoremPools !== undefined) return shared.__theoremPools;
   const filename = workerFile();
+  // Every thread counts each tool's tokens once for all (lib/cache/token-counts.ts): they share this process's table.
+  const workerData = tokenCountsWorkerData();
   shared.__theoremPools = {
     // CPU work, one task per thread: one thread per core, at least two.
     engine: new Piscina({
       filename,
+      workerData,
       maxThreads: Math.max(2, availableParallelism()),
       minThreads: 1,
       idleTimeout: 60_000,
@@ -50,6 +54,7 @@ function pools(): { engine: Piscina; reads: Piscina } {
     // Network work, mostly waiting: many reads per thread, 64 in all; the rest wait their turn.
     reads: new Piscina({
       filename,
+      workerData,
       // An idle read thread keeps its event loop running (Atomics.waitAsync, not a blocking wait): a
       // kept-alive connection the app has closed is dropped when it closes, not found closed by the next
       // read's first request, and a read's closing requests (its DELETE) go on after its answer.

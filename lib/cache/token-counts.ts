@@ -1,0 +1,143 @@
+import { hash } from "node:crypto";
+import { workerData } from "node:worker_threads";
+import { budgetShares, cacheBudgetOf, CACHE_MIB_DEFAULT } from "./budget";
+
+/**
+ * Tokens counted once per process (issue 55, SPEC §21): each tool's count that does not depend on
+ * its whole name (`promptTokens`), kept under the SHA-256 of the text it is counted from, in a
+ * table of shared memory that the process's thread and every worker thread of its pools read and
+ * write (lib/pool/engine-pool.ts gives them the same `SharedArrayBuffer` as `workerData`). So a
+ * check sent again, a preview pasted twice or a CLI run in CI costs a parse and a hash per tool,
+ * whichever thread takes it.
+ *
+ * Why shared memory and not the request thread's cache over the worker protocol: a check is
+ * counted inside `readApp`, synchronously, in whichever thread runs it; asking another thread would
+ * need the tools' hashes to travel out and their counts back before the check could go on (two
+ * hops per request, and the worker's heap copies), where one look-up in shared memory is a few
+ * loads. The table is fixed (the budget's eighth, `THEOREM_CACHE_MIB`), so it is bounded by
+ * construction: a full bucket gives up one of its slots.
+ *
+ * The key is the JSON of the tool's description and input schema as given (with whether each is
+ * there), as lib/pool/prompt-tokens.ts keys it: the count is of their canonical JSON, a function of
+ * them, and writing them canonically costs a good part of counting them. 128 bits of SHA-256: two
+ * texts that differ are never taken for one another, even made to (a count is shown to every
+ * organisation whose tool has that text).
+ *
+ * Layout (32-bit words): a header of `HEADER` words (hits, misses, stores), then buckets of `WAYS`
+ * slots of `SLOT` words: a sequence word (even: stable, odd: being written, 0: empty), the key's
+ * four words, the count. A reader takes a slot only when its sequence word is the same, and even,
+ * before and after reading it, so a slot being written by another thread is a miss, never a torn count.
+ */
+
+const HEADER = 4;
+const HITS = 0;
+const MISSES = 1;
+const STORES = 2;
+const SLOT = 6;
+const WAYS = 4;
+const BUCKET = SLOT * WAYS;
+
+/** A bounded table of counts in shared memory (one per process, `processTokenCounts`; tests make others). */
+export class TokenCounts {
+  private readonly words: Int32Array;
+  private readonly buckets: number;
+
+  constructor(readonly buffer: SharedArrayBuffer) {
+    this.words = new Int32Array(buffer);
+    this.buckets = Math.max(1, Math.floor((this.words.length - HEADER) / BUCKET));
+  }
+
+  /** The count kept under `text`'s key, or `count()`'s, kept for every thread. */
+  get(text: string, count: () => number): number {
+    // As hex: a Buffer per look-up costs more than the hash (its first 128 bits, as four words).
+    const key = hash("sha256", text, "hex");
+    const k0 = parseInt(key.slice(0, 8), 16) | 0;
+    const k1 = parseInt(key.slice(8, 16), 16) | 0;
+    const k2 = parseInt(key.slice(16, 24), 16) | 0;
+    const k3 = parseInt(key.slice(24, 32), 16) | 0;
+    const words = this.words;
+    const bucket = HEADER + ((k0 >>> 0) % this.buckets) * BUCKET;
+    for (let at = bucket; at < bucket + BUCKET; at += SLOT) {
+      const seq = Atomics.load(words, at);
+      if (seq === 0 || (seq & 1) === 1) continue;
+      if (Atomics.load(words, at + 1) !== k0 || Atomics.load(words, at + 2) !== k1 || Atomics.load(words, at + 3) !== k2 || Atomics.load(words, at + 4) !== k3) continue;
+      const value = Atomics.load(words, at + 5);
+      if (Atomics.load(words, at) !== seq) continue;
+      Atomics.add(words, HITS, 1);
+      return value;
+    }
+    Atomics.add(words, MISSES, 1);
+    const value = count();
+    this.store(bucket, k0, k1, k2, k3, value);
+    return value;
+  }
+
+  /** Keeps `value` in the bucket: in an empty slot, or in place of the one the key picks; given up when another thread is writing that slot. */
+  private store(bucket: number, k0: number, k1: number, k2: number, k3: number, value: number): void {
+    const words = this.words;
+    let at = bucket + ((k1 >>> 0) % WAYS) * SLOT;
+    for (let slot = bucket; slot < bucket + BUCKET; slot += SLOT) {
+      if (Atomics.load(words, slot) === 0) {
+        at = slot;
+        break;
+      }
+    }
+    const seq = Atomics.load(words, at);
+    if ((seq & 1) === 1 || Atomics.compareExchange(words, at, seq, seq + 1) !== seq) return;
+    Atomics.store(words, at + 1, k0);
+    Atomics.store(words, at + 2, k1);
+    Atomics.store(words, at + 3, k2);
+    Atomics.store(words, at + 4, k3);
+    Atomics.store(words, at + 5, value);
+    // Back to even, never 0 (empty): past 2^31 the word wraps through negative even numbers.
+    Atomics.store(words, at, seq + 2 === 0 ? 2 : seq + 2);
+    Atomics.add(words, STORES, 1);
+  }
+
+  /** Look-ups answered from the table and counted, and counts stored, by every thread sharing it. */
+  stats(): { hits: number; misses: number; stores: number } {
+    return { hits: Atomics.load(this.words, HITS), misses: Atomics.load(this.words, MISSES), stores: Atomics.load(this.words, STORES) };
+  }
+
+  /** Forgets every count (benchmarks that time a first check; not while other threads use it). */
+  clear(): void {
+    this.words.fill(0, HEADER);
+  }
+
+  /** How many counts the table can hold. */
+  get slots(): number {
+    return this.buckets * WAYS;
+  }
+}
+
+const shared = globalThis as typeof globalThis & { __theoremTokenCounts?: TokenCounts };
+
+/**
+ * The process's table: in a worker thread of the pools, the one its `workerData` shares
+ * (`{ theoremTokenCounts }`); elsewhere made here, the budget's eighth (lib/cache/budget.ts).
+ */
+export function processTokenCounts(): TokenCounts {
+  if (shared.__theoremTokenCounts !== undefined) return shared.__theoremTokenCounts;
+  const given = (workerData as { theoremTokenCounts?: unknown } | null | undefined)?.theoremTokenCounts;
+  const buffer = given instanceof SharedArrayBuffer ? given : new SharedArrayBuffer(budgetShares(cacheBudgetOf() ?? CACHE_MIB_DEFAULT * 2 ** 20).counts);
+  return (shared.__theoremTokenCounts = new TokenCounts(buffer));
+}
+
+/** What a worker thread of the pools is given to share the process's table (`workerData`). */
+export const tokenCountsWorkerData = (): { theoremTokenCounts: SharedArrayBuffer } => ({ theoremTokenCounts: processTokenCounts().buffer });
+
+/** The key text of a tool's count (its description and input schema as given, and whether each is there); null for one too deep to write. */
+function keyText(entry: Record<string, unknown>): string | null {
+  const { description, inputSchema } = entry;
+  try {
+    return JSON.stringify([description ?? null, inputSchema ?? null, description !== undefined, inputSchema !== undefined]);
+  } catch {
+    return null; // too deep, or not JSON: counted, not kept
+  }
+}
+
+/** `count()` of a tool's text (`entry`'s `promptTokens`), kept in the process's table by its key. */
+export function keptPromptTokens(entry: Record<string, unknown>, count: () => number): number {
+  const text = keyText(entry);
+  return text === null ? count() : processTokenCounts().get(text, count);
+}
