@@ -7,6 +7,7 @@ import type { ExportFallback, ExportFor, ExportHost, HostExport } from "@/lib/sc
 import { namedScope, type OrgContext } from "./apps";
 import { groupOf, groupsByMember } from "./groups";
 import { keptListState, type Scope } from "./list-state";
+import { exportFallbackOf } from "./organisations";
 
 /**
  * The same decisions in the other assistants people use (SPEC §26): whose list (a person's, a
@@ -17,7 +18,8 @@ export interface ExportAsk {
   host: ExportHost;
   group?: string;
   person?: string;
-  fallback: ExportFallback;
+  /** Given: instead of the organisation's `exportFallback`. */
+  fallback?: ExportFallback;
 }
 
 export async function hostExportFor(ctx: OrgContext, access: OrgAccess, ask: ExportAsk): Promise<HostExport> {
@@ -45,5 +47,5 @@ export async function hostExportFor(ctx: OrgContext, access: OrgAccess, ask: Exp
   // Everyone's common ground: a member in no group has none of the apps only for some groups.
   const forEveryone = target === "everyone" ? new Set((await keptListState(ctx.db, scope, access.version)).apps.filter((a) => a.access === "everyone").map((a) => a.row.id)) : null;
   const listed = forEveryone === null ? apps : apps.filter((app) => forEveryone.has(app.id));
-  return buildExport(ask.host, target, exportApps(listed), ask.fallback);
+  return buildExport(ask.host, target, exportApps(listed), ask.fallback ?? (await exportFallbackOf(ctx.db, org)));
 }

@@ -46,12 +46,12 @@ export type CannotEntry = z.infer<typeof cannotEntry>;
 export const hostExport = z.object({ host: exportHost, for: exportFor, files: z.array(exportFile), cannot: z.array(cannotEntry) });
 export type HostExport = z.infer<typeof hostExport>;
 
-/** `?group=ID` or `?person=ID` (a member id as GET …/people lists it, or `me`), not both; none: everyone. `fallback` until the organisation keeps its own `exportFallback`. */
+/** `?group=ID` or `?person=ID` (a member id as GET …/people lists it, or `me`), not both; none: everyone. `fallback`, when given, instead of the organisation's `exportFallback`. */
 export const exportQuery = z
   .object({
     group: z.string().min(1).max(200, "A group id is at most 200 characters.").optional(),
     person: z.string().min(1).max(200, "A person id is at most 200 characters.").optional(),
-    fallback: exportFallback.default("strict"),
+    fallback: exportFallback.optional(),
   })
   .strict()
   .refine((q) => q.group === undefined || q.person === undefined, { message: "Ask for a group or a person, not both.", path: ["person"] });

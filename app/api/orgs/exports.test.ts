@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readerFor } from "@/lib/exports/read";
+import { auditList } from "@/lib/schemas/access";
 import { exportApps } from "@/lib/exports/from-check";
 import { EXPORT_HOSTS, hostExport } from "@/lib/schemas/exports";
 import { group, type Group } from "@/lib/schemas/groups";
@@ -19,6 +20,8 @@ const settingsRoute = await import("./[org]/apps/[app]/settings/route");
 const groupsRoute = await import("./[org]/groups/route");
 const peopleRoute = await import("./[org]/people/route");
 const personCheckRoute = await import("./[org]/people/[person]/check/route");
+const orgSettingsRoute = await import("./[org]/settings/route");
+const auditRoute = await import("./[org]/audit/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
@@ -153,5 +156,28 @@ describe("GET …/exports/{host} (SPEC §26)", { timeout: 30_000 }, () => {
     expect((await exportOf(leader, "codex", `?group=${nurses.id}&person=me`)).status).toBe(422);
     expect((await exportOf(leader, "codex", "?fallback=lenient")).status).toBe(422);
     expect((await exportOf(leader, "codex", "?colour=blue")).status).toBe(422);
+  });
+
+  it("the organisation's exportFallback, set by a leader and audited, decides when the query names none", async () => {
+    const setFallback = (who: TestAccount, body: unknown) => orgSettingsRoute.PATCH(requestAs(who, `${base}/settings`, patch(body)), orgParams("acme"));
+    // Codex cannot fill Rota's address secret: strict leaves Rota out, loose keeps it and lists it.
+    const codexServers = async (query = "") => (await parsed(await exportOf(leader, "codex", query))).files[0]!.text.match(/^\[mcp_servers\.[^.\]]+\]$/gm);
+    expect(await codexServers()).toBeNull();
+    expect((await setFallback(developer, { exportFallback: "loose" })).status).toBe(403);
+    expect((await setFallback(leader, { exportFallback: "lenient" })).status).toBe(422);
+    expect(await codexServers()).toBeNull();
+    const response = await setFallback(leader, { exportFallback: "loose" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ exportFallback: "loose" });
+    try {
+      expect(await (await orgSettingsRoute.GET(requestAs(developer, `${base}/settings`), orgParams("acme"))).json()).toMatchObject({ exportFallback: "loose" });
+      expect(await codexServers()).toEqual(["[mcp_servers.rota]"]);
+      // A fallback the query names still holds for that answer.
+      expect(await codexServers("?fallback=strict")).toBeNull();
+      const audit = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/audit`), orgParams("acme"))).json());
+      expect(audit.entries.find((e) => e.action === "settings.changed")?.details).toEqual({ exportFallback: { from: "strict", to: "loose" } });
+    } finally {
+      expect((await setFallback(leader, { exportFallback: "strict" })).status).toBe(200);
+    }
   });
 });

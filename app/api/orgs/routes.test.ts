@@ -335,7 +335,7 @@ describe("review of new and changed tools", () => {
     const recheck = async () => storedApp.parse(await (await appCheckRoute.POST(as(`${base}/review/apps/${app.id}/check`, { method: "POST" }), params)).json());
     const approve = (body: unknown) => approveRoute.POST(as(`${base}/review/apps/${app.id}/approve`, json("POST", body)), params);
 
-    expect(await (await settingsRoute.GET(as(`${base}/review/settings`), orgParams("review"))).json()).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, registry: false });
+    expect(await (await settingsRoute.GET(as(`${base}/review/settings`), orgParams("review"))).json()).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, exportFallback: "strict", registry: false });
     expect((await settings({ newTools: "sometimes" })).status).toBe(422);
     expect((await settings({ newTools: "wait-for-review" })).status).toBe(200);
 

@@ -211,7 +211,7 @@ describe("an app's own newTools, beside the organisation's", () => {
     const response = await patchSettings(leader, { newTools: "wait-for-review" });
     expect(response.status).toBe(200);
     expect(appSettings.parse(await response.json()).newTools).toBe("wait-for-review");
-    expect(await (await orgSettingsRoute.GET(requestAs(leader, `${base}/settings`), orgParams("acme"))).json()).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, registry: false });
+    expect(await (await orgSettingsRoute.GET(requestAs(leader, `${base}/settings`), orgParams("acme"))).json()).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, exportFallback: "strict", registry: false });
     // What it lists now is approved as it is: only what changes from here on waits.
     expect((await appOf(rota.id)).lastCheck!.result.tools.every((t) => t.leftOut?.code !== "awaiting-review")).toBe(true);
     rotaTools.push(destructive("new_thing"));

@@ -9,13 +9,13 @@ import { z } from "zod";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/orgs/{org}/settings: `{newTools, riskyText, registry}` (whether the organisation publishes its registry, SPEC §24; never its address). */
+/** GET /api/orgs/{org}/settings: `{newTools, riskyText, tokenBudget, exportFallback, registry}` (whether the organisation publishes its registry, SPEC §24; never its address). */
 export const GET = withOrg("view", async ({ access }) => {
   const { db } = orgContext();
   return Response.json({ ...(await orgSettingsOf(db, access.org.slug)), registry: await registryOn(db, access.org.slug) });
 });
 
-/** PATCH /api/orgs/{org}/settings {newTools?, riskyText?} (leaders): each change with its audit entry, in one transaction. */
+/** PATCH /api/orgs/{org}/settings {newTools?, riskyText?, tokenBudget?, exportFallback?} (leaders): each change with its audit entry, in one transaction. */
 export const PATCH = withOrg("manage", async ({ request, access }) => {
   const { db } = orgContext();
   const body = await readJson(request, z.unknown(), 4096);

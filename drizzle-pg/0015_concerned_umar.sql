@@ -1,0 +1,1 @@
+ALTER TABLE "org_settings" ADD COLUMN "export_fallback" text DEFAULT 'strict' NOT NULL;
