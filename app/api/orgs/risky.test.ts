@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_HOSTS } from "@/lib/schemas/exports";
 import { changeList, storedApp } from "@/lib/schemas/orgs";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
@@ -166,7 +167,13 @@ describe("riskyText: what the organisation lets risky text do to a tool (SPEC §
 
     const audit = (await (await auditRoute.GET(as(`${base}/risky/audit`), orgParams("risky"))).json()) as { entries: { action: string; details?: unknown }[] };
     const changes = audit.entries.filter((e) => e.action === "settings.changed").map((e) => e.details);
-    expect(changes.slice(0, 3)).toEqual([{ riskyText: { from: "ask-first", to: "block" } }, { riskyText: { from: "block", to: "ask-first" } }, { riskyText: { from: "warn", to: "block" } }]);
+    // SPEC §26: the hosts whose files each change altered (the Messages API turns off a tool that asks first, as one blocked).
+    const noMessages = ["claude-code", "gemini-cli", "codex", "openai-responses", "copilot"];
+    expect(changes.slice(0, 3)).toEqual([
+      { riskyText: { from: "ask-first", to: "block" }, exports: noMessages },
+      { riskyText: { from: "block", to: "ask-first" }, exports: noMessages },
+      { riskyText: { from: "warn", to: "block" }, exports: [...EXPORT_HOSTS] },
+    ]);
     const audits = await auditCount();
     expect((await patchRisky({ riskyText: "block" })).status).toBe(200); // no change, no entry
     expect(await auditCount()).toBe(audits);

@@ -372,7 +372,8 @@ describe("review of new and changed tools", () => {
     const log = auditList.parse(await (await auditRoute.GET(as(`${base}/review/audit`), orgParams("review"))).json());
     expect(log.entries.map((e) => [e.action, e.details])).toEqual(
       expect.arrayContaining([
-        ["changes.approved", { tools: ["swap"], snapshot: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+        // SPEC §26: approving swap (it asks first) alters every host's files but Copilot's (it asks before every tool).
+        ["changes.approved", { tools: ["swap"], snapshot: expect.stringMatching(/^[0-9a-f]{64}$/), exports: ["claude-code", "gemini-cli", "codex", "openai-responses", "anthropic-messages"] }],
         ["settings.changed", { newTools: { from: "available", to: "wait-for-review" } }],
       ]),
     );

@@ -1,6 +1,7 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
 import { orgContext } from "@/lib/orgs/context";
+import { auditingExports } from "@/lib/orgs/export-changes";
 import { changeOrgSettings, orgSettingsOf } from "@/lib/orgs/settings";
 import { orgSettingsUpdate } from "@/lib/schemas/orgs";
 import { registryToggle } from "@/lib/schemas/registry";
@@ -15,7 +16,7 @@ export const GET = withOrg("view", async ({ access }) => {
   return Response.json({ ...(await orgSettingsOf(db, access.org.slug)), registry: await registryOn(db, access.org.slug) });
 });
 
-/** PATCH /api/orgs/{org}/settings {newTools?, riskyText?, tokenBudget?, exportFallback?} (leaders): each change with its audit entry, in one transaction. */
+/** PATCH /api/orgs/{org}/settings {newTools?, riskyText?, tokenBudget?, exportFallback?} (leaders): each change with its audit entry (naming the hosts whose files it alters, SPEC §26), in one transaction. */
 export const PATCH = withOrg("manage", async ({ request, access }) => {
   const { db } = orgContext();
   const body = await readJson(request, z.unknown(), 4096);
@@ -25,5 +26,6 @@ export const PATCH = withOrg("manage", async ({ request, access }) => {
     const { token } = await setRegistry(db, access.org.slug, registry, access.actor);
     return Response.json({ registry, ...(token === null ? {} : { registryUrl: new URL(REGISTRY_PATH + token, process.env.THEOREM_URL ?? request.url).toString() }) });
   }
-  return Response.json(await changeOrgSettings(db, access.org.slug, orgSettingsUpdate.parse(body), access.actor));
+  const update = orgSettingsUpdate.parse(body);
+  return Response.json(await auditingExports(orgContext(), access.org.slug, (tx) => changeOrgSettings(tx, access.org.slug, update, access.actor)));
 });
