@@ -72,6 +72,12 @@ export function OtherAssistants({ org, target, name, startOpen = false }: { org:
           {answer.data.files.map((file) => (
             <FilePreview key={file.path} file={file} />
           ))}
+          {answer.data.registry !== undefined && (
+            <p className="text-sm text-slate-800" data-testid="export-registry">
+              <span className="font-medium text-slate-900">Registry only: </span>
+              {answer.data.registry.what}
+            </p>
+          )}
           {answer.data.cannot.length > 0 && (
             <div className="space-y-1">
               <h3 className="font-medium text-slate-900">What {profile.name} cannot say</h3>

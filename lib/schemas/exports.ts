@@ -43,7 +43,15 @@ export const cannotEntry = z.object({
 });
 export type CannotEntry = z.infer<typeof cannotEntry>;
 
-export const hostExport = z.object({ host: exportHost, for: exportFor, files: z.array(exportFile), cannot: z.array(cannotEntry) });
+/**
+ * Copilot's "Registry only" (SPEC §25, §26): whether the group's own registry (or, for everyone, the
+ * organisation's) is on, and where its address goes. The address itself is answered once, when the
+ * registry is turned on, and never stored: it is never in an export.
+ */
+export const exportRegistry = z.object({ of: z.enum(["group", "organisation"]), on: z.boolean(), what: z.string() });
+export type ExportRegistry = z.infer<typeof exportRegistry>;
+
+export const hostExport = z.object({ host: exportHost, for: exportFor, files: z.array(exportFile), cannot: z.array(cannotEntry), registry: exportRegistry.optional() });
 export type HostExport = z.infer<typeof hostExport>;
 
 /** `?group=ID` or `?person=ID` (a member id as GET …/people lists it, or `me`), not both; none: everyone. `fallback`, when given, instead of the organisation's `exportFallback`. */

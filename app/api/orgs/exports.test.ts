@@ -18,6 +18,7 @@ const exportsRoute = await import("./[org]/exports/[host]/route");
 const appsRoute = await import("./[org]/apps/route");
 const settingsRoute = await import("./[org]/apps/[app]/settings/route");
 const groupsRoute = await import("./[org]/groups/route");
+const groupRoute = await import("./[org]/groups/[group]/route");
 const peopleRoute = await import("./[org]/people/route");
 const personCheckRoute = await import("./[org]/people/[person]/check/route");
 const orgSettingsRoute = await import("./[org]/settings/route");
@@ -175,9 +176,27 @@ describe("GET …/exports/{host} (SPEC §26)", { timeout: 30_000 }, () => {
       // A fallback the query names still holds for that answer.
       expect(await codexServers("?fallback=strict")).toBeNull();
       const audit = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/audit`), orgParams("acme"))).json());
-      expect(audit.entries.find((e) => e.action === "settings.changed")?.details).toEqual({ exportFallback: { from: "strict", to: "loose" } });
+      expect(audit.entries.find((e) => e.action === "settings.changed")?.details).toEqual({ exportFallback: { from: "strict", to: "loose" }, exports: ["codex", "anthropic-messages", "copilot"] });
     } finally {
       expect((await setFallback(leader, { exportFallback: "strict" })).status).toBe(200);
     }
+  });
+
+  it("Copilot's export for a group says where its own registry goes for \"Registry only\", and never holds the address (SPEC §25)", async () => {
+    const off = await parsed(await exportOf(nurse, "copilot", `?group=${nurses.id}`));
+    expect(off.registry).toMatchObject({ of: "group", on: false });
+    expect(off.registry!.what).toContain("Nurses's own registry is off");
+    const response = await groupRoute.PATCH(requestAs(leader, `${base}/groups/${nurses.id}`, patch({ registry: true })), { params: Promise.resolve({ org: "acme", group: nurses.id }) });
+    expect(response.status).toBe(200);
+    const { registryUrl } = (await response.json()) as { registryUrl: string };
+    const token = registryUrl.split("/").pop()!;
+    const on = await exportOf(nurse, "copilot", `?group=${nurses.id}`);
+    const text = await on.clone().text();
+    expect((await parsed(on)).registry).toMatchObject({ of: "group", on: true });
+    expect(text).toContain("Registry only");
+    expect(text).not.toContain(token);
+    // Everyone's names the organisation's registry; other hosts have no such setting.
+    expect((await parsed(await exportOf(nurse, "copilot"))).registry).toMatchObject({ of: "organisation", on: false });
+    expect((await parsed(await exportOf(nurse, "claude-code", `?group=${nurses.id}`))).registry).toBeUndefined();
   });
 });
