@@ -1,12 +1,13 @@
 import "server-only";
 import { addAuditDetails, collectingAudit } from "@/lib/audit/audit-log";
 import { orgTransaction, type Conn } from "@/lib/db/client";
-import { buildExport } from "@/lib/exports/build";
+import { buildExport, type ExportApp } from "@/lib/exports/build";
 import { EXPORT_HOSTS, type ExportFallback, type ExportFor, type ExportHost } from "@/lib/schemas/exports";
 import type { GroupRef } from "@/lib/schemas/groups";
 import type { PreviewExport } from "@/lib/schemas/preview";
 import type { OrgContext } from "./apps";
-import { exportListOf } from "./exports";
+import { exportListNamed } from "./exports";
+import type { Named } from "./named";
 import { groupsOf } from "./groups";
 import { listState, type ListState } from "./list-state";
 import { exportFallbackOf } from "./organisations";
@@ -34,10 +35,11 @@ export async function exportInputs(tx: Conn, org: string): Promise<ExportInputs>
 }
 
 /** Each host's files for `state`, as text to compare. */
-async function filesOf(ctx: OrgContext, target: ExportFor, state: ListState, fallback: ExportFallback): Promise<Map<ExportHost, string>> {
-  const apps = await exportListOf(ctx, state, target === "everyone");
-  return new Map(EXPORT_HOSTS.map((host) => [host, JSON.stringify(buildExport(host, target, apps, fallback).files)]));
-}
+const filesOf = (target: ExportFor, apps: readonly ExportApp[], fallback: ExportFallback): Map<ExportHost, string> =>
+  new Map(EXPORT_HOSTS.map((host) => [host, JSON.stringify(buildExport(host, target, apps, fallback).files)]));
+
+/** Whether two exports' inputs are the same: one kept check (it is kept by its inputs) and the same apps for everyone. */
+const sameInputs = (a: { named: Named; ids: string }, b: { named: Named; ids: string }) => a.named === b.named && a.ids === b.ids;
 
 /**
  * One entry per host for everyone and for each group there was before the change: whether its files
@@ -48,9 +50,16 @@ export async function exportsChanged(ctx: OrgContext, before: ExportInputs, afte
   for (const { group, state } of before.groups) targets.push({ for: { group }, before: state, after: after.groups.find((g) => g.group.id === group.id)?.state });
   const answer: PreviewExport[] = [];
   for (const target of targets) {
-    const was = await filesOf(ctx, target.for, target.before, before.fallback);
-    const now = target.after === undefined ? null : await filesOf(ctx, target.for, target.after, after.fallback);
-    for (const host of EXPORT_HOSTS) answer.push({ host, for: target.for, changed: now === null || was.get(host) !== now.get(host) });
+    const everyone = target.for === "everyone";
+    const was = await exportListNamed(ctx, target.before, everyone);
+    const now = target.after === undefined ? null : await exportListNamed(ctx, target.after, everyone);
+    // The same kept check and fallback: the same files, without writing them (a budget, or another group's change).
+    if (now !== null && sameInputs(was, now) && before.fallback === after.fallback) {
+      for (const host of EXPORT_HOSTS) answer.push({ host, for: target.for, changed: false });
+      continue;
+    }
+    const [filesWere, filesNow] = [filesOf(target.for, was.apps, before.fallback), now === null ? null : filesOf(target.for, now.apps, after.fallback)];
+    for (const host of EXPORT_HOSTS) answer.push({ host, for: target.for, changed: filesNow === null || filesWere.get(host) !== filesNow.get(host) });
   }
   return answer;
 }

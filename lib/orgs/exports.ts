@@ -8,6 +8,7 @@ import type { ExportFallback, ExportFor, ExportHost, ExportRegistry, HostExport 
 import { namedList, type OrgContext } from "./apps";
 import { groupOf, groupsByMember } from "./groups";
 import { keptListState, type ListState, type Scope } from "./list-state";
+import type { Named } from "./named";
 import { exportFallbackOf } from "./organisations";
 
 /**
@@ -69,8 +70,13 @@ function registryWords(group: string | null, on: boolean): ExportRegistry {
  * in no group does not have.
  */
 export async function exportListOf(ctx: OrgContext, state: ListState, everyone: boolean): Promise<ExportApp[]> {
-  const { apps } = await namedList(ctx, state);
-  if (!everyone) return exportApps(apps);
-  const forEveryone = new Set(state.apps.filter((a) => a.access === "everyone").map((a) => a.row.id));
-  return exportApps(apps.filter((app) => forEveryone.has(app.id)));
+  return (await exportListNamed(ctx, state, everyone)).apps;
+}
+
+/** `exportListOf`, with the kept check it was made from and the ids of the apps it keeps (to compare two lists' inputs). */
+export async function exportListNamed(ctx: OrgContext, state: ListState, everyone: boolean): Promise<{ apps: ExportApp[]; named: Named; ids: string }> {
+  const { apps, named } = await namedList(ctx, state);
+  const forEveryone = everyone ? new Set(state.apps.filter((a) => a.access === "everyone").map((a) => a.row.id)) : null;
+  const kept = forEveryone === null ? apps : apps.filter((app) => forEveryone.has(app.id));
+  return { apps: exportApps(kept), named, ids: kept.map((app) => app.id).join(",") };
 }
