@@ -38,7 +38,7 @@ describe("what a change would do, in the confirm dialog's words", () => {
       "For 1, p_x becomes p_2_x; for 1, q_x becomes q_2_x; for 1, r_x becomes r_2_x; 2 more renames.",
     ],
   ])("%s", (_why, people, sentence) => {
-    expect(changeSentence({ people, unchanged: 0 })).toBe(sentence);
+    expect(changeSentence({ people, unchanged: 0, exports: [] })).toBe(sentence);
   });
 
   it("says one person's change in a line, with their tokens", () => {

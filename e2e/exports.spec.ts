@@ -29,3 +29,47 @@ test.describe("developer", () => {
     await expect(panel.getByText("/etc/github-copilot/managed-settings.json")).toBeVisible();
   });
 });
+
+test.describe("leader", () => {
+  test.use({ storageState: authFile("leader") });
+
+  test("downloads a group's files for every assistant from the group's row of Members (SPEC §26)", async ({ page, request }) => {
+    const made = await request.post(`/api/orgs/${ORG}/groups`, { data: { name: "Exporters" } });
+    expect(made.status()).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    try {
+      await page.goto(`/orgs/${ORG}/members`);
+      const group = page.getByRole("region", { name: "Groups" }).getByTestId("group").filter({ has: page.getByRole("heading", { name: "Exporters" }) });
+      await group.getByRole("button", { name: "Use in other assistants for Exporters" }).click();
+      const panel = group.getByRole("region", { name: "Use in other assistants" });
+      // Each host's files, each downloaded under its own name, as written in the preview.
+      const files: Record<string, string[]> = {
+        "Claude Code": ["managed-settings.json", "managed-mcp.json"],
+        "Gemini CLI": ["settings.json", "theorem.toml"],
+        "Codex CLI": ["config.toml"],
+        "OpenAI Responses API": ["responses-tools.json"],
+        "Anthropic Messages API": ["messages-request.json"],
+        "GitHub Copilot": ["managed-settings.json"],
+      };
+      for (const [host, names] of Object.entries(files)) {
+        await panel.getByLabel("Assistant").selectOption({ label: host });
+        for (const name of names) {
+          const preview = panel.getByLabel(`${name} as written`);
+          await expect(preview).toBeVisible({ timeout: 20_000 });
+          const download = page.waitForEvent("download");
+          await panel.getByRole("button", { name: `Download ${name}` }).click();
+          const file = await download;
+          expect(file.suggestedFilename()).toBe(name);
+          const stream = await file.createReadStream();
+          const chunks: Buffer[] = [];
+          for await (const chunk of stream) chunks.push(chunk as Buffer);
+          expect(Buffer.concat(chunks).toString("utf8")).toBe(await preview.textContent());
+        }
+      }
+      // Copilot's "Registry only" names the group's own registry, off until a leader turns it on.
+      await expect(panel.getByTestId("export-registry")).toContainText("Exporters's own registry is off");
+    } finally {
+      await request.delete(`/api/orgs/${ORG}/groups/${encodeURIComponent(id)}`);
+    }
+  });
+});

@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { UNAVAILABLE_HEADING } from "@/components/unavailable-reason";
 import { sourceLink } from "@/components/host-words";
 import { hostProfiles } from "@/lib/schemas/hosts";
+import { EXPORT_PROFILES } from "@/lib/exports/hosts";
+import { EXPORT_HOSTS } from "@/lib/schemas/exports";
 
 export const metadata: Metadata = { title: "How the check works" };
 
@@ -69,6 +71,7 @@ export default function HelpPage() {
               ["unavailable", "Unavailable"],
               ["review", "Review"],
               ["hosts", "Other hosts"],
+              ["other-assistants", "Other assistants' files"],
             ].map(([id, label]) => (
               <li key={id}>
                 <a href={`#${id}`} className="text-indigo-800 underline hover:text-indigo-950">
@@ -273,6 +276,48 @@ export default function HelpPage() {
                   )}
                   ; checked {h.checked}.
                 </p>
+              </li>
+            );
+          })}
+        </ul>
+      </Topic>
+
+      <Topic id="other-assistants" title="Other assistants' files">
+        <p>
+          &ldquo;Use in other assistants&rdquo; (on an app&apos;s page, a group&apos;s row of Members and a person&apos;s page) writes the same decisions as each
+          host&apos;s own configuration: which apps it may use, and per tool whether it is left out, asks first or runs freely, as far as that host can
+          say it. What a host cannot say is listed in words with what its file does instead; the organisation&apos;s choice on Connections (&ldquo;What
+          another assistant cannot say&rdquo;) decides whether that tool or app is left out or kept. No file holds a secret: each header value is a
+          variable to fill in. Each host&apos;s fields were read from these pages on the day given:
+        </p>
+        <ul className="space-y-2" aria-label="Other assistants' sources">
+          {EXPORT_HOSTS.map((id) => {
+            const profile = EXPORT_PROFILES[id];
+            return (
+              <li key={id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+                <h3 className="font-medium text-slate-900">
+                  {profile.name} <span className="font-mono text-xs font-normal text-slate-600">{id}</span>
+                </h3>
+                <ul className="mt-1 list-disc pl-5 text-slate-700">
+                  {profile.sources.map((source) => {
+                    const link = sourceLink(source);
+                    return (
+                      <li key={source} className="break-all">
+                        {link.href !== null ? (
+                          <>
+                            <a href={link.href} rel="noreferrer noopener" className="text-indigo-800 underline hover:text-indigo-950">
+                              {link.href}
+                            </a>
+                            {source.slice(link.href.length)}
+                          </>
+                        ) : (
+                          source
+                        )}
+                      </li>
+                    );
+                  })}
+                </ul>
+                <p className="mt-1 text-slate-700">Checked {profile.checked}.</p>
               </li>
             );
           })}

@@ -13,6 +13,7 @@ import { connectionStatus, ConnectionStatusPill, type RowProgress } from "@/comp
 import { formatSeconds, formatWhen, listingSizeWords, noTimingsWords } from "@/components/connections/format";
 import { RemoveAppButton } from "@/components/connections/remove-app-button";
 import { NewToolsSetting, WaitingBadge } from "@/components/connections/review";
+import { ExportFallbackSetting } from "@/components/connections/export-fallback-setting";
 import { RiskyTextSetting } from "@/components/connections/risky-text-setting";
 import { RegistryPanel } from "@/components/connections/registry-panel";
 import { isNotFound, LoadError, Loading, NotFoundNotice } from "@/components/connections/states";
@@ -117,6 +118,8 @@ export function ConnectionsView({ org, canManage, self, canLookUpOthers }: { org
       <NewToolsSetting org={org} canManage={canManage} waiting={list.reduce((n, app) => n + (app.lastCheck?.result.counts.waiting ?? 0), 0)} />
 
       <RiskyTextSetting org={org} canManage={canManage} />
+
+      <ExportFallbackSetting org={org} canManage={canManage} />
 
       {list.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-4 text-slate-700">

@@ -15,7 +15,8 @@ import { EXPORT_HOSTS, type ExportFallback, type ExportFile, type ExportHost } f
  */
 export function OtherAssistants({ org, target, name, startOpen = false }: { org: string; target: ExportTarget; name: string; startOpen?: boolean }) {
   const [host, setHost] = useState<ExportHost>("claude-code");
-  const [fallback, setFallback] = useState<ExportFallback>("strict");
+  // null: as the organisation's `exportFallback` says (a leader sets it on Connections).
+  const [fallback, setFallback] = useState<ExportFallback | null>(null);
   // Closed until asked for: the files are long, and a page leads with its own subject (an unavailable app's reason).
   const [open, setOpen] = useState(startOpen);
   const answer = useQuery({ ...hostExportQuery(org, target, host, fallback), enabled: open });
@@ -55,7 +56,8 @@ export function OtherAssistants({ org, target, name, startOpen = false }: { org:
         </label>
         <label className="flex flex-col gap-1 text-sm text-slate-800">
           What it cannot say
-          <select className="rounded border border-slate-300 px-2 py-1" value={fallback} onChange={(e) => setFallback(e.target.value as ExportFallback)}>
+          <select className="rounded border border-slate-300 px-2 py-1" value={fallback ?? ""} onChange={(e) => setFallback(e.target.value === "" ? null : (e.target.value as ExportFallback))}>
+            <option value="">As the organisation chose</option>
             <option value="strict">Leave it out (strict)</option>
             <option value="loose">Keep it and list it (loose)</option>
           </select>
@@ -70,6 +72,12 @@ export function OtherAssistants({ org, target, name, startOpen = false }: { org:
           {answer.data.files.map((file) => (
             <FilePreview key={file.path} file={file} />
           ))}
+          {answer.data.registry !== undefined && (
+            <p className="text-sm text-slate-800" data-testid="export-registry">
+              <span className="font-medium text-slate-900">Registry only: </span>
+              {answer.data.registry.what}
+            </p>
+          )}
           {answer.data.cannot.length > 0 && (
             <div className="space-y-1">
               <h3 className="font-medium text-slate-900">What {profile.name} cannot say</h3>

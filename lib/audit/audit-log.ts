@@ -1,6 +1,7 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Conn } from "@/lib/db/client";
 import { auditEntries } from "@/lib/db/tables";
 import type { AuditAction, AuditEntry, AuditQuery } from "@/lib/schemas/access";
@@ -16,11 +17,33 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
+/** The ids of the entries written within `collectingAudit`'s work, by whatever writes them. */
+const collected = new AsyncLocalStorage<string[]>();
+
+/** Runs `work`, answering with the ids of the audit entries it wrote (to add details known only after it, `addAuditDetails`). */
+export async function collectingAudit<T>(work: () => Promise<T>): Promise<{ value: T; ids: string[] }> {
+  const ids: string[] = [];
+  const value = await collected.run(ids, work);
+  return { value, ids };
+}
+
+/** Adds `more` to the details of the entries `ids` (written in this same transaction `tx`). */
+export async function addAuditDetails(tx: Conn, ids: readonly string[], more: Record<string, unknown>): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await tx.select({ id: auditEntries.id, details: auditEntries.details }).from(auditEntries).where(inArray(auditEntries.id, [...ids]));
+  for (const row of rows) {
+    const details = row.details === null ? {} : (JSON.parse(row.details) as Record<string, unknown>);
+    await tx.update(auditEntries).set({ details: JSON.stringify({ ...details, ...more }) }).where(eq(auditEntries.id, row.id));
+  }
+}
+
 export async function recordAudit(db: Conn, entry: AuditRecord, at = Date.now()): Promise<void> {
+  const id = randomUUID();
+  collected.getStore()?.push(id);
   await db
     .insert(auditEntries)
     .values({
-      id: randomUUID(),
+      id,
       org: entry.org,
       at,
       actorId: entry.actor.id,

@@ -107,6 +107,8 @@ export const orgSettings = sqliteTable("org_settings", {
   riskyText: text("risky_text").notNull().default("warn"),
   /** SPEC §21: the tokens a person's assistant may be sent before People marks them; null: none. */
   tokenBudget: integer("token_budget"),
+  /** SPEC §26: what an export does with a decision a host cannot say: `strict` leaves it out, `loose` keeps it and lists it. */
+  exportFallback: text("export_fallback").notNull().default("strict"),
 });
 
 /**

@@ -75,6 +75,7 @@ export const claudeToolName = (tool: string) => tool.replace(/[^A-Za-z0-9_-]/g, 
 
 export const CLAUDE_SETTINGS_SCHEMA = "https://json.schemastore.org/claude-code-settings.json";
 export const GEMINI_SETTINGS_SCHEMA = "https://raw.githubusercontent.com/google-gemini/gemini-cli/main/schemas/settings.schema.json";
+export const CODEX_CONFIG_SCHEMA = "https://raw.githubusercontent.com/openai/codex/main/codex-rs/core/config.schema.json";
 
 /** Builds one host's files for `target` from its list; `fallback` decides what a host cannot say. */
 export function buildExport(host: ExportHost, target: ExportFor, apps: readonly ExportApp[], fallback: ExportFallback): HostExport {
@@ -186,7 +187,7 @@ const BUILDERS: Record<ExportHost, Builder> = {
       }
       parts.push(lines.join("\n"));
     }
-    return [{ path: "~/.codex/config.toml", format: "toml", text: `${parts.join("\n")}\n`, schema: null }];
+    return [{ path: "~/.codex/config.toml", format: "toml", text: `${parts.join("\n")}\n`, schema: CODEX_CONFIG_SCHEMA }];
   },
 
   "openai-responses": (apps) => {

@@ -34,7 +34,11 @@ export const EXPORT_PROFILES: Record<ExportHost, ExportProfile> = {
   codex: {
     id: "codex",
     name: "Codex CLI",
-    sources: ["https://developers.openai.com/codex/config-reference/", "https://developers.openai.com/codex/mcp"],
+    sources: [
+      "https://developers.openai.com/codex/config-reference/",
+      "https://developers.openai.com/codex/mcp",
+      "https://raw.githubusercontent.com/openai/codex/main/codex-rs/core/config.schema.json (@b8a1c8f8c467)",
+    ],
     checked: "2026-12-07",
   },
   "openai-responses": {

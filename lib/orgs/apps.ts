@@ -214,7 +214,7 @@ export async function namedState(ctx: OrgContext, state: ListState): Promise<{ n
  * The apps of a list with their current results (`namedState`). Everything stored it needs comes
  * from one statement (`listState`); only a state not named yet reads snapshots.
  */
-async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
+export async function namedList(ctx: OrgContext, state: ListState, only?: string): Promise<{ apps: StoredApp[]; named: Named; hidden: HiddenApp[] }> {
   const { named, listed, hidden } = await namedState(ctx, state);
   const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   // Only the app asked for, when one is (an app's page names the whole list, but answers one).
@@ -566,10 +566,18 @@ export async function history(ctx: OrgContext, org: string, app: string | undefi
  * answers the app with its names (SPEC §11). What is approved is always what was really read:
  * the newest stored read, taken under the organisation's lock, so never half a re-check.
  */
-export async function approveApp(ctx: OrgContext, org: string, id: string, by: string | Doer, names?: readonly string[]): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
+export async function approveApp(
+  ctx: OrgContext,
+  org: string,
+  id: string,
+  by: string | Doer,
+  names?: readonly string[],
+  around: <T>(work: (db: Conn) => Promise<T>) => Promise<T> = (work) => work(ctx.db),
+): Promise<{ app: StoredApp; approved: string[]; snapshot: string | null }> {
   await requireOrg(ctx.db, org);
   const row = await reviewedApp(ctx.db, org, id);
-  const { approved, snapshot } = await approveIn(ctx.db, org, id, by, names);
+  // `around`: the route's transaction the approval is part of (lib/orgs/export-changes.ts adds what it does to the exports to its audit entry).
+  const { approved, snapshot } = await around((db) => approveIn(db, org, id, by, names));
   // A member's personal app is held by the organisation's review too (SPEC §25): a leader approves it, and it answers as its owner has it.
   return { app: row.owner === null ? await getApp(ctx, org, id) : await personalApp(ctx, org, row.owner, id), approved, snapshot };
 }

@@ -5,6 +5,7 @@ import type { Conn } from "@/lib/db/client";
 import { effectiveNewTools } from "@/lib/engine/tool-settings";
 import { member, organization, orgSettings } from "@/lib/db/tables";
 import { riskyText as riskyTextSchema, type RiskyText } from "@/lib/schemas/check";
+import type { ExportFallback } from "@/lib/schemas/exports";
 import type { AppNewTools, NewTools, Org } from "@/lib/schemas/orgs";
 import { appNewTools, newTools as newToolsSchema, orgSlug } from "@/lib/schemas/orgs";
 
@@ -106,6 +107,16 @@ export async function tokenBudgetOf(db: Conn, org: string): Promise<number | nul
 
 export async function setTokenBudget(db: Conn, org: string, value: number | null): Promise<void> {
   await db.insert(orgSettings).values({ org, tokenBudget: value }).onConflictDoUpdate({ target: orgSettings.org, set: { tokenBudget: value } });
+}
+
+/** The organisation's `exportFallback` (SPEC §26): `strict` unless a leader chose `loose`. */
+export async function exportFallbackOf(db: Conn, org: string): Promise<ExportFallback> {
+  const [row] = await db.select({ exportFallback: orgSettings.exportFallback }).from(orgSettings).where(eq(orgSettings.org, org)).limit(1);
+  return row?.exportFallback === "loose" ? "loose" : "strict";
+}
+
+export async function setExportFallback(db: Conn, org: string, value: ExportFallback): Promise<void> {
+  await db.insert(orgSettings).values({ org, exportFallback: value }).onConflictDoUpdate({ target: orgSettings.org, set: { exportFallback: value } });
 }
 
 export async function newToolsOf(db: Conn, org: string): Promise<NewTools> {

@@ -11,6 +11,7 @@ import type { Named } from "./named";
 import { changeGroup, createGroup, groupsByMember } from "./groups";
 import { changeAppSettings, changeOrgSettings } from "./settings";
 import { personalApps } from "./app-rows";
+import { exportInputs, exportsChanged } from "./export-changes";
 import { listState, type ListState } from "./list-state";
 
 /**
@@ -118,8 +119,8 @@ async function toolsOf(ctx: OrgContext, state: ListState): Promise<{ named: Name
 
 /**
  * POST /api/orgs/{org}/preview-change: who would gain, lose, see renamed, or see asking otherwise
- * which tools if the leader saved `change`, and each one's tokens before and after; nothing is
- * saved. Bad input is refused as its save route refuses it.
+ * which tools if the leader saved `change`, and each one's tokens before and after, and which
+ * hosts' files it alters for everyone and each group (SPEC §26); nothing is saved. Bad input is refused as its save route refuses it.
  */
 export async function previewChange(ctx: OrgContext, access: OrgAccess, change: PreviewChange): Promise<PreviewAnswer> {
   const org = access.org.slug;
@@ -128,9 +129,10 @@ export async function previewChange(ctx: OrgContext, access: OrgAccess, change: 
     const owners = new Set((await personalApps(tx, org)).map((row) => row.owner!));
     const keysBefore = await listKeys(tx, org, members, owners);
     const before = await statesOf(tx, org, members, keysBefore);
+    const exportsBefore = await exportInputs(tx, org);
     await makeChange(tx, access, change);
     const keysAfter = await listKeys(tx, org, members, owners);
-    return { keysBefore, before, keysAfter, after: await statesOf(tx, org, members, keysAfter) };
+    return { keysBefore, before, keysAfter, after: await statesOf(tx, org, members, keysAfter), exportsBefore, exportsAfter: await exportInputs(tx, org) };
   });
 
   // Each list named once, each pair of lists compared once, however many people have them; a list
@@ -152,5 +154,5 @@ export async function previewChange(ctx: OrgContext, access: OrgAccess, change: 
     if (diff !== null && changesTools(diff)) people.push({ id: member.id, email: member.email, ...diff });
     else unchanged++;
   }
-  return { people, unchanged };
+  return { people, unchanged, exports: await exportsChanged(ctx, read.exportsBefore, read.exportsAfter) };
 }

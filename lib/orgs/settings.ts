@@ -15,7 +15,7 @@ import type { OrgContext } from "./context";
 import { requireGroupsOf } from "./groups";
 import { setReviewMode, settleReview } from "./review";
 import { noteBudget, noteSentChanged, type ListsOf } from "./alert-events";
-import { appModeOf, newToolsOf, ownSettingsLift, reviewModeOf, riskyTextOf, roleOf, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
+import { appModeOf, exportFallbackOf, newToolsOf, ownSettingsLift, reviewModeOf, riskyTextOf, roleOf, setExportFallback, setRiskyText, setTokenBudget, tokenBudgetOf } from "./organisations";
 import { requireApp, requirePersonalApp, type AppRow } from "./app-rows";
 import type { GroupSettingRow, SettingRow } from "./list-state";
 import { listingOf, readHistory } from "./reads";
@@ -298,16 +298,17 @@ function refuseUnknownTools(app: string, listed: Set<string>, names: readonly st
   }
 }
 
-/** GET /api/orgs/{org}/settings (SPEC §11, §20): the organisation's `newTools` and `riskyText`. */
+/** GET /api/orgs/{org}/settings (SPEC §11, §20, §21, §26): the organisation's `newTools`, `riskyText`, `tokenBudget` and `exportFallback`. */
 export async function orgSettingsOf(db: Conn, org: string): Promise<OrgSettings> {
-  const [newTools, riskyText, tokenBudget] = await Promise.all([newToolsOf(db, org), riskyTextOf(db, org), tokenBudgetOf(db, org)]);
-  return { newTools, riskyText, tokenBudget };
+  const [newTools, riskyText, tokenBudget, exportFallback] = await Promise.all([newToolsOf(db, org), riskyTextOf(db, org), tokenBudgetOf(db, org), exportFallbackOf(db, org)]);
+  return { newTools, riskyText, tokenBudget, exportFallback };
 }
 
 /**
  * PATCH /api/orgs/{org}/settings (leaders): `newTools` (turning review on approves what every app
- * lists now; "wait-if-risky" lets through what is not high risk) and `riskyText` (what a risky-text
- * note does to a tool, SPEC §20). Written with its audit entry in one transaction, under the
+ * lists now; "wait-if-risky" lets through what is not high risk), `riskyText` (what a risky-text
+ * note does to a tool, SPEC §20), `tokenBudget` (§21) and `exportFallback` (what an export does with
+ * a decision a host cannot say, §26). Written with its audit entry in one transaction, under the
  * organisation's lock; the organisation's version changes with it, so no kept list stays. A new
  * `tokenBudget` tells `person.over-budget` of whoever it puts over (SPEC §28), given `lists`
  * (lib/orgs/apps.ts `listsIn`).
@@ -315,7 +316,7 @@ export async function orgSettingsOf(db: Conn, org: string): Promise<OrgSettings>
 export async function changeOrgSettings(db: Conn, org: string, update: OrgSettingsUpdate, actor: { id: string; email: string }, lists?: ListsOf): Promise<OrgSettings> {
   return orgTransaction(db, org, async (tx) => {
     const before = await orgSettingsOf(tx, org);
-    const after = { newTools: update.newTools ?? before.newTools, riskyText: update.riskyText ?? before.riskyText, tokenBudget: update.tokenBudget === undefined ? before.tokenBudget : update.tokenBudget };
+    const after = { newTools: update.newTools ?? before.newTools, riskyText: update.riskyText ?? before.riskyText, tokenBudget: update.tokenBudget === undefined ? before.tokenBudget : update.tokenBudget, exportFallback: update.exportFallback ?? before.exportFallback };
     const details: Record<string, { from: string; to: string }> = {};
     if (after.newTools !== before.newTools) {
       await setReviewMode(tx, org, after.newTools, actor.id);
@@ -329,6 +330,10 @@ export async function changeOrgSettings(db: Conn, org: string, update: OrgSettin
       await setTokenBudget(tx, org, after.tokenBudget);
       details["tokenBudget"] = { from: String(before.tokenBudget ?? "none"), to: String(after.tokenBudget ?? "none") };
       if (lists !== undefined) await noteBudget(tx, org, lists);
+    }
+    if (after.exportFallback !== before.exportFallback) {
+      await setExportFallback(tx, org, after.exportFallback);
+      details["exportFallback"] = { from: before.exportFallback, to: after.exportFallback };
     }
     if (Object.keys(details).length > 0) await recordAudit(tx, { org, actor, action: "settings.changed", details });
     return after;

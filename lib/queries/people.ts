@@ -72,10 +72,11 @@ export const planMutation = (org: string) =>
   });
 
 /** SPEC §26: one host's files for a person's or a group's decisions, or everyone's (`fallback` until the organisation stores its own). */
-export const hostExportQuery = (org: string, target: ExportTarget, host: ExportHost, fallback: ExportFallback) =>
+/** One host's files; `fallback` null: the organisation's `exportFallback`. */
+export const hostExportQuery = (org: string, target: ExportTarget, host: ExportHost, fallback: ExportFallback | null) =>
   queryOptions({
     queryKey: [...orgKeys.all(org), "exports", target, host, fallback] as const,
-    queryFn: async () => hostExport.parse(await callApi(`${orgPath(org)}/exports/${host}?${new URLSearchParams({ ...target, fallback })}`)),
+    queryFn: async () => hostExport.parse(await callApi(`${orgPath(org)}/exports/${host}?${new URLSearchParams({ ...target, ...(fallback === null ? {} : { fallback }) })}`)),
     retry: retryOnce,
   });
 

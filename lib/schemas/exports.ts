@@ -43,15 +43,23 @@ export const cannotEntry = z.object({
 });
 export type CannotEntry = z.infer<typeof cannotEntry>;
 
-export const hostExport = z.object({ host: exportHost, for: exportFor, files: z.array(exportFile), cannot: z.array(cannotEntry) });
+/**
+ * Copilot's "Registry only" (SPEC §25, §26): whether the group's own registry (or, for everyone, the
+ * organisation's) is on, and where its address goes. The address itself is answered once, when the
+ * registry is turned on, and never stored: it is never in an export.
+ */
+export const exportRegistry = z.object({ of: z.enum(["group", "organisation"]), on: z.boolean(), what: z.string() });
+export type ExportRegistry = z.infer<typeof exportRegistry>;
+
+export const hostExport = z.object({ host: exportHost, for: exportFor, files: z.array(exportFile), cannot: z.array(cannotEntry), registry: exportRegistry.optional() });
 export type HostExport = z.infer<typeof hostExport>;
 
-/** `?group=ID` or `?person=ID` (a member id as GET …/people lists it, or `me`), not both; none: everyone. `fallback` until the organisation keeps its own `exportFallback`. */
+/** `?group=ID` or `?person=ID` (a member id as GET …/people lists it, or `me`), not both; none: everyone. `fallback`, when given, instead of the organisation's `exportFallback`. */
 export const exportQuery = z
   .object({
     group: z.string().min(1).max(200, "A group id is at most 200 characters.").optional(),
     person: z.string().min(1).max(200, "A person id is at most 200 characters.").optional(),
-    fallback: exportFallback.default("strict"),
+    fallback: exportFallback.optional(),
   })
   .strict()
   .refine((q) => q.group === undefined || q.person === undefined, { message: "Ask for a group or a person, not both.", path: ["person"] });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { appCheck, appUrl, connectedAppName, headerName, headerValue, riskyNoteCode, riskyText, timings, unavailable } from "./check";
 import { storable } from "./names";
+import { exportFallback } from "./exports";
 import { appSource } from "./registry";
 
 /**
@@ -155,13 +156,13 @@ export const newTools = z.enum(["available", "wait-for-review", "wait-if-risky"]
 export type NewTools = z.infer<typeof newTools>;
 /** SPEC §21: the o200k_base tokens a person's assistant may be sent (People marks who is over); null: none. */
 const tokenBudget = z.number().int("A token budget is a whole number.").min(1000, "A token budget is at least 1,000.").max(1_000_000, "A token budget is at most 1,000,000.").nullable();
-export const orgSettings = z.object({ newTools, riskyText, tokenBudget });
+export const orgSettings = z.object({ newTools, riskyText, tokenBudget, exportFallback });
 export type OrgSettings = z.infer<typeof orgSettings>;
 /** PATCH …/settings: one setting or several; an unknown value is a 422 naming its field. */
 export const orgSettingsUpdate = z
-  .object({ newTools: newTools.optional(), riskyText: riskyText.optional(), tokenBudget: tokenBudget.optional() })
+  .object({ newTools: newTools.optional(), riskyText: riskyText.optional(), tokenBudget: tokenBudget.optional(), exportFallback: exportFallback.optional() })
   .strict()
-  .refine((u) => u.newTools !== undefined || u.riskyText !== undefined || u.tokenBudget !== undefined, "Change `newTools`, `riskyText` or `tokenBudget`.");
+  .refine((u) => u.newTools !== undefined || u.riskyText !== undefined || u.tokenBudget !== undefined || u.exportFallback !== undefined, "Change `newTools`, `riskyText`, `tokenBudget` or `exportFallback`.");
 export type OrgSettingsUpdate = z.infer<typeof orgSettingsUpdate>;
 
 /**

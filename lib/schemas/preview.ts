@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { exportFor, exportHost } from "./exports";
 import { approveRequest, orgSettingsUpdate } from "./orgs";
 import { appSettingsUpdate } from "./settings";
 
@@ -47,9 +48,15 @@ const personChange = z.object({
 });
 export type PersonChange = z.infer<typeof personChange>;
 
+/** Whether a host's files for everyone, or for a group, change (SPEC §26). */
+export const previewExport = z.object({ host: exportHost, for: exportFor, changed: z.boolean() });
+export type PreviewExport = z.infer<typeof previewExport>;
+
 export const previewAnswer = z.object({
   people: z.array(personChange),
   /** People whose tools stay the same. */
   unchanged: z.number().int(),
+  /** One entry per host for everyone and for each group: whether the change alters its files. */
+  exports: z.array(previewExport),
 });
 export type PreviewAnswer = z.infer<typeof previewAnswer>;

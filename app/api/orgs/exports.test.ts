@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readerFor } from "@/lib/exports/read";
+import { auditList } from "@/lib/schemas/access";
 import { exportApps } from "@/lib/exports/from-check";
 import { EXPORT_HOSTS, hostExport } from "@/lib/schemas/exports";
 import { group, type Group } from "@/lib/schemas/groups";
@@ -17,8 +18,11 @@ const exportsRoute = await import("./[org]/exports/[host]/route");
 const appsRoute = await import("./[org]/apps/route");
 const settingsRoute = await import("./[org]/apps/[app]/settings/route");
 const groupsRoute = await import("./[org]/groups/route");
+const groupRoute = await import("./[org]/groups/[group]/route");
 const peopleRoute = await import("./[org]/people/route");
 const personCheckRoute = await import("./[org]/people/[person]/check/route");
+const orgSettingsRoute = await import("./[org]/settings/route");
+const auditRoute = await import("./[org]/audit/route");
 const { getDb } = await import("@/lib/db/client");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
@@ -153,5 +157,46 @@ describe("GET …/exports/{host} (SPEC §26)", { timeout: 30_000 }, () => {
     expect((await exportOf(leader, "codex", `?group=${nurses.id}&person=me`)).status).toBe(422);
     expect((await exportOf(leader, "codex", "?fallback=lenient")).status).toBe(422);
     expect((await exportOf(leader, "codex", "?colour=blue")).status).toBe(422);
+  });
+
+  it("the organisation's exportFallback, set by a leader and audited, decides when the query names none", async () => {
+    const setFallback = (who: TestAccount, body: unknown) => orgSettingsRoute.PATCH(requestAs(who, `${base}/settings`, patch(body)), orgParams("acme"));
+    // Codex cannot fill Rota's address secret: strict leaves Rota out, loose keeps it and lists it.
+    const codexServers = async (query = "") => (await parsed(await exportOf(leader, "codex", query))).files[0]!.text.match(/^\[mcp_servers\.[^.\]]+\]$/gm);
+    expect(await codexServers()).toBeNull();
+    expect((await setFallback(developer, { exportFallback: "loose" })).status).toBe(403);
+    expect((await setFallback(leader, { exportFallback: "lenient" })).status).toBe(422);
+    expect(await codexServers()).toBeNull();
+    const response = await setFallback(leader, { exportFallback: "loose" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ exportFallback: "loose" });
+    try {
+      expect(await (await orgSettingsRoute.GET(requestAs(developer, `${base}/settings`), orgParams("acme"))).json()).toMatchObject({ exportFallback: "loose" });
+      expect(await codexServers()).toEqual(["[mcp_servers.rota]"]);
+      // A fallback the query names still holds for that answer.
+      expect(await codexServers("?fallback=strict")).toBeNull();
+      const audit = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/audit`), orgParams("acme"))).json());
+      expect(audit.entries.find((e) => e.action === "settings.changed")?.details).toEqual({ exportFallback: { from: "strict", to: "loose" }, exports: ["codex", "anthropic-messages", "copilot"] });
+    } finally {
+      expect((await setFallback(leader, { exportFallback: "strict" })).status).toBe(200);
+    }
+  });
+
+  it("Copilot's export for a group says where its own registry goes for \"Registry only\", and never holds the address (SPEC §25)", async () => {
+    const off = await parsed(await exportOf(nurse, "copilot", `?group=${nurses.id}`));
+    expect(off.registry).toMatchObject({ of: "group", on: false });
+    expect(off.registry!.what).toContain("Nurses's own registry is off");
+    const response = await groupRoute.PATCH(requestAs(leader, `${base}/groups/${nurses.id}`, patch({ registry: true })), { params: Promise.resolve({ org: "acme", group: nurses.id }) });
+    expect(response.status).toBe(200);
+    const { registryUrl } = (await response.json()) as { registryUrl: string };
+    const token = registryUrl.split("/").pop()!;
+    const on = await exportOf(nurse, "copilot", `?group=${nurses.id}`);
+    const text = await on.clone().text();
+    expect((await parsed(on)).registry).toMatchObject({ of: "group", on: true });
+    expect(text).toContain("Registry only");
+    expect(text).not.toContain(token);
+    // Everyone's names the organisation's registry; other hosts have no such setting.
+    expect((await parsed(await exportOf(nurse, "copilot"))).registry).toMatchObject({ of: "organisation", on: false });
+    expect((await parsed(await exportOf(nurse, "claude-code", `?group=${nurses.id}`))).registry).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_HOSTS } from "@/lib/schemas/exports";
 import { actionText } from "@/components/account/audit-words";
 import { auditList } from "@/lib/schemas/access";
 import { group, groupList, type Group } from "@/lib/schemas/groups";
@@ -236,8 +237,9 @@ describe("groups of members (SPEC §23)", { timeout: 30_000 }, () => {
 
       const audited = await auditOf("tool.setting.changed");
       expect(audited.slice(0, 2).map((e) => e.details).sort((a, b) => String(a?.["tool"]).localeCompare(String(b?.["tool"])))).toEqual([
-        { tool: "delete_shift", from: "default", to: "blocked", group: { id: nurses.id, name: "Nurses" } },
-        { tool: "my_shifts", from: "default", to: "ask-first", group: { id: porters.id, name: "Porters" } },
+        // SPEC §26: each group's files change, for every host.
+        { tool: "delete_shift", from: "default", to: "blocked", group: { id: nurses.id, name: "Nurses" }, exports: [...EXPORT_HOSTS] },
+        { tool: "my_shifts", from: "default", to: "ask-first", group: { id: porters.id, name: "Porters" }, exports: [...EXPORT_HOSTS] },
       ]);
     });
 
@@ -343,7 +345,7 @@ describe("groups of members (SPEC §23)", { timeout: 30_000 }, () => {
         expect((await patchSettings(leader, wardCalendar.id, { access: "everyone" })).status).toBe(200);
         expect((await checkOf(support)).apps.map((a) => a.id)).toEqual([wardCalendar.id, calendar.id, rota.id]);
         const [changed] = await auditOf("app.access.changed");
-        expect(changed?.details).toEqual({ from: { groups: [{ id: nurses.id, name: "Nurses" }] }, to: "everyone" });
+        expect(changed?.details).toEqual({ from: { groups: [{ id: nurses.id, name: "Nurses" }] }, to: "everyone", exports: [...EXPORT_HOSTS] });
         // Saying the same again changes and audits nothing.
         const before = await counts();
         expect((await patchSettings(leader, wardCalendar.id, { access: "everyone" })).status).toBe(200);

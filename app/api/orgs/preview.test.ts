@@ -3,6 +3,7 @@ import fc from "fast-check";
 import type { Policy } from "@/lib/schemas/check";
 import { appList, type StoredApp } from "@/lib/schemas/orgs";
 import { peopleList, personCheck } from "@/lib/schemas/people";
+import { EXPORT_HOSTS } from "@/lib/schemas/exports";
 import { previewAnswer, type PreviewAnswer } from "@/lib/schemas/preview";
 import type { ServedApp } from "@/test/apps/demo-apps";
 import { serveMcpApp } from "@/test/apps/demo-apps";
@@ -45,6 +46,12 @@ const previewed = async (body: unknown): Promise<PreviewAnswer> => {
   const response = await preview(leader, body);
   expect(response.status).toBe(200);
   return previewAnswer.parse(await response.json());
+};
+
+/** The details of the newest audit entry. */
+const newestAuditDetails = async (): Promise<{ exports?: string[] }> => {
+  const [row] = await database.query("SELECT details FROM audit_entries ORDER BY at DESC, id DESC LIMIT 1");
+  return JSON.parse((row?.["details"] as string | null | undefined) ?? "{}") as { exports?: string[] };
 };
 
 /** Everything a preview could leave behind: audit entries, settings, approvals, apps, the organisation's version. */
@@ -197,8 +204,28 @@ describe("what a leader's change would do, saving nothing", () => {
     for (const person of answer.people) expect(person).toMatchObject({ gains: [], loses: [], nowAsksFirst: ["rota_my_shifts"], nowRunsFreely: [] });
   });
 
+  it("names the hosts whose files a change alters, for everyone and each group; the saved change's audit entry names them too (SPEC §26)", async () => {
+    // my_shifts runs freely; asking first changes every host's files but Copilot's (it asks before every tool, and allows Rota as before).
+    const change = { app: { id: rota.id, settings: { tools: { my_shifts: "ask-first" } } } };
+    const answer = await previewed(change);
+    const everyone = answer.exports.filter((e) => e.for === "everyone");
+    expect(everyone.map((e) => [e.host, e.changed])).toEqual(EXPORT_HOSTS.map((host) => [host, host !== "copilot"]));
+    const groups = answer.exports.filter((e) => e.for !== "everyone");
+    expect(groups.length).toBe(answer.exports.length - EXPORT_HOSTS.length);
+    await save(change);
+    try {
+      expect((await newestAuditDetails()).exports).toEqual(EXPORT_HOSTS.filter((host) => host !== "copilot"));
+    } finally {
+      await save({ app: { id: rota.id, settings: { tools: { my_shifts: "default" } } } });
+    }
+  });
+
   it("a budget changes nobody's tools", async () => {
-    expect(await previewed({ org: { tokenBudget: 5000 } })).toEqual({ people: [], unchanged: 3 });
+    const answer = await previewed({ org: { tokenBudget: 5000 } });
+    expect(answer).toMatchObject({ people: [], unchanged: 3 });
+    // Nor any host's files (one entry per host for everyone and for each group).
+    expect(answer.exports.length % EXPORT_HOSTS.length).toBe(0);
+    expect(answer.exports.filter((e) => e.changed)).toEqual([]);
   });
 
   it("approving a tool that waits for review: everyone gains it; nothing is approved", async () => {
@@ -297,7 +324,9 @@ describe("groups (SPEC §23): per person, by their groups", () => {
   it("a new group changes nobody's tools, and is not stored", async () => {
     const ids = await memberIds();
     const before = await stored();
-    expect(await previewed({ group: { members: [ids.get("support@preview.test")!] } })).toEqual({ people: [], unchanged: 3 });
+    const answer = await previewed({ group: { members: [ids.get("support@preview.test")!] } });
+    expect(answer).toMatchObject({ people: [], unchanged: 3 });
+    expect(answer.exports.filter((e) => e.changed)).toEqual([]);
     expect(await stored()).toEqual(before);
   });
 
@@ -351,8 +380,13 @@ describe("a preview followed by the same change saved (property)", () => {
               : drawn;
         const before = await everyonesTools();
         const predicted = await previewed(body);
+        const entries = await database.count("SELECT count(*) FROM audit_entries");
         await save(body);
         expectPredicted(predicted, before, await everyonesTools());
+        // The hosts the preview names are those the saved change's audit entry names (SPEC §26).
+        const hosts = EXPORT_HOSTS.filter((host) => predicted.exports.some((e) => e.host === host && e.changed));
+        if ((await database.count("SELECT count(*) FROM audit_entries")) > entries) expect((await newestAuditDetails()).exports ?? []).toEqual(hosts);
+        else expect(hosts).toEqual([]);
       }),
       { numRuns: 12 },
     );

@@ -297,7 +297,7 @@ describe("the organisation's published registry", () => {
     expect(body.registryUrl).toMatch(/^http:\/\/localhost\/api\/registry\/[A-Za-z0-9_-]{43}$/);
     address = body.registryUrl;
     const settings = (await (await settingsRoute.GET(requestAs(developer, `${base}/settings`), orgParams("acme"))).json()) as Record<string, unknown>;
-    expect(settings).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, registry: true });
+    expect(settings).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, exportFallback: "strict", registry: true });
     const token = address.split("/").pop()!;
     expect((await database.bytes()).toString("latin1")).not.toContain(token);
     const audit = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/audit`), orgParams("acme"))).json());

@@ -335,7 +335,7 @@ describe("review of new and changed tools", () => {
     const recheck = async () => storedApp.parse(await (await appCheckRoute.POST(as(`${base}/review/apps/${app.id}/check`, { method: "POST" }), params)).json());
     const approve = (body: unknown) => approveRoute.POST(as(`${base}/review/apps/${app.id}/approve`, json("POST", body)), params);
 
-    expect(await (await settingsRoute.GET(as(`${base}/review/settings`), orgParams("review"))).json()).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, registry: false });
+    expect(await (await settingsRoute.GET(as(`${base}/review/settings`), orgParams("review"))).json()).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, exportFallback: "strict", registry: false });
     expect((await settings({ newTools: "sometimes" })).status).toBe(422);
     expect((await settings({ newTools: "wait-for-review" })).status).toBe(200);
 
@@ -372,7 +372,8 @@ describe("review of new and changed tools", () => {
     const log = auditList.parse(await (await auditRoute.GET(as(`${base}/review/audit`), orgParams("review"))).json());
     expect(log.entries.map((e) => [e.action, e.details])).toEqual(
       expect.arrayContaining([
-        ["changes.approved", { tools: ["swap"], snapshot: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+        // SPEC §26: approving swap (it asks first) alters every host's files but Copilot's (it asks before every tool).
+        ["changes.approved", { tools: ["swap"], snapshot: expect.stringMatching(/^[0-9a-f]{64}$/), exports: ["claude-code", "gemini-cli", "codex", "openai-responses", "anthropic-messages"] }],
         ["settings.changed", { newTools: { from: "available", to: "wait-for-review" } }],
       ]),
     );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_HOSTS } from "@/lib/schemas/exports";
 import { auditList } from "@/lib/schemas/access";
 import { changeList, storedApp, type StoredApp } from "@/lib/schemas/orgs";
 import { lookupAnswer, peopleList, personCheck, planAnswer } from "@/lib/schemas/people";
@@ -102,8 +103,9 @@ describe("a leader blocks a tool and makes one ask first", () => {
     const changes = audit.entries.filter((e) => e.action === "tool.setting.changed").map((e) => [e.actor.email, e.app?.name, e.details]);
     expect(changes).toEqual(
       expect.arrayContaining([
-        ["leader@settings.test", "Rota", { tool: "delete_shift", from: "default", to: "blocked" }],
-        ["leader@settings.test", "Rota", { tool: "my_shifts", from: "default", to: "ask-first" }],
+        // SPEC §26: the change altered every host's files (both entries are of one change).
+        ["leader@settings.test", "Rota", { tool: "delete_shift", from: "default", to: "blocked", exports: [...EXPORT_HOSTS] }],
+        ["leader@settings.test", "Rota", { tool: "my_shifts", from: "default", to: "ask-first", exports: [...EXPORT_HOSTS] }],
       ]),
     );
     expect(changes).toHaveLength(2);
@@ -141,7 +143,7 @@ describe("a leader blocks a tool and makes one ask first", () => {
     expect(await toolOf(rota.id, "delete_shift")).toMatchObject({ included: true, leftOut: null, leaderSetting: null });
     expect(await toolOf(rotaDelete.id, "shift")).toMatchObject({ included: false, leftOut: { code: "name-taken" } });
     const audit = auditList.parse(await (await auditRoute.GET(requestAs(leader, `${base}/audit?app=${rota.id}&limit=2`), orgParams("acme"))).json());
-    expect(audit.entries.map((e) => e.details)).toEqual(expect.arrayContaining([{ tool: "delete_shift", from: "blocked", to: "default" }]));
+    expect(audit.entries.map((e) => e.details)).toEqual(expect.arrayContaining([{ tool: "delete_shift", from: "blocked", to: "default", exports: [...EXPORT_HOSTS] }]));
   });
 });
 
@@ -211,7 +213,7 @@ describe("an app's own newTools, beside the organisation's", () => {
     const response = await patchSettings(leader, { newTools: "wait-for-review" });
     expect(response.status).toBe(200);
     expect(appSettings.parse(await response.json()).newTools).toBe("wait-for-review");
-    expect(await (await orgSettingsRoute.GET(requestAs(leader, `${base}/settings`), orgParams("acme"))).json()).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, registry: false });
+    expect(await (await orgSettingsRoute.GET(requestAs(leader, `${base}/settings`), orgParams("acme"))).json()).toEqual({ newTools: "available", riskyText: "warn", tokenBudget: null, exportFallback: "strict", registry: false });
     // What it lists now is approved as it is: only what changes from here on waits.
     expect((await appOf(rota.id)).lastCheck!.result.tools.every((t) => t.leftOut?.code !== "awaiting-review")).toBe(true);
     rotaTools.push(destructive("new_thing"));

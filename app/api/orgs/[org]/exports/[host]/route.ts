@@ -8,7 +8,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * GET /api/orgs/{org}/exports/{host}?group=ID|person=ID[&fallback=strict|loose] (SPEC §26): the
- * host's own files for a group's, a person's or (neither) everyone's decisions, and what it cannot say.
+ * host's own files for a group's, a person's or (neither) everyone's decisions, and what it cannot say;
+ * `fallback` given instead of the organisation's `exportFallback`.
  */
 export const GET = withOrg<{ org: string; host: string }>("view", async ({ request, params, access }) => {
   const host = exportHost.safeParse(params.host);

@@ -20,4 +20,5 @@ ALTER TABLE `alert_webhook_messages` ADD `attempts` integer DEFAULT 0 NOT NULL;-
 ALTER TABLE `alert_webhook_messages` ADD `next_at` integer;--> statement-breakpoint
 ALTER TABLE `alert_webhooks` ADD `off_at` integer;--> statement-breakpoint
 ALTER TABLE `alert_webhooks` ADD `off_reason` text;--> statement-breakpoint
-ALTER TABLE `org_alerts` ADD `hosts` text DEFAULT '[]' NOT NULL;
+ALTER TABLE `org_alerts` ADD `hosts` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
+ALTER TABLE `org_settings` ADD `export_fallback` text DEFAULT 'strict' NOT NULL;
