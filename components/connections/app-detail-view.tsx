@@ -194,7 +194,7 @@ export function AppDetailView({ org, appId, canManage, canTry = false }: { org: 
       {/* Beside Theorem's verdict: what other assistants would refuse, cut or rename (SPEC §22). */}
       {check !== null && <HostPanel apps={[check]} />}
       {/* SPEC §26: the organisation's decisions for a member in no group, this app among them, as other assistants' files. */}
-      <OtherAssistants org={org} target={{}} name="everyone (the organisation's apps for a member in no group)" />
+      <OtherAssistants org={org} target={{}} name="everyone (the organisation's apps for a member in no group)" scope="everyone" />
 
       <OrgConformance org={org} appId={stored.id} canRun={canTry} />
 

@@ -140,7 +140,7 @@ function GroupRow({ org, group, members, canManage, mayExport }: { org: string; 
       </div>
       {canManage && open === "rename" && <RenameForm org={org} group={group} onDone={() => setOpen(null)} />}
       {canManage && open === "members" && <MembersForm org={org} group={group} members={members} onDone={() => setOpen(null)} />}
-      {mayExport && open === "exports" && <OtherAssistants org={org} target={{ group: group.id }} name={`${group.name}'s members`} startOpen />}
+      {mayExport && open === "exports" && <OtherAssistants org={org} target={{ group: group.id }} name={`${group.name}'s members`} scope={group.name} startOpen />}
       <GroupRegistry org={org} group={group} canManage={canManage} />
     </li>
   );

@@ -1,19 +1,22 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { LoadError, Loading } from "@/components/connections/states";
 import { Button } from "@/components/ui/button";
+import { Alert, errorMessage } from "@/components/ui/alert";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EXPORT_PROFILES } from "@/lib/exports/hosts";
+import { buildZip, zipName, type HostAnswer } from "@/lib/exports/zip";
 import { hostExportQuery, type ExportTarget } from "@/lib/queries/people";
 import { EXPORT_HOSTS, type ExportFallback, type ExportFile, type ExportHost } from "@/lib/schemas/exports";
 
 /**
  * "Use in other assistants" (SPEC §26): a person's or a group's decisions as one host's own files, each
- * previewed with Copy and Download, and what that host cannot say, with what the file does instead.
+ * previewed with Copy and Download, and what that host cannot say, with what the file does instead;
+ * or every host's at once as `<org>-<scope>-assistants.zip` (`scope`: the group's or person's name, or "everyone").
  */
-export function OtherAssistants({ org, target, name, startOpen = false }: { org: string; target: ExportTarget; name: string; startOpen?: boolean }) {
+export function OtherAssistants({ org, target, name, scope, startOpen = false }: { org: string; target: ExportTarget; name: string; scope: string; startOpen?: boolean }) {
   const [host, setHost] = useState<ExportHost>("claude-code");
   // null: as the organisation's `exportFallback` says (a leader sets it on Connections).
   const [fallback, setFallback] = useState<ExportFallback | null>(null);
@@ -63,6 +66,7 @@ export function OtherAssistants({ org, target, name, startOpen = false }: { org:
           </select>
         </label>
       </div>
+      <ZipDownload org={org} target={target} scope={scope} fallback={fallback} />
       {answer.isPending ? (
         <Loading label={`Writing ${profile.name}'s files…`} />
       ) : answer.isError ? (
@@ -94,6 +98,56 @@ export function OtherAssistants({ org, target, name, startOpen = false }: { org:
         </div>
       )}
     </section>
+  );
+}
+
+/** Every host's files for this scope in one `.zip`, a folder per host; a host that fails is named with why, and the others still download. */
+function ZipDownload({ org, target, scope, fallback }: { org: string; target: ExportTarget; scope: string; fallback: ExportFallback | null }) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<{ host: ExportHost; error: string }[]>([]);
+  const download = async () => {
+    setBusy(true);
+    setFailed([]);
+    try {
+      const answers: HostAnswer[] = await Promise.all(
+        EXPORT_HOSTS.map((host) =>
+          queryClient.fetchQuery(hostExportQuery(org, target, host, fallback)).then(
+            (answer): HostAnswer => ({ host, export: answer }),
+            (error: unknown): HostAnswer => ({ host, error: errorMessage(error, "Something went wrong reading the answer.") }),
+          ),
+        ),
+      );
+      setFailed(answers.flatMap((a) => ("error" in a ? [{ host: a.host, error: a.error }] : [])));
+      const zip = buildZip(answers);
+      if (zip === null) return;
+      const url = URL.createObjectURL(new Blob([zip], { type: "application/zip" }));
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = zipName(org, scope);
+      link.click();
+      URL.revokeObjectURL(url);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="space-y-2">
+      <Button variant="secondary" disabled={busy} onClick={() => void download()}>
+        {busy ? "Writing the .zip…" : "Download all (.zip)"}
+      </Button>
+      {failed.length > 0 && (
+        <Alert tone={failed.length === EXPORT_HOSTS.length ? "error" : "warning"} title={failed.length === EXPORT_HOSTS.length ? "No assistant's files could be read: nothing was downloaded" : "Left out of the .zip: the other assistants' files downloaded"}>
+          <ul className="list-disc space-y-1 pl-5" aria-label="Assistants left out of the .zip">
+            {failed.map((f) => (
+              <li key={f.host}>
+                {EXPORT_PROFILES[f.host].name}: {f.error}
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+    </div>
   );
 }
 

@@ -127,7 +127,7 @@ export function PersonView({ org, person, name, mine, lookUp = true, exports = m
       {apps.some((a) => a.status === "available") && <BatchPlan org={org} apps={apps} person={person} />}
       {/* Beside Theorem's verdict: the same list as other assistants would take it (SPEC §22). */}
       {apps.length > 0 && <HostPanel apps={apps} />}
-      {exports && <OtherAssistants org={org} target={{ person }} name={mine ? "you" : name} />}
+      {exports && <OtherAssistants org={org} target={{ person }} name={mine ? "you" : name} scope={name} />}
     </div>
   );
 }
