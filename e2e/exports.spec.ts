@@ -1,4 +1,5 @@
 import { expect } from "@playwright/test";
+import { strFromU8, unzipSync } from "fflate";
 import { authFile } from "./accounts";
 import { ORG, test } from "./fixtures";
 
@@ -51,11 +52,22 @@ test.describe("leader", () => {
         "Anthropic Messages API": ["messages-request.json"],
         "GitHub Copilot": ["managed-settings.json"],
       };
+      // The first file of each host, as the preview shows it, and where the .zip puts it (a folder per host, the file at its own path).
+      const inZip: Record<string, string> = {
+        "Claude Code": "claude-code/etc/claude-code/managed-settings.json",
+        "Gemini CLI": "gemini-cli/etc/gemini-cli/settings.json",
+        "Codex CLI": "codex/.codex/config.toml",
+        "OpenAI Responses API": "openai-responses/responses-tools.json",
+        "Anthropic Messages API": "anthropic-messages/messages-request.json",
+        "GitHub Copilot": "copilot/etc/github-copilot/managed-settings.json",
+      };
+      const shown: Record<string, string> = {};
       for (const [host, names] of Object.entries(files)) {
         await panel.getByLabel("Assistant").selectOption({ label: host });
         for (const name of names) {
           const preview = panel.getByLabel(`${name} as written`);
           await expect(preview).toBeVisible({ timeout: 20_000 });
+          shown[host] ??= (await preview.textContent()) ?? "";
           const download = page.waitForEvent("download");
           await panel.getByRole("button", { name: `Download ${name}` }).click();
           const file = await download;
@@ -68,6 +80,22 @@ test.describe("leader", () => {
       }
       // Copilot's "Registry only" names the group's own registry, off until a leader turns it on.
       await expect(panel.getByTestId("export-registry")).toContainText("Exporters's own registry is off");
+
+      // Every host at once: one .zip named after the organisation and the group, a folder per host.
+      const zipped = page.waitForEvent("download");
+      await panel.getByRole("button", { name: "Download all (.zip)" }).click();
+      const zip = await zipped;
+      expect(zip.suggestedFilename()).toBe(`${ORG}-exporters-assistants.zip`);
+      const zipStream = await zip.createReadStream();
+      const zipChunks: Buffer[] = [];
+      for await (const chunk of zipStream) zipChunks.push(chunk as Buffer);
+      const entries = unzipSync(new Uint8Array(Buffer.concat(zipChunks)));
+      for (const [host, path] of Object.entries(inZip)) {
+        expect(Object.keys(entries), `${host}'s file in the .zip`).toContain(path);
+        expect(strFromU8(entries[path]!)).toBe(shown[host]);
+      }
+      // Every host answered: none is named as left out.
+      await expect(panel.getByRole("list", { name: "Assistants left out of the .zip" })).toHaveCount(0);
     } finally {
       await request.delete(`/api/orgs/${ORG}/groups/${encodeURIComponent(id)}`);
     }
