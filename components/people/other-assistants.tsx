@@ -106,9 +106,11 @@ function ZipDownload({ org, target, scope, fallback }: { org: string; target: Ex
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<{ host: ExportHost; error: string }[]>([]);
+  const [empty, setEmpty] = useState(false);
   const download = async () => {
     setBusy(true);
     setFailed([]);
+    setEmpty(false);
     try {
       const answers: HostAnswer[] = await Promise.all(
         EXPORT_HOSTS.map((host) =>
@@ -120,7 +122,10 @@ function ZipDownload({ org, target, scope, fallback }: { org: string; target: Ex
       );
       setFailed(answers.flatMap((a) => ("error" in a ? [{ host: a.host, error: a.error }] : [])));
       const zip = buildZip(answers);
-      if (zip === null) return;
+      if (zip === null) {
+        setEmpty(answers.every((a) => "export" in a));
+        return;
+      }
       const url = URL.createObjectURL(new Blob([zip], { type: "application/zip" }));
       const link = document.createElement("a");
       link.href = url;
@@ -147,6 +152,7 @@ function ZipDownload({ org, target, scope, fallback }: { org: string; target: Ex
           </ul>
         </Alert>
       )}
+      {empty && <p className="text-sm text-slate-800">No assistant has a file to write for {scope}: nothing was downloaded.</p>}
     </div>
   );
 }
