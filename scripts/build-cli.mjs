@@ -1,6 +1,8 @@
 // Bundles the command line (lib/cli/bin.ts) with every dependency into .theorem-build/cli/,
 // which bin/theorem-check.mjs runs: a packed tarball then needs no node_modules at all. The
-// MCP client is split into a chunk of its own, loaded only when an app is read live.
+// MCP client is split into a chunk of its own, loaded only when an app is read live, and so is the
+// engine (the tokenizer's ranks most of all), loaded when a check runs: by chunks/engine-thread.mjs,
+// a thread of its own, while the main thread reads the apps.
 // Rebuilt only when a source is newer than the bundle (or with --force).
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -36,7 +38,8 @@ export async function buildCli({ force = false } = {}) {
   // Loaded only to build: running the bundle never needs esbuild.
   const { build } = await import("esbuild");
   const result = await build({
-    entryPoints: { "theorem-check": join(root, "lib/cli/bin.ts") },
+    // The engine's thread is a chunk (a packed tarball holds the entry and chunks/ alone), loaded by the entry.
+    entryPoints: { "theorem-check": join(root, "lib/cli/bin.ts"), "chunks/engine-thread": join(root, "lib/cli/engine-thread.ts") },
     outdir,
     bundle: true,
     splitting: true,

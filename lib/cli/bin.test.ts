@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../../scripts/build-cli.mjs";
 import runEngineTask from "@/lib/pool/engine-worker";
@@ -91,6 +91,22 @@ describe("the built theorem-check", () => {
     expect(stdout).toBe(`${expected}\n`);
     expect((JSON.parse(stdout) as CheckResult).apps.map((a) => a.shortName)).toEqual(["attendance", "attendance_2"]);
     expect(code).toBe(0);
+  });
+
+  it("starts without the tokenizer's ranks, the engine or the MCP client: --help and bad usage load none of them (issue 55)", () => {
+    // Every file the entry imports before it runs (static imports, and theirs), not those a run imports when it needs them.
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const [, path] of readFileSync(file, "utf8").matchAll(/^import\s+(?:[^"';]*?\s+from\s+)?"(\.{1,2}\/[^"]+)"/gm)) visit(join(dirname(file), path!));
+    };
+    visit(bundle);
+    const text = [...loaded].map((file) => readFileSync(file, "utf8")).join("\n");
+    expect(text).toContain("Checks how Theorem names, asks for and sizes");
+    expect(text).not.toContain("BytePairEncodingCore");
+    expect(text).not.toContain("function checkListings");
+    expect(text).not.toContain("StreamableHTTPClientTransport");
   });
 
   it("runs through the launcher a checkout's `bin` points at", async () => {

@@ -1,7 +1,11 @@
 // The entry point bundled into .theorem-build/cli/theorem-check.mjs (scripts/build-cli.mjs),
 // which bin/theorem-check.mjs runs.
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { runCli } from "./main";
+
+// Beside the bundle (scripts/build-cli.mjs); run from the sources, there is none and the engine runs in this thread.
+const engineThread = new URL("./chunks/engine-thread.mjs", import.meta.url);
 
 /** Writes to a stream; once its reader has gone (`| head`), the rest is dropped rather than thrown. */
 function writer(stream: NodeJS.WriteStream) {
@@ -24,7 +28,13 @@ async function readStdin(): Promise<Uint8Array> {
 }
 
 try {
-  process.exitCode = await runCli(process.argv.slice(2), { out: writer(process.stdout), err: writer(process.stderr), readStdin, root: fileURLToPath(new URL("../..", import.meta.url)) });
+  process.exitCode = await runCli(process.argv.slice(2), {
+    out: writer(process.stdout),
+    err: writer(process.stderr),
+    readStdin,
+    root: fileURLToPath(new URL("../..", import.meta.url)),
+    ...(existsSync(fileURLToPath(engineThread)) ? { engineThread } : {}),
+  });
 } catch (e) {
   process.stderr.write(`theorem-check: could not check: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 3;

@@ -1,9 +1,9 @@
 import "server-only";
+import { Worker } from "node:worker_threads";
 import { checkResultJson } from "@/lib/pool/answer-json";
-import { checkListings, type AppListing } from "@/lib/engine/check";
-import { resolveTheorem } from "@/lib/engine/theorem";
-import { withHosts } from "@/lib/hosts-check";
+import type { AppListing } from "@/lib/engine/check";
 import type { CheckRequest, CheckResult } from "@/lib/schemas/check";
+import { loadEngine, runEngine, type EngineInput } from "./engine-run";
 import { EXIT, parseArgs, UsageError, type ExitCode } from "./args";
 import type { NamedSetting } from "@/lib/engine/tool-settings";
 import { buildRequest, readSettingsFile, type InputIo } from "./inputs";
@@ -18,6 +18,40 @@ interface CliIo extends InputIo {
   allowHosts?: string;
   /** The package's folder, where `--conformance` finds the suite; left out, the working directory. */
   root?: string;
+  /** The bundled engine thread (`lib/cli/engine-thread.ts`): a run that reads an app live loads the engine there meanwhile. Left out: in this thread. */
+  engineThread?: URL;
+}
+
+type Engine = { run: (input: EngineInput) => Promise<CheckResult>; stop: () => void };
+
+/**
+ * Where the run's check is made. In `thread` (when given): a worker thread started now, which loads
+ * the engine (the tokenizer's ranks most of all) while this thread loads the MCP client and reads
+ * the apps, on another core. Otherwise in this thread, its loading started now.
+ */
+function engineIn(thread: URL | undefined): Engine {
+  if (thread === undefined) {
+    void loadEngine().catch(() => {}); // its failure is the run's, when it awaits it
+    return { run: runEngine, stop: () => {} };
+  }
+  const worker = new Worker(thread);
+  worker.unref(); // never holds the process open unless a check waits for it
+  const stop = () => void worker.terminate();
+  return {
+    stop,
+    run: (input) =>
+      new Promise<CheckResult>((resolve, reject) => {
+        worker.ref();
+        worker.once("error", reject);
+        worker.once("exit", (code) => reject(new Error(`the engine's thread stopped (${code}).`)));
+        worker.once("message", (answer: { result: CheckResult } | { error: string }) => {
+          stop();
+          if ("error" in answer) reject(new Error(answer.error));
+          else resolve(answer.result);
+        });
+        worker.postMessage(input);
+      }),
+  };
 }
 
 /** Pieces of the answer are written in strings of about this many characters. */
@@ -42,6 +76,8 @@ interface HereOptions {
   publicOnly?: boolean;
   /** The leader's settings per app of the request, in order (SPEC §19). */
   settings?: readonly (readonly NamedSetting[])[];
+  /** Where the check is made (`engineIn`); left out, in this thread. */
+  engine?: Engine;
 }
 
 /**
@@ -71,7 +107,8 @@ async function checkRequestHere(request: CheckRequest, here: HereOptions = {}): 
     }),
   );
   const withSettings = settings === undefined ? listings : listings.map((listing, i) => ({ ...listing, settings: settings[i] ?? [] }));
-  return { result: withHosts(checkListings(withSettings, resolveTheorem(request.theorem), request.riskyText === undefined ? {} : { riskyText: request.riskyText }), withSettings, request.hosts), reached };
+  const engine = here.engine ?? engineIn(undefined);
+  return { result: await engine.run({ listings: withSettings, theorem: request.theorem, riskyText: request.riskyText, hosts: request.hosts }), reached };
 }
 
 /**
@@ -87,6 +124,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   let failOn: ReadonlySet<string>;
   let failOnGiven: boolean;
   let settings: NamedSetting[][] | undefined;
+  let engine: Engine | undefined;
   try {
     const parsed = parseArgs(argv);
     if (parsed.kind === "done") {
@@ -95,15 +133,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     }
     if (parsed.kind === "conformance") return await (await import("./conformance")).conformanceCli(parsed.options, io);
     ({ json, strict, publicOnly, failOn, failOnGiven } = parsed.options);
+    // An app read live: the engine loads in its own thread meanwhile. Listing files alone: here, once they are read.
+    const live = [parsed.options.app, ...parsed.options.after].some((app) => app.source.kind === "url");
+    if (live && io.engineThread !== undefined) engine = engineIn(io.engineThread);
     request = await buildRequest(parsed.options, io);
     const { settingsFile } = parsed.options;
     if (settingsFile !== undefined) settings = await readSettingsFile(settingsFile, io, request.apps.map((app) => app.name));
   } catch (e) {
+    engine?.stop();
     if (!(e instanceof UsageError)) throw e;
     await io.err(`theorem-check: ${e.message.replace(/\s*[\r\n]+\s*/g, " ")}\n`);
     return EXIT.usage;
   }
-  const { result, reached } = await checkRequestHere(request, { ...(io.allowHosts !== undefined ? { allowHosts: io.allowHosts } : {}), publicOnly, ...(settings ? { settings } : {}) });
+  engine ??= engineIn(undefined);
+  const { result, reached } = await checkRequestHere(request, { ...(io.allowHosts !== undefined ? { allowHosts: io.allowHosts } : {}), publicOnly, ...(settings ? { settings } : {}), engine });
   const judged = hostsVerdict(result, verdict(result, reached, { strict, failOn, failOnGiven }));
   const { code } = judged;
   const reason = printable(judged.reason);

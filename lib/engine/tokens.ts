@@ -31,9 +31,67 @@ export function sentTool(entry: Record<string, unknown>, wholeName: string): Sen
 
 /** The canonical JSON of the tool as sent up to its whole name: `{"description":…,"inputSchema":…,"name":"`. */
 export function sentPrefix(entry: Record<string, unknown>): string {
+  const description = entry["description"];
+  const inputSchema = entry["inputSchema"];
+  try {
+    // Written directly, in one pass, for what JSON.parse makes (the listing as received).
+    let text = "{";
+    if (description !== undefined) text += `"description":${plainCanonical(description)},`;
+    if (inputSchema !== undefined) text += `"inputSchema":${plainCanonical(inputSchema)},`;
+    return `${text}"name":"`;
+  } catch (error) {
+    if (error !== UNUSUAL && !(error instanceof RangeError)) throw error;
+  }
   const text = canonicalText(sentTool(entry, ""));
   // `"name":""}` ends it (name sorts last): keep up to the name's opening quote.
   return text.slice(0, -2);
+}
+
+/** Thrown by `plainCanonical` for a value it leaves to `canonicalize` (one JSON.parse never makes). */
+const UNUSUAL = new Error("a value for canonicalize to write");
+
+/**
+ * RFC 8785 canonical JSON of a value as JSON.parse makes it (plain objects and arrays, strings,
+ * finite numbers, booleans, null), as `canonicalize` writes it, without its intermediate arrays and
+ * strings: a third of making the text as sent. Throws `UNUSUAL` for anything else (and RangeError
+ * when nested too deep), which `canonicalize` then writes.
+ */
+function plainCanonical(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value !== "object") {
+    if (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) return JSON.stringify(value);
+    throw UNUSUAL;
+  }
+  if (value === null) return "null";
+  if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === "function") throw UNUSUAL;
+    let text = "[";
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (i > 0) text += ",";
+      text += item === undefined ? "null" : plainCanonical(item);
+    }
+    return `${text}]`;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype || typeof (value as { toJSON?: unknown }).toJSON === "function") throw UNUSUAL;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // A listing's keys often come sorted already: sorted only when they are not.
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  }
+  let text = "{";
+  let first = true;
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    text += `${first ? "" : ","}${JSON.stringify(key)}:${plainCanonical(item)}`;
+    first = false;
+  }
+  return `${text}}`;
 }
 
 /** RFC 8785 canonical JSON; a value nested too deep for `canonicalize`'s recursion is written without recursing. */
@@ -99,11 +157,17 @@ const core = (o200k as unknown as { bytePairEncodingCoreProcessor: Core }).byteP
 const LONG_PIECE = 256;
 const encoder = new TextEncoder();
 
+/** The pre-tokenizer's pieces, stepped through with `exec` (no iterator nor copy of the expression per text, as `matchAll` makes). */
+const pieces = new RegExp(core.tokenSplitRegex.source, core.tokenSplitRegex.flags.includes("g") ? core.tokenSplitRegex.flags : `${core.tokenSplitRegex.flags}g`);
+const ranks = core.bytePairStringRankEncoder;
+
 /** The number of o200k_base tokens of `text`, every special token's text counted as ordinary text. */
 export function countTokens(text: string): number {
   let count = 0;
-  for (const [piece] of text.matchAll(core.tokenSplitRegex)) {
-    if (core.getBpeRankFromString(piece) !== undefined) count += 1;
+  pieces.lastIndex = 0;
+  for (let found = pieces.exec(text); found !== null; found = pieces.exec(text)) {
+    const piece = found[0];
+    if (ranks.has(piece)) count += 1;
     else if (piece.length <= LONG_PIECE) count += core.bytePairEncode(piece).length;
     else count += mergedParts(encoder.encode(piece));
   }
