@@ -101,6 +101,12 @@ export interface GuardOptions {
    * 401's `WWW-Authenticate` and a token endpoint's error body. A read of tools never sets it.
    */
   answerUnauthorized?: boolean;
+  /**
+   * Answer redirects as they came instead of following them: the sign-in doctor (lib/oauth/doctor.ts)
+   * follows a sign-in's redirects hop by hop. Not `redirect: "manual"` of a request: the MCP SDK
+   * asks that of every request it follows itself, and a read must still have each hop checked here.
+   */
+  answerRedirects?: boolean;
 }
 
 /** How one answer is followed (see `watchAnswer`). */
@@ -261,8 +267,7 @@ export function guardedFetch(options: GuardOptions): GuardedFetch {
       const response = await send(url, method, headers, body, signal);
       const status = response.statusCode;
       const location = response.headers["location"];
-      // `redirect: "manual"` (the sign-in doctor, lib/oauth/doctor.ts) answers the redirect itself: it follows it hop by hop.
-      if (REDIRECTS.has(status) && typeof location === "string" && init?.redirect !== "manual") {
+      if (REDIRECTS.has(status) && typeof location === "string" && options.answerRedirects !== true) {
         drop(response);
         if (hop === MAX_REDIRECTS) stop(new GuardError("connect-failed", `it redirected more than ${MAX_REDIRECTS} times`));
         let next: URL;

@@ -381,7 +381,7 @@ export async function diagnoseSignIn(input: DoctorInput, options: OAuthFetchOpti
   const resource = prm?.resource;
   const started = await startAuthorization(asUrl, { metadata, clientInformation: registration.client, redirectUrl, ...(scope !== undefined ? { scope } : {}), state, ...(resource !== undefined ? { resource } : {}) });
   const authorizationEndpoint = `${started.authorizationUrl.origin}${started.authorizationUrl.pathname}`;
-  const answered = await withFetch(options, (f) => followSignIn(f, started.authorizationUrl, redirectUrl));
+  const answered = await withFetch({ ...options, answerRedirects: true }, (f) => followSignIn(f, started.authorizationUrl, redirectUrl));
   const expectedIss = issAdvertised ? `${issuer} (authorization_response_iss_parameter_supported)` : `${issuer}, or none (not advertised)`;
   if ("person" in answered) {
     return [

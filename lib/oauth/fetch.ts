@@ -12,6 +12,8 @@ export interface OAuthFetchOptions {
   resolve?: Resolver;
   allow?: AllowList;
   timeoutMs?: number;
+  /** Redirects answered as they came, not followed (the sign-in doctor's walk of a sign-in: GuardOptions.answerRedirects). */
+  answerRedirects?: boolean;
 }
 
 /** A JSON answer the flow received, as it came (the SDK's schemas drop fields we check, such as RFC 9207's). */
@@ -50,6 +52,7 @@ export function oauthFetch(options: OAuthFetchOptions = {}): OAuthFetch {
     onStop: (error) => (stop ??= error),
     answerUnauthorized: true,
     responseByteLimit: OAUTH_RESPONSE_BYTES,
+    ...(options.answerRedirects === true ? { answerRedirects: true } : {}),
   });
   const fetch: FetchLike = async (input, init) => {
     let response: Response;
