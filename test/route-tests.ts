@@ -52,9 +52,13 @@ async function client(): Promise<{ pg: PgClient } | { sqlite: SqliteClient }> {
  */
 export const TEST_CONNECT_MS = 20_000;
 
+const RESTORED_ENV = ["DATABASE_URL", "THEOREM_SECRET_KEY", "CHECK_ALLOW_HOSTS"] as const;
+
 export async function routeDatabase(name: string): Promise<RouteDatabase> {
   const dir = mkdtempSync(join(tmpdir(), `theorem-${name}-`));
   const dialect = testDialect();
+  // What the file changes of the process, given back at close (the next file may share the process).
+  const saved = Object.fromEntries(RESTORED_ENV.map((key) => [key, process.env[key]]));
   if (dialect === "postgres") {
     const { freshDatabase, migratePostgres, startPostgres } = await import("./postgres");
     const server = await startPostgres();
@@ -102,10 +106,16 @@ export async function routeDatabase(name: string): Promise<RouteDatabase> {
     },
     async close(servers = []) {
       await Promise.all(servers.map((server) => server.close()));
-      const c = await client();
-      if ("sqlite" in c) c.sqlite.close();
-      else await c.pg.end();
+      // Through the connection's owner, which forgets it: the next file of a worker that does not
+      // isolate files (vitest.config.ts) opens its own database, never this closed one.
+      const { closeDatabase } = await import("@/lib/db/client");
+      await closeDatabase();
       rmSync(dir, { recursive: true, force: true });
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      connectDeadlineForTests(null);
     },
   };
 }
