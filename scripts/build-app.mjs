@@ -31,3 +31,14 @@ export function ensureBuild(distDir) {
   stampBuild(root, distDir, digest);
   return true;
 }
+
+// `node scripts/build-app.mjs <distDir>`: the same, as a command (scripts/run-tests.mjs builds
+// the browser tests' server this way while the unit tests run).
+if (process.argv[1] === new URL(import.meta.url).pathname) {
+  const distDir = process.argv[2];
+  if (distDir === undefined) {
+    console.error("Usage: node scripts/build-app.mjs <build folder>");
+    process.exit(2);
+  }
+  process.exit(ensureBuild(distDir) ? 0 : 1);
+}
