@@ -127,18 +127,21 @@ async function openApp(page: Page, name: string): Promise<void> {
   await appRow(page, name).getByRole("link", { name, exact: true }).click();
 }
 
-test("a demo app's 'Took' is its own read, about its connect and list times, not the whole batch it was read in", async ({ page }) => {
-  // Slow Reports is read with the others and gives up at its 3 s connect deadline: a batch takes at least that.
-  await openApp(page, "Slow Reports");
-  const slowTook = await newestTook(page);
-  for (const name of ["Attendance", "Calendar", "Memory"]) {
+test("a demo app's 'Took' is the time its own read stored, which holds its connect and list times", async ({ page }) => {
+  // That the time stored is the app's own read and not its batch's is lib/orgs/apps.test.ts's
+  // (a quick read beside a slow one, times handed in): here, that the page shows that stored time.
+  const apps = ((await (await page.request.get(`/api/orgs/${ORG}/apps`)).json()) as { apps: { id: string; name: string }[] }).apps;
+  for (const name of ["Attendance", "Calendar", "Memory", "Slow Reports"]) {
+    const app = apps.find((a) => a.name === name)!;
+    const [newest] = ((await (await page.request.get(`/api/orgs/${ORG}/apps/${encodeURIComponent(app.id)}/checks?limit=1`)).json()) as { checks: { durationMs: number }[] }).checks;
     await openApp(page, name);
+    const took = await newestTook(page);
+    expect(took, name).toBe(Number((newest!.durationMs / 1000).toFixed(2)));
+    if (name === "Slow Reports") continue; // it never connects: no connect or list time to hold
     const timings = page.getByText(/^Connected in \d+\.\d\d s of 3\.00 s; listed in \d+\.\d\d s of 8\.00 s\.$/);
     const [, connect, list] = /Connected in (\d+\.\d\d) s .* listed in (\d+\.\d\d) s/.exec(await timings.innerText())!;
-    const took = await newestTook(page);
-    // The read is connecting and listing, plus closing the session: never the other apps' reads or a wait for a worker.
+    // The read is connecting and listing, plus closing the session (each shown rounded to 0.01 s).
     expect(took, name).toBeGreaterThanOrEqual(Number(connect) + Number(list) - 0.02);
-    expect(took, `${name} took ${took} s, Slow Reports ${slowTook} s`).toBeLessThan(slowTook);
   }
 });
 
