@@ -1,15 +1,15 @@
 import { defineConfig, devices } from "@playwright/test";
-import { authFile, DEMO_PASSWORD } from "./e2e/accounts";
+import { authFile, DEMO_PASSWORD, E2E_SERVERS, ownServer, serverPort, serverURL } from "./e2e/accounts";
 
-// Browser tests run against the production build in Debian's Chromium (never a downloaded browser).
-const port = Number(process.env.E2E_PORT ?? 3210);
-const baseURL = `http://127.0.0.1:${port}`;
+// Browser tests run against the production build in Debian's Chromium (never a downloaded browser),
+// each worker against a server of its own (e2e/accounts.ts): its slot's, read where this config is loaded.
+const baseURL = serverURL(ownServer());
 
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_SERVERS,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -31,17 +31,17 @@ export default defineConfig({
     // Two more servers of the same build on one PostgreSQL of their own (SPEC §16): no browser.
     { name: "instances", testMatch: /instances\.spec\.ts/ },
   ],
-  webServer: {
+  webServer: Array.from({ length: E2E_SERVERS }, (_, server) => ({
     command: "node scripts/start.mjs",
-    url: `${baseURL}/preview`,
+    url: `${serverURL(server)}/preview`,
     // The build runs inside it (scripts/start.mjs builds when stale): 14 min was measured at load 15 on 2 cores.
     timeout: 1_200_000,
     reuseExistingServer: false,
     stdout: "pipe",
     env: {
-      PORT: String(port),
+      PORT: String(serverPort(server)),
       HOST: "127.0.0.1",
-      DATABASE_URL: process.env.E2E_DATABASE_URL ?? `data/e2e-${port}.db`,
+      DATABASE_URL: `data/e2e-${serverPort(server)}.db`,
       // A build folder of its own, so a test run never collides with `npm start`'s build.
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-e2e",
       E2E_FRESH_DB: "1",
@@ -58,5 +58,5 @@ export default defineConfig({
       // The request log would drown the test report: warnings and errors only.
       LOG_LEVEL: "warn",
     },
-  },
+  })),
 });

@@ -52,7 +52,10 @@ const allowHosts = [process.env.CHECK_ALLOW_HOSTS, ...demoHosts].filter(Boolean)
 const demoPassword = demo ? process.env.THEOREM_DEMO_PASSWORD || randomBytes(9).toString("base64url") : undefined;
 const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
-const server = spawn(next, ["start", "-p", port, "-H", host], {
+// Idle connections stay open 65 s, longer than the clients and proxies that reuse them keep them
+// (a load balancer's 60 s): a request sent on a connection the server has just closed is lost with
+// ECONNRESET (Node closes them after 5 s, which the browser tests' request contexts met).
+const server = spawn(next, ["start", "-p", port, "-H", host, "--keepAliveTimeout", "65000"], {
   cwd: root,
   stdio: "inherit",
   env: {
