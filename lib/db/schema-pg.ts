@@ -4,6 +4,16 @@ import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, 
 // same TypeScript row types (schema-parity.test.ts holds both to that), so the store is written once.
 // Milliseconds are bigint (they exceed int4) read as numbers; JSON stays text, byte for byte.
 // No `server-only` here: drizzle-kit reads this file to generate the migrations in drizzle-pg/.
+//
+// Why two declarations and not one that both are derived from: drizzle's builders are per dialect
+// (sqliteTable's integer in milliseconds against pgTable's bigint, text against timestamp and
+// boolean), and the row types the store is written against, and the tables drizzle-kit generates
+// migrations from, come from those builders' own types. A table built for either dialect from one
+// neutral description has the union of both builders' types, which the store cannot use without
+// the casts this pair avoids. What keeps the two equal instead: schema-parity.test.ts compares
+// every exported table of both (selected and inserted row types as types; columns, their types,
+// nullability, defaults, uniqueness, indexes, foreign and primary keys as values) and checks that
+// both migration folders are generated from the schemas as they are.
 
 export const apps = pgTable(
   "apps",
