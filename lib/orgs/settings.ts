@@ -233,7 +233,7 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
       await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
     }
     const view = viewOf(stored, listed);
-    // SPEC §28: given `lists` (lib/orgs/apps.ts `listsIn`), whoever this puts over the budget, and an app's new problems on a chosen host, are told.
+    // SPEC §28: given `lists` (lib/orgs/lists.ts `listsIn`), whoever this puts over the budget, and an app's new problems on a chosen host, are told.
     if (of.owner !== null) {
       if (lists !== undefined) await noteSentChanged(tx, of.org, lists);
       return view;
@@ -311,7 +311,7 @@ export async function orgSettingsOf(db: Conn, org: string): Promise<OrgSettings>
  * a decision a host cannot say, §26). Written with its audit entry in one transaction, under the
  * organisation's lock; the organisation's version changes with it, so no kept list stays. A new
  * `tokenBudget` tells `person.over-budget` of whoever it puts over (SPEC §28), given `lists`
- * (lib/orgs/apps.ts `listsIn`).
+ * (lib/orgs/lists.ts `listsIn`).
  */
 export async function changeOrgSettings(db: Conn, org: string, update: OrgSettingsUpdate, actor: { id: string; email: string }, lists?: ListsOf): Promise<OrgSettings> {
   return orgTransaction(db, org, async (tx) => {
