@@ -14,7 +14,7 @@ import { performance } from "node:perf_hooks";
 import { appNumber, inlineReader, median, orgLedBy, startRouteBench } from "./bench-routes";
 
 const bench = await startRouteBench("lookup", { CHECK_ALLOW_HOSTS: "127.0.0.1" });
-const { addApp } = await import("@/lib/orgs/apps");
+const { addApp } = await import("@/lib/orgs/connections");
 const { NameCache } = await import("@/lib/orgs/named");
 const { lookUpTool } = await import("@/lib/orgs/people");
 const { createGroup } = await import("@/lib/orgs/groups");

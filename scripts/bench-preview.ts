@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { appNumber, inlineReader, median, orgLedBy, startRouteBench } from "./bench-routes";
 
 const bench = await startRouteBench("preview");
-const { addApp } = await import("@/lib/orgs/apps");
+const { addApp } = await import("@/lib/orgs/connections");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const health = await import("@/app/api/health/route");
 const appsRoute = await import("@/app/api/orgs/[org]/apps/route");

@@ -28,7 +28,7 @@ const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 20);
 const { buildWorker } = await import("./build-worker.mjs");
 await buildWorker();
 const { getDb, closeDatabase } = await import("@/lib/db/client");
-const { addApp } = await import("@/lib/orgs/apps");
+const { addApp } = await import("@/lib/orgs/connections");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, requestAs, signUp } = await import("@/test/test-accounts");
 const appsRoute = await import("@/app/api/orgs/[org]/apps/route");

@@ -7,7 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkListings } from "@/lib/engine/check";
 import { resolveTheorem } from "@/lib/engine/theorem";
-import { getApp, history } from "@/lib/orgs/apps";
+import { getApp, history } from "@/lib/orgs/lists";
 import { openDatabase } from "./client";
 
 // The move to snapshots (drizzle/0003_snapshots.sql), from a database as the previous release left it.

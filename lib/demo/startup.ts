@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
-import { recheckOrg } from "@/lib/orgs/apps";
+import { recheckOrg } from "@/lib/orgs/rechecks";
 import { seedDemoAccounts, seedDemoAudit } from "./accounts";
 import { DEMO_ORG, demoAppsFromEnv, seedDemo } from "./seed";
 

@@ -30,8 +30,9 @@ import { snapshotEntries } from "./snapshots";
  */
 
 /**
- * A scope's list with its results, in the caller's transaction (lib/orgs/apps.ts `scopeList`, given
- * by its callers: this file is below apps.ts, which tells these events as it stores reads).
+ * A scope's list with its results, in the caller's transaction (lib/orgs/lists.ts `listsIn`, given
+ * by its callers: this file is below lists.ts, and below rechecks.ts, which tells these events as it
+ * stores reads).
  */
 export type ListsOf = (tx: Conn, scope: Scope) => Promise<StoredApp[]>;
 
@@ -40,7 +41,7 @@ const listed = (names: readonly string[], most = 10) => `${names.slice(0, most).
 
 /**
  * After reads of `appIds` are stored and review is settled for them, in that transaction: reads that
- * list something else than the app listed before (lib/orgs/apps.ts gives only those) may hold tools,
+ * list something else than the app listed before (lib/orgs/rechecks.ts `storeReads` gives only those) may hold tools,
  * put a person over the budget or give an app a problem on a host. A read listing what the app
  * listed before changes none of these, and is not given here.
  */

@@ -4,7 +4,7 @@ import type { AppCheck } from "@/lib/schemas/check";
 import { snapshotChanges } from "@/lib/engine/changes";
 import { resolveTheorem } from "@/lib/engine/theorem";
 import type { SnapshotChange } from "@/lib/schemas/orgs";
-import type { OrgContext } from "./apps";
+import type { OrgContext } from "./context";
 import { settingsOfApps } from "./settings";
 import { requireOrg } from "./organisations";
 import { orgApps, requireApp } from "./app-rows";

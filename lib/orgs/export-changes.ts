@@ -5,7 +5,7 @@ import { buildExport, type ExportApp } from "@/lib/exports/build";
 import { EXPORT_HOSTS, type ExportFallback, type ExportFor, type ExportHost } from "@/lib/schemas/exports";
 import type { GroupRef } from "@/lib/schemas/groups";
 import type { PreviewExport } from "@/lib/schemas/preview";
-import type { OrgContext } from "./apps";
+import type { OrgContext } from "./context";
 import { exportListNamed } from "./exports";
 import type { Named } from "./named";
 import { groupsOf } from "./groups";

@@ -145,7 +145,7 @@ export async function changeGroup(db: Conn, access: OrgAccess, id: string, updat
       after = { ...after, members: members.map(({ id, email }) => ({ id, email })) };
     }
     if ("name" in details || "members" in details) await recordAudit(tx, { org, actor, action: "group.changed", details });
-    // SPEC §28: members who now have other apps or settings may go over the budget (given `lists`, lib/orgs/apps.ts `listsIn`).
+    // SPEC §28: members who now have other apps or settings may go over the budget (given `lists`, lib/orgs/lists.ts `listsIn`).
     if ("members" in details && lists !== undefined) await noteSentChanged(tx, org, lists);
     return after;
   });

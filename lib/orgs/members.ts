@@ -5,7 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError, onField } from "@/lib/err
 import { recordAudit } from "@/lib/audit/audit-log";
 import { getDb, orgTransaction, type Conn } from "@/lib/db/client";
 import { invitation, member, organization, user } from "@/lib/db/tables";
-import { removePersonalApps } from "./apps";
+import { removePersonalApps } from "./connections";
 import { leaveGroups } from "./groups";
 import { startOrgSettings } from "./organisations";
 import type { InvitationCreate, InvitationView, MemberList, MemberView, MyOrg, OrgCreate } from "@/lib/schemas/access";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { personsApps } from "./apps";
+import { personsApps } from "./lists";
 import type { AppRow } from "./app-rows";
 import type { AccessRow, ListState, ListedRow } from "./list-state";
 

@@ -27,9 +27,11 @@ const listings: Record<string, unknown[]> = {
 };
 
 async function store() {
-  const [{ getDb, isPostgres }, apps, organisations, appRows, reads, approvals, oauth] = await Promise.all([
+  const [{ getDb, isPostgres }, lists, connections, rechecks, organisations, appRows, reads, approvals, oauth] = await Promise.all([
     import("@/lib/db/client"),
-    import("./apps"),
+    import("./lists"),
+    import("./connections"),
+    import("./rechecks"),
     import("./organisations"),
     import("./app-rows"),
     import("./reads"),
@@ -38,7 +40,7 @@ async function store() {
   ]);
   const db = getDb();
   const ctx = { db, read: async (app: { name: string; url: string }) => ({ name: app.name, entries: listings[app.url] ?? [] }) };
-  return { db, isPostgres, ctx, ...apps, ...organisations, ...appRows, ...reads, ...approvals, ...oauth };
+  return { db, isPostgres, ctx, ...lists, ...connections, ...rechecks, ...organisations, ...appRows, ...reads, ...approvals, ...oauth };
 }
 
 describe("the store on PostgreSQL", () => {

@@ -197,87 +197,124 @@ export async function changeAppSettings(ctx: OrgContext, of: AppOf, update: AppS
     const accessGroups = update.access === undefined || update.access === "everyone" ? new Map<string, GroupRef>() : await requireGroupsOf(tx, of.org, update.access.groups, (id) => ["access", "groups", update.access !== "everyone" ? update.access!.groups.indexOf(id) : 0]);
 
     const stored = await storedOf(tx, row, newTools);
-    const appRef = { id: row.id, name: row.name };
-    const personal = of.owner === null ? {} : { personal: true };
-    const now = Date.now();
-    for (const [name, to] of wanted) {
-      const from: ToolSetting = stored.tools.get(name)?.setting ?? "default";
-      if (from === to) continue;
-      if (to === "default") {
-        await tx.delete(toolSettings).where(and(eq(toolSettings.app, row.id), eq(toolSettings.name, name)));
-        stored.tools.delete(name);
-      } else {
-        const set = { setting: to, setBy: actor.id, setByEmail: actor.email, setAt: now };
-        await tx.insert(toolSettings).values({ app: row.id, name, ...set }).onConflictDoUpdate({ target: [toolSettings.app, toolSettings.name], set });
-        stored.tools.set(name, { name, setting: to, by: { id: actor.id, email: actor.email }, at: iso(now) });
-      }
-      await recordAudit(tx, { org: of.org, actor, action: "tool.setting.changed", app: appRef, details: { tool: name, from, to, ...personal } }, now);
-    }
-
-    const from = stored.newTools;
-    const to = update.newTools ?? from;
-    if (from !== to) {
-      await tx.insert(appSettings).values({ app: row.id, newTools: to }).onConflictDoUpdate({ target: appSettings.app, set: { newTools: to } });
-      stored.newTools = to;
-      // A personal app's own newTools counts only when its owner is a leader (SPEC §25).
-      const lifts = ownSettingsLift(of.owner, of.owner === null ? null : await roleOf(tx, of.org, of.owner));
-      // Starting to wait freezes what the app lists now as approved: only what changes from here on waits.
-      const orgValue = await newToolsOf(tx, of.org);
-      if (holdsBack(reviewModeOf(to, orgValue, lifts)) && !holdsBack(reviewModeOf(from, orgValue, lifts))) {
-        const [read] = await readHistory(tx, { org: of.org, app: row.id }, 1);
-        await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
-        await approveTools(tx, row.id, read, await listingOf(tx, row, read), actor.id);
-      }
-      // From waiting for every change to waiting only for risky ones: what need not wait passes now.
-      await settleReview(tx, of.org, [row.id]);
-      await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRef, details: { newTools: { from, to }, ...personal } }, now);
-    }
+    const change: SettingsChange = { tx, of, row, actor, now: Date.now() };
+    await setToolSettings(change, stored.tools, wanted);
+    await setAppNewTools(change, stored, update.newTools ?? stored.newTools);
     const view = viewOf(stored, listed);
-    // SPEC §28: given `lists` (lib/orgs/apps.ts `listsIn`), whoever this puts over the budget, and an app's new problems on a chosen host, are told.
+    // SPEC §28: given `lists` (lib/orgs/lists.ts `listsIn`), whoever this puts over the budget, and an app's new problems on a chosen host, are told.
     if (of.owner !== null) {
       if (lists !== undefined) await noteSentChanged(tx, of.org, lists);
       return view;
     }
 
-    // Per group, per tool (SPEC §23): as the organisation's, each change audited naming the group.
     const byGroup = await groupSettingsOf(tx, row.id);
-    for (const [id, tools] of Object.entries(update.groups ?? {})) {
-      const group = groupsNamed.get(id)!;
-      const held = byGroup.get(id) ?? { group, tools: new Map<string, NamedSetting>() };
-      byGroup.set(id, held);
-      for (const [name, to] of Object.entries(tools)) {
-        const from: ToolSetting = held.tools.get(name)?.setting ?? "default";
-        if (from === to) continue;
-        const where = and(eq(groupToolSettings.app, row.id), eq(groupToolSettings.group, id), eq(groupToolSettings.name, name));
-        if (to === "default") {
-          await tx.delete(groupToolSettings).where(where);
-          held.tools.delete(name);
-        } else {
-          const set = { setting: to, setBy: actor.id, setByEmail: actor.email, setAt: now };
-          await tx.insert(groupToolSettings).values({ app: row.id, group: id, name, ...set }).onConflictDoUpdate({ target: [groupToolSettings.app, groupToolSettings.group, groupToolSettings.name], set });
-          held.tools.set(name, { name, setting: to, by: { id: actor.id, email: actor.email }, at: iso(now), group });
-        }
-        await recordAudit(tx, { org: of.org, actor, action: "tool.setting.changed", app: appRef, details: { tool: name, from, to, group } }, now);
-      }
-    }
-
-    // Who has the app (SPEC §23): everyone, or some groups.
-    const before = await accessOf(tx, row.id, access);
-    let after = before;
-    if (update.access !== undefined) {
-      const wantedAccess: AppAccessView = update.access === "everyone" ? "everyone" : { groups: [...accessGroups.values()].sort(byGroupName) };
-      if (accessKey(wantedAccess) !== accessKey(before)) {
-        const mode = wantedAccess === "everyone" ? "everyone" : "groups";
-        await tx.insert(appSettings).values({ app: row.id, access: mode }).onConflictDoUpdate({ target: appSettings.app, set: { access: mode } });
-        await tx.delete(appAccessGroups).where(eq(appAccessGroups.app, row.id));
-        if (wantedAccess !== "everyone") await tx.insert(appAccessGroups).values(wantedAccess.groups.map((g) => ({ app: row.id, group: g.id })));
-        await recordAudit(tx, { org: of.org, actor, action: "app.access.changed", app: appRef, details: { from: before, to: wantedAccess } }, now);
-        after = wantedAccess;
-      }
-    }
+    await setGroupToolSettings(change, byGroup, update.groups ?? {}, groupsNamed);
+    const after = await setAccess(change, await accessOf(tx, row.id, access), update.access, accessGroups);
     if (lists !== undefined) await noteSentChanged(tx, of.org, lists);
     return { ...view, access: after, groups: groupsViewOf(byGroup, listed) };
   });
+}
+
+/** One PATCH …/settings as its writes share it: its transaction, the app, who changes it and when (every audit entry it writes has that time). */
+interface SettingsChange {
+  tx: Conn;
+  of: AppOf;
+  row: AppRow;
+  actor: { id: string; email: string };
+  now: number;
+}
+
+/** The app as its audit entries name it. */
+const appRefOf = (row: AppRow) => ({ id: row.id, name: row.name });
+
+/** What an audit entry of a personal app's change adds to its details. */
+const personalOf = (of: AppOf) => (of.owner === null ? {} : { personal: true });
+
+/**
+ * Sets one tool's setting to `to` ("default" deletes it), with its audit entry; nothing when it is
+ * that already. The app's own setting (`toolSettings`, by app and tool), or with `group` that
+ * group's (`groupToolSettings`, by app, group and tool; SPEC §23), which its audit entry names.
+ * `held`: the settings as stored, by tool name, left as the change leaves them (the answer is
+ * made from them).
+ */
+async function setToolSetting(change: SettingsChange, held: Map<string, NamedSetting>, name: string, to: ToolSetting, group?: GroupRef): Promise<void> {
+  const { tx, of, row, actor, now } = change;
+  const from: ToolSetting = held.get(name)?.setting ?? "default";
+  if (from === to) return;
+  if (to === "default") {
+    if (group === undefined) await tx.delete(toolSettings).where(and(eq(toolSettings.app, row.id), eq(toolSettings.name, name)));
+    else await tx.delete(groupToolSettings).where(and(eq(groupToolSettings.app, row.id), eq(groupToolSettings.group, group.id), eq(groupToolSettings.name, name)));
+    held.delete(name);
+  } else {
+    const set = { setting: to, setBy: actor.id, setByEmail: actor.email, setAt: now };
+    if (group === undefined) await tx.insert(toolSettings).values({ app: row.id, name, ...set }).onConflictDoUpdate({ target: [toolSettings.app, toolSettings.name], set });
+    else await tx.insert(groupToolSettings).values({ app: row.id, group: group.id, name, ...set }).onConflictDoUpdate({ target: [groupToolSettings.app, groupToolSettings.group, groupToolSettings.name], set });
+    held.set(name, { name, setting: to, by: { id: actor.id, email: actor.email }, at: iso(now), ...(group === undefined ? {} : { group }) });
+  }
+  const details = { tool: name, from, to, ...(group === undefined ? personalOf(of) : { group }) };
+  await recordAudit(tx, { org: of.org, actor, action: "tool.setting.changed", app: appRefOf(row), details }, now);
+}
+
+/** The app's own settings of its tools (SPEC §19), in the order given; `stored` as `setToolSetting`'s `held`. */
+async function setToolSettings(change: SettingsChange, stored: Map<string, NamedSetting>, wanted: readonly [string, ToolSetting][]): Promise<void> {
+  for (const [name, to] of wanted) await setToolSetting(change, stored, name, to);
+}
+
+/**
+ * The app's own `newTools` (SPEC §19), with its audit entry; nothing when it is `to` already.
+ * Starting to wait approves what the app lists now; review is settled for the app after.
+ * `stored` is left with `to`.
+ */
+async function setAppNewTools(change: SettingsChange, stored: { newTools: AppNewTools }, to: AppNewTools): Promise<void> {
+  const { tx, of, row, actor, now } = change;
+  const from = stored.newTools;
+  if (from === to) return;
+  await tx.insert(appSettings).values({ app: row.id, newTools: to }).onConflictDoUpdate({ target: appSettings.app, set: { newTools: to } });
+  stored.newTools = to;
+  // A personal app's own newTools counts only when its owner is a leader (SPEC §25).
+  const lifts = ownSettingsLift(of.owner, of.owner === null ? null : await roleOf(tx, of.org, of.owner));
+  // Starting to wait freezes what the app lists now as approved: only what changes from here on waits.
+  const orgValue = await newToolsOf(tx, of.org);
+  if (holdsBack(reviewModeOf(to, orgValue, lifts)) && !holdsBack(reviewModeOf(from, orgValue, lifts))) {
+    const [read] = await readHistory(tx, { org: of.org, app: row.id }, 1);
+    await tx.delete(toolApprovals).where(eq(toolApprovals.app, row.id));
+    await approveTools(tx, row.id, read, await listingOf(tx, row, read), actor.id);
+  }
+  // From waiting for every change to waiting only for risky ones: what need not wait passes now.
+  await settleReview(tx, of.org, [row.id]);
+  await recordAudit(tx, { org: of.org, actor, action: "app.settings.changed", app: appRefOf(row), details: { newTools: { from, to }, ...personalOf(of) } }, now);
+}
+
+/**
+ * Per group, per tool (SPEC §23): as the organisation's, each change audited naming the group.
+ * `byGroup`: each group's settings as stored, left as the change leaves them; `named`: the groups
+ * of `groups`, already required to be the organisation's.
+ */
+async function setGroupToolSettings(change: SettingsChange, byGroup: Map<string, { group: GroupRef; tools: Map<string, NamedSetting> }>, groups: Record<string, Record<string, ToolSetting>>, named: Map<string, GroupRef>): Promise<void> {
+  for (const [id, tools] of Object.entries(groups)) {
+    const group = named.get(id)!;
+    const held = byGroup.get(id) ?? { group, tools: new Map<string, NamedSetting>() };
+    byGroup.set(id, held);
+    for (const [name, to] of Object.entries(tools)) await setToolSetting(change, held.tools, name, to, group);
+  }
+}
+
+/**
+ * Who has the app (SPEC §23): everyone, or some groups (`groups`, already required to be the
+ * organisation's), with its audit entry; nothing when `wanted` is absent or is who has it
+ * already (`before`). Answers who has it after.
+ */
+async function setAccess(change: SettingsChange, before: AppAccessView, wanted: AppSettingsUpdate["access"], groups: Map<string, GroupRef>): Promise<AppAccessView> {
+  if (wanted === undefined) return before;
+  const { tx, of, row, actor, now } = change;
+  const wantedAccess: AppAccessView = wanted === "everyone" ? "everyone" : { groups: [...groups.values()].sort(byGroupName) };
+  if (accessKey(wantedAccess) === accessKey(before)) return before;
+  const mode = wantedAccess === "everyone" ? "everyone" : "groups";
+  await tx.insert(appSettings).values({ app: row.id, access: mode }).onConflictDoUpdate({ target: appSettings.app, set: { access: mode } });
+  await tx.delete(appAccessGroups).where(eq(appAccessGroups.app, row.id));
+  if (wantedAccess !== "everyone") await tx.insert(appAccessGroups).values(wantedAccess.groups.map((g) => ({ app: row.id, group: g.id })));
+  await recordAudit(tx, { org: of.org, actor, action: "app.access.changed", app: appRefOf(row), details: { from: before, to: wantedAccess } }, now);
+  return wantedAccess;
 }
 
 /** An access as compared: "everyone", or its group ids in order. */
@@ -311,7 +348,7 @@ export async function orgSettingsOf(db: Conn, org: string): Promise<OrgSettings>
  * a decision a host cannot say, §26). Written with its audit entry in one transaction, under the
  * organisation's lock; the organisation's version changes with it, so no kept list stays. A new
  * `tokenBudget` tells `person.over-budget` of whoever it puts over (SPEC §28), given `lists`
- * (lib/orgs/apps.ts `listsIn`).
+ * (lib/orgs/lists.ts `listsIn`).
  */
 export async function changeOrgSettings(db: Conn, org: string, update: OrgSettingsUpdate, actor: { id: string; email: string }, lists?: ListsOf): Promise<OrgSettings> {
   return orgTransaction(db, org, async (tx) => {

@@ -12,7 +12,9 @@ import { finishSignIn, startSignIn, takeCallback, type Finished } from "@/lib/oa
 import { forgetSignIn, loadSignIn } from "@/lib/oauth/sign-in-store";
 import type { Diagnosis } from "@/lib/schemas/sign-in-doctor";
 import type { SignInStart, StoredApp } from "@/lib/schemas/orgs";
-import { personalApp, recheckApp, recheckForSchedule, getApp, type OrgContext } from "./apps";
+import { personalApp, getApp } from "./lists";
+import { recheckApp, recheckForSchedule } from "./rechecks";
+import type { OrgContext } from "./context";
 import { anyApp, requireApp, requirePersonalApp, type AppRow } from "./app-rows";
 import { insertReads, readHistory } from "./reads";
 

@@ -5,7 +5,7 @@ import { listKeys } from "@/lib/auth/keys";
 import { listMembers } from "@/lib/orgs/members";
 import type { OrgAccess } from "@/lib/auth/workspace";
 import { getDb } from "@/lib/db/client";
-import { getApp, listApps, trends } from "@/lib/orgs/apps";
+import { getApp, listApps, trends } from "@/lib/orgs/lists";
 import { appChanges } from "@/lib/orgs/changes";
 import { orgContext } from "@/lib/orgs/context";
 import { ownList, peopleWithTokens, personCheck, scopeOf } from "@/lib/orgs/people";

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const { openPostgres, sqlExecutor, transaction } = await import("@/lib/db/client");
 const { claimDue } = await import("./schedule");
-const { addApp } = await import("@/lib/orgs/apps");
+const { addApp } = await import("@/lib/orgs/connections");
 const { hasJob, RECHECK_QUEUE, startRecheckJobs } = await import("./jobs");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 type Reader = (app: LiveApp) => Promise<{ name: string; entries: unknown[] }>;

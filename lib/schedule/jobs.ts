@@ -6,7 +6,8 @@ import { deliverHooks, retryThrough } from "@/lib/alerts/webhooks";
 import { oneAtATime, sqlExecutor, type Conn, type PostgresDb } from "@/lib/db/client";
 import { apps } from "@/lib/db/tables";
 import { errorField, logger } from "@/lib/log";
-import { recheckForSchedule, type OrgContext } from "@/lib/orgs/apps";
+import { recheckForSchedule } from "@/lib/orgs/rechecks";
+import type { OrgContext } from "@/lib/orgs/context";
 import { claimDue, every, planAfterRead, tickOf, type DueApp } from "./schedule";
 
 /**

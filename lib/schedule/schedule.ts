@@ -5,7 +5,8 @@ import { amongClaimed } from "@/lib/db/dialect";
 import { apps, checkResults } from "@/lib/db/tables";
 import { newestFirstIn } from "@/lib/db/dialect";
 import { errorField, logger } from "@/lib/log";
-import { recheckForSchedule, type OrgContext } from "@/lib/orgs/apps";
+import { recheckForSchedule } from "@/lib/orgs/rechecks";
+import type { OrgContext } from "@/lib/orgs/context";
 import { recheckInterval } from "@/lib/orgs/limits";
 
 /**

@@ -14,14 +14,14 @@ const database = await routeDatabase("groups-instances");
 
 const { getDb, openDatabase, openPostgres, isPostgresUrl, databasePath } = await import("@/lib/db/client");
 const { membership } = await import("@/lib/auth/workspace");
-const { addApp } = await import("@/lib/orgs/apps");
+const { addApp } = await import("@/lib/orgs/connections");
 const { NameCache } = await import("@/lib/orgs/named");
 const { personCheck, lookUpTool } = await import("@/lib/orgs/people");
 const { changeAppSettings } = await import("@/lib/orgs/settings");
 const { changeGroup, createGroup, removeGroup } = await import("@/lib/orgs/groups");
 const { ensureOrg } = await import("@/lib/orgs/organisations");
 const { joinAs, signUp } = await import("@/test/test-accounts");
-type OrgContext = import("@/lib/orgs/apps").OrgContext;
+type OrgContext = import("@/lib/orgs/context").OrgContext;
 type Conn = import("@/lib/db/client").Conn;
 
 const listings = new Map<string, unknown[]>();

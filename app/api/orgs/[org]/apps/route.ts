@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { addApp, assertReadable, listApps } from "@/lib/orgs/apps";
+import { listApps } from "@/lib/orgs/lists";
+import { addApp, assertReadable } from "@/lib/orgs/connections";
 import { orgContext } from "@/lib/orgs/context";
 import { connectionOf } from "@/lib/registry/import";
 import { REGISTRY_DOCUMENT_BYTES } from "@/lib/registry/fetch";

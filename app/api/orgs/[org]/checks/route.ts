@@ -1,7 +1,8 @@
 import { describeApiError } from "@/lib/api/errors";
 import { withOrg } from "@/lib/auth/workspace";
 import { spendRecheckAll } from "@/lib/http/rate-limit";
-import { history, recheckOrg } from "@/lib/orgs/apps";
+import { history } from "@/lib/orgs/lists";
+import { recheckOrg } from "@/lib/orgs/rechecks";
 import { orgContext } from "@/lib/orgs/context";
 import { RECHECK_ALL_READS_PER_MINUTE } from "@/lib/orgs/limits";
 import { orgApps } from "@/lib/orgs/app-rows";

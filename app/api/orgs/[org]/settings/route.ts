@@ -1,7 +1,7 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
 import { orgContext } from "@/lib/orgs/context";
-import { listsIn } from "@/lib/orgs/apps";
+import { listsIn } from "@/lib/orgs/lists";
 import { auditingExports } from "@/lib/orgs/export-changes";
 import { changeOrgSettings, orgSettingsOf } from "@/lib/orgs/settings";
 import { orgSettingsUpdate } from "@/lib/schemas/orgs";

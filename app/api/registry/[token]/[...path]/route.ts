@@ -1,5 +1,5 @@
 import { ApiError, withErrors } from "@/lib/api/errors";
-import { publishedApps } from "@/lib/orgs/apps";
+import { publishedApps } from "@/lib/orgs/lists";
 import { orgContext } from "@/lib/orgs/context";
 import { publishedEntries, serverPage } from "@/lib/registry/publish";
 import { registryOfToken } from "@/lib/registry/store";

@@ -1,6 +1,7 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { assertReadable, getApp, removeApp, updateApp } from "@/lib/orgs/apps";
+import { getApp } from "@/lib/orgs/lists";
+import { assertReadable, removeApp, updateApp } from "@/lib/orgs/connections";
 import { orgContext } from "@/lib/orgs/context";
 import { requireApp } from "@/lib/orgs/app-rows";
 import { appUpdate } from "@/lib/schemas/orgs";

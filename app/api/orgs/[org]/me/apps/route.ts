@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { addApp, assertReadable } from "@/lib/orgs/apps";
+import { addApp, assertReadable } from "@/lib/orgs/connections";
 import { orgContext } from "@/lib/orgs/context";
 import { ownList } from "@/lib/orgs/people";
 import { connectionOf } from "@/lib/registry/import";

@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { approveApp } from "@/lib/orgs/apps";
+import { approveApp } from "@/lib/orgs/connections";
 import { orgContext } from "@/lib/orgs/context";
 import { auditingExports } from "@/lib/orgs/export-changes";
 import { approveRequest } from "@/lib/schemas/orgs";

@@ -1,5 +1,5 @@
 import { withOrg } from "@/lib/auth/workspace";
-import { recheckApp } from "@/lib/orgs/apps";
+import { recheckApp } from "@/lib/orgs/rechecks";
 import { orgContext } from "@/lib/orgs/context";
 
 export const dynamic = "force-dynamic";

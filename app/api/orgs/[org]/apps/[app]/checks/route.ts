@@ -1,5 +1,5 @@
 import { withOrg } from "@/lib/auth/workspace";
-import { history } from "@/lib/orgs/apps";
+import { history } from "@/lib/orgs/lists";
 import { orgContext } from "@/lib/orgs/context";
 import { historyLimit } from "@/lib/orgs/query";
 

@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { listsIn } from "@/lib/orgs/apps";
+import { listsIn } from "@/lib/orgs/lists";
 import { orgContext } from "@/lib/orgs/context";
 import { auditingExports } from "@/lib/orgs/export-changes";
 import { appSettingsOf, changeAppSettings } from "@/lib/orgs/settings";

@@ -1,5 +1,5 @@
 import { withOrg } from "@/lib/auth/workspace";
-import { trends } from "@/lib/orgs/apps";
+import { trends } from "@/lib/orgs/lists";
 import { orgContext } from "@/lib/orgs/context";
 import { MAX_TREND_POINTS } from "@/lib/orgs/history";
 import { limitParam } from "@/lib/orgs/query";

@@ -1,5 +1,6 @@
 import { withOrg } from "@/lib/auth/workspace";
-import { personalApp, removeApp } from "@/lib/orgs/apps";
+import { personalApp } from "@/lib/orgs/lists";
+import { removeApp } from "@/lib/orgs/connections";
 import { orgContext } from "@/lib/orgs/context";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/api/body";
 import { withOrg } from "@/lib/auth/workspace";
-import { listsIn } from "@/lib/orgs/apps";
+import { listsIn } from "@/lib/orgs/lists";
 import { orgContext } from "@/lib/orgs/context";
 import { appSettingsOf, changeAppSettings } from "@/lib/orgs/settings";
 import { appSettingsUpdate } from "@/lib/schemas/settings";
