@@ -46,8 +46,10 @@ export default defineConfig({
     // one private PostgreSQL serves the run's PostgreSQL tests (test/postgres.ts).
     globalSetup: ["./test/setup/build-worker.setup.ts", "./test/setup/postgres.setup.ts"],
     // The files wait on servers, child processes and PostgreSQL more than they compute: two cores
-    // keep four files going (one file at a time, Vitest's default here, took 15 min; four, 6.5).
-    maxWorkers: 4,
+    // keep three files going (one file at a time, Vitest's default here, took 15 min; sharing
+    // modules, four took 250 s and three 257 s, and three leave more room to the build beside them
+    // and to the tests that time a deadline).
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [

@@ -65,12 +65,16 @@ describe.concurrent("deadlines", () => {
     expect(listing.timings?.listMs).toBeGreaterThanOrEqual(LIST_MS - 50);
   });
 
-  it("keeps the pages read before the list deadline", { timeout: 10_000 }, async ({ expect }) => {
+  it("keeps the pages read before the list deadline", { timeout: 15_000 }, async ({ expect }) => {
+    // The first page is answered at once and must be read before the deadline: 0.4 s was missed
+    // with the run's four files and a build on two cores, so this read is given 2 s.
+    const deadline = 2000;
     const { listing } = await timedRead(undefined, async (res, id, page) => {
-      if (page > 1) await sleep(LATE_MS);
+      if (page > 1) await sleep(deadline + 2 * TOLERANCE_MS);
       if (!res.destroyed) sendJson(res, result(id, { tools: [{ name: `t${page}` }], nextCursor: `c${page}` }));
-    }, LISTING);
-    expect(listing.unavailable).toEqual({ code: "list-timeout", message: "Slow is unavailable: it did not list all its tools within 0.4 s (1 tool in 1 page before the deadline)." });
+    }, { ...LISTING, listTimeoutMs: deadline });
+    expect(listing.unavailable?.code).toBe("list-timeout");
+    expect(listing.unavailable?.message).toMatch(/^Slow is unavailable: it did not list all its tools within [\d.]+ s \(1 tool in 1 page before the deadline\)\.$/);
     expect(listing.entries).toEqual([{ name: "t1" }]);
   });
 
