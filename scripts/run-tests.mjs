@@ -1,9 +1,9 @@
 // `npm test`'s tests, after the types and lint: the unit and integration tests (Vitest) while the
 // browser tests' server is built beside them, then the browser tests (Playwright) against that
-// build. Building waits on disk and the unit tests on servers and PostgreSQL: side by side they
-// take less time than one after the other (README's figures).
+// build. The unit tests wait on servers and PostgreSQL more than they compute, which leaves room
+// for the build: side by side they take less time than one after the other (README's figures).
 import { spawn } from "node:child_process";
-import { createWriteStream, readFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildWorker } from "./build-worker.mjs";
 
@@ -32,7 +32,7 @@ function run(command, args, { logFile, env } = {}) {
 
 // The engine's worker bundle first, once: both the unit tests and the build read it.
 await buildWorker();
-await import("node:fs/promises").then(({ mkdir }) => mkdir(join(root, "test-results"), { recursive: true }));
+mkdirSync(join(root, "test-results"), { recursive: true });
 console.log(`Building the browser tests' server into ${distDir} beside the unit tests (its output: test-results/build.log).`);
 const built = run(process.execPath, [join(root, "scripts", "build-app.mjs"), distDir], {
   logFile: buildLog,
