@@ -45,6 +45,8 @@ export default defineConfig({
     // The engine's worker thread is a bundle of its own: built (when stale) before any test runs;
     // one private PostgreSQL serves the run's PostgreSQL tests (test/postgres.ts).
     globalSetup: ["./test/setup/build-worker.setup.ts", "./test/setup/postgres.setup.ts"],
+    // Each file gives back the environment it was given (test/setup/env.setup.ts).
+    setupFiles: ["./test/setup/env.setup.ts"],
     // The files wait on servers, child processes and PostgreSQL more than they compute: two cores
     // keep three files going (one file at a time, Vitest's default here, took 15 min; sharing
     // modules, four took 250 s and three 257 s, and three leave more room to the build beside them
