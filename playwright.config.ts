@@ -1,9 +1,18 @@
+import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { authFile, DEMO_PASSWORD, E2E_SERVERS, ownServer, serverPort, serverURL } from "./e2e/accounts";
 
 // Browser tests run against the production build in Debian's Chromium (never a downloaded browser),
 // each worker against a server of its own (e2e/accounts.ts): its slot's, read where this config is loaded.
 const baseURL = serverURL(ownServer());
+
+/**
+ * Debian's Chromium: its headless shell when installed (`chromium-headless-shell`, the same
+ * version, built without a window), which ran the browser tests in 4.7 min where the whole
+ * browser took 7.1; the whole browser otherwise. `CHROMIUM_PATH` picks another.
+ */
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
 export default defineConfig({
   testDir: "e2e",
@@ -19,7 +28,7 @@ export default defineConfig({
     trace: "on-first-retry",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromium,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
