@@ -1,9 +1,8 @@
 // `npm test`: the types (tsc) and the typed lint (ESLint) side by side, with the browser tests'
 // server being built beside them; then the unit and integration tests (Vitest) while that build
-// ends; then the browser tests (Playwright) against it, starting beside the unit tests' last
-// files. tsc and ESLint keep one core each, and the unit tests wait on servers and PostgreSQL more
-// than they compute, which leaves room for the rest: two cores stay busy from the first second to
-// the last (README gives the times).
+// ends; then the browser tests (Playwright) against it. tsc and ESLint keep one core each, and the
+// unit tests wait on servers and PostgreSQL more than they compute, which leaves room for the
+// build: two cores stay busy from the first second (README gives the times).
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,23 +15,20 @@ const distDir = process.env.NEXT_DIST_DIR ?? ".next-e2e";
 const buildLog = join(root, "test-results", "build.log");
 
 /**
- * Runs `command` in a process group of its own, its output to ours, to `logFile` or to `onOutput`. Answers its
+ * Runs `command` in a process group of its own, its output to ours or to `logFile`. Answers its
  * exit code, and `stop()`, which ends it and what it started (the build's `next build`).
  */
-function run(command, args, { logFile, onOutput, env } = {}) {
+function run(command, args, { logFile, env } = {}) {
   const child = spawn(command, args, {
     cwd: root,
     detached: true,
-    stdio: logFile === undefined && onOutput === undefined ? "inherit" : ["ignore", "pipe", "pipe"],
+    stdio: logFile === undefined ? "inherit" : ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...env },
   });
   if (logFile !== undefined) {
     const log = createWriteStream(logFile);
     child.stdout.pipe(log);
     child.stderr.pipe(log);
-  } else if (onOutput !== undefined) {
-    child.stdout.on("data", onOutput);
-    child.stderr.on("data", onOutput);
   }
   const exit = new Promise((resolve) => {
     child.on("error", (err) => {
@@ -86,27 +82,14 @@ if (lint !== 0) console.error(`The lint failed (ESLint, exit ${lint}).`);
 if (types !== 0 || lint !== 0) fail(types !== 0 ? types : lint);
 console.log("Types and lint pass.");
 
-// The browser tests start as soon as their server is built, beside the unit tests' last files:
-// those wait on deadlines and servers, which left a core idle for a minute. Their report is held
-// until the unit tests have printed theirs, so that the two never interleave.
-const browserReport = [];
-let holdBrowserReport = true;
-const unitTests = run(bin("vitest"), ["run"]).exit.then((code) => {
-  holdBrowserReport = false;
-  for (const chunk of browserReport.splice(0)) process.stdout.write(chunk);
-  return code;
-});
-const browserTests = build.exit.then((built) => {
-  if (built !== 0) return { built, code: 1 };
-  const browser = run(bin("playwright"), ["test"], { onOutput: (chunk) => (holdBrowserReport ? browserReport.push(chunk) : process.stdout.write(chunk)) });
-  return browser.exit.then((code) => ({ built, code }));
-});
-const unit = await unitTests;
+const unit = await run(bin("vitest"), ["run"]).exit;
 if (unit !== 0) fail(unit);
-const { built, code } = await browserTests;
+const built = await build.exit;
 if (built !== 0) {
   process.stdout.write(readFileSync(buildLog, "utf8"));
   console.error(`Building the dashboard failed (exit ${built}).`);
   fail(built);
 }
-process.exit(code);
+// After Vitest, not beside it: started beside its last files, the browser tests took the cores
+// from its property tests and its pool of 100,000 entries, which then ran past their 30 s.
+process.exit(await run(bin("playwright"), ["test"]).exit);
