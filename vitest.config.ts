@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/setup/sequencer";
 
 /** The route tests: they run on SQLite and again on PostgreSQL (SPEC §16), through test/route-tests.ts. */
 const ROUTE_TESTS = ["app/api/orgs/*.test.ts", "app/api/try/*.test.ts"];
@@ -47,6 +48,8 @@ export default defineConfig({
     globalSetup: ["./test/setup/build-worker.setup.ts", "./test/setup/postgres.setup.ts"],
     // Each file gives back the environment it was given (test/setup/env.setup.ts).
     setupFiles: ["./test/setup/env.setup.ts"],
+    // Longest first when Vitest has not timed the files yet (test/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // The files wait on servers, child processes and PostgreSQL more than they compute: two cores
     // keep three files going (one file at a time, Vitest's default here, took 15 min; sharing
     // modules, four took 250 s and three 257 s, and three leave more room to the build beside them
