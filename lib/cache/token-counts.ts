@@ -126,18 +126,35 @@ export function processTokenCounts(): TokenCounts {
 /** What a worker thread of the pools is given to share the process's table (`workerData`). */
 export const tokenCountsWorkerData = (): { theoremTokenCounts: SharedArrayBuffer } => ({ theoremTokenCounts: processTokenCounts().buffer });
 
-/** The key text of a tool's count (its description and input schema as given, and whether each is there); null for one too deep to write. */
-function keyText(entry: Record<string, unknown>): string | null {
+/**
+ * A tool's description and input schema as JSON text (`JSON.stringify`, each undefined when
+ * absent): the parts of its count's key, and the very text counted when they are already canonical
+ * (lib/engine/tokens.ts), so a first count does not write them twice.
+ */
+export interface ToolTexts {
+  description: string | undefined;
+  inputSchema: string | undefined;
+}
+
+/** `entry`'s `ToolTexts`; null for one too deep to write, or that JSON cannot write. */
+function toolTexts(entry: Record<string, unknown>): ToolTexts | null {
   const { description, inputSchema } = entry;
   try {
-    return JSON.stringify([description ?? null, inputSchema ?? null, description !== undefined, inputSchema !== undefined]);
+    const texts = { description: description === undefined ? undefined : JSON.stringify(description), inputSchema: inputSchema === undefined ? undefined : JSON.stringify(inputSchema) };
+    // A function or a symbol writes as nothing: such a tool is counted, not kept.
+    return (description !== undefined && texts.description === undefined) || (inputSchema !== undefined && texts.inputSchema === undefined) ? null : texts;
   } catch {
     return null; // too deep, or not JSON: counted, not kept
   }
 }
 
-/** `count()` of a tool's text (`entry`'s `promptTokens`), kept in the process's table by its key. */
-export function keptPromptTokens(entry: Record<string, unknown>, count: () => number): number {
-  const text = keyText(entry);
-  return text === null ? count() : processTokenCounts().get(text, count);
+/**
+ * `count(texts)` of a tool's text (`entry`'s `promptTokens`), kept in the process's table by its key:
+ * the JSON of `[description, inputSchema, whether it has a description, whether it has a schema]`.
+ */
+export function keptPromptTokens(entry: Record<string, unknown>, count: (texts: ToolTexts | null) => number): number {
+  const texts = toolTexts(entry);
+  if (texts === null) return count(null);
+  const { description, inputSchema } = texts;
+  return processTokenCounts().get(`[${description ?? "null"},${inputSchema ?? "null"},${description !== undefined},${inputSchema !== undefined}]`, () => count(texts));
 }

@@ -34,6 +34,20 @@ describe("o200k_base counts of a tool as sent (SPEC §21)", () => {
     );
   });
 
+  it("counts a tool whose keys come sorted, written as JSON writes it, as its canonical text", () => {
+    // Objects rebuilt with their keys in order: JSON.stringify then writes what RFC 8785 writes,
+    // which the count takes as it is (lib/engine/tokens.ts `writtenCanonically`).
+    const sorted = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(sorted) : value !== null && typeof value === "object" ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])])) : value;
+    fc.assert(
+      fc.property(tool, wholeName, (entry, whole) => {
+        const tidy = { ...entry, description: sorted(entry.description), inputSchema: sorted(entry.inputSchema) };
+        expect(promptTokens(tidy)! + nameTokens(whole)).toBe(counted(canonicalize(sentTool(tidy, whole))!));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("counts as the library does, long pieces included", () => {
     const long = fc.tuple(odd, fc.integer({ min: 200, max: 1500 })).map(([unit, n]) => unit.repeat(n));
     fc.assert(

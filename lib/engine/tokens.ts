@@ -1,6 +1,6 @@
 import canonicalize from "canonicalize";
 import o200k from "gpt-tokenizer/encoding/o200k_base";
-import { keptPromptTokens } from "@/lib/cache/token-counts";
+import { keptPromptTokens, type ToolTexts } from "@/lib/cache/token-counts";
 import { isObject } from "@/lib/json-text";
 
 /**
@@ -309,7 +309,60 @@ class MinHeap {
 /** The prefix's tokens of a listing entry (counted once per distinct tool by the process's threads: lib/cache/token-counts.ts), or null for an entry that is not a tool. */
 export function promptTokens(entry: unknown): number | null {
   if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") return null;
-  return keptPromptTokens(entry, () => countTokens(sentPrefix(entry)));
+  return keptPromptTokens(entry, (texts) => countTokens(texts !== null && writtenCanonically(entry) ? prefixOf(texts) : sentPrefix(entry)));
+}
+
+/** `sentPrefix` from its parts' JSON text, when that text is already canonical. */
+const prefixOf = ({ description, inputSchema }: ToolTexts): string =>
+  `{${description === undefined ? "" : `"description":${description},`}${inputSchema === undefined ? "" : `"inputSchema":${inputSchema},`}"name":"`;
+
+/**
+ * Whether `JSON.stringify` writes the entry's description and input schema as RFC 8785 does: plain
+ * values whose objects' keys come sorted (a listing's often do), finite numbers, nothing undefined.
+ * Strings and numbers are written alike by both, so then the key's text is the text to count.
+ */
+function writtenCanonically(entry: Record<string, unknown>): boolean {
+  try {
+    return isCanonical(entry["description"], 0) && isCanonical(entry["inputSchema"], 0);
+  } catch (error) {
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
+}
+
+const CANONICAL_DEPTH = 400;
+
+function isCanonical(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "undefined":
+      return depth === 0; // absent at the top; never inside (JSON leaves it out, or writes null)
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth > CANONICAL_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!isCanonical(value[i], depth + 1)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const record = value as Record<string, unknown>;
+  let last: string | undefined;
+  for (const key of Object.keys(record)) {
+    // Sorted by UTF-16 code units, as RFC 8785 sorts; integer-like keys come first in number order, so `"10"` after `"2"` is not.
+    if (last !== undefined && !(last < key)) return false;
+    const item = record[key];
+    if (item === undefined || !isCanonical(item, depth + 1)) return false;
+    last = key;
+  }
+  return true;
 }
 
 /** The whole name's share of a tool's tokens: `<whole name>"}`, counted alone. */
