@@ -8,8 +8,8 @@ const baseURL = serverURL(ownServer());
 
 /**
  * Debian's Chromium: its headless shell when installed (`chromium-headless-shell`, the same
- * version, built without a window), which ran the browser tests in 4.7 min where the whole
- * browser took 7.1; the whole browser otherwise. `CHROMIUM_PATH` picks another.
+ * version, built without a window), which ran the browser tests in 4.7–5.1 min where the whole
+ * browser took 6.8–7.2; the whole browser otherwise. `CHROMIUM_PATH` picks another.
  */
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
