@@ -1,8 +1,7 @@
 // `npm test`: the types (tsc) and the typed lint (ESLint) side by side, with the browser tests'
 // server being built beside them; then the unit and integration tests (Vitest) while that build
-// ends; then the browser tests (Playwright) against it. tsc and ESLint keep one core each, and the
-// unit tests wait on servers and PostgreSQL more than they compute, which leaves room for the
-// build: two cores stay busy from the first second (README gives the times).
+// ends; then the browser tests (Playwright) against it. tsc and ESLint keep a core each and the
+// build takes what they leave, so two cores stay busy from the first second (README gives the times).
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,9 +13,12 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 const distDir = process.env.NEXT_DIST_DIR ?? ".next-e2e";
 const buildLog = join(root, "test-results", "build.log");
 
+/** What is still running, each as a function that stops it: called when this script is interrupted or gives up early. */
+const running = new Set();
+
 /**
- * Runs `command` in a process group of its own, its output to ours or to `logFile`. Answers its
- * exit code, and `stop()`, which ends it and what it started (the build's `next build`).
+ * Runs `command` in a process group of its own (so that stopping it stops what it started, the
+ * build's `next build`), its output to ours or to `logFile`. Answers `{ exit }`, its exit code.
  */
 function run(command, args, { logFile, env } = {}) {
   const child = spawn(command, args, {
@@ -46,11 +48,9 @@ function run(command, args, { logFile, env } = {}) {
   };
   running.add(stop);
   exit.then(() => running.delete(stop));
-  return { exit, stop };
+  return { exit };
 }
 
-/** What is still running: stopped when this script is interrupted or gives up early. */
-const running = new Set();
 const stopAll = () => {
   for (const stop of running) stop();
 };

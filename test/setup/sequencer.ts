@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
@@ -12,7 +13,7 @@ const PROJECT_ORDER = ["unit-isolated", "postgres-routes", "unit"];
 
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const timed = files.some((file) => this.ctx.cache.getFileTestResults(`${file.project.name}:${file.moduleId.slice(this.ctx.config.root.length + 1)}`) !== undefined);
+    const timed = files.some((file) => this.ctx.cache.getFileTestResults(`${file.project.name}:${relative(this.ctx.config.root, file.moduleId)}`) !== undefined);
     if (timed) return super.sort(files);
     const size = new Map(files.map((file) => [file.moduleId, statSync(file.moduleId).size]));
     const rank = (file: TestSpecification) => {
