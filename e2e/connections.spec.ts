@@ -314,7 +314,16 @@ test("review: with the setting on, a new tool waits with no name until the leade
     await expect(toolRow(page, "rota_swap_shift")).toContainText("Waiting for review");
 
     await review.getByRole("button", { name: "Approve it" }).click();
+    // The organisation's other answers come back slowly after the approval (as on a busy server):
+    // the approval is said at once all the same, and stays said.
+    const slowReads = "**/api/orgs/demo/**";
+    await page.route(slowReads, async (route) => {
+      if (route.request().method() === "GET") await new Promise((resolve) => setTimeout(resolve, 4_000));
+      await route.fallback();
+    });
     await page.getByRole("dialog").getByRole("button", { name: "Approve", exact: true }).click();
+    await expect(review.getByRole("status")).toHaveText("Approved: every tool of this app reaches the assistants.", { timeout: 2_000 });
+    await page.unroute(slowReads);
     await expect(review.getByRole("status")).toHaveText("Approved: every tool of this app reaches the assistants.");
     await expect(toolRow(page, "rota_swap_shift")).not.toContainText("Waiting for review");
     await page.goto(`/orgs/demo/audit`);

@@ -152,7 +152,9 @@ export function ReviewPanel({ org, appId, check, canManage }: { org: string; app
   const approve = useMutation(approveMutation(client, org));
   const waiting = waitingTools(check);
   const changes = useQuery({ ...changesQuery(org, appId), enabled: waiting.length > 0 });
-  if (waiting.length === 0 && !approve.isSuccess) return null;
+  // Once approved the panel says so, from the moment the app's new state is stored (the approval
+  // still refreshes the organisation's other answers then, and used to vanish until they came back).
+  if (waiting.length === 0 && approve.isIdle) return null;
   const ranked = rankWaiting(waiting, changes.data?.changes);
   const approveError = approve.isError ? errorMessage(approve.error, "The approval could not be saved.") : null;
   return (
