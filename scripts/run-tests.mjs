@@ -1,7 +1,8 @@
-// `npm test`: the types (tsc) and the typed lint (ESLint) side by side, with the browser tests'
-// server being built beside them; then the unit and integration tests (Vitest) while that build
-// ends; then the browser tests (Playwright) against it. tsc and ESLint keep a core each and the
-// build takes what they leave, so two cores stay busy from the first second (README gives the times).
+// `npm test`: the types and the typed lint on one TypeScript program (scripts/types-and-lint.mjs),
+// with the browser tests' server being built beside them; then the unit and integration tests
+// (Vitest) while that build ends; then the browser tests (Playwright) against it. The types and the
+// lint keep one core and the build takes what they leave, so two cores stay busy from the first
+// second (README gives the times).
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -76,10 +77,8 @@ const build = run(process.execPath, [join(root, "scripts", "build-app.mjs"), dis
   // tsc checks the same types beside it, and the run stops if they fail: the build does not check them again.
   env: { THEOREM_TYPES_CHECKED: "1" },
 });
-const [types, lint] = await Promise.all([run(bin("tsc"), ["--noEmit"]).exit, run(bin("eslint"), ["."]).exit]);
-if (types !== 0) console.error(`The types do not check (tsc, exit ${types}).`);
-if (lint !== 0) console.error(`The lint failed (ESLint, exit ${lint}).`);
-if (types !== 0 || lint !== 0) fail(types !== 0 ? types : lint);
+const typesAndLint = await run(process.execPath, [join(root, "scripts", "types-and-lint.mjs")]).exit;
+if (typesAndLint !== 0) fail(typesAndLint);
 console.log("Types and lint pass.");
 
 const unit = await run(bin("vitest"), ["run"]).exit;
