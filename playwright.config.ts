@@ -35,10 +35,14 @@ export default defineConfig({
   projects: [
     // Signs each demo account in once and keeps its session (e2e/auth.setup.ts).
     { name: "sign-in", testMatch: /auth\.setup\.ts/ },
+    // Two more servers of the same build on one PostgreSQL of their own (SPEC §16): no browser.
+    // It needs no session; it waits for the sign-in to run beside the browser tests: Playwright runs
+    // all projects without dependencies before any that has one, and alone it held one of the two
+    // workers for 40 s while the other idled. Listed before them, it starts first on one worker
+    // (after them, it ran last, alone again).
+    { name: "instances", testMatch: /instances\.spec\.ts/, dependencies: ["sign-in"] },
     // The existing suites act as the demo's leader; e2e/access.spec.ts picks its own accounts.
     { name: "chromium", use: { ...devices["Desktop Chrome"], storageState: authFile("leader") }, dependencies: ["sign-in"], testIgnore: /instances\.spec\.ts/ },
-    // Two more servers of the same build on one PostgreSQL of their own (SPEC §16): no browser.
-    { name: "instances", testMatch: /instances\.spec\.ts/ },
   ],
   webServer: Array.from({ length: E2E_SERVERS }, (_, server) => ({
     command: "node scripts/start.mjs",
