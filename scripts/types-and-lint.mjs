@@ -6,6 +6,7 @@
 // rules find the checker's answers already made.
 import { ESLint } from "eslint";
 import ts from "typescript";
+import { TYPED_FILES } from "../eslint.config.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -26,12 +27,12 @@ function checkTypes() {
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, root, undefined, configPath);
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
   const diagnostics = ts.sortAndDeduplicateDiagnostics([...parsed.errors, ...ts.getPreEmitDiagnostics(program)]);
+  const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
   if (diagnostics.length > 0) {
     process.stderr.write(format(diagnostics));
-    const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
     process.stderr.write(`\nFound ${errors} error${errors === 1 ? "" : "s"} in the types.\n`);
   }
-  return { program, typesPass: !diagnostics.some((d) => d.category === ts.DiagnosticCategory.Error) };
+  return { program, typesPass: errors === 0 };
 }
 
 /** `eslint .` with the typed rules on `program` when there is one; answers whether it passes. */
@@ -41,7 +42,7 @@ async function lint(program) {
     overrideConfig:
       program === undefined
         ? []
-        : [{ files: ["**/*.ts", "**/*.tsx", "**/*.mts"], languageOptions: { parserOptions: { projectService: false, programs: [program] } } }],
+        : [{ files: TYPED_FILES, languageOptions: { parserOptions: { projectService: false, programs: [program] } } }],
   });
   const results = await eslint.lintFiles(["."]);
   const formatter = await eslint.loadFormatter("stylish");
