@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,9 +85,25 @@ export async function startPostgres(): Promise<TestPostgres> {
     await pgRun(pgCtl, ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "30", "start"], 40_000);
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     await waitUntilReady(url, 10_000);
+    // A process that ends without calling stop() (a run stopped early: `npm test` ends Vitest with
+    // SIGTERM when the types fail beside it) still stops its server and removes its folder.
+    const stopOnExit = () => {
+      const [file, argv] = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", pgCtl]] : [pgCtl, []];
+      spawnSync(file, [...argv, "-D", data, "-m", "immediate", "-w", "-t", "20", "stop"], { stdio: "ignore", timeout: 30_000 });
+      rmSync(dir, { recursive: true, force: true });
+    };
+    process.once("exit", stopOnExit);
+    // Node runs `exit` handlers on process.exit(), not when a signal ends the process: one stopped by
+    // SIGTERM or SIGINT that handles neither itself exits as that signal would, so that the handler runs.
+    for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+      process.once(signal, () => {
+        if (process.listenerCount(signal) === 0) process.exit(code);
+      });
+    }
     return {
       url,
       async stop() {
+        process.off("exit", stopOnExit);
         try {
           await pgRun(pgCtl, ["-D", data, "-m", "immediate", "-w", "-t", "20", "stop"], 30_000);
         } finally {
