@@ -26,6 +26,14 @@ const config = [
       "@typescript-eslint/no-base-to-string": "error",
     },
   },
+  // One link for the dashboard's pages: its page fetched ahead on intent, not on sight (components/ui/link.tsx).
+  {
+    files: ["app/**/*.tsx", "components/**/*.tsx"],
+    ignores: ["components/ui/link.tsx"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "next/link", message: "Use { Link } from @/components/ui/link: it fetches a page ahead on intent, not whenever it is in view." }] }],
+    },
+  },
 ];
 
 export default config;

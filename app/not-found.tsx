@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 
 /** Any address the dashboard does not have: said plainly, with the ways on. */
 export default function NotFound() {

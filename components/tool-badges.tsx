@@ -1,5 +1,5 @@
 import type { LeftOut, Policy, ToolCheck } from "@/lib/schemas/check";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { badgeVariants, type BadgeTone } from "@/components/ui/badge";
 
 interface BadgeSpec {

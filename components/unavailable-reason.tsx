@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import type { Unavailable, UnavailableCode } from "@/lib/schemas/check";
 import { CodeText } from "@/components/code-text";
 

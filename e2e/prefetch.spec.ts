@@ -40,3 +40,24 @@ test("an app's page has the app, its changes and its trends in the first HTML", 
   expect(html).toContain("Product Catalogue");
   for (const shell of ["Loading the app…", "Loading the changes…", "Loading the trends…"]) expect(html, shell).not.toContain(shell);
 });
+
+// Every page is a signed-in page the server renders: a page view asks for no other page ahead of
+// the person; the one they point at (or focus) is fetched ahead, so following it stays quick.
+test("a page view fetches no other page ahead; the link pointed at is fetched ahead, then followed", async ({ page }) => {
+  const ahead: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["next-router-prefetch"] !== undefined) ahead.push(new URL(request.url()).pathname);
+  });
+  await page.goto(connectionsPath);
+  await expect(page.getByRole("heading", { name: "Connections", level: 1 })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(ahead).toEqual([]);
+
+  const people = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "People", exact: true });
+  await people.hover();
+  await expect.poll(() => ahead).toContain(`/orgs/${ORG}/people`);
+  expect(ahead.filter((path) => path !== `/orgs/${ORG}/people`)).toEqual([]);
+  await people.click();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${ORG}/people$`));
+  await expect(page.getByText("support@demo.test")).toBeVisible();
+});

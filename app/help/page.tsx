@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import type { ReactNode } from "react";
 import { UNAVAILABLE_HEADING } from "@/components/unavailable-reason";
 import { sourceLink } from "@/components/host-words";

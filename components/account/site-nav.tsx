@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useId, useState, type ReactNode } from "react";
 import { cn } from "@/lib/cn";

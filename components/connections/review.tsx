@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useId } from "react";
 import { Badge } from "@/components/ui/badge";
 import { RiskBadge } from "@/components/connections/app-changes";

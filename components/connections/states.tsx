@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Button } from "@/components/ui/button";
 import { ApiRequestError } from "@/lib/queries/api";
 import { Alert, errorMessage } from "@/components/ui/alert";

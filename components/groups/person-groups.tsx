@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { groupNames, hiddenWhy } from "@/components/groups/group-words";
 import { Alert, errorMessage } from "@/components/ui/alert";
 import { groupsQuery } from "@/lib/queries/groups";

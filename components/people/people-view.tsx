@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { LoadError, Loading } from "@/components/connections/states";
 import { groupNames } from "@/components/groups/group-words";
 import { Badge } from "@/components/ui/badge";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { AppCheckBody, countsText, StatusPill } from "@/components/app-check-view";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { JoinButton } from "@/components/account/join-button";
 import { SignOutButton } from "@/components/account/sign-out-button";
 import { Card } from "@/components/ui/card";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { AlertsForm } from "@/components/alerts/alerts-form";
 import { WebhooksList } from "@/components/alerts/webhooks-list";
 import { alertsOf, membersOf } from "@/lib/alerts/alerts";

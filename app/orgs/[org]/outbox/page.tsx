@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { outboxOf } from "@/lib/alerts/alerts";
 import { pageOrgAccess } from "@/lib/auth/page";
 import { can, roleNeeded } from "@/lib/auth/roles";
