@@ -94,14 +94,19 @@ describe("the built theorem-check", () => {
   });
 
   it("starts without the tokenizer's ranks, the engine or the MCP client: --help and bad usage load none of them (issue 55)", () => {
-    // Every file the entry imports before it runs (static imports, and theirs), not those a run imports when it needs them.
+    const staticImports = (file: string) => [...readFileSync(file, "utf8").matchAll(/^import\s+(?:[^"';]*?\s+from\s+)?"(\.{1,2}\/[^"]+)"/gm)].map(([, path]) => join(dirname(file), path!));
+    // The entry starts the engine's thread (for a live read) before it loads any other file of its own.
+    expect(staticImports(bundle)).toEqual([]);
+    // Every file loaded before a run's arguments are read: the one the entry awaits at its top, and its static imports, and theirs; not those a run imports when it needs them.
+    const awaited = [...readFileSync(bundle, "utf8").matchAll(/^var \{[^}]*\} = await import\("(\.{1,2}\/[^"]+)"\);$/gm)].map(([, path]) => join(dirname(bundle), path!));
+    expect(awaited).toHaveLength(1);
     const loaded = new Set<string>();
     const visit = (file: string) => {
       if (loaded.has(file)) return;
       loaded.add(file);
-      for (const [, path] of readFileSync(file, "utf8").matchAll(/^import\s+(?:[^"';]*?\s+from\s+)?"(\.{1,2}\/[^"]+)"/gm)) visit(join(dirname(file), path!));
+      staticImports(file).forEach(visit);
     };
-    visit(bundle);
+    awaited.forEach(visit);
     const text = [...loaded].map((file) => readFileSync(file, "utf8")).join("\n");
     expect(text).toContain("Checks how Theorem names, asks for and sizes");
     expect(text).not.toContain("BytePairEncodingCore");

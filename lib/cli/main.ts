@@ -18,23 +18,26 @@ interface CliIo extends InputIo {
   allowHosts?: string;
   /** The package's folder, where `--conformance` finds the suite; left out, the working directory. */
   root?: string;
-  /** The bundled engine thread (`lib/cli/engine-thread.ts`): a run that reads an app live loads the engine there meanwhile. Left out: in this thread. */
-  engineThread?: URL;
+  /**
+   * The bundled engine's thread (`lib/cli/engine-thread.ts`), started when the command line was
+   * (lib/cli/bin.ts): a run that reads an app live checks there, the engine loaded meanwhile; any
+   * other run stops it. Left out: the check is made in this thread.
+   */
+  engineThread?: Worker;
 }
 
 type Engine = { run: (input: EngineInput) => Promise<CheckResult>; stop: () => void };
 
 /**
- * Where the run's check is made. In `thread` (when given): a worker thread started now, which loads
- * the engine (the tokenizer's ranks most of all) while this thread loads the MCP client and reads
- * the apps, on another core. Otherwise in this thread, its loading started now.
+ * Where the run's check is made. In `worker` (when given): the engine's thread, which has been
+ * loading the engine (the tokenizer's ranks most of all) while this thread loaded the MCP client
+ * and read the apps, on another core. Otherwise in this thread, its loading started now.
  */
-function engineIn(thread: URL | undefined): Engine {
-  if (thread === undefined) {
+function engineIn(worker: Worker | undefined): Engine {
+  if (worker === undefined) {
     void loadEngine().catch(() => {}); // its failure is the run's, when it awaits it
     return { run: runEngine, stop: () => {} };
   }
-  const worker = new Worker(thread);
   worker.unref(); // never holds the process open unless a check waits for it
   const stop = () => void worker.terminate();
   return {
@@ -125,22 +128,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   let failOnGiven: boolean;
   let settings: NamedSetting[][] | undefined;
   let engine: Engine | undefined;
+  // The engine's thread, unless this run reads an app live and so checks there: stopped.
+  const unused = () => void io.engineThread?.terminate();
   try {
     const parsed = parseArgs(argv);
     if (parsed.kind === "done") {
+      unused();
       await io.out(parsed.output);
       return EXIT.ok;
     }
-    if (parsed.kind === "conformance") return await (await import("./conformance")).conformanceCli(parsed.options, io);
+    if (parsed.kind === "conformance") {
+      unused();
+      return await (await import("./conformance")).conformanceCli(parsed.options, io);
+    }
     ({ json, strict, publicOnly, failOn, failOnGiven } = parsed.options);
-    // An app read live: the engine loads in its own thread meanwhile. Listing files alone: here, once they are read.
+    // An app read live: the engine has been loading in its own thread meanwhile. Listing files alone: here, once they are read.
     const live = [parsed.options.app, ...parsed.options.after].some((app) => app.source.kind === "url");
     if (live && io.engineThread !== undefined) engine = engineIn(io.engineThread);
+    else unused();
     request = await buildRequest(parsed.options, io);
     const { settingsFile } = parsed.options;
     if (settingsFile !== undefined) settings = await readSettingsFile(settingsFile, io, request.apps.map((app) => app.name));
   } catch (e) {
     engine?.stop();
+    unused();
     if (!(e instanceof UsageError)) throw e;
     await io.err(`theorem-check: ${e.message.replace(/\s*[\r\n]+\s*/g, " ")}\n`);
     return EXIT.usage;
