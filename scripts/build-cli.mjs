@@ -21,7 +21,7 @@ function newest(path) {
 /** Whether the bundle is missing or older than a source it is made from. */
 function cliStale() {
   if (!existsSync(cliBundle)) return true;
-  const sources = ["lib", "config", "package.json", "package-lock.json", "scripts/build-cli.mjs"].map((p) => join(root, p));
+  const sources = ["lib", "config", "package.json", "package-lock.json", "scripts/build-cli.mjs", "scripts/ranks-as-json.mjs"].map((p) => join(root, p));
   return statSync(cliBundle).mtimeMs < Math.max(...sources.map(newest));
 }
 
@@ -56,6 +56,7 @@ export async function buildCli({ force = false } = {}) {
     // Bundled CommonJS (commander, ipaddr.js) may `require` Node's own modules.
     banner: { js: `import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);` },
     legalComments: "none",
+    plugins: [(await import("./ranks-as-json.mjs")).ranksAsJson],
     logLevel: "warning",
   });
   // Chunks are named by their content, so they are written first and the entry last.

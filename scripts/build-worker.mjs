@@ -5,6 +5,7 @@
 // before `next build`, `next dev` and the tests; fast (well under a second) and only when a
 // source's content changed (scripts/build-stamp.mjs).
 import { build } from "esbuild";
+import { ranksAsJson } from "./ranks-as-json.mjs";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isBuildFresh, sourcesDigest, stampBuild } from "./build-stamp.mjs";
@@ -13,7 +14,7 @@ const root = new URL("..", import.meta.url).pathname;
 const outfile = join(root, ".theorem-build", "engine-worker.mjs");
 export const demoAppsFile = join(root, ".theorem-build", "demo-apps.mjs");
 export const databasePathFile = join(root, ".theorem-build", "database-path.mjs");
-const SOURCES = ["lib", "config", "test/apps", "tsconfig.json", "package-lock.json"];
+const SOURCES = ["lib", "config", "test/apps", "tsconfig.json", "package-lock.json", "scripts/build-worker.mjs", "scripts/ranks-as-json.mjs"];
 
 export async function buildWorker({ force = false } = {}) {
   const complete = [outfile, demoAppsFile, databasePathFile].every((file) => existsSync(file));
@@ -32,6 +33,7 @@ export async function buildWorker({ force = false } = {}) {
     alias: { "server-only": "./test/setup/server-only-stub.ts" },
     // Bundled CommonJS (pino, which logs the worker's errors as the routes' are) may `require` Node's own modules.
     banner: { js: `import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);` },
+    plugins: [ranksAsJson],
     logLevel: "warning",
   });
   stampBuild(root, ".theorem-build", digest);
