@@ -5,10 +5,10 @@
 // before `next build`, `next dev` and the tests; fast (well under a second) and only when a
 // source's content changed (scripts/build-stamp.mjs).
 import { build } from "esbuild";
-import { ranksAsJson } from "./ranks-as-json.mjs";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isBuildFresh, sourcesDigest, stampBuild } from "./build-stamp.mjs";
+import { ranksAsJson } from "./ranks-as-json.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const outfile = join(root, ".theorem-build", "engine-worker.mjs");

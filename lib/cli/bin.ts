@@ -13,7 +13,6 @@ const argv = process.argv.slice(2);
 // starts loading now, on another core, and is ready when the app has answered. runCli stops it
 // if the run turns out not to need it (bad usage, `--help`).
 const engineThread = existsSync(fileURLToPath(engineThreadFile)) && argv.some((arg) => arg === "--url" || arg.startsWith("--url=")) ? new Worker(engineThreadFile) : undefined;
-engineThread?.unref();
 const { runCli } = await import("./main");
 
 /** Writes to a stream; once its reader has gone (`| head`), the rest is dropped rather than thrown. */

@@ -128,30 +128,29 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   let failOnGiven: boolean;
   let settings: NamedSetting[][] | undefined;
   let engine: Engine | undefined;
-  // The engine's thread, unless this run reads an app live and so checks there: stopped.
-  const unused = () => void io.engineThread?.terminate();
+  // Stops the engine's thread: a run that does not read an app live never uses it, nor does one that fails here.
+  const stopThread = () => void io.engineThread?.terminate();
   try {
     const parsed = parseArgs(argv);
     if (parsed.kind === "done") {
-      unused();
+      stopThread();
       await io.out(parsed.output);
       return EXIT.ok;
     }
     if (parsed.kind === "conformance") {
-      unused();
+      stopThread();
       return await (await import("./conformance")).conformanceCli(parsed.options, io);
     }
     ({ json, strict, publicOnly, failOn, failOnGiven } = parsed.options);
     // An app read live: the engine has been loading in its own thread meanwhile. Listing files alone: here, once they are read.
     const live = [parsed.options.app, ...parsed.options.after].some((app) => app.source.kind === "url");
     if (live && io.engineThread !== undefined) engine = engineIn(io.engineThread);
-    else unused();
+    else stopThread();
     request = await buildRequest(parsed.options, io);
     const { settingsFile } = parsed.options;
     if (settingsFile !== undefined) settings = await readSettingsFile(settingsFile, io, request.apps.map((app) => app.name));
   } catch (e) {
-    engine?.stop();
-    unused();
+    stopThread();
     if (!(e instanceof UsageError)) throw e;
     await io.err(`theorem-check: ${e.message.replace(/\s*[\r\n]+\s*/g, " ")}\n`);
     return EXIT.usage;
