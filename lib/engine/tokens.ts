@@ -2,6 +2,7 @@ import canonicalize from "canonicalize";
 import o200k from "gpt-tokenizer/encoding/o200k_base";
 import { keptPromptTokens, type ToolTexts } from "@/lib/cache/token-counts";
 import { isObject } from "@/lib/json-text";
+import { pieceEnd, stickySplit } from "./o200k-pieces";
 
 /**
  * What a tool costs in the model's context (SPEC §21): the tool as sent, `{"name": <whole name>,
@@ -157,21 +158,41 @@ const core = (o200k as unknown as { bytePairEncodingCoreProcessor: Core }).byteP
 const LONG_PIECE = 256;
 const encoder = new TextEncoder();
 
-/** The pre-tokenizer's pieces, stepped through with `exec` (no iterator nor copy of the expression per text, as `matchAll` makes). */
-const pieces = new RegExp(core.tokenSplitRegex.source, core.tokenSplitRegex.flags.includes("g") ? core.tokenSplitRegex.flags : `${core.tokenSplitRegex.flags}g`);
+/** The pre-tokenizer's expression, for the pieces `pieceEnd` does not find by ASCII alone. */
+const split = stickySplit(core.tokenSplitRegex);
 const ranks = core.bytePairStringRankEncoder;
 
 /** The number of o200k_base tokens of `text`, every special token's text counted as ordinary text. */
 export function countTokens(text: string): number {
   let count = 0;
-  pieces.lastIndex = 0;
-  for (let found = pieces.exec(text); found !== null; found = pieces.exec(text)) {
-    const piece = found[0];
-    if (ranks.has(piece)) count += 1;
-    else if (piece.length <= LONG_PIECE) count += core.bytePairEncode(piece).length;
-    else count += mergedParts(encoder.encode(piece));
+  for (let pos = 0; pos < text.length; ) {
+    const end = pieceEnd(text, pos, split);
+    // Every byte is a token of its own at least: one ASCII character is one token.
+    if (end === pos + 1 && text.charCodeAt(pos) < 128) count += 1;
+    else {
+      const piece = text.slice(pos, end);
+      if (ranks.has(piece)) count += 1;
+      else count += partsOf(piece);
+    }
+    pos = end;
   }
   return count;
+}
+
+/** Pieces that are no token of their own (`":{"`, `"},"`, a rare word) recur from tool to tool: each one's parts, merged once (at most `MERGED_MAX` pieces of at most `LONG_PIECE` characters, about 10 MB). */
+const merged = new Map<string, number>();
+const MERGED_MAX = 20_000;
+
+/** How many tokens byte-pair merging makes of `piece` (one that is no token). */
+function partsOf(piece: string): number {
+  let parts = merged.get(piece);
+  if (parts !== undefined) return parts;
+  parts = piece.length <= LONG_PIECE ? core.bytePairEncode(piece).length : mergedParts(encoder.encode(piece));
+  if (piece.length <= LONG_PIECE) {
+    if (merged.size >= MERGED_MAX) merged.clear();
+    merged.set(piece, parts);
+  }
+  return parts;
 }
 
 let longest: number | undefined;
