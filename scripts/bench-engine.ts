@@ -272,66 +272,99 @@ console.log(
 }
 
 // Issue 55, points 1 and 2: counting costs what the tokenizer costs, and text counted once is not
-// counted again (lib/cache/token-counts.ts). The shape of the first scenario, with every text its
-// own (a salt in every description: the scenario's apps share most of their tools otherwise,
+// counted again (lib/cache/token-counts.ts). Both shapes of the floor above, with every text its own
+// (a salt in every description: the scenarios' apps share most of their tools otherwise,
 // makeTool(a × 7 + t), which a check counts once where the floor above counts each time):
-// - first: the check of texts never counted before (the kept counts forgotten before each run),
+// - first: the check of texts never counted before (the kept counts forgotten before each check),
 //   JSON.parse included, against the floor, JSON.parse and gpt-tokenizer's count of each tool's
 //   text as sent (goal 1.2×);
 // - repeat: the same listings checked again, every count kept, against JSON.parse (goal 1.1×).
 {
-  const salt = `${process.pid}.${Date.now()}`;
-  const { text } = scenario("1,000 apps × 100 tools", 1000, 100);
-  let n = 0;
-  const fresh = text.replace(/"description":"/g, () => `"description":"${salt}.${n++} `);
-  const listingsOf = (body: string): AppListing[] => (JSON.parse(body) as { apps: { name: string; tools: unknown[] }[] }).apps.map((a) => ({ name: a.name, entries: a.tools }));
-  const listings = listingsOf(fresh);
-  const sent = checkListings(listings, theorem).apps.flatMap((app, a) =>
-    app.tools.filter((t) => t.included).map((t) => sentText(listings[a]!.entries[t.index] as Record<string, unknown>, t.wholeName!)),
-  );
   const counts = processTokenCounts();
-  const times: Record<"parse" | "first" | "floor" | "repeat", number[]> = { parse: [], first: [], floor: [], repeat: [] };
-  const cpu: Record<"first" | "floor", number[]> = { first: [], floor: [] };
-  let distinct = 0;
-  let hits = 0;
-  let lookups = 0;
-  const timed = (into: number[], run: () => unknown, cpuInto?: number[]) => {
-    gc();
-    const at = performance.now();
-    const atCpu = cpuMs();
-    run();
-    into.push(performance.now() - at);
-    cpuInto?.push(cpuMs() - atCpu);
+  const salt = `${process.pid}.${Date.now()}`;
+  let salted = 0;
+  /** `makeTool(i)` with a description of its own. */
+  const freshTool = (i: number) => {
+    const tool = makeTool(i);
+    return { ...tool, description: `${salt}.${salted++} ${tool.description}` };
   };
-  for (let i = 0; i < reps + warmup; i++) {
-    const keep = i >= warmup;
-    const sink = { parse: [] as number[], first: [] as number[], floor: [] as number[], repeat: [] as number[] };
-    timed(keep ? times.parse : sink.parse, () => JSON.parse(fresh));
-    counts.clear();
-    const cold = counts.stats();
-    timed(keep ? times.first : sink.first, () => checkListings(listingsOf(fresh), theorem), keep ? cpu.first : undefined);
-    const warm = counts.stats();
-    distinct = warm.misses - cold.misses;
-    timed(keep ? times.floor : sink.floor, () => {
-      JSON.parse(fresh);
-      let tokens = 0;
-      for (const one of sent) tokens += libraryCount(one, NO_SPECIAL);
-      return tokens;
-    }, keep ? cpu.floor : undefined);
-    timed(keep ? times.repeat : sink.repeat, () => checkListings(listings, theorem));
-    const after = counts.stats();
-    hits = after.hits - warm.hits;
-    lookups = hits + after.misses - warm.misses;
+  /** As many fresh tools as one app lists within §7's bound. */
+  const freshWithinBound = (): unknown[] => {
+    const tools: unknown[] = [];
+    let chars = 0;
+    for (let i = 0; ; i++) {
+      const tool = freshTool(i);
+      if (chars + entryChars(tool) > LISTING_CHAR_LIMIT) return tools;
+      chars += entryChars(tool);
+      tools.push(tool);
+    }
+  };
+  const bounded = freshWithinBound();
+  const shapes = [
+    { label: "1,000 apps × 100 tools", loops: 1, text: JSON.stringify({ apps: Array.from({ length: 1000 }, (_, a) => ({ name: a % 10 === 9 ? `App ${a - 1}` : `App ${a}`, tools: Array.from({ length: 100 }, (_, t) => freshTool(a * 7 + t)) })) }) },
+    { label: `1 app × ${bounded.length} tools (near §7's bound; ${NEAR_BOUND_LOOPS} checks a run)`, loops: NEAR_BOUND_LOOPS, text: JSON.stringify({ apps: [{ name: "App 0", tools: bounded }] }) },
+  ];
+  const listingsOf = (body: string): AppListing[] => (JSON.parse(body) as { apps: { name: string; tools: unknown[] }[] }).apps.map((a) => ({ name: a.name, entries: a.tools }));
+  let worstFirst = 0;
+  let worstRepeat = 0;
+  for (const { label, loops, text } of shapes) {
+    const listings = listingsOf(text);
+    const sent = checkListings(listings, theorem).apps.flatMap((app, a) =>
+      app.tools.filter((t) => t.included).map((t) => sentText(listings[a]!.entries[t.index] as Record<string, unknown>, t.wholeName!)),
+    );
+    if (sent.length === 0) throw new Error(`${label}: no tool is counted`);
+    const times: Record<"parse" | "first" | "floor" | "repeat", number[]> = { parse: [], first: [], floor: [], repeat: [] };
+    const cpu: Record<"first" | "floor", number[]> = { first: [], floor: [] };
+    let distinct = 0;
+    let hits = 0;
+    let lookups = 0;
+    /** `loops` runs of `run`, timed together but for `untimed` before each (forgetting the kept counts: 64 MiB of shared memory written). */
+    const timed = (into: number[], run: () => unknown, cpuInto?: number[], untimed?: () => void) => {
+      gc();
+      let ms = 0;
+      let cpuTaken = 0;
+      for (let l = 0; l < loops; l++) {
+        untimed?.();
+        const at = performance.now();
+        const atCpu = cpuMs();
+        run();
+        ms += performance.now() - at;
+        cpuTaken += cpuMs() - atCpu;
+      }
+      into.push(ms);
+      cpuInto?.push(cpuTaken);
+    };
+    for (let i = 0; i < reps + warmup; i++) {
+      const keep = i >= warmup;
+      const sink = { parse: [] as number[], first: [] as number[], floor: [] as number[], repeat: [] as number[] };
+      timed(keep ? times.parse : sink.parse, () => JSON.parse(text));
+      const cold = counts.stats();
+      timed(keep ? times.first : sink.first, () => checkListings(listingsOf(text), theorem), keep ? cpu.first : undefined, () => counts.clear());
+      const warm = counts.stats();
+      distinct = (warm.misses - cold.misses) / loops;
+      timed(keep ? times.floor : sink.floor, () => {
+        JSON.parse(text);
+        let tokens = 0;
+        for (const one of sent) tokens += libraryCount(one, NO_SPECIAL);
+        return tokens;
+      }, keep ? cpu.floor : undefined);
+      timed(keep ? times.repeat : sink.repeat, () => checkListings(listings, theorem));
+      const after = counts.stats();
+      hits = after.hits - warm.hits;
+      lookups = hits + after.misses - warm.misses;
+    }
+    const [parseMs, firstMs, floorMs, repeatMs] = [median(times.parse), median(times.first), median(times.floor), median(times.repeat)];
+    const [firstCpu, floorCpu] = [median(cpu.first), median(cpu.floor)];
+    const tools = listings.reduce((total, a) => total + a.entries.length, 0);
+    worstFirst = Math.max(worstFirst, firstMs / floorMs);
+    worstRepeat = Math.max(worstRepeat, repeatMs / parseMs);
+    console.log(
+      `Never counted before (issue 55 point 1), ${label}, ${tools.toLocaleString("en-US")} tools, every text its own, ${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MiB: JSON.parse and the check ${firstMs.toFixed(0)} ms (${distinct.toLocaleString("en-US")} texts counted a check) against the floor ${floorMs.toFixed(0)} ms (JSON.parse and gpt-tokenizer counting ${sent.length.toLocaleString("en-US")} tools' text as sent): ${(firstMs / floorMs).toFixed(2)}× the floor (CPU ${firstCpu.toFixed(0)} ms against ${floorCpu.toFixed(0)} ms, ${(firstCpu / floorCpu).toFixed(2)}×).`,
+    );
+    console.log(
+      `Counted before (issue 55 point 2), ${label}: the same listings checked again ${repeatMs.toFixed(0)} ms (${((hits / (lookups || 1)) * 100).toFixed(1)} % of its counts kept), JSON.parse ${parseMs.toFixed(0)} ms: the repeat is ${(repeatMs / parseMs).toFixed(2)}× JSON.parse.`,
+    );
   }
-  const [parseMs, firstMs, floorMs, repeatMs] = [median(times.parse), median(times.first), median(times.floor), median(times.repeat)];
-  const [firstCpu, floorCpu] = [median(cpu.first), median(cpu.floor)];
-  const tools = listings.reduce((total, a) => total + a.entries.length, 0);
-  console.log(
-    `Never counted before (issue 55 point 1), ${tools.toLocaleString("en-US")} tools, every text its own, ${(Buffer.byteLength(fresh) / 2 ** 20).toFixed(1)} MiB: JSON.parse and the check ${firstMs.toFixed(0)} ms (${distinct.toLocaleString("en-US")} texts counted) against the floor ${floorMs.toFixed(0)} ms (JSON.parse and gpt-tokenizer counting ${sent.length.toLocaleString("en-US")} tools' text as sent): ${(firstMs / floorMs).toFixed(2)}× the floor (CPU ${firstCpu.toFixed(0)} ms against ${floorCpu.toFixed(0)} ms, ${(firstCpu / floorCpu).toFixed(2)}×).`,
-  );
-  console.log(firstMs / floorMs <= 1.2 ? `Goal met: a check of text never counted before is ${(firstMs / floorMs).toFixed(2)}× the floor (goal 1.2×).` : `Goal missed: a check of text never counted before is ${(firstMs / floorMs).toFixed(2)}× the floor (goal 1.2×).`);
-  console.log(
-    `Counted before (issue 55 point 2): the same listings checked again ${repeatMs.toFixed(0)} ms (${((hits / (lookups || 1)) * 100).toFixed(1)} % of its counts kept), JSON.parse ${parseMs.toFixed(0)} ms: the repeat is ${(repeatMs / parseMs).toFixed(2)}× JSON.parse.`,
-  );
-  console.log(repeatMs / parseMs <= 1.1 ? `Goal met: a check of text counted before costs ${(repeatMs / parseMs).toFixed(2)}× JSON.parse (goal 1.1×).` : `Goal missed: a check of text counted before costs ${(repeatMs / parseMs).toFixed(2)}× JSON.parse (goal 1.1×).`);
+  console.log(worstFirst <= 1.2 ? `Goal met: a check of text never counted before is ${worstFirst.toFixed(2)}× the floor at worst (goal 1.2×).` : `Goal missed: a check of text never counted before is ${worstFirst.toFixed(2)}× the floor at worst (goal 1.2×).`);
+  console.log(worstRepeat <= 1.1 ? `Goal met: a check of text counted before costs ${worstRepeat.toFixed(2)}× JSON.parse at worst (goal 1.1×).` : `Goal missed: a check of text counted before costs ${worstRepeat.toFixed(2)}× JSON.parse at worst (goal 1.1×).`);
 }
