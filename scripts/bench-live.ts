@@ -236,16 +236,18 @@ console.log(`  ratio ${(together.wall / alone.wall).toFixed(2)} wall (goal ≤ 1
     if (i >= WARMUP) countMs.push(performance.now() - t);
     if (counted !== TOOLS) throw new Error(`counted ${counted} of ${TOOLS} new tools`);
   }
-  // After a restart (or on another instance) the read threads keep nothing: the read is given the
+  // After a restart (or on another instance) the process's table keeps nothing: the read is given the
   // counts stored with the app's newest snapshot (canonical JSON, as stored), copied to its thread,
   // and counts only what changed. Each run's tools are new to this process, as after a restart.
   const { snapshotOf } = await import("@/lib/engine/changes");
-  const { promptTokens, sentPrefix } = await import("@/lib/engine/tokens");
+  const { prefixCounts } = await import("@/lib/engine/tokens");
   const restartMs: number[] = [];
   for (let i = 0; i < WARMUP + REPS; i++) {
     const fresh = listing.entries.map((entry) => ({ ...(entry as object), description: `${(entry as { description?: string }).description ?? ""} (restart ${i})` }));
     const entries = JSON.parse(snapshotOf(fresh).text) as unknown[];
-    const stored = { entries, tokens: entries.map(promptTokens), chars: entries.map((entry) => sentPrefix(entry as Record<string, unknown>).length) };
+    // Counted by the process that stored them: not kept in this one's table.
+    const counts = entries.map((entry) => prefixCounts(entry as Record<string, unknown>, null));
+    const stored = { entries, tokens: counts.map((c) => c.tokens), chars: counts.map((c) => c.chars) };
     gc();
     const t = performance.now();
     const { counted } = countPromptTokens(fresh, structuredClone(stored));

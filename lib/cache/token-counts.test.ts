@@ -27,11 +27,12 @@ describe("token counts kept by their text's hash", () => {
   });
 
   it("is bounded: a full table gives up old counts, and never answers a wrong one", () => {
-    const table = new TokenCounts(new SharedArrayBuffer(16 + 24 * 4 * 2)); // two buckets of four
+    const table = new TokenCounts(new SharedArrayBuffer(16 + 28 * 4 * 2)); // two buckets of four slots of seven words
     expect(table.slots).toBe(8);
     const texts = Array.from({ length: 100 }, (_, i) => `text ${i}`);
-    texts.forEach((text, i) => expect(table.get(text, () => i)).toBe(i));
-    texts.forEach((text, i) => expect(table.get(text, () => i)).toBe(i));
+    texts.forEach((text, i) => expect(table.get(text, () => ({ tokens: i, chars: 2 * i }))).toEqual({ tokens: i, chars: 2 * i }));
+    texts.forEach((text, i) => expect(table.get(text, () => ({ tokens: i, chars: 2 * i }))).toEqual({ tokens: i, chars: 2 * i }));
+    expect(texts.filter((text) => table.has(text)).length).toBeLessThanOrEqual(8);
     const { hits, misses } = table.stats();
     expect(hits).toBeLessThanOrEqual(8);
     expect(hits + misses).toBe(200);

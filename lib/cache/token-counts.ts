@@ -4,11 +4,13 @@ import { budgetShares, cacheBudgetOf, CACHE_MIB_DEFAULT } from "./budget";
 
 /**
  * Tokens counted once per process (issue 55, SPEC §21): each tool's count that does not depend on
- * its whole name (`promptTokens`), kept under the SHA-256 of the text it is counted from, in a
- * table of shared memory that the process's thread and every worker thread of its pools read and
- * write (lib/pool/engine-pool.ts gives them the same `SharedArrayBuffer` as `workerData`). So a
- * check sent again, a preview pasted twice or a CLI run in CI costs a parse and a hash per tool,
- * whichever thread takes it.
+ * its whole name (`promptTokens`) and the characters of the text counted, kept under the SHA-256 of
+ * the text they are counted from, in a table of shared memory that the process's thread and every
+ * worker thread of its pools read and write (lib/pool/engine-pool.ts gives them the same
+ * `SharedArrayBuffer` as `workerData`). Both ways a tool is counted use it: an inline check
+ * (lib/engine/tokens.ts `promptTokens`) and an app's read (lib/pool/prompt-tokens.ts). So a check
+ * sent again, a preview pasted twice, a re-read of unchanged tools or a CLI run in CI costs a parse
+ * and a hash per tool, whichever thread takes it.
  *
  * Why shared memory and not the request thread's cache over the worker protocol: a check is
  * counted inside `readApp`, synchronously, in whichever thread runs it; asking another thread would
@@ -18,24 +20,32 @@ import { budgetShares, cacheBudgetOf, CACHE_MIB_DEFAULT } from "./budget";
  * construction: a full bucket gives up one of its slots.
  *
  * The key is the JSON of the tool's description and input schema as given (with whether each is
- * there), as lib/pool/prompt-tokens.ts keys it: the count is of their canonical JSON, a function of
- * them, and writing them canonically costs a good part of counting them. 128 bits of SHA-256: two
- * texts that differ are never taken for one another, even made to (a count is shown to every
- * organisation whose tool has that text).
+ * there): the count is of their canonical JSON, a function of them, and writing them canonically
+ * costs a good part of counting them. 128 bits of SHA-256: two texts that differ are never taken
+ * for one another, even made to (a count is shown to every organisation whose tool has that text).
  *
  * Layout (32-bit words): a header of `HEADER` words (hits, misses, stores), then buckets of `WAYS`
  * slots of `SLOT` words: a sequence word (even: stable, odd: being written, 0: empty), the key's
- * four words, the count. A reader takes a slot only when its sequence word is the same, and even,
- * before and after reading it, so a slot being written by another thread is a miss, never a torn count.
+ * four words, the tokens, the characters. A reader takes a slot only when its sequence word is the
+ * same, and even, before and after reading it, so a slot being written by another thread is a miss,
+ * never a torn count.
  */
+
+/** A tool's counts: its tokens but its whole name's, and the characters of the same text (`sentPrefix`). */
+export interface Counted {
+  tokens: number;
+  chars: number;
+}
 
 const HEADER = 4;
 const HITS = 0;
 const MISSES = 1;
 const STORES = 2;
-const SLOT = 6;
+const SLOT = 7;
 const WAYS = 4;
 const BUCKET = SLOT * WAYS;
+/** The key being looked up, as four words (one thread runs one look-up at a time). */
+const KEY = new Int32Array(4);
 
 /** A bounded table of counts in shared memory (one per process, `processTokenCounts`; tests make others). */
 export class TokenCounts {
@@ -47,35 +57,58 @@ export class TokenCounts {
     this.buckets = Math.max(1, Math.floor((this.words.length - HEADER) / BUCKET));
   }
 
-  /** The count kept under `text`'s key, or `count()`'s, kept for every thread. */
-  get(text: string, count: () => number): number {
-    // As hex: a Buffer per look-up costs more than the hash (its first 128 bits, as four words).
-    const key = hash("sha256", text, "hex");
-    const k0 = parseInt(key.slice(0, 8), 16) | 0;
-    const k1 = parseInt(key.slice(8, 16), 16) | 0;
-    const k2 = parseInt(key.slice(16, 24), 16) | 0;
-    const k3 = parseInt(key.slice(24, 32), 16) | 0;
-    const words = this.words;
-    const bucket = HEADER + ((k0 >>> 0) % this.buckets) * BUCKET;
-    for (let at = bucket; at < bucket + BUCKET; at += SLOT) {
-      const seq = Atomics.load(words, at);
-      if (seq === 0 || (seq & 1) === 1) continue;
-      if (Atomics.load(words, at + 1) !== k0 || Atomics.load(words, at + 2) !== k1 || Atomics.load(words, at + 3) !== k2 || Atomics.load(words, at + 4) !== k3) continue;
-      const value = Atomics.load(words, at + 5);
-      if (Atomics.load(words, at) !== seq) continue;
-      Atomics.add(words, HITS, 1);
-      return value;
+  /** The counts kept under `text`'s key, or `count()`'s, kept for every thread. */
+  get(text: string, count: () => Counted): Counted {
+    const bucket = this.bucketOf(text);
+    const found = this.read(bucket);
+    if (found !== undefined) {
+      Atomics.add(this.words, HITS, 1);
+      return found;
     }
-    Atomics.add(words, MISSES, 1);
+    Atomics.add(this.words, MISSES, 1);
+    const [k0, k1, k2, k3] = KEY;
     const value = count();
-    this.store(bucket, k0, k1, k2, k3, value);
+    // Put back, should the count have looked something up itself.
+    KEY[0] = k0!;
+    KEY[1] = k1!;
+    KEY[2] = k2!;
+    KEY[3] = k3!;
+    this.store(bucket, value);
     return value;
   }
 
-  /** Keeps `value` in the bucket: in an empty slot, or in place of the one the key picks; given up when another thread is writing that slot. */
-  private store(bucket: number, k0: number, k1: number, k2: number, k3: number, value: number): void {
+  /** Whether counts are kept under `text`'s key (counted neither as a hit nor a miss). */
+  has(text: string): boolean {
+    return this.read(this.bucketOf(text)) !== undefined;
+  }
+
+  /** `text`'s key into `KEY`, and where its bucket starts. */
+  private bucketOf(text: string): number {
+    // As a string of bytes: a Buffer per look-up costs more than the hash, hex a third more (its first 128 bits, as four words).
+    const bytes = hash("sha256", text, "binary");
+    for (let w = 0; w < 4; w++) KEY[w] = (bytes.charCodeAt(4 * w) << 24) | (bytes.charCodeAt(4 * w + 1) << 16) | (bytes.charCodeAt(4 * w + 2) << 8) | bytes.charCodeAt(4 * w + 3);
+    return HEADER + ((KEY[0]! >>> 0) % this.buckets) * BUCKET;
+  }
+
+  /** The counts of the slot of `bucket` that holds `KEY`, read whole, or undefined. */
+  private read(bucket: number): Counted | undefined {
     const words = this.words;
-    let at = bucket + ((k1 >>> 0) % WAYS) * SLOT;
+    for (let at = bucket; at < bucket + BUCKET; at += SLOT) {
+      const seq = Atomics.load(words, at);
+      if (seq === 0 || (seq & 1) === 1) continue;
+      if (Atomics.load(words, at + 1) !== KEY[0] || Atomics.load(words, at + 2) !== KEY[1] || Atomics.load(words, at + 3) !== KEY[2] || Atomics.load(words, at + 4) !== KEY[3]) continue;
+      const tokens = Atomics.load(words, at + 5);
+      const chars = Atomics.load(words, at + 6);
+      if (Atomics.load(words, at) !== seq) continue;
+      return { tokens, chars };
+    }
+    return undefined;
+  }
+
+  /** Keeps `value` under `KEY` in the bucket: in an empty slot, or in place of the one the key picks; given up when another thread is writing that slot. */
+  private store(bucket: number, value: Counted): void {
+    const words = this.words;
+    let at = bucket + ((KEY[1]! >>> 0) % WAYS) * SLOT;
     for (let slot = bucket; slot < bucket + BUCKET; slot += SLOT) {
       if (Atomics.load(words, slot) === 0) {
         at = slot;
@@ -84,11 +117,12 @@ export class TokenCounts {
     }
     const seq = Atomics.load(words, at);
     if ((seq & 1) === 1 || Atomics.compareExchange(words, at, seq, seq + 1) !== seq) return;
-    Atomics.store(words, at + 1, k0);
-    Atomics.store(words, at + 2, k1);
-    Atomics.store(words, at + 3, k2);
-    Atomics.store(words, at + 4, k3);
-    Atomics.store(words, at + 5, value);
+    Atomics.store(words, at + 1, KEY[0]!);
+    Atomics.store(words, at + 2, KEY[1]!);
+    Atomics.store(words, at + 3, KEY[2]!);
+    Atomics.store(words, at + 4, KEY[3]!);
+    Atomics.store(words, at + 5, value.tokens);
+    Atomics.store(words, at + 6, value.chars);
     // Back to even, never 0 (empty): past 2^31 the word wraps through negative even numbers.
     Atomics.store(words, at, seq + 2 === 0 ? 2 : seq + 2);
     Atomics.add(words, STORES, 1);
@@ -148,13 +182,18 @@ function toolTexts(entry: Record<string, unknown>): ToolTexts | null {
   }
 }
 
-/**
- * `count(texts)` of a tool's text (`entry`'s `promptTokens`), kept in the process's table by its key:
- * the JSON of `[description, inputSchema, whether it has a description, whether it has a schema]`.
- */
-export function keptPromptTokens(entry: Record<string, unknown>, count: (texts: ToolTexts | null) => number): number {
+/** The key of a tool's counts: the JSON of `[description, inputSchema, whether it has a description, whether it has a schema]`. */
+const keyOf = ({ description, inputSchema }: ToolTexts): string => `[${description ?? "null"},${inputSchema ?? "null"},${description !== undefined},${inputSchema !== undefined}]`;
+
+/** `count(texts)` of a tool's text (`entry`'s `promptTokens` and its characters), kept in the process's table by its key; counted, not kept, when it has none. */
+export function keptPromptCounts(entry: Record<string, unknown>, count: (texts: ToolTexts | null) => Counted): Counted {
   const texts = toolTexts(entry);
   if (texts === null) return count(null);
-  const { description, inputSchema } = texts;
-  return processTokenCounts().get(`[${description ?? "null"},${inputSchema ?? "null"},${description !== undefined},${inputSchema !== undefined}]`, () => count(texts));
+  return processTokenCounts().get(keyOf(texts), () => count(texts));
+}
+
+/** Whether the process's table keeps the counts of `entry`'s text. */
+export function promptCountsKept(entry: Record<string, unknown>): boolean {
+  const texts = toolTexts(entry);
+  return texts !== null && processTokenCounts().has(keyOf(texts));
 }

@@ -1,6 +1,6 @@
 import canonicalize from "canonicalize";
 import o200k from "gpt-tokenizer/encoding/o200k_base";
-import { keptPromptTokens, type ToolTexts } from "@/lib/cache/token-counts";
+import { keptPromptCounts, type Counted, type ToolTexts } from "@/lib/cache/token-counts";
 import { isObject } from "@/lib/json-text";
 import { pieceEnd, stickySplit } from "./o200k-pieces";
 
@@ -330,7 +330,16 @@ class MinHeap {
 /** The prefix's tokens of a listing entry (counted once per distinct tool by the process's threads: lib/cache/token-counts.ts), or null for an entry that is not a tool. */
 export function promptTokens(entry: unknown): number | null {
   if (!isObject(entry) || typeof entry["name"] !== "string" || entry["name"] === "") return null;
-  return keptPromptTokens(entry, (texts) => countTokens(texts !== null && writtenCanonically(entry) ? prefixOf(texts) : sentPrefix(entry)));
+  return keptPromptCounts(entry, (texts) => prefixCounts(entry, texts)).tokens;
+}
+
+/**
+ * The prefix's tokens and characters of a tool (`promptTokens`), counted now, not looked up; `texts`
+ * its description's and schema's JSON text when known (lib/cache/token-counts.ts `keptPromptCounts`).
+ */
+export function prefixCounts(entry: Record<string, unknown>, texts: ToolTexts | null): Counted {
+  const text = texts !== null && writtenCanonically(entry) ? prefixOf(texts) : sentPrefix(entry);
+  return { tokens: countTokens(text), chars: text.length };
 }
 
 /** `sentPrefix` from its parts' JSON text, when that text is already canonical. */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/client";
-import { promptTokens, sentPrefix } from "@/lib/engine/tokens";
+import { prefixCounts, promptTokens } from "@/lib/engine/tokens";
 import { parseAllowList } from "@/lib/mcp/address";
 import { readLiveApp } from "@/lib/mcp/read-app";
 import { readInPool } from "@/lib/pool/engine-pool";
@@ -35,7 +35,9 @@ describe("tokens after a restart (SPEC §21, issue 40 point 5)", () => {
       // The first read, as another process (or this one before a restart) stored it: its tools counted there.
       const before: AppReader = async (live) => {
         const listing = await readLiveApp(live, { allow: parseAllowList("127.0.0.1") });
-        return { ...listing, promptTokens: listing.entries.map(promptTokens), promptChars: listing.entries.map((entry) => sentPrefix(entry as Record<string, unknown>).length) };
+        // Counted as that process counted them: not kept in this process's table, which the pool's threads share.
+        const counts = listing.entries.map((entry) => prefixCounts(entry as Record<string, unknown>, null));
+        return { ...listing, promptTokens: counts.map((c) => c.tokens), promptChars: counts.map((c) => c.chars) };
       };
       const { id } = await addApp({ db, read: before }, "acme", { name: "Rota", url: app.url });
       const shiftsApp = await addApp({ db, read: before }, "acme", { name: "Shifts", url: other.url });

@@ -1,11 +1,11 @@
 import { once } from "node:events";
 import { join } from "node:path";
-import { setImmediate as turn } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { snapshotOf } from "@/lib/engine/changes";
-import { promptTokens, sentPrefix } from "@/lib/engine/tokens";
+import { prefixCounts, promptTokens, sentPrefix } from "@/lib/engine/tokens";
+import { processTokenCounts, tokenCountsWorkerData } from "@/lib/cache/token-counts";
 import { countPromptTokens, keptOf } from "./prompt-tokens";
 
 describe("tokens counted where an app is read (SPEC §21)", () => {
@@ -28,7 +28,8 @@ describe("tokens counted where an app is read (SPEC §21)", () => {
   it("counts nothing of a tool whose text a stored snapshot counted, in whatever order its keys come, and exactly what changed", () => {
     // As a snapshot stores them: canonical JSON, keys sorted ("10" before "2"), counted by another process.
     const stored = JSON.parse('[{"description":"Stored shift 🎉","inputSchema":{"properties":{"10":{},"2":{}},"type":"object"},"name":"a"},"not a tool",{"inputSchema":{},"name":"b"}]') as unknown[];
-    const given = { entries: stored, tokens: stored.map(promptTokens) };
+    // Counted elsewhere: not kept in this process's table (which would answer a tool of any name with that text).
+    const given = { entries: stored, tokens: stored.map((entry) => (typeof entry === "object" && entry !== null ? prefixCounts(entry as Record<string, unknown>, null).tokens : null)) };
     const read = [{ name: "a", inputSchema: { type: "object", properties: { "2": {}, "10": {} } }, description: "Stored shift 🎉" }, { name: "b", inputSchema: {}, description: "Stored shift, now described" }];
     expect(countPromptTokens(read, given)).toEqual({ tokens: read.map(promptTokens), chars: read.map((entry) => sentPrefix(entry).length), counted: 1 });
     // Another name's stored counts are never taken for a tool: the same text under a new name is counted.
@@ -50,29 +51,38 @@ describe("tokens counted where an app is read (SPEC §21)", () => {
     );
   });
 
-  it("counts a tool once in the process, whichever read thread reads it: what one counts, the others keep", { timeout: 30_000 }, async () => {
+  it("counts a tool once in the process, whichever read thread reads it: what one counts, the others find", { timeout: 30_000 }, async () => {
     const listing = (what: string) => Array.from({ length: 50 }, (_, i) => ({ name: `tool_${i}`, description: `${what} ${i} 🎉`, inputSchema: { type: "object" } }));
-    // What this thread counted before the other thread starts: it asks, when it first counts, for what is kept.
     expect(countPromptTokens(listing("Counted here first")).counted).toBe(50);
     const file = JSON.stringify(join(process.cwd(), "test/prompt-tokens-thread.ts"));
-    const other = new Worker(`const { register } = await import("tsx/esm/api"); register(); await import(${file});`, { eval: true });
-    const counted = async (entries: unknown[], after?: boolean) => {
-      other.postMessage({ entries, after });
+    // As the pools start their threads: sharing this thread's table (lib/pool/engine-pool.ts).
+    const other = new Worker(`const { register } = await import("tsx/esm/api"); register(); await import(${file});`, { eval: true, workerData: tokenCountsWorkerData() });
+    const counted = async (entries: unknown[]) => {
+      other.postMessage({ entries });
       return (await once(other, "message"))[0] as number;
     };
     try {
-      // Its first count asks this thread for what it keeps, which answers.
       expect(await counted(listing("The other thread's own"))).toBe(50);
-      expect(await counted(listing("Counted here first"), true)).toBe(0);
-      // What the other thread counts, this one keeps: a re-read here counts nothing.
+      expect(await counted(listing("Counted here first"))).toBe(0);
+      // What the other thread counts, this one finds at once: a re-read here counts nothing.
       expect(keptOf(listing("Counted there first"))).toBe(0);
       expect(await counted(listing("Counted there first"))).toBe(50);
-      // Its counts arrive here as a message, at no set moment: waited for, then nothing is counted.
-      while (keptOf(listing("Counted there first")) < 50) await turn();
+      expect(keptOf(listing("Counted there first"))).toBe(50);
       expect(countPromptTokens(listing("Counted there first")).counted).toBe(0);
+      expect(countPromptTokens(listing("The other thread's own")).counted).toBe(0);
     } finally {
       await other.terminate();
     }
   });
-});
 
+  it("keeps what a read counted for an inline check, and what a check counted for a read: one table", () => {
+    const tools = Array.from({ length: 20 }, (_, i) => ({ name: `shared_${i}`, description: `Kept once for both ${i} — ${process.pid}`, inputSchema: { type: "object", properties: { id: { type: "string" } } } }));
+    const read = countPromptTokens(tools.slice(0, 10));
+    expect(read.counted).toBe(10);
+    const before = processTokenCounts().stats();
+    expect(tools.slice(0, 10).map(promptTokens)).toEqual(read.tokens);
+    expect(processTokenCounts().stats().misses).toBe(before.misses);
+    tools.slice(10).forEach(promptTokens);
+    expect(countPromptTokens(tools.slice(10))).toMatchObject({ counted: 0, chars: tools.slice(10).map((t) => sentPrefix(t).length) });
+  });
+});
