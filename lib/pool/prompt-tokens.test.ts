@@ -10,19 +10,21 @@ import { countPromptTokens, keptOf } from "./prompt-tokens";
 
 describe("tokens counted where an app is read (SPEC §21)", () => {
   it("counts each distinct tool once: a re-read of the same tools, or with a new title, counts nothing", () => {
-    const entries = [{ name: "clock_in", description: "Clocks in. 打卡", inputSchema: { type: "object" } }, { name: "x" }, "not a tool", { name: "clock_out", inputSchema: { type: "object" } }];
+    // Texts of this run alone: the process's table is shared with every file run in this thread before (isolate: false).
+    const run = `${process.pid}.${Date.now()}`;
+    const entries = [{ name: "clock_in", description: `Clocks in. 打卡 ${run}`, inputSchema: { type: "object" } }, { name: "x", description: run }, "not a tool", { name: "clock_out", inputSchema: { type: "object", title: run } }];
     const first = countPromptTokens(entries);
     expect(first).toMatchObject({ tokens: [promptTokens(entries[0]), promptTokens(entries[1]), null, promptTokens(entries[3])], counted: 3 });
-    expect(first.chars).toEqual([sentPrefix(entries[0] as Record<string, unknown>).length, sentPrefix({ name: "x" }).length, null, sentPrefix(entries[3] as Record<string, unknown>).length]);
-    const again = countPromptTokens([{ inputSchema: { type: "object" }, description: "Clocks in. 打卡", name: "clock_in" }, { name: "x" }, "not a tool", { name: "clock_out", inputSchema: { type: "object" } }]);
+    expect(first.chars).toEqual([sentPrefix(entries[0] as Record<string, unknown>).length, sentPrefix(entries[1] as Record<string, unknown>).length, null, sentPrefix(entries[3] as Record<string, unknown>).length]);
+    const again = countPromptTokens([{ inputSchema: { type: "object" }, description: `Clocks in. 打卡 ${run}`, name: "clock_in" }, { description: run, name: "x" }, "not a tool", { name: "clock_out", inputSchema: { type: "object", title: run } }]);
     // Its schema's keys in another order: counted again, to the same count.
-    const reordered = { name: "clock_in", description: "Clocks in. 打卡", inputSchema: { properties: {}, type: "object" } };
+    const reordered = { name: "clock_in", description: `Clocks in. 打卡 ${run}`, inputSchema: { properties: {}, type: "object" } };
     expect(countPromptTokens([reordered]).tokens).toEqual(countPromptTokens([{ ...reordered, inputSchema: { type: "object", properties: {} } }]).tokens);
     expect(again).toEqual({ tokens: first.tokens, chars: first.chars, counted: 0 });
     expect(countPromptTokens([{ ...(entries[0] as object), title: "Clock in", annotations: { readOnlyHint: true } }])).toMatchObject({ tokens: [first.tokens[0]], counted: 0 });
-    const changed = countPromptTokens([{ ...entries[0] as object, description: "Clocks in now." }]);
+    const changed = countPromptTokens([{ ...entries[0] as object, description: `Clocks in now. ${run}` }]);
     expect(changed.counted).toBe(1);
-    expect(changed.tokens[0]).toBe(promptTokens({ ...entries[0] as object, description: "Clocks in now." }));
+    expect(changed.tokens[0]).toBe(promptTokens({ ...entries[0] as object, description: `Clocks in now. ${run}` }));
   });
 
   it("counts nothing of a tool whose text a stored snapshot counted, in whatever order its keys come, and exactly what changed", () => {
@@ -52,7 +54,8 @@ describe("tokens counted where an app is read (SPEC §21)", () => {
   });
 
   it("counts a tool once in the process, whichever read thread reads it: what one counts, the others find", { timeout: 30_000 }, async () => {
-    const listing = (what: string) => Array.from({ length: 50 }, (_, i) => ({ name: `tool_${i}`, description: `${what} ${i} 🎉`, inputSchema: { type: "object" } }));
+    const run = `${process.pid}.${Date.now()}`;
+    const listing = (what: string) => Array.from({ length: 50 }, (_, i) => ({ name: `tool_${i}`, description: `${what} ${i} 🎉 ${run}`, inputSchema: { type: "object" } }));
     expect(countPromptTokens(listing("Counted here first")).counted).toBe(50);
     const file = JSON.stringify(join(process.cwd(), "test/prompt-tokens-thread.ts"));
     // As the pools start their threads: sharing this thread's table (lib/pool/engine-pool.ts).
@@ -76,7 +79,8 @@ describe("tokens counted where an app is read (SPEC §21)", () => {
   });
 
   it("keeps what a read counted for an inline check, and what a check counted for a read: one table", () => {
-    const tools = Array.from({ length: 20 }, (_, i) => ({ name: `shared_${i}`, description: `Kept once for both ${i} — ${process.pid}`, inputSchema: { type: "object", properties: { id: { type: "string" } } } }));
+    const run = `${process.pid}.${Date.now()}`;
+    const tools = Array.from({ length: 20 }, (_, i) => ({ name: `shared_${i}`, description: `Kept once for both ${i} — ${run}`, inputSchema: { type: "object", properties: { id: { type: "string" } } } }));
     const read = countPromptTokens(tools.slice(0, 10));
     expect(read.counted).toBe(10);
     const before = processTokenCounts().stats();
