@@ -66,14 +66,10 @@ export class TokenCounts {
       return found;
     }
     Atomics.add(this.words, MISSES, 1);
-    const [k0, k1, k2, k3] = KEY;
+    // The key is taken before counting, which may look something up itself.
+    const key = [KEY[0]!, KEY[1]!, KEY[2]!, KEY[3]!] as const;
     const value = count();
-    // Put back, should the count have looked something up itself.
-    KEY[0] = k0!;
-    KEY[1] = k1!;
-    KEY[2] = k2!;
-    KEY[3] = k3!;
-    this.store(bucket, value);
+    this.store(bucket, key, value);
     return value;
   }
 
@@ -105,10 +101,10 @@ export class TokenCounts {
     return undefined;
   }
 
-  /** Keeps `value` under `KEY` in the bucket: in an empty slot, or in place of the one the key picks; given up when another thread is writing that slot. */
-  private store(bucket: number, value: Counted): void {
+  /** Keeps `value` under `key` in the bucket: in an empty slot, or in place of the one the key picks; given up when another thread is writing that slot. */
+  private store(bucket: number, [k0, k1, k2, k3]: readonly [number, number, number, number], value: Counted): void {
     const words = this.words;
-    let at = bucket + ((KEY[1]! >>> 0) % WAYS) * SLOT;
+    let at = bucket + ((k1 >>> 0) % WAYS) * SLOT;
     for (let slot = bucket; slot < bucket + BUCKET; slot += SLOT) {
       if (Atomics.load(words, slot) === 0) {
         at = slot;
@@ -117,10 +113,10 @@ export class TokenCounts {
     }
     const seq = Atomics.load(words, at);
     if ((seq & 1) === 1 || Atomics.compareExchange(words, at, seq, seq + 1) !== seq) return;
-    Atomics.store(words, at + 1, KEY[0]!);
-    Atomics.store(words, at + 2, KEY[1]!);
-    Atomics.store(words, at + 3, KEY[2]!);
-    Atomics.store(words, at + 4, KEY[3]!);
+    Atomics.store(words, at + 1, k0);
+    Atomics.store(words, at + 2, k1);
+    Atomics.store(words, at + 3, k2);
+    Atomics.store(words, at + 4, k3);
     Atomics.store(words, at + 5, value.tokens);
     Atomics.store(words, at + 6, value.chars);
     // Back to even, never 0 (empty): past 2^31 the word wraps through negative even numbers.

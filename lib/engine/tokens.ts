@@ -185,10 +185,10 @@ const MERGED_MAX = 20_000;
 
 /** How many tokens byte-pair merging makes of `piece` (one that is no token). */
 function partsOf(piece: string): number {
+  if (piece.length > LONG_PIECE) return mergedParts(encoder.encode(piece));
   let parts = merged.get(piece);
-  if (parts !== undefined) return parts;
-  parts = piece.length <= LONG_PIECE ? core.bytePairEncode(piece).length : mergedParts(encoder.encode(piece));
-  if (piece.length <= LONG_PIECE) {
+  if (parts === undefined) {
+    parts = core.bytePairEncode(piece).length;
     if (merged.size >= MERGED_MAX) merged.clear();
     merged.set(piece, parts);
   }
